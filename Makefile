@@ -1,0 +1,41 @@
+# Chime: `make run` serves, `make test` runs every test. Both install what is missing first.
+SWIFT ?= swift
+SOCKET ?=
+DATA_DIR ?=
+RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
+
+.PHONY: all deps build release run test test-swift test-clients proto proto-check bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: build
+	$(SWIFT) run chimed $(RUN_FLAGS)
+
+test: deps proto-check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+	$(MAKE) test-clients
+
+test-clients:
+	@if [ -x clients/test.sh ]; then clients/test.sh; fi
+
+proto:
+	scripts/gen-proto.sh
+
+proto-check: deps
+	scripts/check-proto.sh
+
+bench: release
+	.build/release/chime-bench
+
+clean:
+	rm -rf .build

@@ -1,0 +1,121 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "Chime",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "chimed", targets: ["chimed"]),
+    .executable(name: "chime", targets: ["chime"]),
+    .executable(name: "chime-bench", targets: ["chime-bench"]),
+    .library(name: "ChimeClient", targets: ["ChimeClient"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+  ],
+  targets: [
+    // C boundary
+    .systemLibrary(
+      name: "CLibUV",
+      pkgConfig: "libuv",
+      providers: [.apt(["libuv1-dev"])]
+    ),
+    .target(
+      name: "CChimeProto",
+      path: "Sources/CChimeProto",
+      publicHeadersPath: "Generated",
+      cSettings: [.headerSearchPath("Generated")],
+      linkerSettings: [.linkedLibrary("protobuf-c")]
+    ),
+
+    // Swift layers, dependencies point down.
+    .target(
+      name: "ChimeCore",
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "ChimeStore",
+      dependencies: [
+        "ChimeCore",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "ChimeWire",
+      dependencies: ["ChimeCore", "CChimeProto"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "ChimeServer",
+      dependencies: [
+        "ChimeCore", "ChimeStore", "ChimeWire", "CLibUV",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HeapModule", package: "swift-collections"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "chimed",
+      dependencies: [
+        "ChimeServer", "ChimeCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "ChimeClient",
+      dependencies: ["ChimeCore", "ChimeWire"],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "chime",
+      dependencies: [
+        "ChimeClient", "ChimeCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    .executableTarget(
+      name: "chime-bench",
+      dependencies: [
+        "ChimeClient", "ChimeCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSettings
+    ),
+
+    // Tests mirror the sources; shared helpers live in ChimeTestSupport.
+    .target(
+      name: "ChimeTestSupport",
+      dependencies: ["ChimeCore", "ChimeClient"],
+      path: "Tests/ChimeTestSupport",
+      swiftSettings: strictSettings
+    ),
+    .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "ChimeServerTests",
+      dependencies: ["ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport"],
+      swiftSettings: strictSettings
+    ),
+  ]
+)

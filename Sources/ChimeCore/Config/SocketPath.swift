@@ -1,0 +1,19 @@
+import Foundation
+import Glibc
+
+/// Where the daemon listens and clients connect.
+public enum SocketPath {
+  /// `sockaddr_un.sun_path` holds 108 bytes including the NUL.
+  public static let maxBytes = 107
+
+  /// `$CHIME_SOCKET`, else `$XDG_RUNTIME_DIR/chime/chimed.sock`, else `/tmp/chime-<uid>/chimed.sock`.
+  public static func resolve(_ explicit: String? = nil, environment: [String: String]? = nil) -> String {
+    let environment = environment ?? ProcessInfo.processInfo.environment
+    if let explicit, !explicit.isEmpty { return explicit }
+    if let env = environment["CHIME_SOCKET"], !env.isEmpty { return env }
+    if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+      return runtime + "/chime/chimed.sock"
+    }
+    return "/tmp/chime-\(getuid())/chimed.sock"
+  }
+}

@@ -1,0 +1,50 @@
+/// Something that happened to one app's notifications, as streamed to subscribers.
+public struct Event: Hashable, Sendable, Codable {
+  public enum Kind: Int, Hashable, Sendable, Codable {
+    case delivered = 1
+    case pendingAdded = 2
+    case pendingReplaced = 3
+    case pendingRemoved = 4
+    case deliveredRemoved = 5
+    /// A missed fire the request's policy skipped.
+    case missedSkipped = 6
+    case response = 7
+    /// Events between the resume cursor and the next one were dropped by retention.
+    case eventsLost = 8
+    /// The stream is live (sent after any replayed events).
+    case subscribed = 9
+
+    public var name: String {
+      switch self {
+      case .delivered: "delivered"
+      case .pendingAdded: "pending-added"
+      case .pendingReplaced: "pending-replaced"
+      case .pendingRemoved: "pending-removed"
+      case .deliveredRemoved: "delivered-removed"
+      case .missedSkipped: "missed-skipped"
+      case .response: "response"
+      case .eventsLost: "events-lost"
+      case .subscribed: "subscribed"
+      }
+    }
+  }
+
+  /// Increasing across the daemon's life; 0 for events that are not stored (subscribed).
+  public var cursor: UInt64
+  public var at: Instant
+  public var kind: Kind
+  public var identifiers: [String]
+  public var delivered: DeliveredNotification?
+  public var pending: PendingRequest?
+  public var note: String
+
+  public init(cursor: UInt64 = 0, at: Instant, kind: Kind, identifiers: [String] = [], delivered: DeliveredNotification? = nil, pending: PendingRequest? = nil, note: String = "") {
+    self.cursor = cursor
+    self.at = at
+    self.kind = kind
+    self.identifiers = identifiers
+    self.delivered = delivered
+    self.pending = pending
+    self.note = note
+  }
+}

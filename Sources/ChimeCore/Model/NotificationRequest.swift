@@ -1,0 +1,53 @@
+/// A request to show a notification (UNNotificationRequest).
+public struct NotificationRequest: Hashable, Sendable, Codable {
+  /// Unique within the app; the same identifier replaces the earlier pending request.
+  public var identifier: String
+  public var content: NotificationContent
+  /// nil delivers at once.
+  public var trigger: Trigger?
+  public var missedFire: MissedFirePolicy
+
+  public init(identifier: String, content: NotificationContent, trigger: Trigger? = nil, missedFire: MissedFirePolicy = .deliver) {
+    self.identifier = identifier
+    self.content = content
+    self.trigger = trigger
+    self.missedFire = missedFire
+  }
+}
+
+/// A scheduled request with its next fire instant.
+public struct PendingRequest: Hashable, Sendable, Codable {
+  public var request: NotificationRequest
+  public var nextFire: Instant
+  public var added: Instant
+  public var sound: SoundResolution?
+  /// How many times a repeating request has fired.
+  public var fireCount: UInt64
+
+  public init(request: NotificationRequest, nextFire: Instant, added: Instant, sound: SoundResolution? = nil, fireCount: UInt64 = 0) {
+    self.request = request
+    self.nextFire = nextFire
+    self.added = added
+    self.sound = sound
+    self.fireCount = fireCount
+  }
+}
+
+/// A notification that was delivered (UNNotification).
+public struct DeliveredNotification: Hashable, Sendable, Codable {
+  public var request: NotificationRequest
+  public var delivered: Instant
+  /// The instant the trigger intended.
+  public var due: Instant
+  /// Delivered late because the daemon was down or the machine slept.
+  public var missed: Bool
+  public var sound: SoundResolution?
+
+  public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil) {
+    self.request = request
+    self.delivered = delivered
+    self.due = due
+    self.missed = missed
+    self.sound = sound
+  }
+}

@@ -1,0 +1,38 @@
+public import Foundation
+
+/// A wall-clock instant with millisecond resolution, as stored and sent on the wire.
+public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+  /// Milliseconds since 1970-01-01T00:00:00Z.
+  public var unixMillis: Int64
+
+  public init(unixMillis: Int64) { self.unixMillis = unixMillis }
+
+  public init(_ date: Date) {
+    self.unixMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  public init(unixSeconds: Double) {
+    self.unixMillis = Int64((unixSeconds * 1000).rounded())
+  }
+
+  public var date: Date { Date(timeIntervalSince1970: Double(unixMillis) / 1000) }
+  public var unixSeconds: Double { Double(unixMillis) / 1000 }
+
+  public static func < (a: Instant, b: Instant) -> Bool { a.unixMillis < b.unixMillis }
+
+  /// The instant `seconds` later (rounded to the millisecond).
+  public func adding(seconds: Double) -> Instant {
+    Instant(unixMillis: unixMillis &+ Int64((seconds * 1000).rounded()))
+  }
+
+  public func adding(millis: Int64) -> Instant { Instant(unixMillis: unixMillis &+ millis) }
+
+  /// Milliseconds from `other` to `self` (positive when `self` is later).
+  public func millis(since other: Instant) -> Int64 { unixMillis &- other.unixMillis }
+
+  public static let distantFuture = Instant(unixMillis: Int64.max / 4)
+  public static let distantPast = Instant(unixMillis: Int64.min / 4)
+
+  /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-22T05:32:23.000Z`.
+  public var description: String { date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import Synchronization
+
+/// Where "now" comes from. Production uses `SystemWallClock`; tests move a `ManualWallClock`
+/// by hand and never sleep.
+public protocol WallClock: Sendable {
+  func now() -> Instant
+}
+
+public struct SystemWallClock: WallClock {
+  public init() {}
+  public func now() -> Instant { Instant(Date()) }
+}
+
+/// A clock that only moves when told to. Thread-safe.
+public final class ManualWallClock: WallClock {
+  private let current: Mutex<Instant>
+
+  public init(_ start: Instant = Instant(unixMillis: 1_800_000_000_000)) {
+    current = Mutex(start)
+  }
+
+  public func now() -> Instant { current.withLock { $0 } }
+
+  public func set(_ instant: Instant) { current.withLock { $0 = instant } }
+
+  public func advance(seconds: Double) { current.withLock { $0 = $0.adding(seconds: seconds) } }
+
+  public func advance(millis: Int64) { current.withLock { $0 = $0.adding(millis: millis) } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Checks a request before it is scheduled. Pure: no disk, no clock.
+///
+/// Every failure is INVALID_ARGUMENT with a stable reason and the field path, except calendar
+/// triggers, which answer UNIMPLEMENTED until the calendar engine lands.
+public enum RequestValidator {
+  public static func validate(_ request: NotificationRequest) throws(ChimeError) {
+    try validateIdentifier(request.identifier, field: "request.identifier")
+    try validate(request.content, field: "request.content")
+    if let trigger = request.trigger {
+      try validate(trigger, field: "request.trigger")
+    }
+    let policy = request.missedFire
+    if policy.action == .deliverIfLateByLessThan {
+      guard policy.maxLatenessSeconds.isFinite, policy.maxLatenessSeconds > 0 else {
+        throw .invalidArgument("INVALID_MISSED_FIRE_POLICY", "max lateness must be a positive number of seconds", field: "request.missed_fire.max_lateness_seconds")
+      }
+    }
+  }
+
+  /// A request identifier: 1...256 bytes of UTF-8 with no control characters.
+  public static func validateIdentifier(_ identifier: String, field: String) throws(ChimeError) {
+    let count = identifier.utf8.count
+    guard count > 0 else {
+      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: field)
+    }
+    guard count <= Limits.identifierMaxBytes else {
+      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is \(count) bytes; the limit is \(Limits.identifierMaxBytes)", field: field)
+    }
+    guard !identifier.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      throw .invalidArgument("INVALID_IDENTIFIER", "identifier contains control characters", field: field)
+    }
+  }
+
+  public static func validate(_ content: NotificationContent, field: String) throws(ChimeError) {
+    for (name, text) in [("title", content.title), ("subtitle", content.subtitle), ("body", content.body),
+                         ("category_identifier", content.categoryIdentifier), ("thread_identifier", content.threadIdentifier),
+                         ("target_content_identifier", content.targetContentIdentifier), ("summary_argument", content.summaryArgument),
+                         ("launch_image_name", content.launchImageName)]
+    where text.utf8.count > Limits.textMaxBytes {
+      throw .invalidArgument("FIELD_TOO_LONG", "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
+    }
+    if let badge = content.badge, badge < 0 {
+      throw .invalidArgument("INVALID_BADGE", "badge must be 0 or more (got \(badge))", field: "\(field).badge")
+    }
+    if let score = content.relevanceScore {
+      guard score.isFinite, score >= 0, score <= 1 else {
+        throw .invalidArgument("INVALID_RELEVANCE_SCORE", "relevance score must be within 0...1 (got \(score))", field: "\(field).relevance_score")
+      }
+    }
+    if let sound = content.sound {
+      try validate(sound, field: "\(field).sound")
+    }
+    try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")
+    guard content.attachments.count <= Limits.attachmentsMax else {
+      throw .invalidArgument("TOO_MANY_ATTACHMENTS", "at most \(Limits.attachmentsMax) attachments", field: "\(field).attachments")
+    }
+    var seen = Set<String>()
+    for (i, attachment) in content.attachments.enumerated() where !attachment.identifier.isEmpty {
+      guard seen.insert(attachment.identifier).inserted else {
+        throw .invalidArgument("DUPLICATE_ATTACHMENT_IDENTIFIER", "attachment identifier \"\(attachment.identifier)\" is used twice", field: "\(field).attachments[\(i)].identifier")
+      }
+    }
+    guard content.hasContent else {
+      throw .invalidArgument("NOTIFICATION_INVALID_NO_CONTENT", "content has nothing to show: give a title, subtitle, body, attachment, sound or badge", field: field)
+    }
+  }
+
+  public static func validate(_ sound: Sound, field: String) throws(ChimeError) {
+    if let volume = sound.volume {
+      guard volume.isFinite, volume >= 0, volume <= 1 else {
+        throw .invalidArgument("INVALID_SOUND_VOLUME", "volume must be within 0...1 (got \(volume))", field: "\(field).volume")
+      }
+    }
+    if sound.kind == .named || sound.kind == .criticalNamed {
+      try SoundName.validate(sound.name, field: "\(field).name")
+    }
+  }
+
+  /// User info must be a JSON object of at most `Limits.userInfoMaxBytes` bytes.
+  public static func validateUserInfo(_ json: String, field: String) throws(ChimeError) {
+    guard !json.isEmpty else { return }
+    let bytes = json.utf8.count
+    guard bytes <= Limits.userInfoMaxBytes else {
+      throw .invalidArgument("USER_INFO_TOO_LARGE", "user info is \(bytes) bytes; the limit is \(Limits.userInfoMaxBytes)", field: field)
+    }
+    guard JSONShape.isObject(Array(json.utf8), maxDepth: Limits.userInfoMaxDepth) else {
+      throw .invalidArgument("INVALID_USER_INFO", "user info must be a JSON object", field: field)
+    }
+  }
+
+  public static func validate(_ trigger: Trigger, field: String) throws(ChimeError) {
+    switch trigger {
+    case .timeInterval(let t):
+      guard t.seconds.isFinite, t.seconds > 0 else {
+        throw .invalidArgument("INVALID_INTERVAL", "time interval must be a positive number of seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
+      }
+      guard t.seconds <= Limits.maximumIntervalSeconds else {
+        throw .invalidArgument("INVALID_INTERVAL", "time interval is longer than 100 years", field: "\(field).time_interval.seconds")
+      }
+      if t.repeats && t.seconds < Limits.minimumRepeatInterval {
+        throw .invalidArgument("INVALID_INTERVAL", "a repeating time interval must be at least 60 seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
+      }
+    case .calendar:
+      throw .unimplemented("calendar triggers")
+    }
+  }
+}
+
+/// Rules for a sound's file name.
+public enum SoundName {
+  /// A plain file name: not empty, no `/`, not `.` or `..`, no NUL, at most 255 bytes.
+  public static func validate(_ name: String, field: String) throws(ChimeError) {
+    let bytes = name.utf8.count
+    guard bytes > 0, bytes <= 255, !name.contains("/"), !name.utf8.contains(0), name != ".", name != ".." else {
+      throw .invalidArgument("INVALID_SOUND_NAME", "sound name must be a plain file name (no '/', no '..', 1...255 bytes)", field: field)
+    }
+  }
+}

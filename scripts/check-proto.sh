@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Fails when the committed generated code differs from what Protos/ produces now.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+scripts/gen-proto.sh "$tmp/gen" >/dev/null
+if ! diff -r "$tmp/gen" Sources/CChimeProto/Generated; then
+  echo "Generated protobuf-c code drifted from Protos/: run 'make proto' and commit." >&2
+  exit 1
+fi
+echo "generated code matches Protos/"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what building and testing Chime needs and is missing: Debian's -dev packages for
+# the C libraries and the tools that regenerate protobuf-c code. Idempotent and quiet when
+# everything is there already.
+set -euo pipefail
+
+packages=(
+  libuv1-dev            # the event loop
+  libprotobuf-c-dev     # wire messages
+  protobuf-c-compiler   # protoc-c, for `make proto` and the drift check
+  protobuf-compiler     # protoc (used by protoc-c)
+  libsqlite3-dev        # the store (GRDB links the system SQLite)
+  pkg-config
+  python3
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "swift is not on PATH: install Swift 6 (https://www.swift.org/install/linux/) first" >&2
+  exit 1
+fi
