@@ -17,3 +17,15 @@ public enum SocketPath {
     return "/tmp/chime-\(getuid())/chimed.sock"
   }
 }
+
+/// Where the daemon keeps its database and attachment store.
+public enum DataDirectory {
+  /// `$XDG_STATE_HOME/chime`, else `~/.local/state/chime`.
+  public static func resolve(_ explicit: String? = nil, environment: [String: String]? = nil) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    let environment = environment ?? ProcessInfo.processInfo.environment
+    if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/chime" }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return home + "/.local/state/chime"
+  }
+}

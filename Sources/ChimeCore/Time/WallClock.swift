@@ -28,3 +28,11 @@ public final class ManualWallClock: WallClock {
 
   public func advance(millis: Int64) { current.withLock { $0 = $0.adding(millis: millis) } }
 }
+
+/// The system clock shifted by a fixed offset. `chimed --clock-offset` uses it so end-to-end
+/// tests can start the real daemon "later" (e.g. after a long downtime) without sleeping.
+public struct OffsetWallClock: WallClock {
+  public let offsetMillis: Int64
+  public init(offsetMillis: Int64) { self.offsetMillis = offsetMillis }
+  public func now() -> Instant { Instant(Date()).adding(millis: offsetMillis) }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Parses and prints durations the way people type them: `90s`, `10m`, `2h`, `1h30m`, `1d`,
+/// `1.5h`, `250ms`, or a bare number of seconds.
+public enum DurationText {
+  /// Seconds, or nil when `text` is not a duration.
+  public static func parse(_ text: String) -> Double? {
+    let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+    guard !s.isEmpty else { return nil }
+    if let plain = Double(s) { return plain.isFinite ? plain : nil }
+    var total = 0.0
+    var number = ""
+    var index = s.startIndex
+    var sawUnit = false
+    while index < s.endIndex {
+      let c = s[index]
+      if c.isNumber || c == "." {
+        number.append(c)
+        index = s.index(after: index)
+        continue
+      }
+      var unit = ""
+      while index < s.endIndex, s[index].isLetter {
+        unit.append(s[index])
+        index = s.index(after: index)
+      }
+      guard let value = Double(number), let scale = unitSeconds[unit] else { return nil }
+      total += value * scale
+      number = ""
+      sawUnit = true
+    }
+    guard number.isEmpty, sawUnit, total.isFinite else { return nil }
+    return total
+  }
+
+  private static let unitSeconds: [String: Double] = [
+    "ms": 0.001, "s": 1, "sec": 1, "secs": 1, "m": 60, "min": 60, "mins": 60,
+    "h": 3600, "hr": 3600, "hrs": 3600, "d": 86400, "day": 86400, "days": 86400, "w": 604_800,
+  ]
+
+  /// Compact text for a span of seconds: `45s`, `9m 5s`, `2h 3m`, `3d 4h`.
+  public static func format(_ seconds: Double) -> String {
+    let total = Int64(abs(seconds).rounded())
+    let days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60, secs = total % 60
+    if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }
+    if hours > 0 { return minutes > 0 ? "\(hours)h \(minutes)m" : "\(hours)h" }
+    if minutes > 0 { return secs > 0 ? "\(minutes)m \(secs)s" : "\(minutes)m" }
+    if total == 0 && abs(seconds) > 0 { return String(format: "%.1fs", abs(seconds)) }
+    return "\(secs)s"
+  }
+
+  /// `in 9s`, `3m ago`, `now`.
+  public static func relative(_ instant: Instant, from now: Instant) -> String {
+    let delta = Double(instant.millis(since: now)) / 1000
+    if abs(delta) < 0.5 { return "now" }
+    return delta > 0 ? "in \(format(delta))" : "\(format(delta)) ago"
+  }
+}

@@ -1,0 +1,105 @@
+import ChimeCore
+import ChimeWire
+import Logging
+
+/// Turns calls into service requests: checks the app id and deadline, decodes the payload,
+/// runs the method and encodes its answer. The one place where wire messages meet the service.
+/// Loop thread only.
+final class CallRouter {
+  private let service: NotificationService
+  private let clock: any WallClock
+  private let logger: Logger
+  /// Set when the daemon is shutting down: new calls are refused with UNAVAILABLE.
+  var draining = false
+
+  init(service: NotificationService, clock: any WallClock, logger: Logger) {
+    self.service = service
+    self.clock = clock
+    self.logger = logger
+  }
+
+  func start(_ call: Connection.ActiveCall, header: CallHeader, payload: [UInt8]) {
+    guard !draining else {
+      call.finish(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")))
+      return
+    }
+    do throws(ChimeError) {
+      try AppID.validate(header.appID)
+      if let deadline = header.deadline, deadline <= clock.now() {
+        throw ChimeError(.deadlineExceeded, reason: "DEADLINE_EXCEEDED", "the call's deadline passed before it started")
+      }
+      try route(call, payload: payload)
+    } catch {
+      call.finish(.failure(error))
+    }
+  }
+
+  private func route(_ call: Connection.ActiveCall, payload: [UInt8]) throws(ChimeError) {
+    let app = call.app
+    switch call.method {
+    case .add:
+      let request = try WireCodec.decodeAddRequest(payload)
+      service.add(app: app, request: request) { result in
+        call.finish(result.map(WireCodec.encodeAddResponse))
+      }
+    case .getPending:
+      let page = try WireCodec.decodePageRequest(payload)
+      _ = try page.resolvedSize()
+      service.pending(app: app, page: page) { result in
+        call.finish(result.map(WireCodec.encodeGetPendingResponse))
+      }
+    case .getDelivered:
+      let page = try WireCodec.decodePageRequest(payload)
+      _ = try page.resolvedSize()
+      service.delivered(app: app, page: page) { result in
+        call.finish(result.map(WireCodec.encodeGetDeliveredResponse))
+      }
+    case .removePending:
+      let ids = try WireCodec.decodeIdentifiersRequest(payload)
+      service.removePending(app: app, identifiers: ids) { result in
+        call.finish(result.map(WireCodec.encodeRemoveResponse))
+      }
+    case .removeAllPending:
+      service.removePending(app: app, identifiers: nil) { result in
+        call.finish(result.map(WireCodec.encodeRemoveResponse))
+      }
+    case .removeDelivered:
+      let ids = try WireCodec.decodeIdentifiersRequest(payload)
+      service.removeDelivered(app: app, identifiers: ids) { result in
+        call.finish(result.map(WireCodec.encodeRemoveResponse))
+      }
+    case .removeAllDelivered:
+      service.removeDelivered(app: app, identifiers: nil) { result in
+        call.finish(result.map(WireCodec.encodeRemoveResponse))
+      }
+    case .subscribe:
+      let cursor = try WireCodec.decodeSubscribeRequest(payload)
+      let sink = StreamSink(call: call)
+      let token = service.subscribe(app: app, after: cursor, sink: sink)
+      call.onCancel = { [service] in
+        _ = sink  // the hub holds the sink weakly; the call keeps it alive
+        service.unsubscribe(app: app, token: token)
+      }
+    case .nextTriggerDates:
+      throw .unimplemented("NextTriggerDates (calendar triggers)")
+    case .setCategories, .getCategories:
+      throw .unimplemented("categories")
+    case .respond, .registerExtension:
+      throw .unimplemented("responses and content extensions")
+    case .requestAuthorization, .getSettings, .setBadgeCount:
+      throw .unimplemented("authorization and badge")
+    case .registerApp, .getApp, .listApps, .checkSound:
+      throw .unimplemented("app layouts and sound lookup")
+    }
+  }
+}
+
+/// Sends a subscriber's events as stream messages of its call.
+private final class StreamSink: EventSink {
+  let call: Connection.ActiveCall
+  init(call: Connection.ActiveCall) { self.call = call }
+
+  func send(_ event: Event) -> Bool {
+    call.sendMessage(WireCodec.encodeEvent(event))
+  }
+}

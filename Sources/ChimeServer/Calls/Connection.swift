@@ -1,0 +1,164 @@
+import ChimeCore
+import ChimeWire
+import Logging
+
+/// One client connection: decodes frames, starts and cancels calls, and writes replies.
+/// Loop thread only.
+///
+/// Calls are independent and may finish in any order. A framing error (a frame over the size
+/// limit, bytes that are not a frame) gets one final status with call id 0 and ends the
+/// connection; every other problem is a status on the call that caused it. A peer that stops
+/// reading while replies pile up past `maxQueuedWriteBytes` is disconnected rather than
+/// buffered without bound.
+final class Connection {
+  /// A call in flight on this connection.
+  final class ActiveCall {
+    let id: UInt64
+    let method: Method
+    let app: String
+    weak var connection: Connection?
+    private(set) var finished = false
+    /// Run when the call is cancelled or its connection goes away (streams unsubscribe here).
+    var onCancel: () -> Void = {}
+
+    init(id: UInt64, method: Method, app: String, connection: Connection) {
+      self.id = id
+      self.method = method
+      self.app = app
+      self.connection = connection
+    }
+
+    /// Sends one message of a stream; false when the call is over.
+    func sendMessage(_ payload: [UInt8]) -> Bool {
+      guard !finished, let connection, !connection.isClosed else { return false }
+      connection.write(.reply(id: id, payload: payload, endOfStream: false, status: nil))
+      return !connection.isClosed
+    }
+
+    /// Ends the call with a payload (unary success) or an error. Later calls do nothing.
+    func finish(_ result: Result<[UInt8], ChimeError>) {
+      guard !finished else { return }
+      finished = true
+      onCancel = {}
+      guard let connection else { return }
+      connection.calls[id] = nil
+      switch result {
+      case .success(let payload):
+        connection.write(.reply(id: id, payload: payload, endOfStream: true, status: nil))
+      case .failure(let error):
+        connection.write(.reply(id: id, payload: [], endOfStream: true, status: error))
+      }
+    }
+
+    fileprivate func cancelled() {
+      guard !finished else { return }
+      let action = onCancel
+      onCancel = {}
+      action()
+    }
+  }
+
+  let id: UInt64
+  private let socket: StreamSocket
+  private var decoder: FrameDecoder
+  private let maxQueuedWriteBytes: Int
+  private let logger: Logger
+  private let start: (ActiveCall, CallHeader, [UInt8]) -> Void
+  private let onClosed: (Connection) -> Void
+  fileprivate var calls: [UInt64: ActiveCall] = [:]
+
+  init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, logger: Logger,
+       start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {
+    self.id = id
+    self.socket = socket
+    self.decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
+    self.maxQueuedWriteBytes = maxQueuedWriteBytes
+    self.logger = logger
+    self.start = start
+    self.onClosed = onClosed
+    socket.onBytes = { [unowned self] bytes in received(bytes) }
+    socket.onClose = { [unowned self] reason in closed(reason) }
+  }
+
+  var isClosed: Bool { socket.isClosed }
+  var callsInFlight: Int { calls.count }
+
+  func begin() { socket.startReading() }
+
+  /// Sends a final status with call id 0 and hangs up (refused peer, framing error, shutdown).
+  func refuse(_ error: ChimeError) {
+    write(.reply(id: 0, payload: [], endOfStream: true, status: error))
+    socket.closeAfterFlush(reason: error.message)
+  }
+
+  func close(reason: String) { socket.close(reason: reason) }
+
+  private func received(_ bytes: UnsafeRawBufferPointer) {
+    decoder.append(bytes)
+    while !socket.isClosed {
+      let frame: Frame?
+      do {
+        frame = try decoder.next()
+      } catch {
+        logger.notice("closing connection: framing error", metadata: ["connection": "\(id)", "error": "\(error)"])
+        refuse(error.chimeError)
+        return
+      }
+      guard let frame else { return }
+      handle(frame)
+    }
+  }
+
+  private func handle(_ frame: Frame) {
+    switch frame {
+    case .call(let callID, let header, let payload):
+      guard callID != 0 else {
+        refuse(.invalidArgument("INVALID_CALL_ID", "call id 0 is reserved"))
+        return
+      }
+      guard calls[callID] == nil else {
+        write(.reply(id: callID, payload: [], endOfStream: true,
+                     status: .invalidArgument("DUPLICATE_CALL_ID", "call id \(callID) is already in flight on this connection")))
+        return
+      }
+      guard let method = Method(rawValue: header.method) else {
+        write(.reply(id: callID, payload: [], endOfStream: true,
+                     status: ChimeError(.unimplemented, reason: "UNKNOWN_METHOD", "unknown method \"\(header.method.prefix(200))\"")))
+        return
+      }
+      let call = ActiveCall(id: callID, method: method, app: header.appID, connection: self)
+      calls[callID] = call
+      start(call, header, payload)
+    case .cancel(let callID):
+      guard let call = calls[callID] else {
+        write(.reply(id: callID, payload: [], endOfStream: true,
+                     status: .notFound("UNKNOWN_CALL", "no call \(callID) is in flight on this connection")))
+        return
+      }
+      call.cancelled()
+      call.finish(.failure(ChimeError(.cancelled, reason: "CANCELLED", "cancelled by the client")))
+    case .reply:
+      refuse(.invalidArgument("MALFORMED_FRAME", "clients send calls and cancels, not replies"))
+    }
+  }
+
+  fileprivate func write(_ frame: Frame) {
+    guard !socket.isClosed else { return }
+    if socket.queuedWriteBytes > maxQueuedWriteBytes {
+      logger.warning("closing connection: peer is not reading its replies", metadata: [
+        "connection": "\(id)", "queued_bytes": "\(socket.queuedWriteBytes)",
+      ])
+      socket.close(reason: "peer is not reading its replies")
+      return
+    }
+    socket.write(FrameEncoder.encode(frame))
+  }
+
+  private func closed(_ reason: String) {
+    logger.debug("connection closed", metadata: ["connection": "\(id)", "reason": "\(reason)", "calls": "\(calls.count)"])
+    let active = calls.values
+    calls.removeAll()
+    for call in active { call.cancelled() }
+    onClosed(self)
+  }
+}

@@ -1,0 +1,223 @@
+import ChimeCore
+import ChimeStore
+import Glibc
+import Logging
+import Synchronization
+import Dispatch
+
+/// The Chime daemon: a libuv loop serving the NotificationCenter over a Unix socket.
+///
+/// `run()` serves on the calling thread until `shutdown()` (or SIGTERM/SIGINT when
+/// `handleSignals` is set); `startInBackground()` serves on a thread of its own and returns once
+/// the socket is listening. Shutdown stops accepting, refuses new calls, waits for commits in
+/// flight, closes every connection and then the database.
+public final class ChimeDaemon: Sendable {
+  public let configuration: ServerConfiguration
+  private let loop: EventLoop
+  private let state: LoopBound<State>
+  private let stopped = Mutex(false)
+  private let stoppedSignal = DispatchSemaphore(value: 0)
+
+  private final class State {
+    var database: ChimeDatabase?
+    var service: NotificationService?
+    var router: CallRouter?
+    var listener: UnixListener?
+    var connections: [UInt64: Connection] = [:]
+    var nextConnectionID: UInt64 = 1
+    var signals: [SignalWatcher] = []
+    var shuttingDown = false
+  }
+
+  public init(configuration: ServerConfiguration) throws {
+    self.configuration = configuration
+    do {
+      loop = try EventLoop()
+    } catch {
+      throw ChimeError(.unavailable, reason: "LOOP_FAILED", error.description)
+    }
+    state = LoopBound(State(), loop: loop)
+  }
+
+  /// Opens the store and starts listening; then serves on this thread until shut down.
+  /// `onListening` runs once the socket accepts connections.
+  public func run(handleSignals: Bool = false, onListening: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    let setupError = Mutex<ChimeError?>(nil)
+    loop.execute { [self] in
+      do {
+        try setUp(handleSignals: handleSignals)
+        onListening(configuration.socketPath)
+      } catch let error as ChimeError {
+        setupError.withLock { $0 = error }
+        tearDown()
+      } catch {
+        setupError.withLock { $0 = ChimeError(.unavailable, reason: "STARTUP_FAILED", "\(error)") }
+        tearDown()
+      }
+    }
+    loop.run()
+    stopped.withLock { $0 = true }
+    stoppedSignal.signal()
+    if let error = setupError.withLock({ $0 }) { throw error }
+  }
+
+  /// Starts serving on a new thread; returns once listening (or throws why it could not).
+  public func startInBackground() throws {
+    let ready = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Void, any Error>?>(nil)
+    let thread = LoopThread { [self] in
+      do {
+        try run(onListening: { _ in
+          outcome.withLock { $0 = .success(()) }
+          ready.signal()
+        })
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+        ready.signal()
+      }
+    }
+    thread.start()
+    ready.wait()
+    if case .failure(let error)? = outcome.withLock({ $0 }) { throw error }
+  }
+
+  /// Begins a graceful shutdown. Safe from any thread; returns at once.
+  public func shutdown() {
+    loop.execute { [self] in beginShutdown(reason: "shutdown requested") }
+  }
+
+  /// Blocks until the loop has stopped.
+  public func waitUntilStopped() {
+    if stopped.withLock({ $0 }) { return }
+    stoppedSignal.wait()
+    stoppedSignal.signal()
+  }
+
+  /// Tells the daemon the wall clock (or an injected test clock) moved: due times are looked
+  /// at again now. Safe from any thread.
+  public func clockDidChange() {
+    loop.execute { [self] in state.value.service?.scheduler.replan() }
+  }
+
+  /// Runs `body` on the loop thread with a snapshot of internal counters (tests, stats).
+  public func stats() -> DaemonStats {
+    let result = Mutex(DaemonStats())
+    let done = DispatchSemaphore(value: 0)
+    loop.execute { [self] in
+      let s = state.value
+      result.withLock {
+        $0.connections = s.connections.count
+        $0.scheduleWindowKeys = s.service?.scheduler.windowCount ?? 0
+        $0.subscribers = s.service?.hub.subscriberCount ?? 0
+      }
+      done.signal()
+    }
+    done.wait()
+    return result.withLock { $0 }
+  }
+
+  // MARK: loop thread
+
+  private func setUp(handleSignals: Bool) throws {
+    let logger = configuration.logger
+    let s = state.value
+    try makePrivateDirectory(configuration.dataDirectory)
+    let database = try ChimeDatabase(path: configuration.dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention)
+    s.database = database
+    let presenter: any Presenter = LogPresenter(logger: logger)
+    var schedulerConfiguration = Scheduler.Configuration()
+    schedulerConfiguration.windowCapacity = configuration.windowCapacity
+    schedulerConfiguration.missedGraceMillis = configuration.missedGraceMillis
+    let service = NotificationService(loop: loop, database: database, clock: configuration.clock,
+                                      schedulerConfiguration: schedulerConfiguration, presenter: presenter, logger: logger)
+    s.service = service
+    let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
+    s.router = router
+    service.start()
+
+    do {
+      try SocketFile.prepare(configuration.socketPath)
+      s.listener = try UnixListener(loop: loop, path: configuration.socketPath) { [unowned self] socket in accept(socket) }
+      SocketFile.restrict(configuration.socketPath)
+    } catch {
+      throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
+    }
+    if handleSignals {
+      for signum in [SIGTERM, SIGINT] {
+        s.signals.append(SignalWatcher(loop: loop, signal: signum) { [unowned self] sig in
+          beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
+        })
+      }
+    }
+    logger.info("listening", metadata: ["socket": "\(configuration.socketPath)", "data_dir": "\(configuration.dataDirectory)"])
+  }
+
+  private func accept(_ socket: StreamSocket) {
+    let s = state.value
+    let id = s.nextConnectionID
+    s.nextConnectionID += 1
+    guard let router = s.router else { socket.close(reason: "not ready"); return }
+    let connection = Connection(
+      id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
+      maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, logger: configuration.logger,
+      start: { call, header, payload in router.start(call, header: header, payload: payload) },
+      onClosed: { [unowned self] connection in state.value.connections[connection.id] = nil }
+    )
+    s.connections[id] = connection
+    let me = getuid()
+    guard let peer = socket.peerCredentials(), peer.uid == me else {
+      configuration.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
+      connection.refuse(ChimeError(.permissionDenied, reason: "PEER_NOT_ALLOWED", "chimed serves only its own user (uid \(me))"))
+      return
+    }
+    if s.shuttingDown {
+      connection.refuse(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down"))
+      return
+    }
+    connection.begin()
+  }
+
+  private func beginShutdown(reason: String) {
+    let s = state.value
+    guard !s.shuttingDown else { return }
+    s.shuttingDown = true
+    configuration.logger.info("shutting down", metadata: ["reason": "\(reason)"])
+    s.listener?.close()
+    s.listener = nil
+    s.router?.draining = true
+    guard let service = s.service else { tearDown(); return }
+    service.stop { [unowned self] in tearDown() }
+  }
+
+  private func tearDown() {
+    let s = state.value
+    s.shuttingDown = true
+    s.listener?.close()
+    s.listener = nil
+    for connection in s.connections.values { connection.close(reason: "daemon stopped") }
+    for watcher in s.signals { watcher.close() }
+    s.signals.removeAll()
+    s.service?.scheduler.stop()
+    s.database?.close()
+    s.database = nil
+    unlink(configuration.socketPath)
+    loop.closeWakeup()
+  }
+
+  private func makePrivateDirectory(_ path: String) throws {
+    var partial = ""
+    for component in path.split(separator: "/") {
+      partial += "/" + component
+      if mkdir(partial, 0o700) != 0 && errno != EEXIST {
+        throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot create \(partial): \(String(cString: strerror(errno)))")
+      }
+    }
+  }
+}
+
+/// Counters read off the loop for tests and the benchmark.
+public struct DaemonStats: Sendable, Hashable {
+  public var connections = 0
+  public var scheduleWindowKeys = 0
+  public var subscribers = 0
+}

@@ -1,0 +1,195 @@
+internal import CLibUV
+import Glibc
+
+/// An accepted Unix-socket stream. Loop thread only.
+///
+/// Bytes read are handed to `onBytes` synchronously from a buffer that is reused for the next
+/// read, so the receiver must copy what it keeps. `onClose` runs once, when the stream ends for
+/// any reason. Writes copy their bytes; `queuedWriteBytes` tells how much the peer has not yet
+/// taken, so the owner can refuse to buffer without bound for a peer that never reads.
+final class StreamSocket {
+  fileprivate let handle: UnsafeMutablePointer<uv_pipe_t>
+  fileprivate var readBuffer: UnsafeMutableRawBufferPointer
+  var onBytes: (UnsafeRawBufferPointer) -> Void = { _ in }
+  var onClose: (String) -> Void = { _ in }
+  private(set) var isClosed = false
+  private var closeReason = ""
+
+  fileprivate init(loop: EventLoop) {
+    handle = .allocate(capacity: 1)
+    uv_pipe_init(loop.raw, handle, 0)
+    readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+    handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+  }
+
+  fileprivate var stream: UnsafeMutablePointer<uv_stream_t> {
+    UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
+  }
+
+  /// The peer's credentials (SO_PEERCRED), or nil if they cannot be read.
+  func peerCredentials() -> PeerCredentials? {
+    var fd: uv_os_fd_t = -1
+    guard uv_fileno(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self), &fd) == 0 else { return nil }
+    return PeerCredentials.of(fd: fd)
+  }
+
+  func startReading() {
+    uv_read_start(stream, streamAllocCallback(), streamReadCallback())
+  }
+
+  /// Bytes written but not yet taken by the kernel.
+  var queuedWriteBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
+
+  func write(_ bytes: [UInt8]) {
+    guard !isClosed, !bytes.isEmpty else { return }
+    let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+    copy.copyBytes(from: bytes)
+    let req = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+    req.pointee.data = UnsafeMutableRawPointer(copy.baseAddress)
+    var buf = uv_buf_init(copy.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+    let rc = uv_write(req, stream, &buf, 1, streamWriteCallback())
+    if rc != 0 {
+      copy.deallocate()
+      req.deallocate()
+      close(reason: "write failed: \(String(cString: uv_strerror(rc)))")
+    }
+  }
+
+  /// Stops reading, lets queued writes reach the peer, then closes (used to deliver a final
+  /// status before hanging up on a peer that broke the framing rules).
+  func closeAfterFlush(reason: String) {
+    guard !isClosed else { return }
+    uv_read_stop(stream)
+    onBytes = { _ in }
+    let req = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+    req.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+    closeReason = reason
+    if uv_shutdown(req, stream, streamShutdownCallback()) != 0 {
+      req.deallocate()
+      close(reason: reason)
+    }
+  }
+
+  fileprivate func shutdownDone() { close(reason: closeReason) }
+
+  /// Closes the stream; pending writes are dropped. Calls `onClose` once.
+  func close(reason: String) {
+    guard !isClosed else { return }
+    isClosed = true
+    if closeReason.isEmpty { closeReason = reason }
+    uv_read_stop(stream)
+    UnsafeMutableRawPointer(handle).withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
+      uv_close($0, streamCloseCallback())
+    }
+  }
+
+  fileprivate func finishClose() {
+    let callback = onClose
+    onClose = { _ in }
+    onBytes = { _ in }
+    callback(closeReason)
+    readBuffer.deallocate()
+    handle.deallocate()
+  }
+}
+
+/// Listens on a Unix socket path and hands each accepted peer to `onAccept`. Loop thread only.
+final class UnixListener {
+  private let handle: UnsafeMutablePointer<uv_pipe_t>
+  private let loop: EventLoop
+  private let onAccept: (StreamSocket) -> Void
+  private var isClosed = false
+
+  init(loop: EventLoop, path: String, backlog: Int32 = 128, onAccept: @escaping (StreamSocket) -> Void) throws(ChimeLoopError) {
+    self.loop = loop
+    self.onAccept = onAccept
+    handle = .allocate(capacity: 1)
+    uv_pipe_init(loop.raw, handle, 0)
+    handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    var rc = uv_pipe_bind(handle, path)
+    if rc == 0 {
+      rc = uv_listen(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), backlog, listenerCallback())
+    }
+    if rc != 0 {
+      close()
+      throw ChimeLoopError("listen on \(path)", rc)
+    }
+  }
+
+  fileprivate func accept() {
+    let client = StreamSocket(loop: loop)
+    let rc = uv_accept(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), client.stream)
+    if rc != 0 {
+      client.close(reason: "accept failed")
+      return
+    }
+    onAccept(client)
+  }
+
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    UnsafeMutableRawPointer(handle).withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
+      uv_close($0, listenerCloseCallback())
+    }
+  }
+}
+
+private func streamAllocCallback() -> uv_alloc_cb {
+  return { handle, _, buf in
+    guard let handle, let buf, let data = handle.pointee.data else { return }
+    let socket = Unmanaged<StreamSocket>.fromOpaque(data).takeUnretainedValue()
+    buf.pointee = uv_buf_init(socket.readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(socket.readBuffer.count))
+  }
+}
+
+private func streamReadCallback() -> uv_read_cb {
+  return { stream, nread, buf in
+    guard let stream, let data = stream.pointee.data else { return }
+    let socket = Unmanaged<StreamSocket>.fromOpaque(data).takeUnretainedValue()
+    if nread > 0, let base = buf?.pointee.base {
+      socket.onBytes(UnsafeRawBufferPointer(start: base, count: nread))
+    } else if nread < 0 {
+      socket.close(reason: nread == Int(UV_EOF.rawValue) ? "peer closed" : "read failed: \(String(cString: uv_strerror(Int32(nread))))")
+    }
+  }
+}
+
+private func streamWriteCallback() -> uv_write_cb {
+  return { req, _ in
+    guard let req else { return }
+    req.pointee.data?.deallocate()
+    req.deallocate()
+  }
+}
+
+private func streamShutdownCallback() -> uv_shutdown_cb {
+  return { req, _ in
+    guard let req else { return }
+    let data = req.pointee.data
+    req.deallocate()
+    if let data { Unmanaged<StreamSocket>.fromOpaque(data).takeUnretainedValue().shutdownDone() }
+  }
+}
+
+private func streamCloseCallback() -> uv_close_cb {
+  return { handle in
+    guard let handle, let data = handle.pointee.data else { return }
+    Unmanaged<StreamSocket>.fromOpaque(data).takeRetainedValue().finishClose()
+  }
+}
+
+private func listenerCallback() -> uv_connection_cb {
+  return { server, status in
+    guard status == 0, let server, let data = server.pointee.data else { return }
+    Unmanaged<UnixListener>.fromOpaque(data).takeUnretainedValue().accept()
+  }
+}
+
+private func listenerCloseCallback() -> uv_close_cb {
+  return { handle in
+    guard let handle else { return }
+    if let data = handle.pointee.data { Unmanaged<UnixListener>.fromOpaque(data).release() }
+    handle.withMemoryRebound(to: uv_pipe_t.self, capacity: 1) { $0.deallocate() }
+  }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// A plain thread that runs one closure (the loop, when serving in the background).
+struct LoopThread {
+  private let body: @Sendable () -> Void
+
+  init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+  func start() {
+    let thread = Thread(block: body)
+    thread.name = "chimed-loop"
+    thread.start()
+  }
+}

@@ -1,0 +1,31 @@
+public import ChimeCore
+public import Logging
+
+/// Everything the daemon needs to start. `chimed` fills it from flags; tests fill it with a
+/// temporary directory and a `ManualWallClock`.
+public struct ServerConfiguration: Sendable {
+  /// Unix socket path (at most 107 bytes).
+  public var socketPath: String
+  /// Directory holding `chime.db` (created 0700).
+  public var dataDirectory: String
+  public var maxFrameBytes: Int = 1 << 20
+  /// A connection whose unread replies exceed this is closed.
+  public var maxQueuedWriteBytes: Int = 8 << 20
+  public var clock: any WallClock = SystemWallClock()
+  /// A fire later than this after its due instant is marked missed (and follows the
+  /// request's missed-fire policy).
+  public var missedGraceMillis: Int64 = 2_000
+  /// Schedule keys held in memory (the window; at most about twice this many).
+  public var windowCapacity: Int = 1024
+  /// Stored events kept for resuming subscribers.
+  public var eventRetention: Int = 50_000
+  /// Present deliveries on the desktop (notify-send) in addition to the log.
+  public var desktopNotifications: Bool = false
+  public var logger: Logger
+
+  public init(socketPath: String, dataDirectory: String, logger: Logger = Logger(label: "chimed")) {
+    self.socketPath = socketPath
+    self.dataDirectory = dataDirectory
+    self.logger = logger
+  }
+}

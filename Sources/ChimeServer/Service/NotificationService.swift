@@ -1,0 +1,174 @@
+import ChimeCore
+import ChimeStore
+import Logging
+
+/// The NotificationCenter calls, on ChimeCore values. Loop thread only; every answer comes
+/// through a completion on the loop thread. No socket or wire format here, so the calls can be
+/// driven in-process as well as through the daemon.
+final class NotificationService {
+  typealias Reply<T> = (Result<T, ChimeError>) -> Void
+
+  private let loop: EventLoop
+  private let database: ChimeDatabase
+  private let writer: GroupCommitWriter
+  private let clock: any WallClock
+  private let logger: Logger
+  let hub: SubscriptionHub
+  private(set) var scheduler: Scheduler!
+  private let presenter: any Presenter
+
+  init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
+       presenter: any Presenter, logger: Logger) {
+    self.loop = loop
+    self.database = database
+    self.clock = clock
+    self.logger = logger
+    self.presenter = presenter
+    writer = GroupCommitWriter(loop: loop, database: database)
+    hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger)
+    scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,
+                          configuration: schedulerConfiguration, logger: logger) { [unowned self] key, outcome in
+      published(outcome, app: key.app)
+    }
+  }
+
+  func start() {
+    let database = self.database
+    loop.runBlocking({ (try? database.lastCursor()) ?? 0 }, then: { [hub] cursor in
+      if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
+    })
+    scheduler.start()
+  }
+
+  /// Runs `done` once every accepted change is committed; the scheduler stops firing.
+  func stop(_ done: @escaping () -> Void) {
+    scheduler.stop()
+    writer.whenIdle(done)
+  }
+
+  var writerIdle: Bool { writer.isIdle }
+
+  // MARK: calls
+
+  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
+    do {
+      try RequestValidator.validate(request)
+    } catch {
+      reply(.failure(error))
+      return
+    }
+    let now = clock.now()
+    let mutation: Mutation
+    let pending: PendingRequest
+    do {
+      let first = try TriggerPlanner.firstFire(of: request.trigger, added: now)
+      pending = PendingRequest(request: request, nextFire: first, added: now, sound: soundPlaceholder(request))
+    } catch {
+      reply(.failure(error))
+      return
+    }
+    if request.trigger == nil {
+      mutation = .deliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound), at: now)
+    } else {
+      mutation = .add(app: app, pending: pending, at: now)
+    }
+    writer.submit(mutation) { [self] result in
+      switch result {
+      case .failure(let error):
+        reply(.failure(error))
+      case .success(let outcome):
+        published(outcome, app: app)
+        if request.trigger != nil {
+          let stored = outcome.pending ?? pending
+          scheduler.scheduled(ScheduleKey(due: stored.nextFire, app: app, identifier: request.identifier))
+          reply(.success(AddResult(pending: stored, replaced: outcome.replaced)))
+        } else {
+          reply(.success(AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)))
+        }
+      }
+    }
+  }
+
+  func pending(app: String, page: PageRequest, reply: @escaping Reply<Page<PendingRequest>>) {
+    read(reply) { (database) throws(ChimeError) in try database.pendingPage(app: app, page: page) }
+  }
+
+  func delivered(app: String, page: PageRequest, reply: @escaping Reply<Page<DeliveredNotification>>) {
+    read(reply) { (database) throws(ChimeError) in try database.deliveredPage(app: app, page: page) }
+  }
+
+  /// nil identifiers removes all of the app's pending requests.
+  func removePending(app: String, identifiers: [String]?, reply: @escaping Reply<[String]>) {
+    if let identifiers, let error = checkIdentifiers(identifiers) {
+      reply(.failure(error))
+      return
+    }
+    writer.submit(.removePending(app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+      reply(result.map { outcome in
+        published(outcome, app: app)
+        return outcome.removed
+      })
+    }
+  }
+
+  func removeDelivered(app: String, identifiers: [String]?, reply: @escaping Reply<[String]>) {
+    if let identifiers, let error = checkIdentifiers(identifiers) {
+      reply(.failure(error))
+      return
+    }
+    writer.submit(.removeDelivered(app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+      reply(result.map { outcome in
+        published(outcome, app: app)
+        return outcome.removed
+      })
+    }
+  }
+
+  func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) -> UInt64 {
+    hub.subscribe(app: app, after: cursor, sink: sink)
+  }
+
+  func unsubscribe(app: String, token: UInt64) {
+    hub.unsubscribe(app: app, token: token)
+  }
+
+  // MARK: helpers
+
+  private func published(_ outcome: MutationOutcome, app: String) {
+    hub.publish(outcome.events, app: app)
+    if let delivered = outcome.delivered {
+      presenter.present(delivered, app: app)
+    }
+  }
+
+  private func read<T: Sendable>(_ reply: @escaping Reply<T>, _ query: @escaping @Sendable (ChimeDatabase) throws(ChimeError) -> T) {
+    let database = self.database
+    loop.runBlocking({ () -> Result<T, ChimeError> in
+      do throws(ChimeError) { return .success(try query(database)) } catch { return .failure(error) }
+    }, then: reply)
+  }
+
+  private func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {
+    guard identifiers.count <= Limits.identifiersPerCallMax else {
+      return .invalidArgument("TOO_MANY_IDENTIFIERS", "at most \(Limits.identifiersPerCallMax) identifiers per call", field: "identifiers")
+    }
+    for (i, id) in identifiers.enumerated() {
+      do { try RequestValidator.validateIdentifier(id, field: "identifiers[\(i)]") } catch { return error }
+    }
+    return nil
+  }
+
+  /// Sound resolution is its own issue; until then the request's sound is recorded as asked.
+  private func soundPlaceholder(_ request: NotificationRequest) -> SoundResolution? {
+    guard let sound = request.content.sound else { return nil }
+    switch sound.kind {
+    case .none: return SoundResolution(plays: .none)
+    case .default, .defaultCritical: return SoundResolution(plays: .default)
+    case .named, .criticalNamed:
+      var resolution = SoundResolution(plays: .default)
+      resolution.reason = "SOUND_NOT_RESOLVED"
+      resolution.message = "custom sound lookup is not implemented yet; the default sound plays"
+      return resolution
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import ChimeClient
+import ChimeCore
+import Foundation
+
+@main
+struct Bench: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chime-bench",
+    abstract: "Measures chimed: durable adds/s, call latency, fire lateness and memory with many pending requests.",
+    discussion: """
+      Starts the chimed next to this binary on a socket in a temporary directory (build both with \
+      `swift build -c release`), runs each phase with bounded counts and prints the numbers.
+
+      Example:
+        .build/release/chime-bench --pending 100000
+      """
+  )
+
+  @Option(help: "Sequential adds from one client.") var single = 5_000
+  @Option(help: "Concurrent clients for the parallel phase.") var clients = 32
+  @Option(help: "Adds in the parallel phase.") var parallel = 50_000
+  @Option(help: "Pending requests to hold while measuring fire lateness and memory.") var pending = 100_000
+  @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
+
+  func run() async throws {
+    let directory = try BenchDirectory()
+    defer { directory.remove() }
+    print("chime-bench on \(Machine.describe())")
+    var daemon = try DaemonHandle.start(in: directory.path)
+    let emptyRSS = daemon.residentKiB()
+    print(String(format: "memory: empty daemon RSS %.1f MiB", Double(emptyRSS) / 1024))
+
+    // 1. One client, sequential durable adds.
+    let one = try await AddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single")
+    one.print(label: "1 client ")
+
+    // 2. Many clients, concurrent durable adds.
+    let many = try await AddLoad.run(socket: daemon.socket, clients: clients, total: parallel, idPrefix: "par")
+    many.print(label: "\(clients) clients")
+
+    // 3. Fill to `pending` far-future requests.
+    let have = single + parallel
+    if pending > have {
+      _ = try await AddLoad.run(socket: daemon.socket, clients: clients, total: pending - have, idPrefix: "fill")
+    }
+    let client = try ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app)
+    let count = try await client.pendingCount()
+    let fullRSS = daemon.residentKiB()
+    print(String(format: "memory: %d pending RSS %.1f MiB (%.2f× empty)", count, Double(fullRSS) / 1024, Double(fullRSS) / Double(max(emptyRSS, 1))))
+
+    // 4. Start-up with everything pending.
+    daemon.stop()
+    let startClock = ContinuousClock.now
+    daemon = try DaemonHandle.start(in: directory.path)
+    let startup = ContinuousClock.now - startClock
+    print("startup: \(count) pending, listening after \(startup.formatted(.units(allowed: [.milliseconds])))")
+    let restartedRSS = daemon.residentKiB()
+    print(String(format: "memory: after restart with %d pending RSS %.1f MiB (%.2f× empty)", count, Double(restartedRSS) / 1024, Double(restartedRSS) / Double(max(emptyRSS, 1))))
+
+    // 5. Fire lateness with all of that pending.
+    let lateness = try await FireLateness.run(socket: daemon.socket, fires: fires)
+    lateness.print()
+    daemon.stop()
+  }
+}
+
+extension ChimeClient {
+  /// Counts pending requests by paging through them.
+  func pendingCount() async throws -> Int {
+    var total = 0
+    var token = ""
+    repeat {
+      let page = try await pending(PageRequest(pageSize: 1000, pageToken: token))
+      total += page.items.count
+      token = page.nextPageToken
+    } while !token.isEmpty
+    return total
+  }
+}

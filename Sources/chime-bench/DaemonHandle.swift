@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+
+/// A temporary directory for the benchmark's daemon.
+struct BenchDirectory {
+  let path: String
+  init() throws {
+    var template = Array("/tmp/chime-bench-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw BenchError("mkdtemp failed")
+    }
+    path = String(cString: made)
+  }
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  var description: String
+  init(_ d: String) { description = d }
+}
+
+/// The chimed built next to this binary, started on a socket in the bench directory.
+struct DaemonHandle {
+  let process: Process
+  let socket: String
+
+  static func start(in directory: String) throws -> DaemonHandle {
+    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let process = Process()
+    process.executableURL = bin.appendingPathComponent("chimed")
+    let socket = directory + "/chimed.sock"
+    process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let line = out.fileHandleForReading.availableData
+    guard String(decoding: line, as: UTF8.self).contains("listening") else {
+      throw BenchError("chimed did not start")
+    }
+    return DaemonHandle(process: process, socket: socket)
+  }
+
+  /// Resident set size from /proc, in KiB.
+  func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+    return 0
+  }
+
+  func stop() {
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+  }
+}
+
+enum Machine {
+  static func describe() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+      .split(separator: "\n").first { $0.hasPrefix("model name") }?
+      .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores"
+  }
+}

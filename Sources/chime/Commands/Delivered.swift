@@ -1,0 +1,59 @@
+import ArgumentParser
+import ChimeClient
+import ChimeCore
+import Foundation
+
+struct Delivered: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List or remove delivered notifications.",
+    discussion: """
+      Examples:
+        chime delivered
+        chime delivered --remove tea
+        chime delivered --remove-all
+      """
+  )
+
+  @OptionGroup var options: ClientOptions
+
+  @Option(parsing: .upToNextOption, help: "Remove these delivered notifications.")
+  var remove: [String] = []
+
+  @Flag(help: "Remove every delivered notification of the app.")
+  var removeAll = false
+
+  func validate() throws {
+    if removeAll && !remove.isEmpty { throw ValidationError("give --remove IDs or --remove-all, not both") }
+  }
+
+  func run() async throws {
+    try await reporting {
+      let client = try options.connect()
+      if removeAll {
+        report(removed: try await client.removeAllDelivered(), asked: nil, json: options.json, what: "delivered")
+        return
+      }
+      if !remove.isEmpty {
+        report(removed: try await client.removeDelivered(remove), asked: remove, json: options.json, what: "delivered")
+        return
+      }
+      let notifications = try await client.allDelivered()
+      if options.json {
+        JSONOutput.print(notifications.map(JSONOutput.delivered))
+        return
+      }
+      guard !notifications.isEmpty else {
+        print("no delivered notifications for \(options.appID)")
+        return
+      }
+      let now = Instant(Date())
+      var table = Table(headers: ["ID", "TITLE", "DELIVERED", "NOTE"])
+      for n in notifications {
+        let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
+        table.add([n.request.identifier, n.request.content.title,
+                   "\(TimeText.local(n.delivered)) (\(DurationText.relative(n.delivered, from: now)))", note])
+      }
+      print(table.render(), terminator: "")
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import ChimeClient
+import ChimeCore
+import Foundation
+
+struct Pending: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List scheduled notifications with their next fire time.",
+    discussion: """
+      Examples:
+        chime pending
+        chime pending --json
+      """
+  )
+
+  @OptionGroup var options: ClientOptions
+
+  func run() async throws {
+    try await reporting {
+      let client = try options.connect()
+      let requests = try await client.allPending()
+      if options.json {
+        JSONOutput.print(requests.map(JSONOutput.pending))
+        return
+      }
+      guard !requests.isEmpty else {
+        print("no pending notifications for \(options.appID)")
+        return
+      }
+      let now = Instant(Date())
+      var table = Table(headers: ["ID", "TITLE", "TRIGGER", "NEXT FIRE"])
+      for pending in requests {
+        table.add([
+          pending.request.identifier,
+          pending.request.content.title,
+          TimeText.trigger(pending.request.trigger),
+          "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
+        ])
+      }
+      print(table.render(), terminator: "")
+    }
+  }
+}

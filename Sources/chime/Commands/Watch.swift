@@ -1,0 +1,39 @@
+import ArgumentParser
+import ChimeClient
+import ChimeCore
+import Foundation
+
+struct Watch: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Stream the app's events as they happen (delivered, added, removed, ...).",
+    discussion: """
+      Runs until interrupted. With --after CURSOR it first replays the events after that \
+      cursor (each event prints its cursor), so a watcher can resume where it stopped.
+      --json prints one JSON object per line.
+
+      Examples:
+        chime watch
+        chime watch --json --after 1042
+      """
+  )
+
+  @OptionGroup var options: ClientOptions
+
+  @Option(help: "Replay events after this cursor first.")
+  var after: UInt64?
+
+  func run() async throws {
+    try await reporting {
+      let client = try options.connect()
+      for try await event in client.subscribe(after: after) {
+        if options.json {
+          JSONOutput.print(JSONOutput.event(event), pretty: false)
+        } else {
+          print(TimeText.eventLine(event))
+        }
+        fflush(stdout)
+      }
+      throw ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "the daemon ended the stream")
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import ChimeCore
+import Foundation
+
+/// Machine-readable output: plain JSON objects with snake_case keys and ISO 8601 UTC times.
+enum JSONOutput {
+  static func print(_ value: Any, pretty: Bool = true) {
+    var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
+    if pretty { options.insert(.prettyPrinted) }
+    guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return }
+    Swift.print(String(decoding: data, as: UTF8.self))
+  }
+
+  static func request(_ r: NotificationRequest) -> [String: Any] {
+    let c = r.content
+    var content: [String: Any] = [
+      "title": c.title, "subtitle": c.subtitle, "body": c.body,
+      "category": c.categoryIdentifier, "thread": c.threadIdentifier,
+      "target_content_id": c.targetContentIdentifier, "interruption_level": c.interruptionLevel.name,
+    ]
+    if let badge = c.badge { content["badge"] = badge }
+    if let score = c.relevanceScore { content["relevance_score"] = score }
+    if !c.userInfoJSON.isEmpty, let data = c.userInfoJSON.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) {
+      content["user_info"] = object
+    }
+    if let sound = c.sound {
+      var s: [String: Any] = ["kind": "\(sound.kind)"]
+      if !sound.name.isEmpty { s["name"] = sound.name }
+      if let volume = sound.volume { s["volume"] = volume }
+      content["sound"] = s
+    }
+    var object: [String: Any] = ["id": r.identifier, "content": content]
+    switch r.trigger {
+    case nil: object["trigger"] = ["type": "none"]
+    case .timeInterval(let t)?: object["trigger"] = ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats]
+    case .calendar(let c)?: object["trigger"] = ["type": "calendar", "repeats": c.repeats]
+    }
+    return object
+  }
+
+  static func pending(_ p: PendingRequest) -> [String: Any] {
+    var object = request(p.request)
+    object["next_fire"] = TimeText.iso(p.nextFire)
+    object["next_fire_unix_ms"] = p.nextFire.unixMillis
+    object["added"] = TimeText.iso(p.added)
+    object["fire_count"] = p.fireCount
+    return object
+  }
+
+  static func delivered(_ d: DeliveredNotification) -> [String: Any] {
+    var object = request(d.request)
+    object["delivered"] = TimeText.iso(d.delivered)
+    object["delivered_unix_ms"] = d.delivered.unixMillis
+    object["due"] = TimeText.iso(d.due)
+    object["missed"] = d.missed
+    return object
+  }
+
+  static func event(_ e: Event) -> [String: Any] {
+    var object: [String: Any] = [
+      "cursor": e.cursor, "at": TimeText.iso(e.at), "kind": e.kind.name, "identifiers": e.identifiers,
+    ]
+    if !e.note.isEmpty { object["note"] = e.note }
+    if let d = e.delivered { object["delivered"] = delivered(d) }
+    if let p = e.pending { object["pending"] = pending(p) }
+    return object
+  }
+}

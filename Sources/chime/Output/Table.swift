@@ -1,0 +1,20 @@
+/// A plain-text table with columns padded to their widest cell.
+struct Table {
+  let headers: [String]
+  private var rows: [[String]] = []
+
+  init(headers: [String]) { self.headers = headers }
+
+  mutating func add(_ row: [String]) { rows.append(row.map { $0.replacingOccurrences(of: "\n", with: " ") }) }
+
+  func render() -> String {
+    let all = [headers] + rows
+    let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+    var out = ""
+    for row in all {
+      let cells = row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+      out += cells.joined(separator: "  ") + "\n"
+    }
+    return out
+  }
+}

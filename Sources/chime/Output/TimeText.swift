@@ -1,0 +1,40 @@
+import ChimeCore
+import Foundation
+
+enum TimeText {
+  /// Local wall time with the zone offset, e.g. `2026-11-22 06:40:01 +01:00`.
+  static func local(_ instant: Instant) -> String {
+    let formatter = DateFormatter()
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    return formatter.string(from: instant.date)
+  }
+
+  static func iso(_ instant: Instant) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: instant.date)
+  }
+
+  static func trigger(_ trigger: Trigger?) -> String {
+    switch trigger {
+    case nil: return "now"
+    case .timeInterval(let t)?: return (t.repeats ? "every " : "in ") + DurationText.format(t.seconds)
+    case .calendar(let c)?: return (c.repeats ? "calendar, repeating" : "calendar")
+    }
+  }
+
+  static func eventLine(_ event: Event) -> String {
+    var line = "\(local(event.at))  #\(event.cursor)  \(event.kind.name)"
+    if !event.identifiers.isEmpty { line += "  " + event.identifiers.joined(separator: ", ") }
+    if let d = event.delivered {
+      if !d.request.content.title.isEmpty { line += "  \"\(d.request.content.title)\"" }
+      let late = Double(d.delivered.millis(since: d.due)) / 1000
+      line += d.missed ? "  (missed; was due \(local(d.due)))" : late >= 1 ? "  (\(DurationText.format(late)) late)" : ""
+    } else if let p = event.pending {
+      line += "  next \(local(p.nextFire))"
+    }
+    if !event.note.isEmpty && event.kind != .subscribed { line += "  — \(event.note)" }
+    return line
+  }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import ChimeCore
+import ChimeServer
+import Foundation
+import Logging
+
+@main
+struct Chimed: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chimed",
+    abstract: "The Chime notification scheduler daemon.",
+    discussion: """
+      Serves the NotificationCenter API on a Unix socket (only to the user it runs as), keeps \
+      requests in SQLite and fires them on time. Stop it with SIGTERM or Ctrl-C: it finishes \
+      the commits in flight and closes the database.
+
+      Examples:
+        chimed
+        chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
+      """
+  )
+
+  @Option(help: "Unix socket path (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock).")
+  var socket: String?
+
+  @Option(help: "Directory for chime.db (default: $XDG_STATE_HOME/chime or ~/.local/state/chime).")
+  var dataDir: String?
+
+  @Option(help: "trace, debug, info, notice, warning, error or critical.")
+  var logLevel: String = "info"
+
+  @Option(help: "Largest frame accepted, in bytes.")
+  var maxFrameBytes: Int = 1 << 20
+
+  @Option(help: "A fire later than this many seconds after its due time is marked missed.")
+  var missedGrace: Double = 2
+
+  @Option(help: .hidden)
+  var clockOffset: Double = 0
+
+  mutating func run() throws {
+    guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+      throw ValidationError("unknown log level \"\(logLevel)\"")
+    }
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    var configuration = ServerConfiguration(
+      socketPath: SocketPath.resolve(socket),
+      dataDirectory: DataDirectory.resolve(dataDir),
+      logger: Logger(label: "chimed")
+    )
+    configuration.maxFrameBytes = maxFrameBytes
+    configuration.missedGraceMillis = Int64(missedGrace * 1000)
+    if clockOffset != 0 {
+      configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
+    }
+    let daemon = try ChimeDaemon(configuration: configuration)
+    do {
+      try daemon.run(handleSignals: true) { path in
+        // One line on stdout once listening: scripts and tests wait for it.
+        print("chimed listening on \(path)")
+        fflush(nil)
+      }
+    } catch let error as ChimeError {
+      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+}

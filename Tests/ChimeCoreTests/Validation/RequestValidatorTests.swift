@@ -1,0 +1,133 @@
+import ChimeCore
+import Testing
+
+@Suite struct RequestValidatorTests {
+  func request(_ content: NotificationContent = NotificationContent(title: "Tea"), trigger: Trigger? = .timeInterval(.init(seconds: 10)), id: String = "tea") -> NotificationRequest {
+    NotificationRequest(identifier: id, content: content, trigger: trigger)
+  }
+
+  func rejection(_ r: NotificationRequest) -> ChimeError? {
+    do {
+      try RequestValidator.validate(r)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func acceptsAnOrdinaryRequest() {
+    #expect(rejection(request()) == nil)
+    #expect(rejection(request(trigger: nil)) == nil)
+    #expect(rejection(request(trigger: .timeInterval(.init(seconds: 60, repeats: true)))) == nil)
+  }
+
+  @Test func refusesContentWithNothingToShow() {
+    let error = rejection(request(NotificationContent()))
+    #expect(error?.code == .invalidArgument)
+    #expect(error?.reason == "NOTIFICATION_INVALID_NO_CONTENT")
+    var silent = NotificationContent()
+    silent.sound = Sound.none
+    #expect(rejection(request(silent))?.reason == "NOTIFICATION_INVALID_NO_CONTENT")
+    var badgeOnly = NotificationContent()
+    badgeOnly.badge = 3
+    #expect(rejection(request(badgeOnly)) == nil)
+  }
+
+  @Test(arguments: ["", String(repeating: "x", count: 257), "bad\nid"])
+  func refusesBadIdentifiers(_ id: String) {
+    let error = rejection(request(id: id))
+    #expect(error?.reason == "INVALID_IDENTIFIER")
+    #expect(error?.field == "request.identifier")
+  }
+
+  @Test func acceptsIdentifierAtTheLimit() {
+    #expect(rejection(request(id: String(repeating: "é", count: 128))) == nil)  // 256 bytes
+  }
+
+  @Test(arguments: [0.0, -1.0, Double.nan, Double.infinity, -Double.infinity])
+  func refusesNonPositiveOrNonFiniteIntervals(_ seconds: Double) {
+    let error = rejection(request(trigger: .timeInterval(.init(seconds: seconds))))
+    #expect(error?.reason == "INVALID_INTERVAL")
+    #expect(error?.field == "request.trigger.time_interval.seconds")
+  }
+
+  @Test func refusesRepeatingIntervalsUnderAMinute() {
+    #expect(rejection(request(trigger: .timeInterval(.init(seconds: 59.9, repeats: true))))?.reason == "INVALID_INTERVAL")
+    #expect(rejection(request(trigger: .timeInterval(.init(seconds: 59.9, repeats: false)))) == nil)
+  }
+
+  @Test func refusesNegativeBadge() {
+    var content = NotificationContent(title: "x")
+    content.badge = -1
+    let error = rejection(request(content))
+    #expect(error?.reason == "INVALID_BADGE")
+    #expect(error?.field == "request.content.badge")
+    content.badge = 0
+    #expect(rejection(request(content)) == nil)
+  }
+
+  @Test(arguments: [-0.01, 1.01, Double.nan])
+  func refusesRelevanceOutsideUnitRange(_ score: Double) {
+    var content = NotificationContent(title: "x")
+    content.relevanceScore = score
+    #expect(rejection(request(content))?.reason == "INVALID_RELEVANCE_SCORE")
+  }
+
+  @Test func acceptsRelevanceBounds() {
+    for score in [0.0, 0.5, 1.0] {
+      var content = NotificationContent(title: "x")
+      content.relevanceScore = score
+      #expect(rejection(request(content)) == nil)
+    }
+  }
+
+  @Test(arguments: ["[1,2]", "\"text\"", "42", "{", "{\"a\":}", "{} {}", "{\"a\":1,}", "null"])
+  func refusesUserInfoThatIsNotAnObject(_ json: String) {
+    var content = NotificationContent(title: "x")
+    content.userInfoJSON = json
+    let error = rejection(request(content))
+    #expect(error?.reason == "INVALID_USER_INFO")
+    #expect(error?.field == "request.content.user_info_json")
+  }
+
+  @Test func acceptsUserInfoObjects() {
+    for json in ["{}", " { \"a\": [1, 2.5e3, -0.1, true, false, null, {\"b\": \"\\u00e9\\n\"}] } "] {
+      var content = NotificationContent(title: "x")
+      content.userInfoJSON = json
+      #expect(rejection(request(content)) == nil, "\(json)")
+    }
+  }
+
+  @Test func refusesUserInfoTooLargeOrTooDeep() {
+    var content = NotificationContent(title: "x")
+    content.userInfoJSON = "{\"k\":\"" + String(repeating: "a", count: Limits.userInfoMaxBytes) + "\"}"
+    #expect(rejection(request(content))?.reason == "USER_INFO_TOO_LARGE")
+    content.userInfoJSON = "{\"k\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"
+    #expect(rejection(request(content))?.reason == "INVALID_USER_INFO")
+  }
+
+  @Test func refusesBadSoundNamesAndVolumes() {
+    for name in ["", "../x.wav", "a/b.wav", "/etc/passwd", "..", "nul\u{0}.wav"] {
+      var content = NotificationContent(title: "x")
+      content.sound = .named(name)
+      #expect(rejection(request(content))?.reason == "INVALID_SOUND_NAME", "\(name)")
+    }
+    var content = NotificationContent(title: "x")
+    content.sound = Sound(kind: .defaultCritical, volume: 1.5)
+    #expect(rejection(request(content))?.reason == "INVALID_SOUND_VOLUME")
+  }
+
+  @Test func refusesDuplicateAttachmentIdentifiers() {
+    var content = NotificationContent(title: "x")
+    content.attachments = [Attachment(identifier: "a", path: "/tmp/a.png"), Attachment(identifier: "a", path: "/tmp/b.png")]
+    #expect(rejection(request(content))?.reason == "DUPLICATE_ATTACHMENT_IDENTIFIER")
+  }
+
+  @Test func appIDs() throws {
+    try AppID.validate("org.example.tea")
+    try AppID.validate("tea_app-2")
+    for bad in ["", ".x", "x.", "a..b", "a/b", "a b", String(repeating: "a", count: 256)] {
+      #expect(throws: ChimeError.self, "\(bad)") { try AppID.validate(bad) }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import ChimeClient
+import ChimeCore
+import ChimeServer
+import ChimeTestSupport
+import Logging
+
+/// A real ChimeDaemon running in the test process on a temporary socket, with a manual clock.
+/// Time moves only when a test says so: `advance(seconds:)` moves the clock and tells the
+/// daemon to look at its schedule again.
+final class InProcessDaemon: @unchecked Sendable {
+  let directory: TemporaryDirectory
+  let clock: ManualWallClock
+  private(set) var daemon: ChimeDaemon
+  private let tweak: @Sendable (inout ServerConfiguration) -> Void
+
+  init(clock: ManualWallClock = ManualWallClock(), directory: TemporaryDirectory = TemporaryDirectory(),
+       tweak: @escaping @Sendable (inout ServerConfiguration) -> Void = { _ in }) throws {
+    self.directory = directory
+    self.clock = clock
+    self.tweak = tweak
+    daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
+    try daemon.startInBackground()
+  }
+
+  private static func makeDaemon(directory: TemporaryDirectory, clock: ManualWallClock,
+                                 tweak: (inout ServerConfiguration) -> Void) throws -> ChimeDaemon {
+    var logger = Logger(label: "chimed-test")
+    logger.logLevel = .warning
+    var configuration = ServerConfiguration(socketPath: directory.socketPath, dataDirectory: directory.file("data"), logger: logger)
+    configuration.clock = clock
+    tweak(&configuration)
+    return try ChimeDaemon(configuration: configuration)
+  }
+
+  var socketPath: String { directory.socketPath }
+
+  func client(app: String = "org.example.app") throws -> ChimeClient {
+    try ChimeClient.connect(socketPath: socketPath, app: app)
+  }
+
+  func advance(seconds: Double) {
+    clock.advance(seconds: seconds)
+    daemon.clockDidChange()
+  }
+
+  /// Stops the daemon gracefully and starts a new one on the same data directory.
+  func restart() throws {
+    daemon.shutdown()
+    daemon.waitUntilStopped()
+    daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
+    try daemon.startInBackground()
+  }
+
+  func stop() {
+    daemon.shutdown()
+    daemon.waitUntilStopped()
+  }
+
+  deinit { stop() }
+}
+
+extension NotificationRequest {
+  static func tea(_ id: String = "tea", title: String = "Tea", in seconds: Double? = 10, repeats: Bool = false) -> NotificationRequest {
+    NotificationRequest(
+      identifier: id, content: NotificationContent(title: title, body: "Steeped"),
+      trigger: seconds.map { .timeInterval(TimeIntervalTrigger(seconds: $0, repeats: repeats)) })
+  }
+}

@@ -1,0 +1,84 @@
+public import Foundation
+import Glibc
+import ChimeCore
+
+/// The real `chimed` binary, started in a temporary directory for end-to-end tests.
+public final class DaemonProcess: @unchecked Sendable {
+  public let socketPath: String
+  public let dataDirectory: String
+  private let process = Process()
+  private let stdout = Pipe()
+  private let stderrFile: String
+  public private(set) var listeningLine = ""
+
+  /// The directory holding the built products (`chimed`, `chime`): `$CHIME_BIN_DIR`, else the
+  /// directory of the running test bundle, which SwiftPM builds next to them.
+  public static var binDirectory: String {
+    if let dir = ProcessInfo.processInfo.environment["CHIME_BIN_DIR"], !dir.isEmpty { return dir }
+    var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("chimed").path) { return url.path }
+    }
+    return ".build/debug"
+  }
+
+  public init(directory: TemporaryDirectory, arguments: [String] = []) {
+    socketPath = directory.socketPath
+    dataDirectory = directory.file("data")
+    stderrFile = directory.file("chimed.log")
+    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/chimed")
+    process.arguments = ["--socket", socketPath, "--data-dir", dataDirectory, "--log-level", "debug"] + arguments
+    process.standardOutput = stdout
+    FileManager.default.createFile(atPath: stderrFile, contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: stderrFile)
+    var environment = ProcessInfo.processInfo.environment
+    environment["CHIME_SOCKET"] = nil
+    process.environment = environment
+  }
+
+  /// Starts the daemon and waits (bounded) for its "listening" line.
+  public func start(timeout: Double = 30) throws {
+    try process.run()
+    let handle = stdout.fileHandleForReading
+    let deadline = Date().addingTimeInterval(timeout)
+    var buffer = Data()
+    while Date() < deadline {
+      let chunk = handle.availableData
+      if chunk.isEmpty { break }  // EOF: the daemon exited
+      buffer.append(chunk)
+      if let text = String(data: buffer, encoding: .utf8), text.contains("\n") {
+        listeningLine = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return
+      }
+    }
+    throw ChimeError(.unavailable, reason: "DAEMON_DID_NOT_START", "chimed did not report listening; log:\n\(log)")
+  }
+
+  public var log: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
+
+  public var isRunning: Bool { process.isRunning }
+
+  public var processIdentifier: Int32 { process.processIdentifier }
+
+  /// SIGTERM, then waits for the exit; returns the exit status.
+  @discardableResult
+  public func terminate() -> Int32 {
+    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// SIGKILL: no chance to clean up (crash-safety tests).
+  public func kill9() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+}

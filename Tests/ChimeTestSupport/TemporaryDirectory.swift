@@ -1,0 +1,23 @@
+public import Foundation
+import Glibc
+
+/// A fresh directory under /tmp, removed when released. Short, so a socket path inside it
+/// stays well under the 107-byte limit.
+public final class TemporaryDirectory: @unchecked Sendable {
+  public let path: String
+
+  public init(prefix: String = "chime") {
+    var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed: \(String(cString: strerror(errno)))")
+    path = String(cString: made!)
+  }
+
+  public func file(_ name: String) -> String { path + "/" + name }
+
+  public var socketPath: String { file("chimed.sock") }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+}
