@@ -26,10 +26,11 @@ test: deps proto-check
 	$(MAKE) test-clients
 
 test-clients:
-	@if [ -x clients/test.sh ]; then clients/test.sh; fi
+	clients/test.sh
 
 proto:
 	scripts/gen-proto.sh
+	clients/python/generate.sh
 
 proto-check: deps
 	scripts/check-proto.sh

@@ -12,6 +12,8 @@ packages=(
   libsqlite3-dev        # the store (GRDB links the system SQLite)
   pkg-config
   python3
+  python3-venv          # the Python client's tests run in a virtualenv
+  python3-pip
 )
 
 missing=()

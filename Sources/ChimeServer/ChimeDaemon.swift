@@ -31,6 +31,9 @@ public final class ChimeDaemon: Sendable {
 
   public init(configuration: ServerConfiguration) throws {
     self.configuration = configuration
+    // libuv writes to sockets with write(2): a peer that hung up must be an EPIPE on that
+    // connection, not a signal that kills the daemon.
+    signal(SIGPIPE, SIG_IGN)
     do {
       loop = try EventLoop()
     } catch {
@@ -143,6 +146,13 @@ public final class ChimeDaemon: Sendable {
       throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
     }
     if handleSignals {
+      // A parent may have started us with these blocked (Foundation's Process passes its
+      // thread's mask on): unblock them, or SIGTERM would never reach the loop.
+      var set = sigset_t()
+      sigemptyset(&set)
+      sigaddset(&set, SIGTERM)
+      sigaddset(&set, SIGINT)
+      pthread_sigmask(SIG_UNBLOCK, &set, nil)
       for signum in [SIGTERM, SIGINT] {
         s.signals.append(SignalWatcher(loop: loop, signal: signum) { [unowned self] sig in
           beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")

@@ -1,5 +1,6 @@
 import ChimeClient
 import ChimeCore
+import ChimeServer
 import ChimeTestSupport
 import Testing
 

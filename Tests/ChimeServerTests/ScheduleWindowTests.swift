@@ -55,7 +55,7 @@ import Testing
     #expect(window.count == 3)
     #expect(window.horizon == .upTo(key(2, "k2")))
     // Refill wanted once the window runs low.
-    _ = window.popDue(now: Instant(unixMillis: 1), limit: 10)
+    _ = window.popDue(now: Instant(unixMillis: 2), limit: 10)
     let (needed, after) = window.refillNeeded()
     #expect(needed)
     #expect(after == key(2, "k2"))

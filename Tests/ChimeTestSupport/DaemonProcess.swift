@@ -40,15 +40,21 @@ public final class DaemonProcess: @unchecked Sendable {
   /// Starts the daemon and waits (bounded) for its "listening" line.
   public func start(timeout: Double = 30) throws {
     try process.run()
-    let handle = stdout.fileHandleForReading
+    let fd = stdout.fileHandleForReading.fileDescriptor
     let deadline = Date().addingTimeInterval(timeout)
-    var buffer = Data()
+    var buffer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
     while Date() < deadline {
-      let chunk = handle.availableData
-      if chunk.isEmpty { break }  // EOF: the daemon exited
-      buffer.append(chunk)
-      if let text = String(data: buffer, encoding: .utf8), text.contains("\n") {
-        listeningLine = text.trimmingCharacters(in: .whitespacesAndNewlines)
+      var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&pfd, 1, 200)
+      if ready < 0 && errno == EINTR { continue }
+      if ready <= 0 { continue }
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }  // EOF: the daemon exited
+      buffer += chunk[0..<n]
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        listeningLine = String(decoding: buffer[..<newline], as: UTF8.self)
         return
       }
     }

@@ -1,21 +1,32 @@
+public import Foundation
+
 /// Computes fire instants for triggers. Pure: "now" is passed in.
 public enum TriggerPlanner {
   /// The first instant a request added at `added` fires; `added` itself for no trigger.
-  public static func firstFire(of trigger: Trigger?, added: Instant) throws(ChimeError) -> Instant {
+  ///
+  /// - Parameter zone: the zone floating calendar triggers (no `timeZone`) follow; the daemon
+  ///   passes the zone it runs in now.
+  /// - Throws: for a calendar trigger, INVALID_ARGUMENT `NOTIFICATION_INVALID_NO_DATE` when it
+  ///   matches nothing after `added` (e.g. a year in the past) or `INVALID_TIME_ZONE`, with a
+  ///   `request.trigger.calendar...` field path.
+  public static func firstFire(of trigger: Trigger?, added: Instant, zone: TimeZone = .current) throws(ChimeError) -> Instant {
     switch trigger {
     case nil:
       return added
     case .timeInterval(let t)?:
       return added.adding(seconds: t.seconds)
-    case .calendar?:
-      throw .unimplemented("calendar triggers")
+    case .calendar(let c)?:
+      return try CalendarEngine.firstFire(after: added, trigger: c, zone: zone, field: "request.trigger.calendar").instant
     }
   }
 
   /// After a fire that was due at `due`, the next instant strictly after `now` (and after
   /// `due`), or nil when the trigger does not repeat. A repeating trigger that missed several
-  /// occurrences is advanced past them, not replayed.
-  public static func nextFire(of trigger: Trigger?, due: Instant, now: Instant) -> Instant? {
+  /// occurrences is advanced past them, not replayed. A calendar trigger that will not match
+  /// again (a fixed year that has passed) answers nil.
+  ///
+  /// - Parameter zone: the zone floating calendar triggers follow.
+  public static func nextFire(of trigger: Trigger?, due: Instant, now: Instant, zone: TimeZone = .current) -> Instant? {
     guard let trigger, trigger.repeats else { return nil }
     switch trigger {
     case .timeInterval(let t):
@@ -25,8 +36,8 @@ public enum TriggerPlanner {
       let behind = floor.millis(since: due)
       let k = behind / step + 1
       return due.adding(millis: k * step)
-    case .calendar:
-      return nil
+    case .calendar(let c):
+      return CalendarEngine.nextFire(after: max(due, now), trigger: c, zone: zone)?.instant
     }
   }
 }

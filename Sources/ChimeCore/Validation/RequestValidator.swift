@@ -102,8 +102,8 @@ public enum RequestValidator {
       if t.repeats && t.seconds < Limits.minimumRepeatInterval {
         throw .invalidArgument("INVALID_INTERVAL", "a repeating time interval must be at least 60 seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
       }
-    case .calendar:
-      throw .unimplemented("calendar triggers")
+    case .calendar(let c):
+      try CalendarEngine.validate(c, field: "\(field).calendar")
     }
   }
 }

@@ -31,7 +31,7 @@ struct Watch: AsyncParsableCommand {
         } else {
           print(TimeText.eventLine(event))
         }
-        fflush(stdout)
+        fflush(nil)
       }
       throw ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "the daemon ended the stream")
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A plain-text table with columns padded to their widest cell.
 struct Table {
   let headers: [String]

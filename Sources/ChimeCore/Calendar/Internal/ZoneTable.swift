@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+/// A zone's UTC offsets as a sorted table of transitions, read once from Foundation
+/// (`TimeZone.nextDaylightSavingTimeTransition(after:)`, which reports every offset change,
+/// not only DST ones) and then searched with no Foundation call.
+///
+/// Covers 1900 to 2501. Instants before 1900 use the zone's 1900 offset. From 2500 on, a zone
+/// whose rules continue is read 400 years earlier: Gregorian dates and weekdays repeat every
+/// 400 years, and so do rules such as "last Sunday of March, 01:00 UTC" (no zone has changes
+/// scheduled after 2100).
+final class ZoneTable: Sendable {
+  let identifier: String
+  /// UTC seconds at which `offsets[i + 1]` takes over from `offsets[i]`; strictly increasing.
+  let transitions: [Int64]
+  /// Seconds east of UTC; `offsets.count == transitions.count + 1`.
+  let offsets: [Int]
+  /// Rules go on past `tableEnd`: instants from then on are read 400 years earlier.
+  let periodic: Bool
+
+  static let tableStart: Int64 = -2_208_988_800              // 1900-01-01T00:00:00Z
+  static let periodicFrom: Int64 = 16_725_225_600            // 2500-01-01T00:00:00Z
+  static let cycleSeconds = Int64(CivilDate.daysPerCycle) * CivilDate.secondsPerDay
+  static let tableEnd = periodicFrom + 2 * 366 * 86_400
+  /// No offset in tzdata is 26 hours or more from UTC.
+  static let offsetBound: Int64 = 26 * 3600
+
+  /// - Parameter identifier: the name to report; the zone's own identifier by default (which
+  ///   can differ from the name it was created with: "UTC" reports "GMT").
+  init(zone: TimeZone, identifier: String? = nil) {
+    self.identifier = identifier ?? zone.identifier
+    var transitions: [Int64] = []
+    var offsets = [zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(Self.tableStart)))]
+    var cursor = Date(timeIntervalSince1970: Double(Self.tableStart))
+    var periodic = false
+    // A bound on the loop whatever Foundation answers: real zones have at most ~1,300 changes here.
+    var budget = 20_000
+    while budget > 0, let next = zone.nextDaylightSavingTimeTransition(after: cursor), next > cursor {
+      budget -= 1
+      let seconds = Int64(next.timeIntervalSince1970.rounded(.down))
+      if seconds >= Self.tableEnd {
+        periodic = true
+        break
+      }
+      let offset = zone.secondsFromGMT(for: next)
+      if offset != offsets[offsets.count - 1], seconds > (transitions.last ?? Int64.min) {
+        transitions.append(seconds)
+        offsets.append(offset)
+      }
+      cursor = next
+    }
+    self.transitions = transitions
+    self.offsets = offsets
+    self.periodic = periodic
+  }
+
+  /// A time `t` (instant or wall seconds) moved into the table's range, and what was taken off.
+  @inline(__always)
+  private func fold(_ t: Int64) -> (Int64, Int64) {
+    guard periodic, t >= Self.periodicFrom else { return (t, 0) }
+    let k = (t - (Self.periodicFrom - Self.cycleSeconds)) / Self.cycleSeconds
+    let shift = k * Self.cycleSeconds
+    return (t - shift, shift)
+  }
+
+  /// Index into `offsets` of the period holding instant `t` (already folded).
+  @inline(__always)
+  private func period(_ t: Int64) -> Int {
+    var lo = 0
+    var hi = transitions.count
+    while lo < hi {
+      let mid = (lo &+ hi) >> 1
+      if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// Seconds east of UTC at instant `t` (UTC seconds).
+  func offset(at t: Int64) -> Int {
+    offsets[period(fold(t).0)]
+  }
+
+  /// The smallest wall time that some instant after `t` shows: normally the wall time at
+  /// `t + 1`, but earlier when the clock is set back within the next two days.
+  func earliestWall(after t: Int64) -> Int64 {
+    let (u, shift) = fold(t + 1)
+    var i = period(u)
+    var best = u + Int64(offsets[i])
+    i += 1
+    while i < offsets.count, transitions[i - 1] <= u + 2 * CivilDate.secondsPerDay {
+      best = min(best, transitions[i - 1] + Int64(offsets[i]))
+      i += 1
+    }
+    return best + shift
+  }
+
+  /// What a wall time (local seconds since 1970-01-01T00:00 local) maps to.
+  enum Resolution: Equatable {
+    case single(Int64)
+    /// Occurs twice; the two instants in order.
+    case repeated(Int64, Int64)
+    /// Skipped by a forward jump; the first instant after the jump.
+    case skipped(gapEnd: Int64)
+
+    /// The first instant whose wall time is at or past the wall time: the first occurrence,
+    /// or the end of the gap. Non-decreasing in the wall time.
+    var first: Int64 {
+      switch self {
+      case .single(let t), .repeated(let t, _), .skipped(let t): t
+      }
+    }
+  }
+
+  func resolve(wall: Int64) -> Resolution {
+    let (w, shift) = fold(wall)
+    let lo = period(w - Self.offsetBound)
+    let hi = period(w + Self.offsetBound)
+    var firstFound: Int64? = nil
+    var i = lo
+    while i <= hi {
+      let t = w - Int64(offsets[i])
+      let starts = i == 0 ? Int64.min : transitions[i - 1]
+      let ends = i == transitions.count ? Int64.max : transitions[i]
+      if t >= starts && t < ends {
+        if let earlier = firstFound { return .repeated(earlier + shift, t + shift) }
+        firstFound = t
+      }
+      i += 1
+    }
+    if let t = firstFound { return .single(t + shift) }
+    // A gap: the transition where the wall clock jumped from below `w` to above it.
+    var j = max(lo, 1)
+    while j <= hi {
+      let t = transitions[j - 1]
+      if t + Int64(offsets[j - 1]) <= w && w < t + Int64(offsets[j]) {
+        return .skipped(gapEnd: t + shift)
+      }
+      j += 1
+    }
+    // Unreachable for a consistent table; answer the naive conversion.
+    return .single(w - Int64(offsets[lo]) + shift)
+  }
+}
+
+/// Zone tables by identifier, built on first use and kept for the life of the process (a few
+/// kilobytes each; only identifiers Foundation knows get one).
+enum ZoneTables {
+  private static let cache = Mutex<[String: ZoneTable]>([:])
+
+  static func table(for zone: TimeZone) -> ZoneTable {
+    let id = zone.identifier
+    if let table = cache.withLock({ $0[id] }) { return table }
+    let built = ZoneTable(zone: zone)
+    return cache.withLock { tables in
+      if let existing = tables[id] { return existing }
+      tables[id] = built
+      return built
+    }
+  }
+
+  /// The table for an IANA identifier, or nil when Foundation does not know it.
+  static func table(named id: String) -> ZoneTable? {
+    if let table = cache.withLock({ $0[id] }) { return table }
+    guard let zone = TimeZone(identifier: id) else { return nil }
+    let built = ZoneTable(zone: zone, identifier: id)
+    return cache.withLock { tables in
+      if let existing = tables[id] { return existing }
+      tables[id] = built
+      return built
+    }
+  }
+}

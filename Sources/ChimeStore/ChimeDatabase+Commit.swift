@@ -1,0 +1,233 @@
+public import ChimeCore
+import GRDB
+import Logging
+
+extension ChimeDatabase {
+  /// Applies `batch` in one transaction (group commit) and returns one result per mutation,
+  /// in order. Returns only after the transaction is durable.
+  ///
+  /// Each mutation runs in its own savepoint: one that fails (INVALID_ARGUMENT for a bad app
+  /// or identifier, INTERNAL for a record that cannot be encoded or read) is rolled back and
+  /// answered alone, the others still commit. When the transaction itself fails, every result
+  /// is the same failure: RESOURCE_EXHAUSTED `STORE_FULL` when the disk is full, UNAVAILABLE
+  /// `STORE_WRITE_FAILED` for I/O errors and a busy or locked database, UNAVAILABLE
+  /// `STORE_CLOSED` after `close()`.
+  ///
+  /// Retention runs in the same transaction: past `eventRetention` events the oldest go.
+  public func commit(_ batch: [Mutation]) -> [Result<MutationOutcome, ChimeError>] {
+    guard !batch.isEmpty else { return [] }
+    guard !isClosed else { return Array(repeating: .failure(StoreError.closed), count: batch.count) }
+    do {
+      return try pool.write { db in
+        var results: [Result<MutationOutcome, ChimeError>] = []
+        results.reserveCapacity(batch.count)
+        var appended = false
+        for mutation in batch {
+          let result = try applyInSavepoint(mutation, db: db)
+          if case .success(let outcome) = result, !outcome.events.isEmpty { appended = true }
+          results.append(result)
+        }
+        if appended {
+          try EventLog.prune(retention: eventRetention, db: db)
+        }
+        return results
+      }
+    } catch {
+      let failure = StoreError.map(error, .write, logger: logger, context: "commit of \(batch.count) mutations")
+      let status = failure.code == .resourceExhausted || failure.reason == StoreError.closed.reason
+        ? failure : StoreError.unavailable(.write)
+      return Array(repeating: .failure(status), count: batch.count)
+    }
+  }
+
+  /// Runs one mutation in a savepoint. Errors that leave the transaction usable fail this
+  /// mutation only; the rest (I/O, full, busy, aborted) are rethrown to fail the batch.
+  private func applyInSavepoint(_ mutation: Mutation, db: Database) throws -> Result<MutationOutcome, ChimeError> {
+    var outcome = MutationOutcome()
+    do {
+      try db.inSavepoint {
+        outcome = try apply(mutation, db: db)
+        return .commit
+      }
+      return .success(outcome)
+    } catch let error as ChimeError {
+      return .failure(error)
+    } catch let error as DatabaseError where !StoreError.isStatementLocal(error) {
+      throw error
+    } catch {
+      return .failure(StoreError.map(error, .write, logger: logger, context: "mutation for app \(mutation.app)"))
+    }
+  }
+
+  private func apply(_ mutation: Mutation, db: Database) throws -> MutationOutcome {
+    switch mutation {
+    case .add(let app, let pending, let at):
+      return try add(app: app, pending: pending, at: at, db: db)
+    case .deliverNow(let app, let delivered, let at):
+      return try deliverNow(app: app, delivered: delivered, at: at, db: db)
+    case .removePending(let app, let identifiers, let at):
+      return try remove(from: .pending, app: app, identifiers: identifiers, at: at, db: db)
+    case .removeDelivered(let app, let identifiers, let at):
+      return try remove(from: .delivered, app: app, identifiers: identifiers, at: at, db: db)
+    case .fire(let key, let now, let grace):
+      return try fire(key, now: now, missedGraceMillis: grace, db: db)
+    }
+  }
+
+  // MARK: mutations
+
+  private func add(app: String, pending: PendingRequest, at: Instant, db: Database) throws -> MutationOutcome {
+    let identifier = pending.request.identifier
+    try Self.check(app: app, identifier: identifier)
+    let replaced = try exists(.pending, app: app, identifier: identifier, db: db)
+    let body = try codec.encode(pending)
+    try db.cachedStatement(sql: """
+      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
+        fire_count = excluded.fire_count, body = excluded.body
+      """).execute(arguments: [
+        app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
+        Int64(clamping: pending.fireCount), body,
+      ])
+    let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
+    let stored = try EventLog.append(event, app: app, db: db, codec: codec, pendingJSON: body)
+    return MutationOutcome(events: [stored], replaced: replaced, pending: pending)
+  }
+
+  private func deliverNow(app: String, delivered: DeliveredNotification, at: Instant, db: Database) throws -> MutationOutcome {
+    let identifier = delivered.request.identifier
+    try Self.check(app: app, identifier: identifier)
+    var outcome = MutationOutcome()
+    if try delete(.pending, app: app, identifier: identifier, db: db) {
+      outcome.replaced = true
+      let removed = Event(at: at, kind: .pendingRemoved, identifiers: [identifier], note: "replaced by a request delivered at once")
+      outcome.events.append(try EventLog.append(removed, app: app, db: db, codec: codec))
+    }
+    let body = try storeDelivered(delivered, app: app, db: db)
+    outcome.delivered = delivered
+    let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered)
+    outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec, deliveredJSON: body))
+    return outcome
+  }
+
+  private func remove(from table: Table, app: String, identifiers: [String]?, at: Instant, db: Database) throws -> MutationOutcome {
+    var removed: [String]
+    if let identifiers {
+      removed = []
+      // No Set: Swift equates canonically equivalent strings that SQLite stores apart. A
+      // repeated identifier deletes nothing the second time.
+      for identifier in identifiers where try delete(table, app: app, identifier: identifier, db: db) {
+        removed.append(identifier)
+      }
+    } else {
+      removed = try String.fetchAll(db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? RETURNING identifier"),
+                                    arguments: [app])
+    }
+    removed.sort()
+    var outcome = MutationOutcome(removed: removed)
+    if !removed.isEmpty {
+      let event = Event(at: at, kind: table == .pending ? .pendingRemoved : .deliveredRemoved, identifiers: removed)
+      outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec))
+    }
+    return outcome
+  }
+
+  private func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, db: Database) throws -> MutationOutcome {
+    let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
+    guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]),
+          row[0] as Int64 == key.due.unixMillis
+    else {
+      return MutationOutcome(stale: true)
+    }
+    var pending: PendingRequest
+    do {
+      pending = try codec.decode(PendingRequest.self, from: row[2])
+    } catch {
+      logger.error("unreadable pending request", metadata: ["key": "\(key)", "cause": "\(error)"])
+      throw StoreError.corrupt("pending request")
+    }
+    pending.nextFire = key.due
+    pending.fireCount = UInt64(clamping: row[1] as Int64)
+    let request = pending.request
+
+    let lateness = now.millis(since: key.due)
+    let missed = lateness > missedGraceMillis
+    var outcome = MutationOutcome()
+    if missed, let reason = Self.skipReason(request.missedFire, latenessMillis: lateness) {
+      let event = Event(at: now, kind: .missedSkipped, identifiers: [key.identifier], note: reason)
+      outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
+    } else {
+      let delivered = DeliveredNotification(request: request, delivered: now, due: key.due, missed: missed, sound: pending.sound)
+      let body = try storeDelivered(delivered, app: key.app, db: db)
+      outcome.delivered = delivered
+      let event = Event(at: now, kind: .delivered, identifiers: [key.identifier], delivered: delivered)
+      outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec, deliveredJSON: body))
+    }
+
+    if let next = TriggerPlanner.nextFire(of: request.trigger, due: key.due, now: now) {
+      try db.cachedStatement(sql: """
+        UPDATE pending SET next_fire = ?, fire_count = fire_count + 1 WHERE app = ? AND identifier = ?
+        """).execute(arguments: [next.unixMillis, key.app, key.identifier])
+      pending.nextFire = next
+      pending.fireCount &+= 1
+      outcome.pending = pending
+      outcome.next = ScheduleKey(due: next, app: key.app, identifier: key.identifier)
+    } else {
+      _ = try delete(.pending, app: key.app, identifier: key.identifier, db: db)
+    }
+    return outcome
+  }
+
+  /// Why a missed fire is not delivered, or nil when it is.
+  static func skipReason(_ policy: MissedFirePolicy, latenessMillis: Int64) -> String? {
+    let late = Double(latenessMillis) / 1000
+    switch policy.action {
+    case .deliver:
+      return nil
+    case .skip:
+      return "missed by \(late) s; the request's missed-fire policy is skip"
+    case .deliverIfLateByLessThan:
+      guard Double(latenessMillis) >= policy.maxLatenessSeconds * 1000 else { return nil }
+      return "missed by \(late) s; the request's missed-fire policy delivers only if late by less than \(policy.maxLatenessSeconds) s"
+    }
+  }
+
+  // MARK: rows
+
+  enum Table: String {
+    case pending, delivered
+  }
+
+  private static func check(app: String, identifier: String) throws(ChimeError) {
+    guard !app.isEmpty else { throw .invalidArgument("INVALID_APP_ID", "app id is empty", field: "app_id") }
+    guard !identifier.isEmpty else {
+      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: "request.identifier")
+    }
+  }
+
+  private func exists(_ table: Table, app: String, identifier: String, db: Database) throws -> Bool {
+    let select = try db.cachedStatement(sql: "SELECT 1 FROM \(table.rawValue) WHERE app = ? AND identifier = ?")
+    return try Row.fetchOne(select, arguments: [app, identifier]) != nil
+  }
+
+  /// Deletes one row; true if it existed.
+  private func delete(_ table: Table, app: String, identifier: String, db: Database) throws -> Bool {
+    try db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? AND identifier = ?")
+      .execute(arguments: [app, identifier])
+    return db.changesCount > 0
+  }
+
+  /// Upserts `delivered`; returns its JSON.
+  private func storeDelivered(_ delivered: DeliveredNotification, app: String, db: Database) throws -> String {
+    let body = try codec.encode(delivered)
+    try db.cachedStatement(sql: """
+      INSERT INTO delivered (app, identifier, delivered_at, due, missed, body) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (app, identifier) DO UPDATE SET delivered_at = excluded.delivered_at, due = excluded.due,
+        missed = excluded.missed, body = excluded.body
+      """).execute(arguments: [
+        app, delivered.request.identifier, delivered.delivered.unixMillis, delivered.due.unixMillis,
+        delivered.missed, body,
+      ])
+    return body
+  }
+}

@@ -1,0 +1,157 @@
+public import ChimeCore
+import GRDB
+
+extension ChimeDatabase {
+  /// One page of `app`'s pending requests, ordered by (next fire instant, identifier).
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (field `page_size`) or `INVALID_PAGE_TOKEN`
+  ///   (field `page_token`); UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func pendingPage(app: String, page: PageRequest) throws(ChimeError) -> Page<PendingRequest> {
+    let size = try page.resolvedSize()
+    let token = try PageToken.decode(page.pageToken, as: .pending)
+    let codec = self.codec
+    return try read("pending page of \(app)") { db in
+      let rows: RowCursor
+      if let token {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingAfter),
+                                   arguments: [app, token.instant, token.identifier, size + 1])
+      } else {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingFirst), arguments: [app, size + 1])
+      }
+      var items: [PendingRequest] = []
+      while let row = try rows.next() {
+        items.append(try Self.pending(from: row, codec: codec))
+      }
+      guard items.count > size else { return Page(items: items) }
+      items.removeLast()
+      let last = items[items.count - 1]
+      return Page(items: items, nextPageToken: PageToken(kind: .pending, instant: last.nextFire.unixMillis,
+                                                         identifier: last.request.identifier).encoded)
+    }
+  }
+
+  /// `app`'s pending request named `identifier`, or nil.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func pending(app: String, identifier: String) throws(ChimeError) -> PendingRequest? {
+    let codec = self.codec
+    return try read("pending \(app)/\(identifier)") { db in
+      let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
+      return try Row.fetchOne(select, arguments: [app, identifier]).map { row in try Self.pending(from: row, codec: codec) }
+    }
+  }
+
+  /// One page of `app`'s delivered notifications, newest first: ordered by delivery instant
+  /// descending, then identifier ascending.
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` or `INVALID_PAGE_TOKEN`; UNAVAILABLE
+  ///   `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func deliveredPage(app: String, page: PageRequest) throws(ChimeError) -> Page<DeliveredNotification> {
+    let size = try page.resolvedSize()
+    let token = try PageToken.decode(page.pageToken, as: .delivered)
+    let codec = self.codec
+    return try read("delivered page of \(app)") { db in
+      let rows: RowCursor
+      if let token {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.deliveredAfter),
+                                   arguments: [app, token.instant, token.instant, token.identifier, size + 1])
+      } else {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.deliveredFirst), arguments: [app, size + 1])
+      }
+      var items: [DeliveredNotification] = []
+      while let row = try rows.next() {
+        items.append(try codec.decode(DeliveredNotification.self, from: row[0]))
+      }
+      guard items.count > size else { return Page(items: items) }
+      items.removeLast()
+      let last = items[items.count - 1]
+      return Page(items: items, nextPageToken: PageToken(kind: .delivered, instant: last.delivered.unixMillis,
+                                                         identifier: last.request.identifier).encoded)
+    }
+  }
+
+  /// `app`'s delivered notification named `identifier`, or nil.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func delivered(app: String, identifier: String) throws(ChimeError) -> DeliveredNotification? {
+    let codec = self.codec
+    return try read("delivered \(app)/\(identifier)") { db in
+      let select = try db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
+      return try Row.fetchOne(select, arguments: [app, identifier]).map { row in
+        try codec.decode(DeliveredNotification.self, from: row[0])
+      }
+    }
+  }
+
+  /// The soonest schedule keys of all apps strictly after `after` (nil: from the start), in
+  /// `ScheduleKey` order (due, app, identifier), at most `limit`. Walks an index: O(limit).
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  public func soonest(after: ScheduleKey?, limit: Int) throws(ChimeError) -> [ScheduleKey] {
+    guard limit > 0 else { return [] }
+    return try read("soonest \(limit) after \(after.map(\.description) ?? "start")") { db in
+      let rows: RowCursor
+      if let after {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.soonestAfter),
+                                   arguments: [after.due.unixMillis, after.app, after.identifier, limit])
+      } else {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.soonestFirst), arguments: [limit])
+      }
+      var keys: [ScheduleKey] = []
+      keys.reserveCapacity(min(limit, 4096))
+      while let row = try rows.next() {
+        keys.append(ScheduleKey(due: Instant(unixMillis: row[0]), app: row[1], identifier: row[2]))
+      }
+      return keys
+    }
+  }
+
+  /// Stored events of `app` with cursor > `after`, ascending, at most `limit` of them.
+  ///
+  /// When retention pruned events of `app` with cursors above `after`, the answer starts with
+  /// a synthetic `.eventsLost` event (cursor 0, at the instant of the newest pruned one) in
+  /// addition to the `limit` stored ones, so a reader always makes progress.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func events(app: String, after: UInt64, limit: Int) throws(ChimeError) -> [Event] {
+    let codec = self.codec
+    return try read("events of \(app) after \(after)") { db in
+      try EventLog.events(app: app, after: after, limit: limit, db: db, codec: codec)
+    }
+  }
+
+  /// The highest event cursor ever assigned (0 if none), pruned or not.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  public func lastCursor() throws(ChimeError) -> UInt64 {
+    try read("last cursor") { db in
+      let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'"))
+      return UInt64(max(seq ?? 0, 0))
+    }
+  }
+
+  /// The number of pending requests of all apps (a full count: for stats, not hot paths).
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  public func pendingCount() throws(ChimeError) -> Int {
+    try read("pending count") { db in
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM pending")) ?? 0
+    }
+  }
+
+  /// The number of stored events (bounded by the retention).
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  public func eventCount() throws(ChimeError) -> Int {
+    try read("event count") { db in
+      try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM event")) ?? 0
+    }
+  }
+
+  static func pending(from row: Row, codec: RecordCodec) throws -> PendingRequest {
+    var pending = try codec.decode(PendingRequest.self, from: row[2])
+    pending.nextFire = Instant(unixMillis: row[0])
+    pending.fireCount = UInt64(clamping: row[1] as Int64)
+    return pending
+  }
+}

@@ -1,0 +1,106 @@
+public import ChimeCore
+import Foundation
+import GRDB
+public import Logging
+import Synchronization
+
+/// The durable store: pending requests, delivered notifications and the event log of every
+/// app, in one SQLite database (WAL, `synchronous=FULL`).
+///
+/// Synchronous and thread-safe. Call it off the event loop: one thread at a time commits
+/// (`commit(_:)`), any number read concurrently, each read seeing one committed state.
+/// Every error is a `ChimeError`; SQL and SQLite causes go to the logger only.
+public final class ChimeDatabase: Sendable {
+  /// The default number of events kept for replay.
+  public static let defaultEventRetention = 50_000
+
+  let pool: DatabasePool
+  let logger: Logger
+  let codec = RecordCodec()
+  let eventRetention: Int
+  private let closed = Atomic<Bool>(false)
+
+  /// Opens or creates the database at `path` (creating missing parent directories with mode
+  /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
+  ///
+  /// - Parameters:
+  ///   - eventRetention: the most events kept; older ones are pruned by `commit(_:)` and a
+  ///     reader resuming before them is told `.eventsLost`.
+  /// - Throws: UNAVAILABLE `STORE_UNAVAILABLE` when the file or its directory cannot be
+  ///   created or opened; INTERNAL `STORE_UNAVAILABLE` when it is not a usable Chime database;
+  ///   FAILED_PRECONDITION `STORE_UNAVAILABLE` when a newer version of Chime migrated it.
+  public init(path: String, logger: Logger? = nil, eventRetention: Int = ChimeDatabase.defaultEventRetention) throws(ChimeError) {
+    let logger = logger ?? Logger(label: "chime.store", factory: { _ in SwiftLogNoOpLogHandler() })
+    self.logger = logger
+    self.eventRetention = max(eventRetention, 1)
+    do {
+      try Self.prepareFile(at: path)
+    } catch {
+      logger.error("cannot create the database file", metadata: ["path": "\(path)", "cause": "\(error)"])
+      throw StoreError.unavailable(.open)
+    }
+    var configuration = Configuration()
+    configuration.label = "chime.store"
+    configuration.journalMode = .wal
+    configuration.busyMode = .timeout(5)
+    configuration.maximumReaderCount = 4
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+    }
+    do {
+      pool = try DatabasePool(path: path, configuration: configuration)
+      // GRDB sets synchronous=NORMAL on the writer after `prepareDatabase` when it enables WAL.
+      // An answered call must survive power loss, so the writer commits with FULL.
+      try pool.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+      }
+      if try pool.read({ db in try Schema.migrator.hasBeenSuperseded(db) }) {
+        logger.error("the database was migrated by a newer version", metadata: ["path": "\(path)"])
+        throw ChimeError(.failedPrecondition, reason: "STORE_UNAVAILABLE",
+                         "the notification store was written by a newer version of chimed")
+      }
+      try Schema.migrator.migrate(pool)
+    } catch {
+      throw StoreError.map(error, .open, logger: logger, context: "open \(path)")
+    }
+  }
+
+  /// Creates missing parent directories (0700) and an empty database file (0600), so the
+  /// database and its -wal and -shm files (which copy the file's mode) are private.
+  private static func prepareFile(at path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent()
+    let files = FileManager.default
+    if !files.fileExists(atPath: directory.path) {
+      try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    if !files.fileExists(atPath: path) {
+      guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        throw CocoaError(.fileWriteUnknown)
+      }
+    }
+  }
+
+  /// Closes every connection, waiting for accesses in progress. Later calls fail with
+  /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation).
+  public func close() {
+    guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    do {
+      try pool.close()
+    } catch {
+      logger.error("closing the store failed", metadata: ["cause": "\(error)"])
+    }
+  }
+
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+  /// Runs `body` in a read transaction (a consistent snapshot), mapping every error.
+  func read<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(ChimeError) -> T {
+    guard !isClosed else { throw StoreError.closed }
+    do {
+      return try pool.read(body)
+    } catch {
+      throw StoreError.map(error, .read, logger: logger, context: context())
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import ChimeCore
+import GRDB
+
+/// The `event` table: appended in the transaction of the change it describes, pruned to the
+/// retention bound, replayed by cursor.
+enum EventLog {
+  /// Stores `event` for `app` and returns it with its cursor. `pendingJSON`/`deliveredJSON`:
+  /// the JSON of `event.pending`/`event.delivered` when the caller already encoded it.
+  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec,
+                     pendingJSON: String? = nil, deliveredJSON: String? = nil) throws -> Event {
+    let body = try codec.eventBody(event, pendingJSON: pendingJSON, deliveredJSON: deliveredJSON)
+    let insert = try db.cachedStatement(sql: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)")
+    try insert.execute(arguments: [app, event.at.unixMillis, event.kind.rawValue, body])
+    var stored = event
+    stored.cursor = UInt64(db.lastInsertedRowID)
+    return stored
+  }
+
+  /// Deletes the oldest events so that at most `retention` cursors stay at or below the
+  /// newest, recording per app (and overall) the highest cursor pruned. O(log n + pruned).
+  static func prune(retention: Int, db: Database) throws {
+    guard let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(cursor) FROM event")) else { return }
+    let cutoff = newest - Int64(retention)
+    guard cutoff > 0,
+          let oldest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MIN(cursor) FROM event")),
+          oldest <= cutoff
+    else { return }
+    try db.cachedStatement(sql: Queries.recordPruned).execute(arguments: [cutoff])
+    try db.cachedStatement(sql: "DELETE FROM event WHERE cursor <= ?").execute(arguments: [cutoff])
+    try db.cachedStatement(sql: """
+      INSERT INTO meta (key, value) VALUES (?, ?)
+      ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)
+      """).execute(arguments: [MetaKey.eventPrunedThrough, cutoff])
+  }
+
+  /// Events of `app` with cursor > `after`, ascending, at most `limit`, preceded by a
+  /// synthetic `.eventsLost` (cursor 0) when retention pruned some of the app's events after
+  /// `after`.
+  static func events(app: String, after: UInt64, limit: Int, db: Database, codec: RecordCodec) throws -> [Event] {
+    let after = Int64(clamping: after)
+    var events: [Event] = []
+    if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT through, at FROM event_pruned WHERE app = ?"), arguments: [app]) {
+      let through: Int64 = row[0]
+      if after < through {
+        events.append(Event(cursor: 0, at: Instant(unixMillis: row[1]), kind: .eventsLost,
+                            note: "events up to cursor \(through) were pruned by retention"))
+      }
+    }
+    guard limit > 0 else { return events }
+    let select = try db.cachedStatement(sql: Queries.eventsAfter)
+    let rows = try Row.fetchCursor(select, arguments: [app, after, limit])
+    while let row = try rows.next() {
+      let cursor: Int64 = row[0]
+      guard let kind = Event.Kind(rawValue: row[2]) else { throw StoreError.corrupt("event") }
+      let body = try codec.decode(EventBody.self, from: row[3])
+      events.append(body.event(cursor: UInt64(cursor), at: Instant(unixMillis: row[1]), kind: kind))
+    }
+    return events
+  }
+}

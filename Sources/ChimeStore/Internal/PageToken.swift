@@ -1,0 +1,54 @@
+import ChimeCore
+import Foundation
+
+/// The opaque position a listing resumes after: the sort key of the last item of a page.
+///
+/// Encoded as base64url (no padding) of a kind byte, the instant as 8 big-endian bytes and the
+/// identifier's UTF-8. Tokens come back from clients, so decoding checks everything and fails
+/// with INVALID_ARGUMENT `INVALID_PAGE_TOKEN`.
+struct PageToken: Equatable {
+  enum Kind: UInt8 {
+    case pending = 0x50  // "P"
+    case delivered = 0x44  // "D"
+  }
+
+  var kind: Kind
+  var instant: Int64
+  var identifier: String
+
+  static let maxLength = 1024
+
+  static let invalid = ChimeError.invalidArgument(
+    "INVALID_PAGE_TOKEN", "page token is not one this listing returned", field: "page_token")
+
+  var encoded: String {
+    var bytes: [UInt8] = [kind.rawValue]
+    withUnsafeBytes(of: instant.bigEndian) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: identifier.utf8)
+    return Data(bytes).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// nil for an empty token (the first page).
+  static func decode(_ token: String, as kind: Kind) throws(ChimeError) -> PageToken? {
+    if token.isEmpty { return nil }
+    guard token.utf8.count <= maxLength,
+          token.utf8.allSatisfy({ b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
+          })
+    else { throw invalid }
+    var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+    guard let data = Data(base64Encoded: base64), data.count > 9, data.first == kind.rawValue else { throw invalid }
+    let bytes = [UInt8](data)
+    var bits: UInt64 = 0
+    for b in bytes[1..<9] { bits = (bits << 8) | UInt64(b) }
+    let instant = Int64(bitPattern: bits)
+    guard let identifier = String(validating: bytes[9...], as: UTF8.self),
+          identifier.utf8.count <= Limits.identifierMaxBytes
+    else { throw invalid }
+    return PageToken(kind: kind, instant: instant, identifier: identifier)
+  }
+}

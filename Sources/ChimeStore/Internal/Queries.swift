@@ -1,0 +1,43 @@
+/// The read queries of the hot listings, named so tests can check their query plans: each
+/// walks an index in order (no table scan, no temporary sort).
+enum Queries {
+  static let soonestFirst = """
+    SELECT next_fire, app, identifier FROM pending ORDER BY next_fire, app, identifier LIMIT ?
+    """
+  static let soonestAfter = """
+    SELECT next_fire, app, identifier FROM pending
+    WHERE (next_fire, app, identifier) > (?, ?, ?)
+    ORDER BY next_fire, app, identifier LIMIT ?
+    """
+  static let pendingFirst = """
+    SELECT next_fire, fire_count, body FROM pending WHERE app = ? ORDER BY next_fire, identifier LIMIT ?
+    """
+  static let pendingAfter = """
+    SELECT next_fire, fire_count, body FROM pending
+    WHERE app = ? AND (next_fire, identifier) > (?, ?)
+    ORDER BY next_fire, identifier LIMIT ?
+    """
+  static let deliveredFirst = """
+    SELECT body FROM delivered WHERE app = ? ORDER BY delivered_at DESC, identifier LIMIT ?
+    """
+  /// `delivered_at <= ?` bounds the index range; the rest only filters ties.
+  static let deliveredAfter = """
+    SELECT body FROM delivered
+    WHERE app = ? AND delivered_at <= ? AND (delivered_at < ? OR identifier > ?)
+    ORDER BY delivered_at DESC, identifier LIMIT ?
+    """
+  static let eventsAfter = """
+    SELECT cursor, at, kind, body FROM event WHERE app = ? AND cursor > ? ORDER BY cursor LIMIT ?
+    """
+
+  /// Per app, the newest event about to be pruned. SQLite returns `at` from the row holding
+  /// MAX(cursor) of each group. NOT INDEXED keeps it on the rowid range of the pruned events:
+  /// grouping by `event_by_app` instead would walk every stored event on every commit.
+  static let recordPruned = """
+    INSERT INTO event_pruned (app, through, at)
+    SELECT app, MAX(cursor), at FROM event NOT INDEXED WHERE cursor <= ? GROUP BY app
+    ON CONFLICT (app) DO UPDATE SET through = excluded.through, at = excluded.at
+    """
+
+  static let all = [soonestFirst, soonestAfter, pendingFirst, pendingAfter, deliveredFirst, deliveredAfter, eventsAfter]
+}

@@ -1,0 +1,69 @@
+import GRDB
+
+/// The store's schema as append-only named migrations. Never edit a shipped migration: add
+/// the next one ("v2", ...) — attachments, apps and categories come that way.
+enum Schema {
+  static let migrator: DatabaseMigrator = {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      // Pending requests. `body` is the PendingRequest as JSON; `next_fire` and `fire_count`
+      // are authoritative over the copies inside `body` (a fire updates only the columns).
+      try db.execute(sql: """
+        CREATE TABLE pending (
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          next_fire INTEGER NOT NULL,
+          added INTEGER NOT NULL,
+          fire_count INTEGER NOT NULL CHECK (fire_count >= 0),
+          body TEXT NOT NULL,
+          PRIMARY KEY (app, identifier)
+        );
+        -- The scheduler's window across all apps (keyset paging by ScheduleKey order).
+        CREATE INDEX pending_by_due ON pending (next_fire, app, identifier);
+        -- One app's listing, in the same order.
+        CREATE INDEX pending_by_app_due ON pending (app, next_fire, identifier);
+
+        CREATE TABLE delivered (
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          delivered_at INTEGER NOT NULL,
+          due INTEGER NOT NULL,
+          missed INTEGER NOT NULL CHECK (missed IN (0, 1)),
+          body TEXT NOT NULL,
+          PRIMARY KEY (app, identifier)
+        );
+        -- One app's listing, newest first.
+        CREATE INDEX delivered_by_app_time ON delivered (app, delivered_at DESC, identifier);
+
+        -- AUTOINCREMENT: a cursor is never reused, even after the newest events are pruned.
+        CREATE TABLE event (
+          cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          at INTEGER NOT NULL,
+          kind INTEGER NOT NULL CHECK (kind > 0),
+          body TEXT NOT NULL
+        );
+        CREATE INDEX event_by_app ON event (app, cursor);
+
+        -- Per app, the highest cursor that retention pruned, and that event's instant.
+        CREATE TABLE event_pruned (
+          app TEXT NOT NULL PRIMARY KEY CHECK (length(app) > 0),
+          through INTEGER NOT NULL CHECK (through > 0),
+          at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE meta (
+          key TEXT NOT NULL PRIMARY KEY,
+          value NOT NULL
+        ) WITHOUT ROWID;
+        """)
+    }
+    return migrator
+  }()
+}
+
+/// Keys of the `meta` table.
+enum MetaKey {
+  /// Highest event cursor pruned by retention, across all apps.
+  static let eventPrunedThrough = "event_pruned_through"
+}

@@ -1,0 +1,62 @@
+import ChimeCore
+import GRDB
+import Logging
+
+/// Turns what SQLite, GRDB and the JSON coders throw into `ChimeError`s. The cause (SQL,
+/// result code, message) goes to the log only.
+enum StoreError {
+  enum Access: String {
+    case open, read, write
+  }
+
+  /// The database is full (or its size limit was reached).
+  static let full = ChimeError(.resourceExhausted, reason: "STORE_FULL", "the notification store is full")
+  static let closed = ChimeError(.unavailable, reason: "STORE_CLOSED", "the notification store is closed")
+
+  static func unavailable(_ access: Access) -> ChimeError {
+    switch access {
+    case .open: ChimeError(.unavailable, reason: "STORE_UNAVAILABLE", "the notification store cannot be opened")
+    case .read: ChimeError(.unavailable, reason: "STORE_READ_FAILED", "the notification store could not be read")
+    case .write: ChimeError(.unavailable, reason: "STORE_WRITE_FAILED", "the change could not be saved")
+    }
+  }
+
+  static func corrupt(_ what: String) -> ChimeError {
+    ChimeError(.internal, reason: "STORE_CORRUPT", "a stored \(what) could not be read")
+  }
+
+  /// True for SQLite errors that end the statement but leave the transaction usable, so a
+  /// mutation that hits one fails alone (its savepoint is rolled back).
+  static func isStatementLocal(_ error: DatabaseError) -> Bool {
+    switch error.resultCode {
+    case .SQLITE_CONSTRAINT, .SQLITE_TOOBIG, .SQLITE_MISMATCH, .SQLITE_RANGE: true
+    default: false
+    }
+  }
+
+  /// Maps `error` to a status and logs the cause.
+  static func map(_ error: any Error, _ access: Access, logger: Logger, context: @autoclosure () -> String) -> ChimeError {
+    if let error = error as? ChimeError { return error }
+    guard let error = error as? DatabaseError else {
+      logger.error("store \(access.rawValue) failed", metadata: ["context": "\(context())", "cause": "\(String(reflecting: error))"])
+      if error is DecodingError { return corrupt("record") }
+      return .internal()
+    }
+    logger.error("store \(access.rawValue) failed", metadata: [
+      "context": "\(context())",
+      "sqlite.code": "\(error.extendedResultCode.rawValue)",
+      "cause": "\(error)",
+    ])
+    switch error.resultCode {
+    case .SQLITE_FULL:
+      return full
+    case .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_NOMEM, .SQLITE_READONLY,
+         .SQLITE_PERM, .SQLITE_PROTOCOL, .SQLITE_INTERRUPT, .SQLITE_ABORT:
+      return unavailable(access)
+    case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+      return access == .open ? ChimeError(.internal, reason: "STORE_UNAVAILABLE", "the notification store is damaged") : corrupt("record")
+    default:
+      return access == .open ? ChimeError(.internal, reason: "STORE_UNAVAILABLE", "the notification store cannot be opened") : .internal()
+    }
+  }
+}

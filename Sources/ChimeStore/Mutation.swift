@@ -1,0 +1,73 @@
+public import ChimeCore
+
+/// One change to the store. `ChimeDatabase.commit(_:)` applies a batch of them in one
+/// transaction; each is validated against the stored state on its own (a savepoint each), so
+/// one that fails leaves the others unaffected.
+public enum Mutation: Sendable {
+  /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
+  /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one
+  /// existed (with `event.pending` set to what was stored). Outcome: `pending`, `replaced`.
+  case add(app: String, pending: PendingRequest, at: Instant)
+
+  /// A request with no trigger, delivered at once. Removes a pending request with the same
+  /// identifier (outcome `replaced`, event `.pendingRemoved`), records `delivered` (replacing
+  /// a delivered notification with the same identifier) and appends a `.delivered` event.
+  case deliverNow(app: String, delivered: DeliveredNotification, at: Instant)
+
+  /// Removes pending requests by identifier (nil: all of the app's). Outcome `removed` lists
+  /// those that existed, sorted; one `.pendingRemoved` event lists them (none if empty).
+  case removePending(app: String, identifiers: [String]?, at: Instant)
+
+  /// Removes delivered notifications by identifier (nil: all of the app's). Outcome `removed`
+  /// lists those that existed, sorted; one `.deliveredRemoved` event lists them (none if empty).
+  case removeDelivered(app: String, identifiers: [String]?, at: Instant)
+
+  /// Fires the pending request named by `key` if its stored next fire instant still equals
+  /// `key.due`; otherwise the outcome is `stale` and nothing changes.
+  ///
+  /// A fire later than `missedGraceMillis` is *missed*; a missed fire follows the request's
+  /// `MissedFirePolicy` (deliver marked missed, skip, or deliver only if late by less than a
+  /// bound). A delivered fire stores a `DeliveredNotification` (outcome `delivered`, event
+  /// `.delivered`); a skipped one appends `.missedSkipped` with a note. A repeating request is
+  /// then advanced past `now` (outcome `next`, `fire_count` + 1); any other is removed.
+  case fire(key: ScheduleKey, now: Instant, missedGraceMillis: Int64)
+
+  /// The app the mutation changes.
+  public var app: String {
+    switch self {
+    case .add(let app, _, _), .deliverNow(let app, _, _), .removePending(let app, _, _), .removeDelivered(let app, _, _):
+      app
+    case .fire(let key, _, _):
+      key.app
+    }
+  }
+}
+
+/// What one mutation did.
+public struct MutationOutcome: Sendable, Hashable {
+  /// The events the mutation appended, as stored (cursors assigned), in cursor order.
+  public var events: [Event]
+  /// `add`/`deliverNow`: a pending request with the same identifier existed.
+  public var replaced: Bool
+  /// `removePending`/`removeDelivered`: the identifiers that existed and were removed, sorted.
+  public var removed: [String]
+  /// `fire`: the key no longer matched the stored request; nothing changed.
+  public var stale: Bool
+  /// `fire`: the next schedule key of a repeating request.
+  public var next: ScheduleKey?
+  /// `add`: what was stored. `fire` of a repeating request: the request as advanced.
+  public var pending: PendingRequest?
+  /// `fire`/`deliverNow`: what was recorded as delivered (nil when a missed fire was skipped).
+  public var delivered: DeliveredNotification?
+
+  public init(events: [Event] = [], replaced: Bool = false, removed: [String] = [], stale: Bool = false,
+              next: ScheduleKey? = nil, pending: PendingRequest? = nil, delivered: DeliveredNotification? = nil) {
+    self.events = events
+    self.replaced = replaced
+    self.removed = removed
+    self.stale = stale
+    self.next = next
+    self.pending = pending
+    self.delivered = delivered
+  }
+}

@@ -1,0 +1,56 @@
+import ChimeCore
+import Testing
+@testable import ChimeStore
+
+@Suite struct EventTests {
+  @Test func eventsResumeAfterACursor() throws {
+    let store = try StoreFixture()
+    for i in 0..<6 {
+      try store.add(i % 2 == 0 ? "app" : "other", Fixtures.request("r\(i)"), at: t0.adding(seconds: Double(i)))
+    }
+    let all = try store.db.events(app: "app", after: 0, limit: 100)
+    #expect(all.map(\.cursor) == [1, 3, 5])
+    #expect(all.map(\.at) == [t0, t0.adding(seconds: 2), t0.adding(seconds: 4)])
+    #expect(try store.db.events(app: "app", after: 1, limit: 100).map(\.cursor) == [3, 5])
+    #expect(try store.db.events(app: "app", after: 1, limit: 1).map(\.cursor) == [3])
+    #expect(try store.db.events(app: "app", after: 5, limit: 100).isEmpty)
+    #expect(try store.db.events(app: "app", after: UInt64.max, limit: 100).isEmpty)
+    #expect(try store.db.events(app: "other", after: 0, limit: 100).map(\.cursor) == [2, 4, 6])
+    #expect(try store.db.lastCursor() == 6)
+  }
+
+  @Test func retentionPrunesTheOldestAndReportsEventsLost() throws {
+    let store = try StoreFixture(retention: 5)
+    // app: cursors 1...8; quiet: cursor 9 only, after every prune of app's events.
+    for i in 0..<8 { try store.add("app", Fixtures.request("r\(i)"), at: t0.adding(seconds: Double(i))) }
+    try store.add("quiet", Fixtures.request("q"))
+    #expect(try store.db.eventCount() == 5)
+    #expect(try store.db.lastCursor() == 9)
+
+    let resumed = try store.db.events(app: "app", after: 2, limit: 100)
+    #expect(resumed.first?.kind == .eventsLost)
+    #expect(resumed.first?.cursor == 0)
+    #expect(resumed.first?.at == t0.adding(seconds: 3))  // the newest pruned event of the app
+    #expect(resumed.dropFirst().map(\.cursor) == [5, 6, 7, 8])
+    // The lost marker comes in addition to `limit` stored events, so a reader progresses.
+    #expect(try store.db.events(app: "app", after: 0, limit: 1).map(\.cursor) == [0, 5])
+    // From the pruning watermark on, nothing was lost.
+    #expect(try store.db.events(app: "app", after: 4, limit: 100).map(\.cursor) == [5, 6, 7, 8])
+    #expect(try store.db.events(app: "app", after: 6, limit: 100).map(\.cursor) == [7, 8])
+    // The quiet app lost nothing, even resuming from 0.
+    #expect(try store.db.events(app: "quiet", after: 0, limit: 100).map(\.cursor) == [9])
+  }
+
+  @Test func cursorsAreNeverReusedAcrossPruningAndReopen() throws {
+    let store = try StoreFixture(retention: 2)
+    for i in 0..<4 { try store.add("app", Fixtures.request("r\(i)")) }
+    try store.commit(.removePending(app: "app", identifiers: nil, at: t0))
+    #expect(try store.db.lastCursor() == 5)
+    try store.reopen()
+    #expect(try store.db.lastCursor() == 5)
+    #expect(try store.db.events(app: "app", after: 0, limit: 10).map(\.cursor) == [0, 4, 5])
+    #expect(try store.commit(.removePending(app: "app", identifiers: nil, at: t0)).events.isEmpty)
+    #expect(try store.add("app", Fixtures.request("x")).request.identifier == "x")
+    #expect(try store.db.lastCursor() == 6)
+  }
+}

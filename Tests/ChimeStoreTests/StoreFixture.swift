@@ -1,0 +1,82 @@
+import ChimeCore
+import Foundation
+import GRDB
+import Testing
+@testable import ChimeStore
+
+/// A store in a fresh temporary directory, removed when the fixture goes away.
+final class StoreFixture {
+  let directory: URL
+  let path: String
+  let retention: Int
+  private(set) var db: ChimeDatabase
+
+  init(retention: Int = ChimeDatabase.defaultEventRetention, directory parent: String? = nil) throws {
+    let parent = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
+    directory = parent.appendingPathComponent("chime-store-\(UUID().uuidString)")
+    path = directory.appendingPathComponent("state/chime.db").path
+    self.retention = retention
+    db = try ChimeDatabase(path: path, eventRetention: retention)
+  }
+
+  deinit {
+    db.close()
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// Closes the database and opens it again from disk.
+  func reopen() throws {
+    db.close()
+    db = try ChimeDatabase(path: path, eventRetention: retention)
+  }
+
+  /// Commits one mutation and returns its outcome, failing the test on an error.
+  @discardableResult
+  func commit(_ mutation: Mutation, sourceLocation: SourceLocation = #_sourceLocation) throws -> MutationOutcome {
+    let results = db.commit([mutation])
+    #expect(results.count == 1, sourceLocation: sourceLocation)
+    return try results[0].get()
+  }
+
+  /// Adds a time-interval request for `app` at `at`; returns the stored pending request.
+  @discardableResult
+  func add(_ app: String, _ request: NotificationRequest, at: Instant = t0) throws -> PendingRequest {
+    try commit(.add(app: app, pending: Fixtures.pending(request, added: at), at: at)).pending!
+  }
+
+  func deliverNow(_ app: String, _ identifier: String, at: Instant, title: String = "now") throws {
+    let request = NotificationRequest(identifier: identifier, content: NotificationContent(title: title))
+    try commit(.deliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: at, due: at), at: at))
+  }
+
+  func allPending(_ app: String) throws -> [PendingRequest] {
+    try db.pendingPage(app: app, page: PageRequest(pageSize: Limits.pageSizeMax)).items
+  }
+
+  func allDelivered(_ app: String) throws -> [DeliveredNotification] {
+    try db.deliveredPage(app: app, page: PageRequest(pageSize: Limits.pageSizeMax)).items
+  }
+}
+
+/// 2027-01-15T08:00:00Z.
+let t0 = Instant(unixMillis: 1_800_000_000_000)
+
+enum Fixtures {
+  static func request(_ identifier: String, after seconds: Double = 60, repeats: Bool = false,
+                      missedFire: MissedFirePolicy = .deliver, title: String = "hello") -> NotificationRequest {
+    NotificationRequest(identifier: identifier, content: NotificationContent(title: title, body: "body of \(identifier)"),
+                        trigger: .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats)), missedFire: missedFire)
+  }
+
+  static func pending(_ request: NotificationRequest, added: Instant) -> PendingRequest {
+    let first = (try? TriggerPlanner.firstFire(of: request.trigger, added: added)) ?? added
+    return PendingRequest(request: request, nextFire: first, added: added, sound: SoundResolution(plays: .default))
+  }
+}
+
+extension Result {
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

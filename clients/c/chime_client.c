@@ -1,0 +1,678 @@
+/* libchime-client: see chime_client.h. */
+#define _GNU_SOURCE /* MSG_NOSIGNAL, SOCK_CLOEXEC */
+#include "chime_client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chime/v1/frame.pb-c.h"
+#include "chime/v1/notification_center.pb-c.h"
+
+#define SERVICE_PREFIX "/chime.v1.NotificationCenter/"
+#define MAX_CALL_BYTES (1u << 20)     /* the daemon's default frame limit */
+#define MAX_REPLY_BYTES (64u << 20)   /* sanity bound on what we accept */
+#define DEFAULT_TIMEOUT_MS 30000
+
+struct chime_client {
+  int fd;
+  char *app_id;
+  uint64_t next_call_id;
+  int timeout_ms;
+  /* Set once the connection can no longer carry calls; later calls report it. */
+  bool broken;
+  chime_status broken_status;
+};
+
+/* ---- status helpers ---------------------------------------------------------------------- */
+
+static void copy_text(char *dst, size_t size, const char *src) {
+  size_t n = 0;
+  if (src != NULL) {
+    while (n + 1 < size && src[n] != '\0') {
+      dst[n] = src[n];
+      n++;
+    }
+  }
+  dst[n] = '\0';
+}
+
+__attribute__((format(printf, 4, 5)))
+static int fail(chime_status *status, int code, const char *reason, const char *format, ...) {
+  if (status != NULL) {
+    status->code = code;
+    copy_text(status->reason, sizeof status->reason, reason);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(status->message, sizeof status->message, format, args);
+    va_end(args);
+    status->field[0] = '\0';
+  }
+  return code;
+}
+
+static int ok(chime_status *status) {
+  if (status != NULL) {
+    memset(status, 0, sizeof *status);
+  }
+  return CHIME_OK;
+}
+
+static int from_wire_status(chime_status *status, const Chime__V1__Status *wire) {
+  if (status != NULL) {
+    status->code = wire->code;
+    copy_text(status->reason, sizeof status->reason, wire->reason);
+    copy_text(status->message, sizeof status->message, wire->message);
+    copy_text(status->field, sizeof status->field, wire->field);
+  }
+  return wire->code;
+}
+
+/* Marks the connection unusable; later calls fail with this status. */
+static int break_connection(chime_client *client, chime_status *status, const chime_status *why) {
+  if (!client->broken) {
+    client->broken = true;
+    client->broken_status = *why;
+    if (client->fd >= 0) {
+      shutdown(client->fd, SHUT_RDWR);
+    }
+  }
+  if (status != NULL) {
+    *status = *why;
+  }
+  return why->code;
+}
+
+__attribute__((format(printf, 5, 6)))
+static int fail_connection(chime_client *client, chime_status *status, int code, const char *reason,
+                           const char *format, ...) {
+  chime_status why;
+  why.code = code;
+  copy_text(why.reason, sizeof why.reason, reason);
+  va_list args;
+  va_start(args, format);
+  vsnprintf(why.message, sizeof why.message, format, args);
+  va_end(args);
+  why.field[0] = '\0';
+  return break_connection(client, status, &why);
+}
+
+const char *chime_code_name(int code) {
+  static const char *const names[] = {
+      "OK",      "CANCELLED",         "UNKNOWN",     "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
+      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+      "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+  };
+  if (code < 0 || (size_t)code >= sizeof names / sizeof names[0]) {
+    return "UNKNOWN_CODE";
+  }
+  return names[code];
+}
+
+/* ---- socket path and connection ---------------------------------------------------------- */
+
+const char *chime_default_socket_path(char *buf, size_t size) {
+  const char *explicit_path = getenv("CHIME_SOCKET");
+  const char *runtime = getenv("XDG_RUNTIME_DIR");
+  int n;
+  if (explicit_path != NULL && explicit_path[0] != '\0') {
+    n = snprintf(buf, size, "%s", explicit_path);
+  } else if (runtime != NULL && runtime[0] != '\0') {
+    n = snprintf(buf, size, "%s/chime/chimed.sock", runtime);
+  } else {
+    n = snprintf(buf, size, "/tmp/chime-%u/chimed.sock", (unsigned)getuid());
+  }
+  return (n < 0 || (size_t)n >= size) ? NULL : buf;
+}
+
+int chime_connect(chime_client **out, const char *socket_path, const char *app_id, chime_status *status) {
+  if (out == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "out is NULL");
+  }
+  *out = NULL;
+  if (app_id == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "app_id is NULL");
+  }
+  struct sockaddr_un address;
+  memset(&address, 0, sizeof address);
+  address.sun_family = AF_UNIX;
+  if (socket_path == NULL) {
+    socket_path = chime_default_socket_path(address.sun_path, sizeof address.sun_path);
+    if (socket_path == NULL) {
+      return fail(status, CHIME_INVALID_ARGUMENT, "SOCKET_PATH_TOO_LONG",
+                  "the default socket path is longer than %zu bytes", sizeof address.sun_path - 1);
+    }
+  } else {
+    if (strlen(socket_path) >= sizeof address.sun_path) {
+      return fail(status, CHIME_INVALID_ARGUMENT, "SOCKET_PATH_TOO_LONG",
+                  "socket path is longer than %zu bytes: %s", sizeof address.sun_path - 1, socket_path);
+    }
+    memcpy(address.sun_path, socket_path, strlen(socket_path) + 1);
+  }
+
+  chime_client *client = calloc(1, sizeof *client);
+  if (client == NULL || (client->app_id = strdup(app_id)) == NULL) {
+    free(client);
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  client->next_call_id = 1;
+  client->timeout_ms = DEFAULT_TIMEOUT_MS;
+  client->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (client->fd < 0) {
+    int error = errno;
+    chime_close(client);
+    return fail(status, CHIME_UNAVAILABLE, "DAEMON_UNAVAILABLE", "cannot create a socket: %s", strerror(error));
+  }
+  int rc;
+  do {
+    rc = connect(client->fd, (const struct sockaddr *)&address, sizeof address);
+  } while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
+    int error = errno;
+    chime_close(client);
+    return fail(status, CHIME_UNAVAILABLE, "DAEMON_UNAVAILABLE", "cannot connect to chimed at %s: %s",
+                address.sun_path, strerror(error));
+  }
+  *out = client;
+  return ok(status);
+}
+
+void chime_close(chime_client *client) {
+  if (client == NULL) {
+    return;
+  }
+  if (client->fd >= 0) {
+    close(client->fd);
+  }
+  free(client->app_id);
+  free(client);
+}
+
+void chime_set_timeout_ms(chime_client *client, int timeout_ms) {
+  if (client != NULL) {
+    client->timeout_ms = timeout_ms;
+  }
+}
+
+/* ---- framing ----------------------------------------------------------------------------- */
+
+static int64_t monotonic_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Writes all of `data`; 0, or an errno value. */
+static int write_all(int fd, const uint8_t *data, size_t length) {
+  while (length > 0) {
+    ssize_t n = send(fd, data, length, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    data += n;
+    length -= (size_t)n;
+  }
+  return 0;
+}
+
+enum read_result { READ_OK, READ_EOF, READ_TIMEOUT, READ_ERROR };
+
+/* Reads exactly `length` bytes by `deadline` (monotonic ms; < 0 none). `*error` gets errno. */
+static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t deadline, int *error) {
+  while (length > 0) {
+    int wait = -1;
+    if (deadline >= 0) {
+      int64_t left = deadline - monotonic_ms();
+      if (left <= 0) {
+        return READ_TIMEOUT;
+      }
+      wait = left > 60000 ? 60000 : (int)left;
+    }
+    struct pollfd poller = {.fd = fd, .events = POLLIN, .revents = 0};
+    int ready = poll(&poller, 1, wait);
+    if (ready < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      *error = errno;
+      return READ_ERROR;
+    }
+    if (ready == 0) {
+      continue; /* the deadline check above decides */
+    }
+    ssize_t n = recv(fd, data, length, 0);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) {
+        continue;
+      }
+      *error = errno;
+      return READ_ERROR;
+    }
+    if (n == 0) {
+      return READ_EOF;
+    }
+    data += n;
+    length -= (size_t)n;
+  }
+  return READ_OK;
+}
+
+/* Sends one frame with its length prefix. */
+static int send_frame(chime_client *client, const Chime__V1__Frame *frame, chime_status *status) {
+  size_t size = chime__v1__frame__get_packed_size(frame);
+  if (size > MAX_CALL_BYTES) {
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "FRAME_TOO_LARGE", "the call is %zu bytes; the limit is %u",
+                size, MAX_CALL_BYTES);
+  }
+  uint8_t *buffer = malloc(4 + size);
+  if (buffer == NULL) {
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  buffer[0] = (uint8_t)(size >> 24);
+  buffer[1] = (uint8_t)(size >> 16);
+  buffer[2] = (uint8_t)(size >> 8);
+  buffer[3] = (uint8_t)size;
+  chime__v1__frame__pack(frame, buffer + 4);
+  int error = write_all(client->fd, buffer, 4 + size);
+  free(buffer);
+  if (error != 0) {
+    return fail_connection(client, status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot write to chimed: %s",
+                           strerror(error));
+  }
+  return CHIME_OK;
+}
+
+static void send_cancel(chime_client *client, uint64_t call_id) {
+  Chime__V1__Cancel cancel;
+  chime__v1__cancel__init(&cancel);
+  Chime__V1__Frame frame;
+  chime__v1__frame__init(&frame);
+  frame.call_id = call_id;
+  frame.kind_case = CHIME__V1__FRAME__KIND_CANCEL;
+  frame.cancel = &cancel;
+  (void)send_frame(client, &frame, NULL);
+}
+
+/*
+ * Reads frames until the final reply of `call_id`. Replies for other call ids (answers to
+ * calls this client gave up on) are skipped. On success *out is the unpacked frame.
+ */
+static int await_reply(chime_client *client, uint64_t call_id, const char *method, Chime__V1__Frame **out,
+                       chime_status *status) {
+  int64_t deadline = client->timeout_ms < 0 ? -1 : monotonic_ms() + client->timeout_ms;
+  for (;;) {
+    uint8_t header[4];
+    int error = 0;
+    enum read_result result = read_exact(client->fd, header, sizeof header, deadline, &error);
+    if (result == READ_TIMEOUT) {
+      /* Nothing of a frame was read: the connection stays usable. */
+      send_cancel(client, call_id);
+      return fail(status, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "no answer to %s within %d ms", method,
+                  client->timeout_ms);
+    }
+    if (result == READ_EOF) {
+      return fail_connection(client, status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the connection");
+    }
+    if (result == READ_ERROR) {
+      return fail_connection(client, status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot read from chimed: %s",
+                             strerror(error));
+    }
+    size_t length = (size_t)header[0] << 24 | (size_t)header[1] << 16 | (size_t)header[2] << 8 | header[3];
+    if (length > MAX_REPLY_BYTES) {
+      return fail_connection(client, status, CHIME_RESOURCE_EXHAUSTED, "FRAME_TOO_LARGE",
+                             "chimed sent a %zu-byte frame; the limit is %u", length, MAX_REPLY_BYTES);
+    }
+    uint8_t *body = malloc(length > 0 ? length : 1);
+    if (body == NULL) {
+      return fail_connection(client, status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    }
+    result = read_exact(client->fd, body, length, deadline, &error);
+    if (result != READ_OK) {
+      free(body);
+      if (result == READ_TIMEOUT) {
+        return fail_connection(client, status, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
+                               "no complete answer to %s within %d ms", method, client->timeout_ms);
+      }
+      return fail_connection(client, status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED",
+                             "chimed closed the connection in the middle of a frame");
+    }
+    Chime__V1__Frame *frame = chime__v1__frame__unpack(NULL, length, body);
+    free(body);
+    if (frame == NULL || frame->kind_case != CHIME__V1__FRAME__KIND_REPLY || frame->reply == NULL) {
+      if (frame != NULL) {
+        chime__v1__frame__free_unpacked(frame, NULL);
+      }
+      return fail_connection(client, status, CHIME_INTERNAL, "MALFORMED_REPLY", "chimed sent a frame that is not a reply");
+    }
+    if (frame->call_id == 0) {
+      /* Connection-level status (framing error, refused peer, shutdown); the daemon hangs up. */
+      chime_status why;
+      const Chime__V1__Status *wire = frame->reply->status;
+      if (wire != NULL && wire->code != CHIME_OK) {
+        from_wire_status(&why, wire);
+      } else {
+        fail(&why, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the connection");
+      }
+      chime__v1__frame__free_unpacked(frame, NULL);
+      return break_connection(client, status, &why);
+    }
+    if (frame->call_id != call_id || !frame->reply->end_of_stream) {
+      chime__v1__frame__free_unpacked(frame, NULL); /* not (the end of) ours */
+      continue;
+    }
+    *out = frame;
+    return CHIME_OK;
+  }
+}
+
+int chime_call(chime_client *client, const char *method, const uint8_t *payload, size_t payload_len,
+               uint8_t **reply, size_t *reply_len, chime_status *status) {
+  if (reply != NULL) {
+    *reply = NULL;
+  }
+  if (reply_len != NULL) {
+    *reply_len = 0;
+  }
+  if (client == NULL || method == NULL || (payload == NULL && payload_len > 0)) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client, method or payload is NULL");
+  }
+  if (client->broken) {
+    chime_status why = client->broken_status;
+    if (status != NULL) {
+      *status = why;
+    }
+    return why.code;
+  }
+  char path[256];
+  int n = snprintf(path, sizeof path, "%s%s", method[0] == '/' ? "" : SERVICE_PREFIX, method);
+  if (n < 0 || (size_t)n >= sizeof path) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "method name is too long");
+  }
+
+  Chime__V1__Call call;
+  chime__v1__call__init(&call);
+  call.method = path;
+  call.app_id = client->app_id;
+  call.payload.data = (uint8_t *)payload;
+  call.payload.len = payload_len;
+  Chime__V1__Frame frame;
+  chime__v1__frame__init(&frame);
+  frame.call_id = client->next_call_id++;
+  if (client->next_call_id == 0) {
+    client->next_call_id = 1; /* 0 is reserved */
+  }
+  frame.kind_case = CHIME__V1__FRAME__KIND_CALL;
+  frame.call = &call;
+  int code = send_frame(client, &frame, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+
+  Chime__V1__Frame *answer = NULL;
+  code = await_reply(client, frame.call_id, path, &answer, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  const Chime__V1__Reply *r = answer->reply;
+  if (r->status != NULL && r->status->code != CHIME_OK) {
+    code = from_wire_status(status, r->status);
+    chime__v1__frame__free_unpacked(answer, NULL);
+    return code;
+  }
+  if (reply != NULL && r->payload.len > 0) {
+    *reply = malloc(r->payload.len);
+    if (*reply == NULL) {
+      chime__v1__frame__free_unpacked(answer, NULL);
+      return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    }
+    memcpy(*reply, r->payload.data, r->payload.len);
+  }
+  if (reply_len != NULL) {
+    *reply_len = r->payload.len;
+  }
+  chime__v1__frame__free_unpacked(answer, NULL);
+  return ok(status);
+}
+
+/* Runs a unary call with a protobuf-c request; on success *response is the unpacked answer. */
+static int unary(chime_client *client, const char *method, const ProtobufCMessage *request,
+                 const ProtobufCMessageDescriptor *response_type, ProtobufCMessage **response, chime_status *status) {
+  size_t size = protobuf_c_message_get_packed_size(request);
+  uint8_t *payload = malloc(size > 0 ? size : 1);
+  if (payload == NULL) {
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  protobuf_c_message_pack(request, payload);
+  uint8_t *answer = NULL;
+  size_t answer_len = 0;
+  int code = chime_call(client, method, payload, size, &answer, &answer_len, status);
+  free(payload);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  static const uint8_t empty[1] = {0};
+  *response = protobuf_c_message_unpack(response_type, NULL, answer_len, answer != NULL ? answer : empty);
+  free(answer);
+  if (*response == NULL) {
+    return fail(status, CHIME_INTERNAL, "MALFORMED_REPLY", "the answer to %s is not a %s", method,
+                response_type->name);
+  }
+  return CHIME_OK;
+}
+
+/* ---- NotificationCenter ------------------------------------------------------------------ */
+
+int chime_add_interval(chime_client *client, const char *identifier, const char *title, const char *body,
+                       double seconds, bool repeats, int64_t *next_fire_unix_ms, chime_status *status) {
+  if (identifier == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
+  }
+  Chime__V1__NotificationContent content;
+  chime__v1__notification_content__init(&content);
+  if (title != NULL) {
+    content.title = (char *)title;
+  }
+  if (body != NULL) {
+    content.body = (char *)body;
+  }
+  Chime__V1__TimeIntervalTrigger interval;
+  chime__v1__time_interval_trigger__init(&interval);
+  interval.seconds = seconds;
+  interval.repeats = repeats;
+  Chime__V1__Trigger trigger;
+  chime__v1__trigger__init(&trigger);
+  trigger.kind_case = CHIME__V1__TRIGGER__KIND_TIME_INTERVAL;
+  trigger.time_interval = &interval;
+  Chime__V1__NotificationRequest request;
+  chime__v1__notification_request__init(&request);
+  request.identifier = (char *)identifier;
+  request.content = &content;
+  request.trigger = &trigger;
+  Chime__V1__AddRequest add;
+  chime__v1__add_request__init(&add);
+  add.request = &request;
+
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, "Add", &add.base, &chime__v1__add_response__descriptor, &message, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  Chime__V1__AddResponse *response = (Chime__V1__AddResponse *)message;
+  if (next_fire_unix_ms != NULL) {
+    *next_fire_unix_ms = response->pending != NULL ? response->pending->next_fire_unix_ms : 0;
+  }
+  chime__v1__add_response__free_unpacked(response, NULL);
+  return CHIME_OK;
+}
+
+static char *dup_or_empty(const char *text) { return strdup(text != NULL ? text : ""); }
+
+void chime_pending_list_free(chime_pending_list *list) {
+  if (list == NULL) {
+    return;
+  }
+  for (size_t i = 0; i < list->count; i++) {
+    free(list->items[i].identifier);
+    free(list->items[i].title);
+    free(list->items[i].body);
+  }
+  free(list->items);
+  list->items = NULL;
+  list->count = 0;
+}
+
+/* Appends one page's requests to `list`; false when out of memory. */
+static bool append_pending(chime_pending_list *list, const Chime__V1__GetPendingResponse *page) {
+  if (page->n_requests == 0) {
+    return true;
+  }
+  chime_pending_item *grown = realloc(list->items, (list->count + page->n_requests) * sizeof *grown);
+  if (grown == NULL) {
+    return false;
+  }
+  list->items = grown;
+  for (size_t i = 0; i < page->n_requests; i++) {
+    const Chime__V1__PendingRequest *pending = page->requests[i];
+    const Chime__V1__NotificationRequest *request = pending->request;
+    const Chime__V1__NotificationContent *content = request != NULL ? request->content : NULL;
+    const Chime__V1__Trigger *trigger = request != NULL ? request->trigger : NULL;
+    chime_pending_item *item = &list->items[list->count];
+    memset(item, 0, sizeof *item);
+    item->identifier = dup_or_empty(request != NULL ? request->identifier : NULL);
+    item->title = dup_or_empty(content != NULL ? content->title : NULL);
+    item->body = dup_or_empty(content != NULL ? content->body : NULL);
+    list->count++; /* counted before the check, so chime_pending_list_free frees it */
+    if (item->identifier == NULL || item->title == NULL || item->body == NULL) {
+      return false;
+    }
+    item->next_fire_unix_ms = pending->next_fire_unix_ms;
+    item->added_unix_ms = pending->added_unix_ms;
+    if (trigger != NULL && trigger->kind_case == CHIME__V1__TRIGGER__KIND_TIME_INTERVAL && trigger->time_interval != NULL) {
+      item->interval_seconds = trigger->time_interval->seconds;
+      item->repeats = trigger->time_interval->repeats;
+    } else if (trigger != NULL && trigger->kind_case == CHIME__V1__TRIGGER__KIND_CALENDAR && trigger->calendar != NULL) {
+      item->repeats = trigger->calendar->repeats;
+    }
+  }
+  return true;
+}
+
+int chime_pending(chime_client *client, chime_pending_list *out, chime_status *status) {
+  if (out == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "out is NULL");
+  }
+  out->count = 0;
+  out->items = NULL;
+  char *token = NULL;
+  for (int pages = 0;; pages++) {
+    if (pages > 100000) {
+      chime_pending_list_free(out);
+      free(token);
+      return fail(status, CHIME_INTERNAL, "MALFORMED_REPLY", "chimed keeps sending pages");
+    }
+    Chime__V1__PageRequest request;
+    chime__v1__page_request__init(&request);
+    if (token != NULL) {
+      request.page_token = token;
+    }
+    ProtobufCMessage *message = NULL;
+    int code = unary(client, "GetPending", &request.base, &chime__v1__get_pending_response__descriptor, &message, status);
+    free(token);
+    token = NULL;
+    if (code != CHIME_OK) {
+      chime_pending_list_free(out);
+      return code;
+    }
+    Chime__V1__GetPendingResponse *page = (Chime__V1__GetPendingResponse *)message;
+    bool appended = append_pending(out, page);
+    bool more = page->next_page_token != NULL && page->next_page_token[0] != '\0';
+    if (appended && more) {
+      token = strdup(page->next_page_token);
+      appended = token != NULL;
+    }
+    chime__v1__get_pending_response__free_unpacked(page, NULL);
+    if (!appended) {
+      chime_pending_list_free(out);
+      return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    }
+    if (!more) {
+      return ok(status);
+    }
+  }
+}
+
+void chime_id_list_free(chime_id_list *list) {
+  if (list == NULL) {
+    return;
+  }
+  for (size_t i = 0; i < list->count; i++) {
+    free(list->ids[i]);
+  }
+  free(list->ids);
+  list->ids = NULL;
+  list->count = 0;
+}
+
+/* Runs a call answered by a RemoveResponse and copies its identifiers to `removed`. */
+static int remove_call(chime_client *client, const char *method, const ProtobufCMessage *request,
+                       chime_id_list *removed, chime_status *status) {
+  if (removed != NULL) {
+    removed->count = 0;
+    removed->ids = NULL;
+  }
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, method, request, &chime__v1__remove_response__descriptor, &message, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  Chime__V1__RemoveResponse *response = (Chime__V1__RemoveResponse *)message;
+  bool copied = true;
+  if (removed != NULL && response->n_removed > 0) {
+    removed->ids = calloc(response->n_removed, sizeof *removed->ids);
+    copied = removed->ids != NULL;
+    for (size_t i = 0; copied && i < response->n_removed; i++) {
+      removed->ids[i] = strdup(response->removed[i]);
+      removed->count = i + 1;
+      copied = removed->ids[i] != NULL;
+    }
+  }
+  chime__v1__remove_response__free_unpacked(response, NULL);
+  if (!copied) {
+    chime_id_list_free(removed);
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  return CHIME_OK;
+}
+
+int chime_remove(chime_client *client, const char *const *identifiers, size_t count, chime_id_list *removed,
+                 chime_status *status) {
+  if (identifiers == NULL && count > 0) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifiers is NULL");
+  }
+  for (size_t i = 0; i < count; i++) {
+    if (identifiers[i] == NULL) {
+      return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier %zu is NULL", i);
+    }
+  }
+  Chime__V1__IdentifiersRequest request;
+  chime__v1__identifiers_request__init(&request);
+  request.n_identifiers = count;
+  request.identifiers = (char **)identifiers;
+  return remove_call(client, "RemovePending", &request.base, removed, status);
+}
+
+int chime_remove_all(chime_client *client, chime_id_list *removed, chime_status *status) {
+  Chime__V1__Empty request;
+  chime__v1__empty__init(&request);
+  return remove_call(client, "RemoveAllPending", &request.base, removed, status);
+}

@@ -1,0 +1,568 @@
+/*
+ * Tests for libchime-client against the real chimed.
+ *
+ * Starts $CHIME_BIN_DIR/chimed (CHIME_BIN_DIR is required; the Makefile sets it) on a socket
+ * in a fresh directory under /tmp, waits for its "chimed listening on <path>" line, runs the
+ * tests, then stops it with SIGTERM and expects a clean exit. CHECK is a non-aborting assert:
+ * a test fails when any of its checks fails, and the run ends with "N passed, M failed".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chime/v1/notification_center.pb-c.h"
+#include "chime_client.h"
+
+/* ---- a tiny harness ---------------------------------------------------------------------- */
+
+static int checks_failed; /* in the current test */
+
+#define CHECK(cond)                                                                  \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      fprintf(stderr, "    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+      checks_failed++;                                                               \
+    }                                                                                \
+  } while (0)
+
+#define CHECK_OK(expr, st)                                                                                \
+  do {                                                                                                    \
+    int code_ = (expr);                                                                                   \
+    if (code_ != CHIME_OK) {                                                                              \
+      fprintf(stderr, "    %s:%d: %s failed: %s (%s): %s\n", __FILE__, __LINE__, #expr,                    \
+              chime_code_name(code_), (st).reason, (st).message);                                         \
+      checks_failed++;                                                                                    \
+    }                                                                                                     \
+  } while (0)
+
+#define CHECK_STR(actual, expected)                                                                    \
+  do {                                                                                                 \
+    const char *a_ = (actual), *e_ = (expected);                                                       \
+    if (a_ == NULL || strcmp(a_, e_) != 0) {                                                           \
+      fprintf(stderr, "    %s:%d: %s is \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #actual,        \
+              a_ != NULL ? a_ : "(null)", e_);                                                         \
+      checks_failed++;                                                                                 \
+    }                                                                                                  \
+  } while (0)
+
+static int passed, failed;
+
+static void run(const char *name, void (*test)(void)) {
+  checks_failed = 0;
+  test();
+  if (checks_failed == 0) {
+    passed++;
+    printf("ok   %s\n", name);
+  } else {
+    failed++;
+    printf("FAIL %s (%d checks)\n", name, checks_failed);
+  }
+  fflush(stdout);
+}
+
+static int64_t now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static int64_t monotonic_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* ---- the daemon -------------------------------------------------------------------------- */
+
+static char root[64];
+static char socket_path[128];
+static char log_path[128];
+static pid_t daemon_pid = -1;
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+  (void)sb, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+static void print_daemon_log(void) {
+  FILE *log = fopen(log_path, "r");
+  if (log == NULL) {
+    return;
+  }
+  fprintf(stderr, "---- chimed log ----\n");
+  char line[1024];
+  while (fgets(line, sizeof line, log) != NULL) {
+    fputs(line, stderr);
+  }
+  fclose(log);
+}
+
+/* Starts chimed; exits the test program if it does not come up. */
+static void start_daemon(void) {
+  const char *bin_dir = getenv("CHIME_BIN_DIR");
+  if (bin_dir == NULL || bin_dir[0] == '\0') {
+    fprintf(stderr, "CHIME_BIN_DIR is not set (the directory holding chimed)\n");
+    exit(2);
+  }
+  char binary[4096];
+  snprintf(binary, sizeof binary, "%s/chimed", bin_dir);
+  if (access(binary, X_OK) != 0) {
+    fprintf(stderr, "no chimed at %s: build it (swift build --product chimed) or set CHIME_BIN_DIR\n", binary);
+    exit(2);
+  }
+  snprintf(root, sizeof root, "/tmp/chime-c-XXXXXX");
+  if (mkdtemp(root) == NULL) {
+    perror("mkdtemp");
+    exit(2);
+  }
+  snprintf(socket_path, sizeof socket_path, "%s/chimed.sock", root);
+  snprintf(log_path, sizeof log_path, "%s/chimed.log", root);
+  char data_dir[128];
+  snprintf(data_dir, sizeof data_dir, "%s/data", root);
+
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    perror("pipe2");
+    exit(2);
+  }
+  daemon_pid = fork();
+  if (daemon_pid < 0) {
+    perror("fork");
+    exit(2);
+  }
+  if (daemon_pid == 0) {
+    int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int null = open("/dev/null", O_RDONLY);
+    if (log < 0 || null < 0 || dup2(out[1], 1) < 0 || dup2(log, 2) < 0 || dup2(null, 0) < 0) {
+      _exit(127);
+    }
+    char runtime[160], state[160], share[160];
+    snprintf(runtime, sizeof runtime, "%s/run", root);
+    snprintf(state, sizeof state, "%s/state", root);
+    snprintf(share, sizeof share, "%s/share", root);
+    setenv("XDG_RUNTIME_DIR", runtime, 1);
+    setenv("XDG_STATE_HOME", state, 1);
+    setenv("XDG_DATA_HOME", share, 1);
+    setenv("SWIFT_BACKTRACE", "enable=no", 1);
+    unsetenv("CHIME_SOCKET");
+    execl(binary, "chimed", "--socket", socket_path, "--data-dir", data_dir, (char *)NULL);
+    _exit(127);
+  }
+  close(out[1]);
+
+  /* Wait (bounded) for the readiness line. */
+  char expected[256];
+  snprintf(expected, sizeof expected, "chimed listening on %s\n", socket_path);
+  char seen[4096];
+  size_t used = 0;
+  int64_t deadline = monotonic_ms() + 20000;
+  for (;;) {
+    int64_t left = deadline - monotonic_ms();
+    struct pollfd poller = {.fd = out[0], .events = POLLIN, .revents = 0};
+    int ready = left > 0 ? poll(&poller, 1, (int)left) : 0;
+    if (ready < 0 && errno == EINTR) {
+      continue;
+    }
+    ssize_t n = ready > 0 ? read(out[0], seen + used, sizeof seen - 1 - used) : -1;
+    if (n <= 0) {
+      fprintf(stderr, "chimed did not report \"%.*s\" within 20 s\n", (int)strlen(expected) - 1, expected);
+      kill(daemon_pid, SIGKILL);
+      waitpid(daemon_pid, NULL, 0);
+      print_daemon_log();
+      nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+      exit(2);
+    }
+    used += (size_t)n;
+    seen[used] = '\0';
+    if (strstr(seen, expected) != NULL) {
+      break;
+    }
+    if (used == sizeof seen - 1) {
+      used = 0; /* keep reading; the line is short */
+    }
+  }
+  close(out[0]); /* chimed prints nothing else on stdout */
+}
+
+/* SIGTERM, then a bounded wait; returns the exit status (or -signal, or -1000 on a hang). */
+static int stop_daemon(void) {
+  if (daemon_pid < 0) {
+    return 0;
+  }
+  kill(daemon_pid, SIGTERM);
+  int64_t deadline = monotonic_ms() + 10000;
+  int wstatus = 0;
+  pid_t done = 0;
+  while ((done = waitpid(daemon_pid, &wstatus, WNOHANG)) == 0 && monotonic_ms() < deadline) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+  int result;
+  if (done == 0) {
+    kill(daemon_pid, SIGKILL);
+    waitpid(daemon_pid, NULL, 0);
+    result = -1000;
+  } else if (WIFEXITED(wstatus)) {
+    result = WEXITSTATUS(wstatus);
+  } else {
+    result = -WTERMSIG(wstatus);
+  }
+  daemon_pid = -1;
+  return result;
+}
+
+static chime_client *connect_app(const char *app) {
+  chime_status st;
+  chime_client *client = NULL;
+  CHECK_OK(chime_connect(&client, socket_path, app, &st), st);
+  if (client != NULL) {
+    chime_set_timeout_ms(client, 10000);
+  }
+  return client;
+}
+
+static bool has_id(const chime_pending_list *list, const char *identifier) {
+  for (size_t i = 0; i < list->count; i++) {
+    if (strcmp(list->items[i].identifier, identifier) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/* ---- tests ------------------------------------------------------------------------------- */
+
+static void test_add_pending_remove(void) {
+  chime_client *c = connect_app("org.example.ctest.basic");
+  if (c == NULL) return;
+  chime_status st;
+  int64_t before = now_ms(), next_fire = 0;
+  CHECK_OK(chime_add_interval(c, "tea", "Tea", "Ready", 3600, false, &next_fire, &st), st);
+  CHECK(st.code == CHIME_OK && st.reason[0] == '\0');
+  CHECK(next_fire >= before + 3600000 && next_fire <= now_ms() + 3600000);
+  CHECK_OK(chime_add_interval(c, "coffee", "Coffee", NULL, 7200, true, NULL, &st), st);
+
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 2);
+  CHECK(has_id(&list, "tea") && has_id(&list, "coffee"));
+  for (size_t i = 0; i < list.count; i++) {
+    if (strcmp(list.items[i].identifier, "coffee") == 0) {
+      CHECK_STR(list.items[i].title, "Coffee");
+      CHECK_STR(list.items[i].body, "");
+      CHECK(list.items[i].repeats && list.items[i].interval_seconds == 7200);
+    } else {
+      CHECK_STR(list.items[i].body, "Ready");
+      CHECK(!list.items[i].repeats && list.items[i].interval_seconds == 3600);
+      CHECK(list.items[i].next_fire_unix_ms == next_fire);
+    }
+  }
+  chime_pending_list_free(&list);
+
+  const char *gone[] = {"tea", "no-such-request"};
+  chime_id_list removed;
+  CHECK_OK(chime_remove(c, gone, 2, &removed, &st), st);
+  CHECK(removed.count == 1 && strcmp(removed.ids[0], "tea") == 0);
+  chime_id_list_free(&removed);
+
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 1 && has_id(&list, "coffee"));
+  chime_pending_list_free(&list);
+
+  CHECK_OK(chime_remove_all(c, &removed, &st), st);
+  CHECK(removed.count == 1 && strcmp(removed.ids[0], "coffee") == 0);
+  chime_id_list_free(&removed);
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 0 && list.items == NULL);
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_remove(c, NULL, 0, NULL, &st), st); /* nothing to remove is fine */
+  chime_close(c);
+}
+
+static void test_same_identifier_replaces(void) {
+  chime_client *c = connect_app("org.example.ctest.replace");
+  if (c == NULL) return;
+  chime_status st;
+  CHECK_OK(chime_add_interval(c, "walk", "Walk", NULL, 600, false, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "walk", "Walk the dog", NULL, 900, false, NULL, &st), st);
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 1);
+  if (list.count == 1) {
+    CHECK_STR(list.items[0].title, "Walk the dog");
+    CHECK(list.items[0].interval_seconds == 900);
+  }
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_remove_all(c, NULL, &st), st);
+  chime_close(c);
+}
+
+static void test_many_pages(void) {
+  chime_client *c = connect_app("org.example.ctest.pages");
+  if (c == NULL) return;
+  chime_status st;
+  char id[32];
+  for (int i = 0; i < 250; i++) {
+    snprintf(id, sizeof id, "r%03d", i);
+    CHECK_OK(chime_add_interval(c, id, id, NULL, 1000 + i, false, NULL, &st), st);
+  }
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st); /* default page size is 100: three pages */
+  CHECK(list.count == 250);
+  CHECK(has_id(&list, "r000") && has_id(&list, "r249"));
+  chime_pending_list_free(&list);
+  chime_id_list removed;
+  CHECK_OK(chime_remove_all(c, &removed, &st), st);
+  CHECK(removed.count == 250);
+  chime_id_list_free(&removed);
+  chime_close(c);
+}
+
+static void test_invalid_interval(void) {
+  chime_client *c = connect_app("org.example.ctest.errors");
+  if (c == NULL) return;
+  chime_status st;
+  int code = chime_add_interval(c, "nag", "Nag", NULL, 30, true, NULL, &st);
+  CHECK(code == CHIME_INVALID_ARGUMENT && st.code == 3);
+  CHECK_STR(st.reason, "INVALID_INTERVAL");
+  CHECK(strstr(st.field, "time_interval.seconds") != NULL);
+  CHECK(st.message[0] != '\0');
+
+  code = chime_add_interval(c, "neg", "Neg", NULL, -1, false, NULL, &st);
+  CHECK(code == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "INVALID_INTERVAL");
+
+  code = chime_add_interval(c, "empty", NULL, NULL, 60, false, NULL, &st);
+  CHECK(code == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "NOTIFICATION_INVALID_NO_CONTENT");
+
+  /* Nothing was added, and the connection still works after error statuses. */
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 0);
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_add_interval(c, "ok", "Ok", NULL, 60, true, NULL, &st), st);
+  CHECK_OK(chime_remove_all(c, NULL, &st), st);
+  chime_close(c);
+}
+
+static void test_app_isolation(void) {
+  chime_client *a = connect_app("org.example.ctest.iso-a");
+  chime_client *b = connect_app("org.example.ctest.iso-b");
+  if (a == NULL || b == NULL) {
+    chime_close(a);
+    chime_close(b);
+    return;
+  }
+  chime_status st;
+  CHECK_OK(chime_add_interval(a, "shared", "A's", NULL, 600, false, NULL, &st), st);
+  chime_pending_list list;
+  CHECK_OK(chime_pending(b, &list, &st), st);
+  CHECK(list.count == 0);
+  chime_pending_list_free(&list);
+  const char *ids[] = {"shared"};
+  chime_id_list removed;
+  CHECK_OK(chime_remove(b, ids, 1, &removed, &st), st);
+  CHECK(removed.count == 0);
+  chime_id_list_free(&removed);
+  CHECK_OK(chime_add_interval(b, "shared", "B's", NULL, 600, false, NULL, &st), st);
+
+  CHECK_OK(chime_pending(a, &list, &st), st);
+  CHECK(list.count == 1 && strcmp(list.items[0].title, "A's") == 0);
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_remove_all(b, &removed, &st), st);
+  CHECK(removed.count == 1);
+  chime_id_list_free(&removed);
+  CHECK_OK(chime_pending(a, &list, &st), st);
+  CHECK(list.count == 1);
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_remove_all(a, NULL, &st), st);
+  chime_close(a);
+  chime_close(b);
+}
+
+static void test_bad_app_and_unimplemented(void) {
+  chime_client *bad = connect_app("not a reverse-dns id!");
+  if (bad == NULL) return;
+  chime_status st;
+  chime_pending_list list;
+  CHECK(chime_pending(bad, &list, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "INVALID_APP_ID");
+  chime_close(bad);
+
+  chime_client *c = connect_app("org.example.ctest.unimplemented");
+  if (c == NULL) return;
+  uint8_t *reply = NULL;
+  size_t reply_len = 0;
+  CHECK(chime_call(c, "GetCategories", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
+  CHECK(st.code == 12 && reply == NULL);
+  CHECK(chime_call(c, "/chime.v1.NotificationCenter/NoSuchMethod", NULL, 0, NULL, NULL, &st) == CHIME_UNIMPLEMENTED);
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  chime_pending_list_free(&list);
+  chime_close(c);
+}
+
+/* chime_call with the generated messages: a 0.2 s request is delivered (polled, bounded). */
+static void test_generic_call_sees_delivery(void) {
+  chime_client *c = connect_app("org.example.ctest.delivered");
+  if (c == NULL) return;
+  chime_status st;
+  CHECK_OK(chime_add_interval(c, "soon", "Soon", NULL, 0.2, false, NULL, &st), st);
+  bool delivered = false;
+  int64_t deadline = monotonic_ms() + 10000;
+  while (!delivered && monotonic_ms() < deadline) {
+    Chime__V1__PageRequest page;
+    chime__v1__page_request__init(&page);
+    uint8_t payload[64];
+    size_t len = chime__v1__page_request__pack(&page, payload);
+    uint8_t *reply = NULL;
+    size_t reply_len = 0;
+    CHECK_OK(chime_call(c, "GetDelivered", payload, len, &reply, &reply_len, &st), st);
+    if (st.code != CHIME_OK) break;
+    Chime__V1__GetDeliveredResponse *response =
+        chime__v1__get_delivered_response__unpack(NULL, reply_len, reply != NULL ? reply : payload);
+    free(reply);
+    CHECK(response != NULL);
+    if (response == NULL) break;
+    for (size_t i = 0; i < response->n_notifications; i++) {
+      const Chime__V1__DeliveredNotification *n = response->notifications[i];
+      if (n->request != NULL && strcmp(n->request->identifier, "soon") == 0) {
+        delivered = true;
+        CHECK(n->delivered_unix_ms >= n->due_unix_ms);
+        CHECK(n->request->content != NULL && strcmp(n->request->content->title, "Soon") == 0);
+      }
+    }
+    chime__v1__get_delivered_response__free_unpacked(response, NULL);
+    if (!delivered) {
+      struct timespec pause = {0, 20 * 1000 * 1000};
+      nanosleep(&pause, NULL);
+    }
+  }
+  CHECK(delivered);
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 0);
+  chime_pending_list_free(&list);
+  CHECK_OK(chime_call(c, "RemoveAllDelivered", NULL, 0, NULL, NULL, &st), st);
+  chime_close(c);
+}
+
+static void test_oversized_call(void) {
+  chime_client *c = connect_app("org.example.ctest.big");
+  if (c == NULL) return;
+  size_t size = 2u << 20;
+  char *huge = malloc(size + 1);
+  CHECK(huge != NULL);
+  if (huge == NULL) { chime_close(c); return; }
+  memset(huge, 'x', size);
+  huge[size] = '\0';
+  chime_status st;
+  CHECK(chime_add_interval(c, "big", huge, NULL, 60, false, NULL, &st) == CHIME_RESOURCE_EXHAUSTED);
+  CHECK_STR(st.reason, "FRAME_TOO_LARGE");
+  free(huge);
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st); /* refused locally: the connection is fine */
+  chime_pending_list_free(&list);
+  chime_close(c);
+}
+
+static void test_connect_errors(void) {
+  chime_status st;
+  chime_client *c = (chime_client *)&st; /* must be reset to NULL */
+  char missing[160];
+  snprintf(missing, sizeof missing, "%s/nobody.sock", root);
+  CHECK(chime_connect(&c, missing, "org.example.ctest", &st) == CHIME_UNAVAILABLE);
+  CHECK(c == NULL);
+  CHECK_STR(st.reason, "DAEMON_UNAVAILABLE");
+  CHECK(strstr(st.message, "nobody.sock") != NULL);
+
+  char long_path[300];
+  memset(long_path, 'a', sizeof long_path - 1);
+  long_path[0] = '/';
+  long_path[sizeof long_path - 1] = '\0';
+  CHECK(chime_connect(&c, long_path, "org.example.ctest", &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "SOCKET_PATH_TOO_LONG");
+  CHECK(chime_connect(&c, socket_path, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK(chime_connect(&c, missing, "org.example.ctest", NULL) == CHIME_UNAVAILABLE); /* NULL status is fine */
+}
+
+/* A listener that accepts but never answers: calls time out and the client stays usable. */
+static void test_timeout(void) {
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  char *path = address.sun_path; /* root is short: well inside sun_path */
+  snprintf(path, sizeof address.sun_path, "%.64s/silent.sock", root);
+  int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+  CHECK(listen(listener, 4) == 0);
+
+  chime_status st;
+  chime_client *c = NULL;
+  CHECK_OK(chime_connect(&c, path, "org.example.ctest.silent", &st), st);
+  if (c != NULL) {
+    chime_set_timeout_ms(c, 150);
+    int64_t start = monotonic_ms();
+    chime_pending_list list;
+    CHECK(chime_pending(c, &list, &st) == CHIME_DEADLINE_EXCEEDED);
+    CHECK_STR(st.reason, "DEADLINE_EXCEEDED");
+    int64_t took = monotonic_ms() - start;
+    CHECK(took >= 140 && took < 5000);
+    CHECK(chime_remove_all(c, NULL, &st) == CHIME_DEADLINE_EXCEEDED); /* not broken by the timeout */
+    chime_close(c);
+  }
+  close(listener);
+  unlink(path);
+}
+
+/* Runs last: a client whose daemon shuts down gets UNAVAILABLE, not a hang or a signal. */
+static void test_daemon_shutdown(void) {
+  chime_client *c = connect_app("org.example.ctest.shutdown");
+  if (c == NULL) return;
+  chime_status st;
+  CHECK_OK(chime_add_interval(c, "kept", "Kept", NULL, 3600, false, NULL, &st), st);
+  int exit_status = stop_daemon();
+  CHECK(exit_status == 0);
+  if (exit_status != 0) {
+    fprintf(stderr, "    chimed exited with %d after SIGTERM\n", exit_status);
+  }
+  chime_pending_list list;
+  CHECK(chime_pending(c, &list, &st) == CHIME_UNAVAILABLE);
+  CHECK(chime_pending(c, &list, &st) == CHIME_UNAVAILABLE); /* and stays so */
+  chime_close(c);
+}
+
+int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  start_daemon();
+  run("add, pending, remove", test_add_pending_remove);
+  run("same identifier replaces", test_same_identifier_replaces);
+  run("pending follows pages", test_many_pages);
+  run("invalid interval and content errors", test_invalid_interval);
+  run("apps are isolated", test_app_isolation);
+  run("bad app id and unimplemented methods", test_bad_app_and_unimplemented);
+  run("generic call sees a delivery", test_generic_call_sees_delivery);
+  run("oversized call is refused locally", test_oversized_call);
+  run("connect errors", test_connect_errors);
+  run("timeouts", test_timeout);
+  run("daemon shutdown", test_daemon_shutdown);
+  if (failed > 0) {
+    print_daemon_log();
+  }
+  if (daemon_pid > 0) {
+    stop_daemon();
+  }
+  nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,24 @@
+"""Python client for chimed, the Chime notification scheduler daemon.
+
+    from chime_client import Client, ChimeError
+
+    with Client(app="org.example.app") as chime:
+        chime.add("tea", title="Tea", body="Ready", in_seconds=180)
+        for request in chime.pending():
+            print(request.request.identifier, request.next_fire_unix_ms)
+
+Messages are the chime.v1 protobuf classes, importable from ``chime_client.pb``
+(``pb.request``, ``pb.notification_center``, ``pb.frame``).
+"""
+
+from types import SimpleNamespace as _Namespace
+
+from .client import Client, Subscription, default_socket_path, notification_request
+from .errors import ChimeError, Code, code_name
+from .generated import frame_pb2, notification_center_pb2, request_pb2
+
+pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2)
+
+__all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
+           "notification_request", "pb"]
+__version__ = "0.1.0"

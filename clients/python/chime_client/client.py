@@ -1,0 +1,355 @@
+"""The NotificationCenter client."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+from typing import Any, Iterable, Mapping, Optional, Type, TypeVar, Union
+
+from google.protobuf.message import DecodeError, Message
+
+from ._connection import Connection
+from .errors import ChimeError, Code
+from .generated import notification_center_pb2 as nc_pb2
+from .generated import request_pb2
+
+SERVICE = "/chime.v1.NotificationCenter/"
+DEFAULT_MAX_FRAME_BYTES = 1 << 20
+DEFAULT_MAX_REPLY_BYTES = 64 << 20
+
+M = TypeVar("M", bound=Message)
+
+_DEFAULT: Any = object()  # "use the client's timeout"
+
+_INTERRUPTION_LEVELS = {
+    "passive": request_pb2.INTERRUPTION_LEVEL_PASSIVE,
+    "active": request_pb2.INTERRUPTION_LEVEL_ACTIVE,
+    "time_sensitive": request_pb2.INTERRUPTION_LEVEL_TIME_SENSITIVE,
+    "time-sensitive": request_pb2.INTERRUPTION_LEVEL_TIME_SENSITIVE,
+    "critical": request_pb2.INTERRUPTION_LEVEL_CRITICAL,
+}
+
+_DATE_COMPONENTS = ("year", "month", "day", "hour", "minute", "second", "weekday",
+                    "weekday_ordinal", "week_of_month", "week_of_year", "year_for_week_of_year",
+                    "time_zone")
+
+
+def default_socket_path(environ: Optional[Mapping[str, str]] = None) -> str:
+    """The daemon's socket, resolved the way chimed resolves it.
+
+    ``$CHIME_SOCKET``, else ``$XDG_RUNTIME_DIR/chime/chimed.sock``, else
+    ``/tmp/chime-<uid>/chimed.sock``.
+    """
+    env = os.environ if environ is None else environ
+    if env.get("CHIME_SOCKET"):
+        return env["CHIME_SOCKET"]
+    if env.get("XDG_RUNTIME_DIR"):
+        return os.path.join(env["XDG_RUNTIME_DIR"], "chime", "chimed.sock")
+    return f"/tmp/chime-{os.getuid()}/chimed.sock"
+
+
+def _method_path(method: str) -> str:
+    return method if method.startswith("/") else SERVICE + method
+
+
+def _decode(message_type: Type[M], payload: bytes, method: str) -> M:
+    message = message_type()
+    try:
+        message.ParseFromString(payload)
+    except DecodeError:
+        raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY",
+                         f"the answer to {method} is not a {message_type.DESCRIPTOR.full_name}") from None
+    return message
+
+
+def _identifiers(ids: Union[str, Iterable[str]]) -> list[str]:
+    # A bare string is one identifier, not a sequence of one-letter ones.
+    return [ids] if isinstance(ids, str) else list(ids)
+
+
+def _sound(sound: Union[None, str, request_pb2.Sound]) -> Optional[request_pb2.Sound]:
+    if sound is None or isinstance(sound, request_pb2.Sound):
+        return sound
+    if sound == "default":
+        return request_pb2.Sound(kind=request_pb2.SOUND_KIND_DEFAULT)
+    if sound == "none":
+        return request_pb2.Sound(kind=request_pb2.SOUND_KIND_NONE)
+    return request_pb2.Sound(kind=request_pb2.SOUND_KIND_NAMED, name=sound)
+
+
+def notification_request(identifier: str, title: str = "", body: str = "", subtitle: str = "", *,
+                         in_seconds: Optional[float] = None,
+                         calendar: Optional[Mapping[str, Any]] = None,
+                         repeats: bool = False,
+                         sound: Union[None, str, request_pb2.Sound] = None,
+                         badge: Optional[int] = None,
+                         user_info: Optional[Mapping[str, Any]] = None,
+                         category: str = "",
+                         thread: str = "",
+                         interruption_level: Union[None, str, int] = None,
+                         relevance_score: Optional[float] = None) -> request_pb2.NotificationRequest:
+    """Builds a chime.v1.NotificationRequest.
+
+    Trigger: ``in_seconds`` (a time interval; ``repeats`` needs >= 60), or ``calendar``, a
+    mapping of DateComponents fields (``{"hour": 9, "minute": 30, "time_zone":
+    "Europe/Berlin"}``), or neither: the request is delivered at once. ``sound`` is "default",
+    "none", a sound file name, or a chime.v1.Sound. ``user_info`` is encoded as JSON.
+    """
+    if in_seconds is not None and calendar is not None:
+        raise ValueError("give in_seconds or calendar, not both")
+    content = request_pb2.NotificationContent(title=title, subtitle=subtitle, body=body,
+                                              category_identifier=category,
+                                              thread_identifier=thread)
+    if badge is not None:
+        content.badge = badge
+    sound_message = _sound(sound)
+    if sound_message is not None:
+        content.sound.CopyFrom(sound_message)
+    if user_info is not None:
+        content.user_info_json = json.dumps(user_info, separators=(",", ":"), sort_keys=True)
+    if interruption_level is not None:
+        if isinstance(interruption_level, str):
+            try:
+                interruption_level = _INTERRUPTION_LEVELS[interruption_level.lower()]
+            except KeyError:
+                raise ValueError(f"unknown interruption level {interruption_level!r}") from None
+        content.interruption_level = interruption_level
+    if relevance_score is not None:
+        content.relevance_score = relevance_score
+
+    request = request_pb2.NotificationRequest(identifier=identifier, content=content)
+    if in_seconds is not None:
+        request.trigger.time_interval.seconds = float(in_seconds)
+        request.trigger.time_interval.repeats = repeats
+    elif calendar is not None:
+        unknown = set(calendar) - set(_DATE_COMPONENTS)
+        if unknown:
+            raise ValueError(f"unknown date components: {', '.join(sorted(unknown))}")
+        components = request.trigger.calendar.components
+        components.SetInParent()  # an empty set of components is still a calendar trigger
+        for name, value in calendar.items():
+            setattr(components, name, value)
+        request.trigger.calendar.repeats = repeats
+    elif repeats:
+        raise ValueError("repeats needs a trigger (in_seconds or calendar)")
+    return request
+
+
+class Subscription:
+    """The events of one Subscribe call, in cursor order.
+
+    Iterate over it (blocks until the next event), or call :meth:`next` with a timeout. A
+    fresh subscription (``after=None``) starts with an ``EVENT_KIND_SUBSCRIBED`` event once it
+    is live; one that resumes from a cursor first replays the stored events after it, then
+    sends ``EVENT_KIND_SUBSCRIBED``. The stream never ends on its own: :meth:`close` it (or
+    use ``with``), which cancels the call. Events that arrive while nobody reads are buffered
+    in memory.
+    """
+
+    def __init__(self, connection: Connection, call_id: int, replies: "queue.SimpleQueue[Any]",
+                 method: str) -> None:
+        self._connection = connection
+        self._call_id = call_id
+        self._replies = replies
+        self._method = method
+        self._done = False
+        self._ending: Optional[BaseException] = None
+
+    def __iter__(self) -> "Subscription":
+        return self
+
+    def __next__(self) -> nc_pb2.Event:
+        return self.next()
+
+    def next(self, timeout: Optional[float] = None) -> nc_pb2.Event:
+        """The next event. Raises TimeoutError when none comes within `timeout` seconds,
+        StopIteration when the stream ended normally, ChimeError when it ended with an error."""
+        if self._ending is not None:
+            ending, self._ending = self._ending, None
+            raise ending
+        if self._done:
+            raise StopIteration
+        try:
+            item = self._replies.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no event within {timeout} s") from None
+        if isinstance(item, ChimeError):
+            self._done = True
+            raise item
+        if item.end_of_stream:
+            self._done = True
+            failed = item.HasField("status") and item.status.code != Code.OK
+            ending = ChimeError.from_status(item.status) if failed else None
+            if not item.payload:
+                if ending is not None:
+                    raise ending
+                raise StopIteration
+            self._ending = ending  # raised on the next call, after this last event
+        return _decode(nc_pb2.Event, item.payload, self._method)
+
+    def close(self) -> None:
+        """Cancels the call (the daemon stops sending). Safe to call more than once."""
+        if not self._done:
+            self._done = True
+            self._connection.cancel(self._call_id)
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Client:
+    """A connection to chimed acting for one app.
+
+    ``Client(socket_path=None, app="org.example.app")`` connects at once (the default socket
+    is :func:`default_socket_path`; the default app is ``$CHIME_APP``). Every method is one
+    call; a non-OK answer raises :class:`ChimeError`. The client is thread-safe: calls from
+    several threads share the connection and are answered independently, and a
+    :class:`Subscription` can stream while other calls go on. ``timeout`` bounds how long each
+    unary call waits for its answer (None waits forever); it is not sent to the daemon.
+    Use it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, socket_path: Optional[str] = None, app: Optional[str] = None, *,
+                 timeout: Optional[float] = 30.0,
+                 max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
+                 max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
+        app = app or os.environ.get("CHIME_APP")
+        if not app:
+            raise ValueError("an app identifier is required: pass app=... or set $CHIME_APP")
+        self.app = app
+        self.socket_path = socket_path or default_socket_path()
+        self.timeout = timeout
+        self._connection = Connection(self.socket_path, max_frame_bytes=max_frame_bytes,
+                                      max_reply_bytes=max_reply_bytes, connect_timeout=timeout)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the connection; calls still waiting fail with CONNECTION_CLOSED."""
+        self._connection.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._connection.closed
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client(socket_path={self.socket_path!r}, app={self.app!r})"
+
+    # -- generic calls -------------------------------------------------------------------------
+
+    def call(self, method: str, request: Message, response_type: Type[M], *,
+             timeout: Optional[float] = _DEFAULT) -> M:
+        """One unary call. `method` is a NotificationCenter method name ("Add") or a full
+        path ("/chime.v1.NotificationCenter/Add")."""
+        path = _method_path(method)
+        wait = self.timeout if timeout is _DEFAULT else timeout
+        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
+        try:
+            item = replies.get(timeout=wait)
+        except queue.Empty:
+            self._connection.cancel(call_id)
+            raise ChimeError(Code.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
+                             f"no answer to {path} within {wait} s") from None
+        if isinstance(item, ChimeError):
+            raise item
+        if not item.end_of_stream:
+            self._connection.cancel(call_id)
+            raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY", f"{path} is unary but its reply did not end the call")
+        if item.HasField("status") and item.status.code != Code.OK:
+            raise ChimeError.from_status(item.status)
+        return _decode(response_type, item.payload, path)
+
+    def stream(self, method: str, request: Message) -> Subscription:
+        """Starts a server-streaming call; its messages are chime.v1.Event."""
+        path = _method_path(method)
+        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
+        return Subscription(self._connection, call_id, replies, path)
+
+    # -- NotificationCenter --------------------------------------------------------------------
+
+    def add_request(self, request: request_pb2.NotificationRequest) -> nc_pb2.AddResponse:
+        """Add with a full NotificationRequest; returns the whole AddResponse (pending,
+        replaced, and delivered when the request had no trigger)."""
+        return self.call("Add", nc_pb2.AddRequest(request=request), nc_pb2.AddResponse)
+
+    def add(self, identifier: str, title: str = "", body: str = "", subtitle: str = "", *,
+            in_seconds: Optional[float] = None,
+            calendar: Optional[Mapping[str, Any]] = None,
+            repeats: bool = False,
+            **content: Any) -> nc_pb2.PendingRequest:
+        """Schedules a request and returns it as the daemon stored it (next_fire_unix_ms set).
+
+        Takes the arguments of :func:`notification_request`. The same identifier replaces the
+        app's earlier pending request. Use :meth:`add_request` to see whether it replaced one,
+        or the delivered notification of a request without a trigger.
+        """
+        request = notification_request(identifier, title, body, subtitle, in_seconds=in_seconds,
+                                       calendar=calendar, repeats=repeats, **content)
+        return self.add_request(request).pending
+
+    def pending_page(self, page_size: int = 0, page_token: str = "") -> nc_pb2.GetPendingResponse:
+        return self.call("GetPending", nc_pb2.PageRequest(page_size=page_size, page_token=page_token),
+                         nc_pb2.GetPendingResponse)
+
+    def pending(self, *, page_size: int = 0) -> list[nc_pb2.PendingRequest]:
+        """All of the app's pending requests (every page)."""
+        return self._all_pages(self.pending_page, "requests", page_size)
+
+    def remove(self, identifiers: Union[str, Iterable[str]]) -> list[str]:
+        """Removes pending requests; returns the identifiers that existed and were removed."""
+        request = nc_pb2.IdentifiersRequest(identifiers=_identifiers(identifiers))
+        return list(self.call("RemovePending", request, nc_pb2.RemoveResponse).removed)
+
+    def remove_all(self) -> list[str]:
+        return list(self.call("RemoveAllPending", nc_pb2.Empty(), nc_pb2.RemoveResponse).removed)
+
+    def delivered_page(self, page_size: int = 0, page_token: str = "") -> nc_pb2.GetDeliveredResponse:
+        return self.call("GetDelivered", nc_pb2.PageRequest(page_size=page_size, page_token=page_token),
+                         nc_pb2.GetDeliveredResponse)
+
+    def delivered(self, *, page_size: int = 0) -> list[nc_pb2.DeliveredNotification]:
+        """All of the app's delivered notifications (every page)."""
+        return self._all_pages(self.delivered_page, "notifications", page_size)
+
+    def remove_delivered(self, identifiers: Union[str, Iterable[str]]) -> list[str]:
+        request = nc_pb2.IdentifiersRequest(identifiers=_identifiers(identifiers))
+        return list(self.call("RemoveDelivered", request, nc_pb2.RemoveResponse).removed)
+
+    def remove_all_delivered(self) -> list[str]:
+        return list(self.call("RemoveAllDelivered", nc_pb2.Empty(), nc_pb2.RemoveResponse).removed)
+
+    def subscribe(self, after: Optional[int] = None) -> Subscription:
+        """Streams the app's events. ``after=None`` starts with new events; a cursor (an
+        earlier Event.cursor, or 0 for everything retained) replays what came after it."""
+        request = nc_pb2.SubscribeRequest()
+        if after is not None:
+            request.after_cursor = after
+        return self.stream("Subscribe", request)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _all_pages(fetch: Any, field: str, page_size: int) -> list:
+        items: list = []
+        token = ""
+        seen: set[str] = set()
+        while True:
+            page = fetch(page_size, token)
+            items.extend(getattr(page, field))
+            token = page.next_page_token
+            if not token:
+                return items
+            if token in seen:
+                raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY", "chimed repeated a page token")
+            seen.add(token)
+

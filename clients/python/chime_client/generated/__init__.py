@@ -1,0 +1,1 @@
+"""Protobuf modules generated from Protos/chime/v1. DO NOT EDIT: run clients/python/generate.sh."""
