@@ -27,6 +27,8 @@ public final class ChimeDaemon: Sendable {
     var nextConnectionID: UInt64 = 1
     var signals: [SignalWatcher] = []
     var shuttingDown = false
+    /// At shutdown: closes connections that have not drained in time.
+    var cutoff: LoopTimer?
   }
 
   public init(configuration: ServerConfiguration) throws {
@@ -171,7 +173,14 @@ public final class ChimeDaemon: Sendable {
       id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
       maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, logger: configuration.logger,
       start: { call, header, payload in router.start(call, header: header, payload: payload) },
-      onClosed: { [unowned self] connection in state.value.connections[connection.id] = nil }
+      onClosed: { [unowned self] connection in
+        let s = state.value
+        s.connections[connection.id] = nil
+        if s.shuttingDown && s.connections.isEmpty {
+          s.cutoff?.close()
+          s.cutoff = nil
+        }
+      }
     )
     s.connections[id] = connection
     let me = getuid()
@@ -204,7 +213,19 @@ public final class ChimeDaemon: Sendable {
     s.shuttingDown = true
     s.listener?.close()
     s.listener = nil
-    for connection in s.connections.values { connection.close(reason: "daemon stopped") }
+    let goodbye = ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")
+    for connection in s.connections.values { connection.finishAll(with: goodbye) }
+    // A peer that does not read could hold the flush forever: cut everyone off after a moment.
+    if !s.connections.isEmpty {
+      let cutoff = LoopTimer(loop: loop) { [unowned self] in
+        let s = state.value
+        for connection in s.connections.values { connection.close(reason: "daemon stopped") }
+        s.cutoff?.close()
+        s.cutoff = nil
+      }
+      cutoff.arm(afterMillis: 2000)
+      s.cutoff = cutoff
+    }
     for watcher in s.signals { watcher.close() }
     s.signals.removeAll()
     s.service?.scheduler.stop()

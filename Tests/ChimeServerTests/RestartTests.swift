@@ -80,3 +80,32 @@ import Testing
     #expect(e3.identifiers == ["c"])
   }
 }
+
+@Suite struct ShutdownTests {
+  @Test func openStreamsEndWithShuttingDownInsteadOfAVanishingSocket() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await client.add(.tea())
+    d.stop()
+    do {
+      _ = try await nextEvent(&events) { $0.kind == .delivered }
+      Issue.record("the stream should have ended")
+    } catch let error as ChimeError {
+      #expect(error.code == .unavailable)
+      #expect(error.reason == "SHUTTING_DOWN", "\(error)")
+    }
+  }
+
+  @Test func acknowledgedChangesSurviveAGracefulShutdown() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for i in 0..<100 { group.addTask { _ = try await client.add(.tea("r\(i)")) } }
+      try await group.waitForAll()
+    }
+    try d.restart()
+    #expect(try await d.client().allPending().count == 100)
+  }
+}

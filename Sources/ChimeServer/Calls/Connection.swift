@@ -93,6 +93,17 @@ final class Connection {
 
   func close(reason: String) { socket.close(reason: reason) }
 
+  /// Ends every call in flight with `error` (streams included), lets the replies drain and
+  /// closes. Used at shutdown so clients learn why, instead of seeing the socket vanish.
+  func finishAll(with error: ChimeError) {
+    let active = Array(calls.values)
+    for call in active {
+      call.cancelled()
+      call.finish(.failure(error))
+    }
+    socket.closeAfterFlush(reason: error.message)
+  }
+
   private func received(_ bytes: UnsafeRawBufferPointer) {
     decoder.append(bytes)
     while !socket.isClosed {

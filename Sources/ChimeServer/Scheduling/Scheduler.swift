@@ -28,6 +28,12 @@ final class Scheduler {
   private var timer: LoopTimer?
   private var stopped = false
   private var firesInFlight = 0
+  /// Keys whose fire failed for a transient reason (store unavailable, disk full), with the
+  /// instant to try again. Bounded: past the bound the store's index still has them and a
+  /// refill brings them back.
+  private var retries: [(key: ScheduleKey, at: Instant)] = []
+  private let maxRetries = 1024
+  private let retryDelayMillis: Int64 = 1000
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
        configuration: Configuration, logger: Logger, onFired: @escaping (ScheduleKey, MutationOutcome) -> Void) {
@@ -69,7 +75,12 @@ final class Scheduler {
   private func tick() {
     guard !stopped else { return }
     let now = clock.now()
-    let due = window.popDue(now: now, limit: configuration.firesPerTick)
+    var due = window.popDue(now: now, limit: configuration.firesPerTick)
+    if !retries.isEmpty {
+      let ready = retries.filter { $0.at <= now }
+      retries.removeAll { $0.at <= now }
+      due += ready.map(\.key)
+    }
     for key in due { fire(key) }
     refillIfNeeded()
     arm()
@@ -84,10 +95,16 @@ final class Scheduler {
       case .success(let outcome):
         if let next = outcome.next { window.insert(next) }
         if !outcome.stale { onFired(key, outcome) }
-      case .failure(let error):
-        // The row is unchanged in the store; put the key back so it is retried.
+      case .failure(let error) where error.code == .unavailable || error.code == .resourceExhausted:
+        // The row is unchanged in the store: try again a little later, not in a hot loop.
         logger.error("fire failed; will retry", metadata: ["key": "\(key)", "error": "\(error)"])
-        window.insert(key)
+        if retries.count < maxRetries {
+          retries.append((key, clock.now().adding(millis: retryDelayMillis)))
+        }
+      case .failure(let error):
+        // Not transient (an unreadable row): retrying cannot help. The row stays pending in the
+        // store and is tried again after a restart.
+        logger.critical("fire failed; not retrying", metadata: ["key": "\(key)", "error": "\(error)"])
       }
       guard !stopped else { return }
       refillIfNeeded()
@@ -119,12 +136,13 @@ final class Scheduler {
 
   private func arm() {
     guard !stopped, let timer else { return }
-    guard let earliest = window.earliest else {
+    let nextRetry = retries.map(\.at).min()
+    guard let due = [window.earliest?.due, nextRetry].compactMap({ $0 }).min() else {
       if window.refillInFlight { return }
       timer.arm(afterMillis: UInt64(configuration.maxSleepMillis))
       return
     }
-    let wait = earliest.due.millis(since: clock.now())
+    let wait = due.millis(since: clock.now())
     let millis = min(max(wait, 0), configuration.maxSleepMillis)
     timer.arm(afterMillis: UInt64(millis))
   }

@@ -40,7 +40,10 @@ struct  Chime__V1__Frame
 {
   ProtobufCMessage base;
   /*
-   * Chosen by the client, unique among its calls in flight on this connection.
+   * Chosen by the client, nonzero, unique among its calls in flight on this connection.
+   * Clients should not reuse an id on a connection (a late reply to a cancel could otherwise
+   * be taken for the new call's). Call id 0 is the connection itself: a reply on it carries
+   * the status that ends the connection (framing error, refused peer, shutdown).
    */
   uint64_t call_id;
   Chime__V1__Frame__KindCase kind_case;
@@ -82,8 +85,10 @@ struct  Chime__V1__Call
 
 
 /*
- * Asks the server to stop a call; the server answers it with CANCELLED unless it
- * already finished. A cancel for an unknown call_id is ignored.
+ * Asks the server to stop a call; the server ends it with CANCELLED unless it already
+ * finished. A cancel for a call_id that is not in flight is answered on that call_id with
+ * NOT_FOUND, reason UNKNOWN_CALL. At shutdown every call in flight ends with UNAVAILABLE,
+ * reason SHUTTING_DOWN.
  */
 struct  Chime__V1__Cancel
 {
