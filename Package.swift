@@ -46,7 +46,7 @@ let package = Package(
     .target(
       name: "ChimeStore",
       dependencies: [
-        "ChimeCore",
+        "ChimeCore", "ChimeWire",
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -91,7 +91,7 @@ let package = Package(
     .executableTarget(
       name: "chime-bench",
       dependencies: [
-        "ChimeClient", "ChimeCore",
+        "ChimeClient", "ChimeCore", "ChimeWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings

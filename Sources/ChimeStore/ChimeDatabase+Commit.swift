@@ -80,7 +80,7 @@ extension ChimeDatabase {
     let identifier = pending.request.identifier
     try Self.check(app: app, identifier: identifier)
     let replaced = try exists(.pending, app: app, identifier: identifier, db: db)
-    let body = try codec.encode(pending)
+    let body = codec.encode(pending)
     try db.cachedStatement(sql: """
       INSERT INTO pending (app, identifier, next_fire, added, fire_count, body) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
@@ -90,7 +90,7 @@ extension ChimeDatabase {
         Int64(clamping: pending.fireCount), body,
       ])
     let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
-    let stored = try EventLog.append(event, app: app, db: db, codec: codec, pendingJSON: body)
+    let stored = try EventLog.append(event, app: app, db: db, codec: codec)
     return MutationOutcome(events: [stored], replaced: replaced, pending: pending)
   }
 
@@ -103,10 +103,10 @@ extension ChimeDatabase {
       let removed = Event(at: at, kind: .pendingRemoved, identifiers: [identifier], note: "replaced by a request delivered at once")
       outcome.events.append(try EventLog.append(removed, app: app, db: db, codec: codec))
     }
-    let body = try storeDelivered(delivered, app: app, db: db)
+    try storeDelivered(delivered, app: app, db: db)
     outcome.delivered = delivered
     let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered)
-    outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec, deliveredJSON: body))
+    outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec))
     return outcome
   }
 
@@ -158,10 +158,10 @@ extension ChimeDatabase {
       outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
     } else {
       let delivered = DeliveredNotification(request: request, delivered: now, due: key.due, missed: missed, sound: pending.sound)
-      let body = try storeDelivered(delivered, app: key.app, db: db)
+      try storeDelivered(delivered, app: key.app, db: db)
       outcome.delivered = delivered
       let event = Event(at: now, kind: .delivered, identifiers: [key.identifier], delivered: delivered)
-      outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec, deliveredJSON: body))
+      outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
     }
 
     if let next = TriggerPlanner.nextFire(of: request.trigger, due: key.due, now: now) {
@@ -217,9 +217,9 @@ extension ChimeDatabase {
     return db.changesCount > 0
   }
 
-  /// Upserts `delivered`; returns its JSON.
-  private func storeDelivered(_ delivered: DeliveredNotification, app: String, db: Database) throws -> String {
-    let body = try codec.encode(delivered)
+  /// Upserts `delivered`.
+  private func storeDelivered(_ delivered: DeliveredNotification, app: String, db: Database) throws {
+    let body = codec.encode(delivered)
     try db.cachedStatement(sql: """
       INSERT INTO delivered (app, identifier, delivered_at, due, missed, body) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET delivered_at = excluded.delivered_at, due = excluded.due,
@@ -228,6 +228,5 @@ extension ChimeDatabase {
         app, delivered.request.identifier, delivered.delivered.unixMillis, delivered.due.unixMillis,
         delivered.missed, body,
       ])
-    return body
   }
 }

@@ -31,16 +31,21 @@ struct Bench: AsyncParsableCommand {
     let emptyRSS = daemon.residentKiB()
     print(String(format: "memory: empty daemon RSS %.1f MiB", Double(emptyRSS) / 1024))
 
-    // 1. One client, sequential durable adds.
+    // 1. One client, sequential durable adds: through the Swift client, then from the raw
+    //    single-threaded load generator (which leaves the daemon more of the shared cores).
     let one = try await AddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single")
-    one.print(label: "1 client ")
+    one.print(label: "1 client, ChimeClient")
+    let oneRaw = try RawAddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single-raw")
+    oneRaw.print(label: "1 client, raw")
 
-    // 2. Many clients, concurrent durable adds.
-    let many = try await AddLoad.run(socket: daemon.socket, clients: clients, total: parallel, idPrefix: "par")
-    many.print(label: "\(clients) clients")
+    // 2. Many clients, concurrent durable adds, the same two ways.
+    let many = try await AddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par")
+    many.print(label: "\(clients) clients, ChimeClient")
+    let manyRaw = try RawAddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par-raw")
+    manyRaw.print(label: "\(clients) clients, raw")
 
     // 3. Fill to `pending` far-future requests.
-    let have = single + parallel
+    let have = oneRaw.total + one.total + many.total + manyRaw.total
     if pending > have {
       _ = try await AddLoad.run(socket: daemon.socket, clients: clients, total: pending - have, idPrefix: "fill")
     }

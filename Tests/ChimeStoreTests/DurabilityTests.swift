@@ -49,11 +49,15 @@ import Testing
   @Test func oneFailingMutationLeavesTheOthersCommitted() throws {
     let store = try StoreFixture()
     try store.add("app", Fixtures.request("victim"))
-    // Not encodable as JSON: fails after the pending row and its event were already written,
-    // so the savepoint must undo those.
-    var content = NotificationContent(title: "bad")
-    content.relevanceScore = .nan
-    let bad = DeliveredNotification(request: NotificationRequest(identifier: "victim", content: content), delivered: t0, due: t0)
+    // A trigger makes the delivered insert fail after the pending row was already deleted
+    // and its event written, so the savepoint must undo those.
+    try store.db.pool.write { db in
+      try db.execute(sql: """
+        CREATE TEMP TRIGGER refuse_bad BEFORE INSERT ON delivered WHEN NEW.identifier = 'victim'
+        BEGIN SELECT RAISE(ABORT, 'refused by test'); END
+        """)
+    }
+    let bad = DeliveredNotification(request: NotificationRequest(identifier: "victim", content: NotificationContent(title: "bad")), delivered: t0, due: t0)
     let results = store.db.commit([
       .add(app: "app", pending: Fixtures.pending(Fixtures.request("before"), added: t0), at: t0),
       .deliverNow(app: "app", delivered: bad, at: t0),

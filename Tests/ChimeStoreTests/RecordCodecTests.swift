@@ -4,10 +4,11 @@ import Testing
 @testable import ChimeStore
 
 @Suite struct RecordCodecTests {
-  static let awkward = ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r\u{0}\u{1F}\u{7F}", "ünïcødé 🔔 e\u{301}\"\u{301}", "</script>", ""]
+  // No NUL: the validator refuses it in every text field (protobuf-c strings are C strings).
+  static let awkward = ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r\u{1F}\u{7F}", "ünïcødé 🔔 e\u{301}\"\u{301}", "</script>", ""]
 
   @Test(arguments: awkward)
-  func eventBodyRoundTrips(text: String) throws {
+  func recordsRoundTrip(text: String) throws {
     let codec = RecordCodec()
     var request = Fixtures.request(text.isEmpty ? "x" : text, title: text)
     request.content.userInfoJSON = #"{"k":"\#(text.isEmpty ? "v" : "w")"}"#
@@ -15,19 +16,22 @@ import Testing
     let delivered = DeliveredNotification(request: request, delivered: t0, due: t0, missed: true)
     let event = Event(at: t0, kind: .delivered, identifiers: [text, "b", text], delivered: delivered, pending: pending, note: text)
 
-    for body in [try codec.eventBody(event), try codec.eventBody(event, pendingJSON: codec.encode(pending), deliveredJSON: codec.encode(delivered))] {
-      let decoded = try codec.decode(EventBody.self, from: body).event(cursor: 7, at: t0, kind: .delivered)
-      var expected = event
-      expected.cursor = 7
-      #expect(decoded == expected)
-      #expect(try JSONSerialization.jsonObject(with: Data(body.utf8)) is [String: Any])
-    }
+    #expect(try codec.decode(PendingRequest.self, from: codec.encode(pending)) == pending)
+    #expect(try codec.decode(DeliveredNotification.self, from: codec.encode(delivered)) == delivered)
+    let decoded = try codec.decode(EventBody.self, from: codec.eventBody(event)).event(cursor: 7, at: t0, kind: .delivered)
+    var expected = event
+    expected.cursor = 7
+    #expect(decoded == expected)
   }
 
   @Test func minimalEventBody() throws {
     let codec = RecordCodec()
-    let body = try codec.eventBody(Event(at: t0, kind: .pendingRemoved))
-    #expect(body == #"{"identifiers":[]}"#)
+    let body = codec.eventBody(Event(at: t0, kind: .pendingRemoved))
     #expect(try codec.decode(EventBody.self, from: body).event(cursor: 1, at: t0, kind: .pendingRemoved) == Event(cursor: 1, at: t0, kind: .pendingRemoved))
+  }
+
+  @Test func garbageBodyIsAnErrorNotACrash() {
+    let codec = RecordCodec()
+    #expect(throws: (any Error).self) { try codec.decode(PendingRequest.self, from: Data([0xFF, 0xFF, 0xFF])) }
   }
 }

@@ -2,8 +2,7 @@ import Foundation
 
 /// Checks a request before it is scheduled. Pure: no disk, no clock.
 ///
-/// Every failure is INVALID_ARGUMENT with a stable reason and the field path, except calendar
-/// triggers, which answer UNIMPLEMENTED until the calendar engine lands.
+/// Every failure is INVALID_ARGUMENT with a stable reason and the field path.
 public enum RequestValidator {
   public static func validate(_ request: NotificationRequest) throws(ChimeError) {
     try validateIdentifier(request.identifier, field: "request.identifier")
@@ -22,6 +21,8 @@ public enum RequestValidator {
   /// A request identifier: 1...256 bytes of UTF-8 with no control characters.
   public static func validateIdentifier(_ identifier: String, field: String) throws(ChimeError) {
     let count = identifier.utf8.count
+    // Fast path: ASCII without C0 controls or DEL, the common case.
+    if count > 0, count <= Limits.identifierMaxBytes, identifier.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
     guard count > 0 else {
       throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: field)
     }
@@ -38,8 +39,13 @@ public enum RequestValidator {
                          ("category_identifier", content.categoryIdentifier), ("thread_identifier", content.threadIdentifier),
                          ("target_content_identifier", content.targetContentIdentifier), ("summary_argument", content.summaryArgument),
                          ("launch_image_name", content.launchImageName)]
-    where text.utf8.count > Limits.textMaxBytes {
-      throw .invalidArgument("FIELD_TOO_LONG", "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
+    {
+      if text.utf8.count > Limits.textMaxBytes {
+        throw .invalidArgument("FIELD_TOO_LONG", "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
+      }
+      if text.utf8.contains(0) {
+        throw .invalidArgument("FIELD_CONTAINS_NUL", "\(name) contains a NUL character", field: "\(field).\(name)")
+      }
     }
     if let badge = content.badge, badge < 0 {
       throw .invalidArgument("INVALID_BADGE", "badge must be 0 or more (got \(badge))", field: "\(field).badge")

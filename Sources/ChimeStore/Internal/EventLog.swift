@@ -4,11 +4,9 @@ import GRDB
 /// The `event` table: appended in the transaction of the change it describes, pruned to the
 /// retention bound, replayed by cursor.
 enum EventLog {
-  /// Stores `event` for `app` and returns it with its cursor. `pendingJSON`/`deliveredJSON`:
-  /// the JSON of `event.pending`/`event.delivered` when the caller already encoded it.
-  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec,
-                     pendingJSON: String? = nil, deliveredJSON: String? = nil) throws -> Event {
-    let body = try codec.eventBody(event, pendingJSON: pendingJSON, deliveredJSON: deliveredJSON)
+  /// Stores `event` for `app` and returns it with its cursor.
+  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec) throws -> Event {
+    let body = codec.eventBody(event)
     let insert = try db.cachedStatement(sql: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)")
     try insert.execute(arguments: [app, event.at.unixMillis, event.kind.rawValue, body])
     var stored = event

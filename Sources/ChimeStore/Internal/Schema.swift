@@ -6,7 +6,7 @@ enum Schema {
   static let migrator: DatabaseMigrator = {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1") { db in
-      // Pending requests. `body` is the PendingRequest as JSON; `next_fire` and `fire_count`
+      // Pending requests. `body` is the PendingRequest as protobuf (chime.v1.PendingRequest); `next_fire` and `fire_count`
       // are authoritative over the copies inside `body` (a fire updates only the columns).
       try db.execute(sql: """
         CREATE TABLE pending (
@@ -15,7 +15,7 @@ enum Schema {
           next_fire INTEGER NOT NULL,
           added INTEGER NOT NULL,
           fire_count INTEGER NOT NULL CHECK (fire_count >= 0),
-          body TEXT NOT NULL,
+          body BLOB NOT NULL,
           PRIMARY KEY (app, identifier)
         );
         -- The scheduler's window across all apps (keyset paging by ScheduleKey order).
@@ -29,7 +29,7 @@ enum Schema {
           delivered_at INTEGER NOT NULL,
           due INTEGER NOT NULL,
           missed INTEGER NOT NULL CHECK (missed IN (0, 1)),
-          body TEXT NOT NULL,
+          body BLOB NOT NULL,
           PRIMARY KEY (app, identifier)
         );
         -- One app's listing, newest first.
@@ -41,7 +41,7 @@ enum Schema {
           app TEXT NOT NULL CHECK (length(app) > 0),
           at INTEGER NOT NULL,
           kind INTEGER NOT NULL CHECK (kind > 0),
-          body TEXT NOT NULL
+          body BLOB NOT NULL
         );
         CREATE INDEX event_by_app ON event (app, cursor);
 

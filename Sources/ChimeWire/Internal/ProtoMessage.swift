@@ -1,0 +1,99 @@
+internal import CChimeProto
+import ChimeCore
+
+/// Packing and unpacking any generated message, and reading its strings.
+enum ProtoMessage {
+  /// Builds a message in a fresh arena, packs it, and frees everything the arena holds.
+  static func pack<M>(building build: (CArena) -> UnsafeMutablePointer<M>) -> [UInt8] {
+    let arena = CArena()
+    defer { arena.freeAll() }
+    return pack(build(arena), lengthPrefix: false)
+  }
+
+  /// The packed bytes of `message`, optionally preceded by their length (4 bytes, big-endian).
+  static func pack<M>(_ message: UnsafePointer<M>, lengthPrefix: Bool) -> [UInt8] {
+    // Every generated struct starts with its ProtobufCMessage base, whose descriptor `_init` set.
+    let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
+    let size = protobuf_c_message_get_packed_size(base)
+    let prefix = lengthPrefix ? 4 : 0
+    if size == 0 && prefix == 0 { return [] }  // all defaults; don't rely on a buffer of capacity 0
+    precondition(!lengthPrefix || size <= Int(UInt32.max), "frame of \(size) bytes does not fit a 32-bit length")
+    return [UInt8](unsafeUninitializedCapacity: prefix + size) { out, count in
+      let start = out.baseAddress!
+      if lengthPrefix {
+        start[0] = UInt8(truncatingIfNeeded: size >> 24)
+        start[1] = UInt8(truncatingIfNeeded: size >> 16)
+        start[2] = UInt8(truncatingIfNeeded: size >> 8)
+        start[3] = UInt8(truncatingIfNeeded: size)
+      }
+      let written = protobuf_c_message_pack(base, start + prefix)
+      precondition(written == size, "protobuf-c packed \(written) bytes, expected \(size)")
+      count = prefix + written
+    }
+  }
+
+  typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
+
+  /// Unpacks `bytes` with the message's generated `_unpack`, hands the message to `body`, and
+  /// frees it afterwards. Returns nil when the bytes are not a valid message.
+  static func unpacking<M, R, E: Error>(
+    _ bytes: UnsafeRawBufferPointer,
+    with unpack: Unpack<M>,
+    _ body: (UnsafePointer<M>) throws(E) -> R
+  ) throws(E) -> R? {
+    var scratch: UInt8 = 0
+    let message: UnsafeMutablePointer<M>?
+    if let base = bytes.baseAddress, bytes.count > 0 {
+      message = unpack(nil, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+    } else {
+      message = unpack(nil, 0, &scratch)
+    }
+    guard let message else { return nil }
+    defer {
+      protobuf_c_message_free_unpacked(UnsafeMutableRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self), nil)
+    }
+    return try body(message)
+  }
+
+  /// Unpacks a method payload; bytes that are not a `name` message are INVALID_ARGUMENT
+  /// `MALFORMED_PAYLOAD`.
+  static func decode<M, R>(
+    _ bytes: [UInt8],
+    as name: String,
+    with unpack: Unpack<M>,
+    _ body: (UnsafePointer<M>) throws(ChimeError) -> R
+  ) throws(ChimeError) -> R {
+    // Array.withUnsafeBytes rethrows untyped errors, so carry the typed one out in a Result.
+    let result = bytes.withUnsafeBytes { raw in
+      Result { () throws(ChimeError) in try unpacking(raw, with: unpack, body) }
+    }
+    guard let value = try result.get() else { throw WireErrors.malformedPayload(name) }
+    return value
+  }
+
+  /// The string a field holds; INVALID_ARGUMENT `MALFORMED_PAYLOAD` unless it is valid UTF-8.
+  /// (protobuf-c does not check; a NUL inside the string cuts it there.)
+  @inline(__always)
+  static func text(_ p: UnsafePointer<CChar>?, _ field: @autoclosure () -> String) throws(ChimeError) -> String {
+    guard let p, p.pointee != 0 else { return "" }
+    guard let s = String(validatingCString: p) else { throw WireErrors.invalidUTF8(field: field()) }
+    return s
+  }
+
+  /// The strings of a repeated string field.
+  static func texts(_ p: UnsafePointer<UnsafeMutablePointer<CChar>?>?, count: Int, _ field: @autoclosure () -> String) throws(ChimeError) -> [String] {
+    guard let p, count > 0 else { return [] }
+    var out: [String] = []
+    out.reserveCapacity(count)
+    for i in 0..<count {
+      out.append(try text(p[i], "\(field())[\(i)]"))
+    }
+    return out
+  }
+
+  /// Copies a `bytes` field.
+  static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
+    guard let base = data.data, data.len > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: base, count: data.len))
+  }
+}

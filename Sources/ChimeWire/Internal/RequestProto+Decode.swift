@@ -1,0 +1,238 @@
+internal import CChimeProto
+import ChimeCore
+
+/// Reading `request.proto` messages back into Swift values. Input is hostile: a missing message
+/// reads as its proto3 default, every string is checked for UTF-8 and every enum for a known
+/// value, and each failure names the field path below `path`.
+extension RequestProto {
+  typealias Path = () -> String
+
+  static func request(_ p: UnsafePointer<Chime__V1__NotificationRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationRequest {
+    guard let m = p?.pointee else { return NotificationRequest(identifier: "", content: NotificationContent()) }
+    var missedFire = MissedFirePolicy.deliver
+    if let policy = m.missed_fire?.pointee {
+      missedFire = MissedFirePolicy(
+        action: try missedFireAction(policy.action, "\(path()).missed_fire.action"),
+        maxLatenessSeconds: policy.max_lateness_seconds
+      )
+    }
+    return NotificationRequest(
+      identifier: try ProtoMessage.text(m.identifier, "\(path()).identifier"),
+      content: try content(m.content, "\(path()).content"),
+      trigger: try trigger(m.trigger, "\(path()).trigger"),
+      missedFire: missedFire
+    )
+  }
+
+  static func content(_ p: UnsafePointer<Chime__V1__NotificationContent>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationContent {
+    var c = NotificationContent()
+    guard let m = p?.pointee else { return c }
+    c.title = try ProtoMessage.text(m.title, "\(path()).title")
+    c.subtitle = try ProtoMessage.text(m.subtitle, "\(path()).subtitle")
+    c.body = try ProtoMessage.text(m.body, "\(path()).body")
+    if m.badge_set_case == CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET_BADGE {
+      c.badge = m.badge
+    }
+    c.sound = try sound(m.sound, "\(path()).sound")
+    c.userInfoJSON = try ProtoMessage.text(m.user_info_json, "\(path()).user_info_json")
+    if let list = m.attachments, m.n_attachments > 0 {
+      c.attachments.reserveCapacity(m.n_attachments)
+      for i in 0..<m.n_attachments {
+        c.attachments.append(try attachment(list[i], "\(path()).attachments[\(i)]"))
+      }
+    }
+    c.categoryIdentifier = try ProtoMessage.text(m.category_identifier, "\(path()).category_identifier")
+    c.threadIdentifier = try ProtoMessage.text(m.thread_identifier, "\(path()).thread_identifier")
+    c.targetContentIdentifier = try ProtoMessage.text(m.target_content_identifier, "\(path()).target_content_identifier")
+    c.interruptionLevel = try interruptionLevel(m.interruption_level, "\(path()).interruption_level")
+    if m.relevance_set_case == CHIME__V1__NOTIFICATION_CONTENT__RELEVANCE_SET_RELEVANCE_SCORE {
+      c.relevanceScore = m.relevance_score
+    }
+    c.summaryArgument = try ProtoMessage.text(m.summary_argument, "\(path()).summary_argument")
+    c.launchImageName = try ProtoMessage.text(m.launch_image_name, "\(path()).launch_image_name")
+    return c
+  }
+
+  /// nil when the message is missing or its kind is UNSPECIFIED (silent).
+  static func sound(_ p: UnsafePointer<Chime__V1__Sound>?, _ path: @autoclosure Path) throws(ChimeError) -> Sound? {
+    guard let m = p?.pointee else { return nil }
+    let kind: Sound.Kind
+    switch m.kind {
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_UNSPECIFIED: return nil
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_NONE: kind = .none
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_DEFAULT: kind = .default
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_NAMED: kind = .named
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_DEFAULT_CRITICAL: kind = .defaultCritical
+    case CHIME__V1__SOUND_KIND__SOUND_KIND_CRITICAL_NAMED: kind = .criticalNamed
+    default: throw WireErrors.unknownEnum(m.kind.rawValue, field: "\(path()).kind")
+    }
+    let volume: Double? = m.volume_set_case == CHIME__V1__SOUND__VOLUME_SET_VOLUME ? m.volume : nil
+    return Sound(kind: kind, name: try ProtoMessage.text(m.name, "\(path()).name"), volume: volume)
+  }
+
+  static func attachment(_ p: UnsafePointer<Chime__V1__Attachment>?, _ path: @autoclosure Path) throws(ChimeError) -> Attachment {
+    guard let m = p?.pointee else { return Attachment(path: "") }
+    var options = AttachmentOptions()
+    if let o = m.options?.pointee {
+      options.typeHint = try ProtoMessage.text(o.type_hint, "\(path()).options.type_hint")
+      options.thumbnailHidden = o.thumbnail_hidden != 0
+      if o.clip_set_case == CHIME__V1__ATTACHMENT_OPTIONS__CLIP_SET_THUMBNAIL_CLIPPING_RECT {
+        let r = o.thumbnail_clipping_rect?.pointee
+        options.thumbnailClippingRect = ClipRect(x: r?.x ?? 0, y: r?.y ?? 0, width: r?.width ?? 0, height: r?.height ?? 0)
+      }
+      if o.time_set_case == CHIME__V1__ATTACHMENT_OPTIONS__TIME_SET_THUMBNAIL_TIME {
+        options.thumbnailTime = o.thumbnail_time
+      }
+    }
+    var info: AttachmentInfo?
+    if let i = m.info?.pointee {
+      var v = AttachmentInfo()
+      v.storePath = try ProtoMessage.text(i.store_path, "\(path()).info.store_path")
+      v.type = try ProtoMessage.text(i.type, "\(path()).info.type")
+      v.mediaClass = try ProtoMessage.text(i.media_class, "\(path()).info.media_class")
+      v.bytes = i.bytes
+      v.width = i.width
+      v.height = i.height
+      v.durationSeconds = i.duration_seconds
+      v.frameCount = i.frame_count
+      info = v
+    }
+    return Attachment(
+      identifier: try ProtoMessage.text(m.identifier, "\(path()).identifier"),
+      path: try ProtoMessage.text(m.path, "\(path()).path"),
+      options: options,
+      info: info
+    )
+  }
+
+  /// nil when the message is missing or no kind is set ("deliver now").
+  static func trigger(_ p: UnsafePointer<Chime__V1__Trigger>?, _ path: @autoclosure Path) throws(ChimeError) -> Trigger? {
+    guard let m = p?.pointee else { return nil }
+    switch m.kind_case {
+    case CHIME__V1__TRIGGER__KIND_TIME_INTERVAL:
+      let t = m.time_interval?.pointee
+      return .timeInterval(TimeIntervalTrigger(seconds: t?.seconds ?? 0, repeats: (t?.repeats ?? 0) != 0))
+    case CHIME__V1__TRIGGER__KIND_CALENDAR:
+      guard let c = m.calendar?.pointee else { return .calendar(CalendarTrigger(components: CalendarComponents())) }
+      return .calendar(CalendarTrigger(
+        components: try components(c.components, "\(path()).calendar.components"),
+        repeats: c.repeats != 0,
+        dstGap: try dstGap(c.dst_gap, "\(path()).calendar.dst_gap"),
+        dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap")
+      ))
+    default:
+      return nil
+    }
+  }
+
+  static func components(_ p: UnsafePointer<Chime__V1__DateComponents>?, _ path: @autoclosure Path) throws(ChimeError) -> CalendarComponents {
+    var d = CalendarComponents()
+    guard let m = p?.pointee else { return d }
+    if m.year_set_case == CHIME__V1__DATE_COMPONENTS__YEAR_SET_YEAR { d.year = Int(m.year) }
+    if m.month_set_case == CHIME__V1__DATE_COMPONENTS__MONTH_SET_MONTH { d.month = Int(m.month) }
+    if m.day_set_case == CHIME__V1__DATE_COMPONENTS__DAY_SET_DAY { d.day = Int(m.day) }
+    if m.hour_set_case == CHIME__V1__DATE_COMPONENTS__HOUR_SET_HOUR { d.hour = Int(m.hour) }
+    if m.minute_set_case == CHIME__V1__DATE_COMPONENTS__MINUTE_SET_MINUTE { d.minute = Int(m.minute) }
+    if m.second_set_case == CHIME__V1__DATE_COMPONENTS__SECOND_SET_SECOND { d.second = Int(m.second) }
+    if m.weekday_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET_WEEKDAY { d.weekday = Int(m.weekday) }
+    if m.weekday_ordinal_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET_WEEKDAY_ORDINAL {
+      d.weekdayOrdinal = Int(m.weekday_ordinal)
+    }
+    if m.week_of_month_set_case == CHIME__V1__DATE_COMPONENTS__WEEK_OF_MONTH_SET_WEEK_OF_MONTH {
+      d.weekOfMonth = Int(m.week_of_month)
+    }
+    if m.week_of_year_set_case == CHIME__V1__DATE_COMPONENTS__WEEK_OF_YEAR_SET_WEEK_OF_YEAR {
+      d.weekOfYear = Int(m.week_of_year)
+    }
+    if m.year_for_week_of_year_set_case == CHIME__V1__DATE_COMPONENTS__YEAR_FOR_WEEK_OF_YEAR_SET_YEAR_FOR_WEEK_OF_YEAR {
+      d.yearForWeekOfYear = Int(m.year_for_week_of_year)
+    }
+    let zone = try ProtoMessage.text(m.time_zone, "\(path()).time_zone")
+    d.timeZone = zone.isEmpty ? nil : zone
+    return d
+  }
+
+  static func pending(_ p: UnsafePointer<Chime__V1__PendingRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> PendingRequest {
+    guard let m = p?.pointee else {
+      return PendingRequest(request: try request(nil, ""), nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
+    }
+    return PendingRequest(
+      request: try request(m.request, "\(path()).request"),
+      nextFire: Instant(unixMillis: m.next_fire_unix_ms),
+      added: Instant(unixMillis: m.added_unix_ms),
+      sound: try soundResolution(m.sound, "\(path()).sound"),
+      fireCount: m.fire_count
+    )
+  }
+
+  static func delivered(_ p: UnsafePointer<Chime__V1__DeliveredNotification>?, _ path: @autoclosure Path) throws(ChimeError) -> DeliveredNotification {
+    guard let m = p?.pointee else {
+      return DeliveredNotification(request: try request(nil, ""), delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))
+    }
+    return DeliveredNotification(
+      request: try request(m.request, "\(path()).request"),
+      delivered: Instant(unixMillis: m.delivered_unix_ms),
+      due: Instant(unixMillis: m.due_unix_ms),
+      missed: m.missed != 0,
+      sound: try soundResolution(m.sound, "\(path()).sound")
+    )
+  }
+
+  /// `plays` must be "named", "default" or "none".
+  static func soundResolution(_ p: UnsafePointer<Chime__V1__SoundResolution>?, _ path: @autoclosure Path) throws(ChimeError) -> SoundResolution? {
+    guard let m = p?.pointee else { return nil }
+    let playsText = try ProtoMessage.text(m.plays, "\(path()).plays")
+    guard let plays = SoundResolution.Plays(rawValue: playsText) else {
+      throw WireErrors.unknownValue(playsText, field: "\(path()).plays")
+    }
+    var s = SoundResolution(plays: plays)
+    s.path = try ProtoMessage.text(m.path, "\(path()).path")
+    s.reason = try ProtoMessage.text(m.reason, "\(path()).reason")
+    s.message = try ProtoMessage.text(m.message, "\(path()).message")
+    s.container = try ProtoMessage.text(m.container, "\(path()).container")
+    s.codec = try ProtoMessage.text(m.codec, "\(path()).codec")
+    s.channels = m.channels
+    s.sampleRate = m.sample_rate
+    s.frames = m.frames
+    s.durationSeconds = m.duration_seconds
+    s.criticalDowngraded = m.critical_downgraded != 0
+    return s
+  }
+
+  // MARK: Enums (UNSPECIFIED reads as the documented default)
+
+  static func interruptionLevel(_ v: Chime__V1__InterruptionLevel, _ path: @autoclosure Path) throws(ChimeError) -> InterruptionLevel {
+    switch v {
+    case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_ACTIVE: .active
+    case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_PASSIVE: .passive
+    case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_TIME_SENSITIVE: .timeSensitive
+    case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_CRITICAL: .critical
+    default: throw WireErrors.unknownEnum(v.rawValue, field: path())
+    }
+  }
+
+  static func dstGap(_ v: Chime__V1__DstGapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTGapPolicy {
+    switch v {
+    case CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_NEXT_VALID: .nextValid
+    case CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_SKIP: .skip
+    default: throw WireErrors.unknownEnum(v.rawValue, field: path())
+    }
+  }
+
+  static func dstOverlap(_ v: Chime__V1__DstOverlapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTOverlapPolicy {
+    switch v {
+    case CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_FIRST: .first
+    case CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_BOTH: .both
+    default: throw WireErrors.unknownEnum(v.rawValue, field: path())
+    }
+  }
+
+  static func missedFireAction(_ v: Chime__V1__MissedFireAction, _ path: @autoclosure Path) throws(ChimeError) -> MissedFirePolicy.Action {
+    switch v {
+    case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_UNSPECIFIED, CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER: .deliver
+    case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_SKIP: .skip
+    case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN: .deliverIfLateByLessThan
+    default: throw WireErrors.unknownEnum(v.rawValue, field: path())
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import ChimeCore
+
+/// The statuses decoding fails with. All are INVALID_ARGUMENT: the bytes came from a peer.
+enum WireErrors {
+  static func malformedPayload(_ message: String) -> ChimeError {
+    .invalidArgument("MALFORMED_PAYLOAD", "payload is not a valid \(message) message")
+  }
+
+  static func invalidUTF8(field: String) -> ChimeError {
+    .invalidArgument("MALFORMED_PAYLOAD", "\(field) is not valid UTF-8", field: field)
+  }
+
+  static func unknownEnum(_ raw: UInt32, field: String) -> ChimeError {
+    .invalidArgument("UNKNOWN_ENUM_VALUE", "\(field) has the unknown value \(Int32(bitPattern: raw))", field: field)
+  }
+
+  static func unknownValue(_ value: String, field: String) -> ChimeError {
+    .invalidArgument("UNKNOWN_ENUM_VALUE", "\(field) has the unknown value \"\(value)\"", field: field)
+  }
+}

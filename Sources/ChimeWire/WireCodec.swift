@@ -1,0 +1,311 @@
+public import ChimeCore
+internal import CChimeProto
+
+/// Encodes and decodes the payloads of the NotificationCenter calls (`notification_center.proto`)
+/// as ChimeCore values.
+///
+/// Encoding never fails. Decoding treats the bytes as hostile and throws `ChimeError`
+/// INVALID_ARGUMENT: `MALFORMED_PAYLOAD` for bytes that are not the message or a string that is not
+/// UTF-8, `UNKNOWN_ENUM_VALUE` for an enum value this build does not know; `field` names the path,
+/// e.g. `request.content.interruption_level`. Empty bytes decode as the message's defaults.
+public enum WireCodec {
+  // MARK: Add
+
+  /// `AddRequest`.
+  public static func encodeAddRequest(_ request: NotificationRequest) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__add_request__init)
+      m.pointee.request = RequestProto.build(request, in: arena)
+      return m
+    }
+  }
+
+  public static func decodeAddRequest(_ bytes: [UInt8]) throws(ChimeError) -> NotificationRequest {
+    try ProtoMessage.decode(bytes, as: "AddRequest", with: chime__v1__add_request__unpack) { m throws(ChimeError) in
+      try RequestProto.request(m.pointee.request, "request")
+    }
+  }
+
+  /// `AddResponse`.
+  public static func encodeAddResponse(_ result: AddResult) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__add_response__init)
+      m.pointee.pending = RequestProto.build(result.pending, in: arena)
+      m.pointee.replaced = result.replaced ? 1 : 0
+      if let delivered = result.delivered {
+        m.pointee.delivered = RequestProto.build(delivered, in: arena)
+      }
+      return m
+    }
+  }
+
+  public static func decodeAddResponse(_ bytes: [UInt8]) throws(ChimeError) -> AddResult {
+    try ProtoMessage.decode(bytes, as: "AddResponse", with: chime__v1__add_response__unpack) { m throws(ChimeError) in
+      let delivered: DeliveredNotification? =
+        if let d = m.pointee.delivered { try RequestProto.delivered(d, "delivered") } else { nil }
+      return AddResult(
+        pending: try RequestProto.pending(m.pointee.pending, "pending"),
+        replaced: m.pointee.replaced != 0,
+        delivered: delivered
+      )
+    }
+  }
+
+  // MARK: Listing
+
+  /// `PageRequest`. A page size outside `0...UInt32.max` is sent as `UInt32.max`, which the
+  /// server refuses (INVALID_PAGE_SIZE), rather than silently becoming another size.
+  public static func encodePageRequest(_ page: PageRequest) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__page_request__init)
+      m.pointee.page_size = UInt32(exactly: page.pageSize) ?? .max
+      arena.assign(&m.pointee.page_token, page.pageToken)
+      return m
+    }
+  }
+
+  public static func decodePageRequest(_ bytes: [UInt8]) throws(ChimeError) -> PageRequest {
+    try ProtoMessage.decode(bytes, as: "PageRequest", with: chime__v1__page_request__unpack) { m throws(ChimeError) in
+      PageRequest(pageSize: Int(m.pointee.page_size), pageToken: try ProtoMessage.text(m.pointee.page_token, "page_token"))
+    }
+  }
+
+  /// `GetPendingResponse`.
+  public static func encodeGetPendingResponse(_ page: Page<PendingRequest>) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__get_pending_response__init)
+      arena.assign(&m.pointee.requests, count: &m.pointee.n_requests, page.items) { RequestProto.build($0, in: arena) }
+      arena.assign(&m.pointee.next_page_token, page.nextPageToken)
+      return m
+    }
+  }
+
+  public static func decodeGetPendingResponse(_ bytes: [UInt8]) throws(ChimeError) -> Page<PendingRequest> {
+    try ProtoMessage.decode(bytes, as: "GetPendingResponse", with: chime__v1__get_pending_response__unpack) { m throws(ChimeError) in
+      var items: [PendingRequest] = []
+      if let list = m.pointee.requests, m.pointee.n_requests > 0 {
+        items.reserveCapacity(m.pointee.n_requests)
+        for i in 0..<m.pointee.n_requests {
+          items.append(try RequestProto.pending(list[i], "requests[\(i)]"))
+        }
+      }
+      return Page(items: items, nextPageToken: try ProtoMessage.text(m.pointee.next_page_token, "next_page_token"))
+    }
+  }
+
+  /// `GetDeliveredResponse`.
+  public static func encodeGetDeliveredResponse(_ page: Page<DeliveredNotification>) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__get_delivered_response__init)
+      arena.assign(&m.pointee.notifications, count: &m.pointee.n_notifications, page.items) { RequestProto.build($0, in: arena) }
+      arena.assign(&m.pointee.next_page_token, page.nextPageToken)
+      return m
+    }
+  }
+
+  public static func decodeGetDeliveredResponse(_ bytes: [UInt8]) throws(ChimeError) -> Page<DeliveredNotification> {
+    try ProtoMessage.decode(bytes, as: "GetDeliveredResponse", with: chime__v1__get_delivered_response__unpack) { m throws(ChimeError) in
+      var items: [DeliveredNotification] = []
+      if let list = m.pointee.notifications, m.pointee.n_notifications > 0 {
+        items.reserveCapacity(m.pointee.n_notifications)
+        for i in 0..<m.pointee.n_notifications {
+          items.append(try RequestProto.delivered(list[i], "notifications[\(i)]"))
+        }
+      }
+      return Page(items: items, nextPageToken: try ProtoMessage.text(m.pointee.next_page_token, "next_page_token"))
+    }
+  }
+
+  // MARK: Removal
+
+  /// `IdentifiersRequest`.
+  public static func encodeIdentifiersRequest(_ identifiers: [String]) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__identifiers_request__init)
+      arena.assign(&m.pointee.identifiers, count: &m.pointee.n_identifiers, identifiers)
+      return m
+    }
+  }
+
+  public static func decodeIdentifiersRequest(_ bytes: [UInt8]) throws(ChimeError) -> [String] {
+    try ProtoMessage.decode(bytes, as: "IdentifiersRequest", with: chime__v1__identifiers_request__unpack) { m throws(ChimeError) in
+      try ProtoMessage.texts(m.pointee.identifiers, count: m.pointee.n_identifiers, "identifiers")
+    }
+  }
+
+  /// `RemoveResponse`: the identifiers that existed and were removed.
+  public static func encodeRemoveResponse(_ removed: [String]) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__remove_response__init)
+      arena.assign(&m.pointee.removed, count: &m.pointee.n_removed, removed)
+      return m
+    }
+  }
+
+  public static func decodeRemoveResponse(_ bytes: [UInt8]) throws(ChimeError) -> [String] {
+    try ProtoMessage.decode(bytes, as: "RemoveResponse", with: chime__v1__remove_response__unpack) { m throws(ChimeError) in
+      try ProtoMessage.texts(m.pointee.removed, count: m.pointee.n_removed, "removed")
+    }
+  }
+
+  /// `Empty` (no bytes).
+  public static func encodeEmpty() -> [UInt8] { [] }
+
+  /// Accepts any valid protobuf (unknown fields are ignored), as a newer peer may send some.
+  public static func decodeEmpty(_ bytes: [UInt8]) throws(ChimeError) {
+    try ProtoMessage.decode(bytes, as: "Empty", with: chime__v1__empty__unpack) { _ throws(ChimeError) in }
+  }
+
+  // MARK: Events
+
+  /// `SubscribeRequest`: resume after `cursor`, or nil to start with new events.
+  public static func encodeSubscribeRequest(after cursor: UInt64?) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__subscribe_request__init)
+      if let cursor {
+        m.pointee.resume_case = CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR
+        m.pointee.after_cursor = cursor
+      }
+      return m
+    }
+  }
+
+  public static func decodeSubscribeRequest(_ bytes: [UInt8]) throws(ChimeError) -> UInt64? {
+    try ProtoMessage.decode(bytes, as: "SubscribeRequest", with: chime__v1__subscribe_request__unpack) { m throws(ChimeError) in
+      m.pointee.resume_case == CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR ? m.pointee.after_cursor : nil
+    }
+  }
+
+  /// `Event`. The proto's `response` field has no ChimeCore counterpart yet and is not carried.
+  public static func encodeEvent(_ event: Event) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__event__init)
+      m.pointee.cursor = event.cursor
+      m.pointee.at_unix_ms = event.at.unixMillis
+      m.pointee.kind = cEventKind(event.kind)
+      arena.assign(&m.pointee.identifiers, count: &m.pointee.n_identifiers, event.identifiers)
+      if let delivered = event.delivered {
+        m.pointee.delivered = RequestProto.build(delivered, in: arena)
+      }
+      if let pending = event.pending {
+        m.pointee.pending = RequestProto.build(pending, in: arena)
+      }
+      arena.assign(&m.pointee.note, event.note)
+      return m
+    }
+  }
+
+  /// - Throws: also `UNKNOWN_ENUM_VALUE` with field `kind` for an UNSPECIFIED or unknown kind
+  ///   (a newer daemon's event); a subscriber may skip such events.
+  public static func decodeEvent(_ bytes: [UInt8]) throws(ChimeError) -> Event {
+    try ProtoMessage.decode(bytes, as: "Event", with: chime__v1__event__unpack) { m throws(ChimeError) in
+      let e = m.pointee
+      let delivered: DeliveredNotification? = if let d = e.delivered { try RequestProto.delivered(d, "delivered") } else { nil }
+      let pending: PendingRequest? = if let p = e.pending { try RequestProto.pending(p, "pending") } else { nil }
+      return Event(
+        cursor: e.cursor,
+        at: Instant(unixMillis: e.at_unix_ms),
+        kind: try eventKind(e.kind),
+        identifiers: try ProtoMessage.texts(e.identifiers, count: e.n_identifiers, "identifiers"),
+        delivered: delivered,
+        pending: pending,
+        note: try ProtoMessage.text(e.note, "note")
+      )
+    }
+  }
+
+  // MARK: Previews
+
+  /// `NextTriggerDatesRequest`: up to `count` fires of `trigger` after `after` (nil means now, 0
+  /// on the wire); a count of 0 asks for the server's default. A count outside `0...UInt32.max`
+  /// is sent as `UInt32.max`, which the server refuses.
+  public static func encodeNextTriggerDatesRequest(trigger: Trigger?, after: Instant?, count: Int) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__next_trigger_dates_request__init)
+      if let trigger {
+        m.pointee.trigger = RequestProto.build(trigger, in: arena)
+      }
+      m.pointee.after_unix_ms = after?.unixMillis ?? 0
+      m.pointee.count = UInt32(exactly: count) ?? .max
+      return m
+    }
+  }
+
+  public static func decodeNextTriggerDatesRequest(_ bytes: [UInt8]) throws(ChimeError) -> (trigger: Trigger?, after: Instant?, count: Int) {
+    try ProtoMessage.decode(bytes, as: "NextTriggerDatesRequest", with: chime__v1__next_trigger_dates_request__unpack) { m throws(ChimeError) in
+      let after = m.pointee.after_unix_ms
+      return (
+        trigger: try RequestProto.trigger(m.pointee.trigger, "trigger"),
+        after: after == 0 ? nil : Instant(unixMillis: after),
+        count: Int(m.pointee.count)
+      )
+    }
+  }
+
+  /// `NextTriggerDatesResponse`. A UTC offset outside Int32 is clamped (real ones are within a day).
+  public static func encodeNextTriggerDatesResponse(_ dates: [FireDate]) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__next_trigger_dates_response__init)
+      arena.assign(&m.pointee.dates, count: &m.pointee.n_dates, dates) { date in
+        let d = arena.message(chime__v1__fire_date__init)
+        d.pointee.unix_ms = date.instant.unixMillis
+        arena.assign(&d.pointee.time_zone, date.zoneIdentifier)
+        d.pointee.utc_offset_seconds = Int32(clamping: date.utcOffsetSeconds)
+        arena.assign(&d.pointee.dst_note, date.dstNote ?? "")
+        return d
+      }
+      return m
+    }
+  }
+
+  public static func decodeNextTriggerDatesResponse(_ bytes: [UInt8]) throws(ChimeError) -> [FireDate] {
+    try ProtoMessage.decode(bytes, as: "NextTriggerDatesResponse", with: chime__v1__next_trigger_dates_response__unpack) { m throws(ChimeError) in
+      var dates: [FireDate] = []
+      guard let list = m.pointee.dates, m.pointee.n_dates > 0 else { return dates }
+      dates.reserveCapacity(m.pointee.n_dates)
+      for i in 0..<m.pointee.n_dates {
+        guard let d = list[i]?.pointee else {
+          dates.append(FireDate(instant: Instant(unixMillis: 0), utcOffsetSeconds: 0, zoneIdentifier: ""))
+          continue
+        }
+        let note = try ProtoMessage.text(d.dst_note, "dates[\(i)].dst_note")
+        dates.append(FireDate(
+          instant: Instant(unixMillis: d.unix_ms),
+          utcOffsetSeconds: Int(d.utc_offset_seconds),
+          zoneIdentifier: try ProtoMessage.text(d.time_zone, "dates[\(i)].time_zone"),
+          dstNote: note.isEmpty ? nil : note
+        ))
+      }
+      return dates
+    }
+  }
+
+  private static func cEventKind(_ kind: Event.Kind) -> Chime__V1__EventKind {
+    switch kind {
+    case .delivered: CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED
+    case .pendingAdded: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED
+    case .pendingReplaced: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REPLACED
+    case .pendingRemoved: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED
+    case .deliveredRemoved: CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED_REMOVED
+    case .missedSkipped: CHIME__V1__EVENT_KIND__EVENT_KIND_MISSED_SKIPPED
+    case .response: CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE
+    case .eventsLost: CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST
+    case .subscribed: CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED
+    }
+  }
+
+  private static func eventKind(_ v: Chime__V1__EventKind) throws(ChimeError) -> Event.Kind {
+    switch v {
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED: .delivered
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED: .pendingAdded
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REPLACED: .pendingReplaced
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED: .pendingRemoved
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED_REMOVED: .deliveredRemoved
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_MISSED_SKIPPED: .missedSkipped
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE: .response
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST: .eventsLost
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED: .subscribed
+    default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
+    }
+  }
+}

@@ -1,0 +1,186 @@
+import ChimeClient
+import ChimeCore
+import ChimeWire
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct ChimeClientTests {
+  let app = "org.example.tea"
+
+  private func client(_ daemon: FakeDaemon) throws -> ChimeClient {
+    try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
+  }
+
+  @Test func addSendsTheRequestAndDecodesTheResult() async throws {
+    let daemon = try FakeDaemon()
+    let app = app
+    let server = daemon.serve { frame in
+      guard case .call(let id, let header, let payload) = frame else { return [] }
+      guard header.method == Method.add.rawValue, header.appID == app, let request = try? WireCodec.decodeAddRequest(payload) else {
+        return [.reply(id: id, payload: [], endOfStream: true, status: .internal("unexpected call"))]
+      }
+      let pending = PendingRequest(request: request, nextFire: Instant(unixMillis: 2000), added: Instant(unixMillis: 1000))
+      return [.reply(id: id, payload: WireCodec.encodeAddResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
+    }
+    let client = try client(daemon)
+    let result = try await client.add(Fixtures.fullRequest())
+    #expect(result.pending.request == Fixtures.fullRequest())
+    #expect(result.replaced)
+    #expect(result.delivered == nil)
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func statusFromTheDaemonIsThrown() async throws {
+    let daemon = try FakeDaemon()
+    let status = ChimeError.invalidArgument("NOTIFICATION_INVALID_NO_CONTENT", "content has nothing to show", field: "request.content")
+    let server = daemon.serve { [.reply(id: $0.callID, payload: [], endOfStream: true, status: status)] }
+    let client = try client(daemon)
+    await #expect(throws: status) { try await client.add(Fixtures.minimalRequest) }
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func malformedReplyPayloadIsMalformedPayload() async throws {
+    let daemon = try FakeDaemon()
+    let server = daemon.serve { [.reply(id: $0.callID, payload: [0xFF, 0xFF], endOfStream: true, status: nil)] }
+    let client = try client(daemon)
+    let error = await #expect(throws: ChimeError.self) { try await client.pending() }
+    #expect(error?.reason == "MALFORMED_PAYLOAD")
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func allPendingAndAllDeliveredFollowPageTokens() async throws {
+    let daemon = try FakeDaemon()
+    let next = ["": "p2", "p2": "p3", "p3": ""]
+    let server = daemon.serve { frame in
+      guard case .call(let id, let header, let payload) = frame, let page = try? WireCodec.decodePageRequest(payload) else { return [] }
+      let token = next[page.pageToken] ?? ""
+      let name = page.pageToken.isEmpty ? "p1" : page.pageToken
+      let reply: [UInt8] =
+        if header.method == Method.getPending.rawValue {
+          WireCodec.encodeGetPendingResponse(Page(items: [Fixtures.fullPending(identifier: name + "a"), Fixtures.fullPending(identifier: name + "b")], nextPageToken: token))
+        } else {
+          WireCodec.encodeGetDeliveredResponse(Page(items: [Fixtures.fullDelivered(identifier: name)], nextPageToken: token))
+        }
+      return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
+    }
+    let client = try client(daemon)
+    #expect(try await client.allPending().map(\.request.identifier) == ["p1a", "p1b", "p2a", "p2b", "p3a", "p3b"])
+    #expect(try await client.allDelivered().map(\.request.identifier) == ["p1", "p2", "p3"])
+    let first = try await client.pending(PageRequest(pageSize: 2))
+    #expect(first.nextPageToken == "p2")
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func singlePageListing() async throws {
+    let daemon = try FakeDaemon()
+    let server = daemon.serve { frame in
+      guard case .call(let id, let header, _) = frame else { return [] }
+      let reply: [UInt8] =
+        header.method == Method.getPending.rawValue
+          ? WireCodec.encodeGetPendingResponse(Page(items: [Fixtures.minimalPending]))
+          : WireCodec.encodeGetDeliveredResponse(Page(items: []))
+      return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
+    }
+    let client = try client(daemon)
+    #expect(try await client.allPending() == [Fixtures.minimalPending])
+    #expect(try await client.allDelivered() == [])
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func repeatedPageTokenStopsPaging() async throws {
+    let daemon = try FakeDaemon()
+    let server = daemon.serve { [.reply(id: $0.callID, payload: WireCodec.encodeGetPendingResponse(Page(items: [], nextPageToken: "same")), endOfStream: true, status: nil)] }
+    let client = try client(daemon)
+    let error = await #expect(throws: ChimeError.self) { try await client.allPending() }
+    #expect(error?.code == .internal)
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func invalidPageSizeIsRefusedBeforeSending() async throws {
+    let daemon = try FakeDaemon()
+    let client = try client(daemon)
+    for size in [-1, 1001] {
+      let error = await #expect(throws: ChimeError.self) { try await client.pending(PageRequest(pageSize: size)) }
+      #expect(error?.reason == "INVALID_PAGE_SIZE")
+      await #expect(throws: ChimeError.self) { try await client.delivered(PageRequest(pageSize: size)) }
+    }
+  }
+
+  @Test func removalsSendIdentifiersOrEmpty() async throws {
+    let daemon = try FakeDaemon()
+    let server = daemon.serve { frame in
+      guard case .call(let id, let header, let payload) = frame else { return [] }
+      let removed: [String]
+      switch header.method {
+      case Method.removePending.rawValue, Method.removeDelivered.rawValue:
+        removed = ((try? WireCodec.decodeIdentifiersRequest(payload)) ?? []).filter { $0 != "missing" }
+      case Method.removeAllPending.rawValue, Method.removeAllDelivered.rawValue:
+        removed = payload.isEmpty ? ["everything"] : []
+      default:
+        removed = []
+      }
+      return [.reply(id: id, payload: WireCodec.encodeRemoveResponse(removed), endOfStream: true, status: nil)]
+    }
+    let client = try client(daemon)
+    #expect(try await client.removePending(["a", "missing", "b"]) == ["a", "b"])
+    #expect(try await client.removeDelivered(["missing", "c"]) == ["c"])
+    #expect(try await client.removeAllPending() == ["everything"])
+    #expect(try await client.removeAllDelivered() == ["everything"])
+    client.connection.close()
+    await server.value
+  }
+
+  @Test func subscribeDecodesEventsSkipsUnknownKindsAndCancels() async throws {
+    let daemon = try FakeDaemon()
+    let client = try client(daemon)
+    let events = client.subscribe(after: 41)
+    var frames = daemon.frames.makeAsyncIterator()
+    guard case .call(let id, let header, let payload)? = await frames.next() else {
+      Issue.record("expected the subscribe call")
+      return
+    }
+    #expect(header.method == Method.subscribe.rawValue)
+    #expect(try WireCodec.decodeSubscribeRequest(payload) == 41)
+    let live = Event(at: Instant(unixMillis: 5), kind: .subscribed)
+    try daemon.send(.reply(id: id, payload: WireCodec.encodeEvent(Fixtures.fullEvent()), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: ProtoWriter.message { $0.field(1, varint: 43); $0.field(3, int32: 250) }, endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: WireCodec.encodeEvent(live), endOfStream: false, status: nil))
+    var iterator = events.makeAsyncIterator()
+    #expect(try await iterator.next() == Fixtures.fullEvent())
+    #expect(try await iterator.next() == live)
+    _ = consume iterator
+    _ = consume events
+    #expect(await frames.next() == .cancel(id: id))
+  }
+
+  @Test func undecodableEventEndsTheStreamAndCancelsTheCall() async throws {
+    let daemon = try FakeDaemon()
+    let client = try client(daemon)
+    let events = client.subscribe()
+    var frames = daemon.frames.makeAsyncIterator()
+    guard case .call(let id, _, _)? = await frames.next() else {
+      Issue.record("expected the subscribe call")
+      return
+    }
+    try daemon.send(.reply(id: id, payload: [0xFF], endOfStream: false, status: nil))
+    let error = await #expect(throws: ChimeError.self) { for try await _ in events {} }
+    #expect(error?.reason == "MALFORMED_PAYLOAD")
+    #expect(await frames.next() == .cancel(id: id))
+  }
+
+  @Test func connectChecksTheAppID() {
+    let error = #expect(throws: ChimeError.self) { try ChimeClient.connect(socketPath: "/nonexistent/chimed.sock", app: "") }
+    #expect(error?.reason == "INVALID_APP_ID")
+  }
+
+  @Test func connectToNothingIsDaemonUnavailable() {
+    let error = #expect(throws: ChimeError.self) { try ChimeClient.connect(socketPath: "/nonexistent/chimed.sock", app: app) }
+    #expect(error?.reason == "DAEMON_UNAVAILABLE")
+  }
+}

@@ -1,0 +1,52 @@
+/// Writes protobuf by hand, for payloads the codec would never produce (bad UTF-8, unknown enum
+/// values, missing kinds).
+struct ProtoWriter {
+  var bytes: [UInt8] = []
+
+  mutating func varint(_ value: UInt64) {
+    var v = value
+    while v >= 0x80 {
+      bytes.append(UInt8(v & 0x7F) | 0x80)
+      v >>= 7
+    }
+    bytes.append(UInt8(v))
+  }
+
+  mutating func field(_ number: Int, varint value: UInt64) {
+    varint(UInt64(number) << 3)
+    varint(value)
+  }
+
+  /// An enum or int32 field; negative values take ten bytes, as protobuf sends them.
+  mutating func field(_ number: Int, int32 value: Int32) {
+    field(number, varint: UInt64(bitPattern: Int64(value)))
+  }
+
+  mutating func field(_ number: Int, bytes value: [UInt8]) {
+    varint(UInt64(number) << 3 | 2)
+    varint(UInt64(value.count))
+    bytes += value
+  }
+
+  mutating func field(_ number: Int, string value: String) {
+    field(number, bytes: Array(value.utf8))
+  }
+
+  mutating func field(_ number: Int, message build: (inout ProtoWriter) -> Void) {
+    var inner = ProtoWriter()
+    build(&inner)
+    field(number, bytes: inner.bytes)
+  }
+
+  static func message(_ build: (inout ProtoWriter) -> Void) -> [UInt8] {
+    var w = ProtoWriter()
+    build(&w)
+    return w.bytes
+  }
+
+  /// A 4-byte big-endian length prefix followed by `body`.
+  static func framed(_ body: [UInt8]) -> [UInt8] {
+    let n = UInt32(body.count)
+    return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + body
+  }
+}
