@@ -56,6 +56,13 @@ import Testing
     #expect(rejection(request(trigger: .timeInterval(.init(seconds: 59.9, repeats: false)))) == nil)
   }
 
+  @Test func refusesNulInTextFields() {
+    var content = NotificationContent(title: "a\u{0}b")
+    #expect(rejection(request(content))?.reason == "FIELD_CONTAINS_NUL")
+    content = NotificationContent(title: "ok", body: "x\u{0}")
+    #expect(rejection(request(content))?.field == "request.content.body")
+  }
+
   @Test func refusesNegativeBadge() {
     var content = NotificationContent(title: "x")
     content.badge = -1
