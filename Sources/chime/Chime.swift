@@ -18,6 +18,6 @@ struct Chime: AsyncParsableCommand {
         chime watch
         chime delivered --remove tea
       """,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self]
   )
 }

@@ -81,7 +81,12 @@ final class CallRouter {
         service.unsubscribe(app: app, token: token)
       }
     case .nextTriggerDates:
-      throw .unimplemented("NextTriggerDates (calendar triggers)")
+      let (trigger, after, count) = try WireCodec.decodeNextTriggerDatesRequest(payload)
+      guard let trigger else {
+        throw .invalidArgument("TRIGGER_REQUIRED", "give a trigger to preview", field: "trigger")
+      }
+      let dates = try TriggerPlanner.preview(trigger, after: after ?? clock.now(), count: count == 0 ? 5 : count)
+      call.finish(.success(WireCodec.encodeNextTriggerDatesResponse(dates)))
     case .setCategories, .getCategories:
       throw .unimplemented("categories")
     case .respond, .registerExtension:

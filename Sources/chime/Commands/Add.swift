@@ -14,6 +14,7 @@ struct Add: AsyncParsableCommand {
         chime add stretch --title "Stretch" --in 1h --repeats
         chime add standup --title "Standup" --at 2026-11-23T09:30:00+01:00
         chime add ping --title "Ping" --badge 3 --user-info '{"room": 4}' --level time-sensitive
+        chime add standup --title "Standup" --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats
       """
   )
 
@@ -37,7 +38,12 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Relevance score, 0–1.") var relevance: Double?
   @Option(name: .customLong("in"), help: "Fire after this long: 90s, 10m, 2h, 1h30m, 1d.") var after: String?
   @Option(help: "Fire at this instant (ISO 8601, e.g. 2026-11-23T09:30:00Z).") var at: String?
-  @Flag(help: "Repeat every --in interval (at least 60s).") var repeats = false
+  @Option(help: "Fire when the date matches these components, e.g. \"weekday=mon,hour=9,minute=30\" (see chime next --help).")
+  var calendar: String?
+  @Option(help: "IANA time zone for --calendar (default: floating, follows the daemon's zone).") var tz: String?
+  @Option(help: "DST gap policy for --calendar: next (default) or skip.") var dstGap = "next"
+  @Option(help: "DST overlap policy for --calendar: first (default) or both.") var dstOverlap = "first"
+  @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
   @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).")
   var missed: String?
 
@@ -67,18 +73,19 @@ struct Add: AsyncParsableCommand {
     if volume != nil && !critical { throw ValidationError("--volume needs --critical") }
 
     var trigger: Trigger?
+    if calendar != nil && (after != nil || at != nil) { throw ValidationError("give --calendar, --in or --at, not several") }
     switch (after, at) {
     case (_?, _?):
       throw ValidationError("give --in or --at, not both")
     case (let text?, nil):
-      guard let seconds = DurationText.parse(text) else { throw ValidationError("--in: \"\(text)\" is not a duration (try 90s, 10m, 2h)") }
-      trigger = .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats))
+      trigger = try TriggerOptions.trigger(calendar: nil, tz: nil, interval: text, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
     case (nil, let text?):
       guard let date = ISO8601Parsing.parse(text) else { throw ValidationError("--at: \"\(text)\" is not an ISO 8601 date-time") }
       if repeats { throw ValidationError("--repeats goes with --in") }
       trigger = .timeInterval(TimeIntervalTrigger(seconds: date.timeIntervalSinceNow))
     case (nil, nil):
-      if repeats { throw ValidationError("--repeats needs --in") }
+      trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: nil, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
+      if trigger == nil && repeats { throw ValidationError("--repeats needs --in or --calendar") }
     }
 
     var policy = MissedFirePolicy.deliver

@@ -20,8 +20,16 @@ enum TimeText {
     switch trigger {
     case nil: return "now"
     case .timeInterval(let t)?: return (t.repeats ? "every " : "in ") + DurationText.format(t.seconds)
-    case .calendar(let c)?: return (c.repeats ? "calendar, repeating" : "calendar")
+    case .calendar(let c)?: return (c.repeats ? "every " : "at ") + describe(c.components)
     }
+  }
+
+  static func describe(_ c: CalendarComponents) -> String {
+    let parts: [(String, Int?)] = [("year", c.year), ("month", c.month), ("day", c.day), ("weekday", c.weekday),
+                                   ("ordinal", c.weekdayOrdinal), ("week-of-month", c.weekOfMonth), ("week-of-year", c.weekOfYear),
+                                   ("hour", c.hour), ("minute", c.minute), ("second", c.second)]
+    let text = parts.compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ",")
+    return c.timeZone.map { "\(text) \($0)" } ?? text
   }
 
   static func eventLine(_ event: Event) -> String {

@@ -1,0 +1,28 @@
+public import Foundation
+
+extension TriggerPlanner {
+  /// The next `count` fires of `trigger` strictly after `after`, as the daemon would schedule
+  /// them: for a one-shot trigger at most one; for a time interval, every `seconds` from
+  /// `after`; for a calendar trigger, the engine's matches with their DST notes.
+  ///
+  /// - Throws: INVALID_ARGUMENT for an invalid trigger (with a `trigger...` field path) or a
+  ///   count outside 1...1000 (`INVALID_COUNT`).
+  public static func preview(_ trigger: Trigger, after: Instant, count: Int, zone: TimeZone = .current) throws(ChimeError) -> [FireDate] {
+    guard count >= 1, count <= 1000 else {
+      throw .invalidArgument("INVALID_COUNT", "count must be within 1...1000 (got \(count))", field: "count")
+    }
+    try RequestValidator.validate(trigger, field: "trigger")
+    switch trigger {
+    case .timeInterval(let t):
+      let n = t.repeats ? count : 1
+      return (1...n).map { k in
+        let instant = after.adding(seconds: t.seconds * Double(k))
+        return FireDate(instant: instant, utcOffsetSeconds: zone.secondsFromGMT(for: instant.date), zoneIdentifier: zone.identifier)
+      }
+    case .calendar(let c):
+      // Validates against `after` too (a year in the past matches nothing).
+      _ = try CalendarEngine.firstFire(after: after, trigger: c, zone: zone, field: "trigger.calendar")
+      return CalendarEngine.nextFires(after: after, count: c.repeats ? count : 1, trigger: c, zone: zone)
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import ChimeCore
+import Foundation
+
+struct Next: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Preview when a trigger would fire (no daemon needed).",
+    discussion: """
+      Prints the next instants in UTC and in the trigger's zone, with a note where DST moves \
+      or skips a wall time. Calendar components: year, month, day, hour, minute, second, \
+      weekday (1 = Sunday … 7 = Saturday, or sun…sat), ordinal (nth weekday; -1 = last), \
+      week-of-month, week-of-year, year-for-week-of-year. Unset components are free; smaller \
+      ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
+
+      Examples:
+        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --count 5
+        chime next --calendar "month=2,day=29,hour=8" --count 3 --json
+        chime next --interval 90s --repeats --count 4
+      """
+  )
+
+  @Option(help: "Calendar components, e.g. \"weekday=2,hour=9,minute=30\".") var calendar: String?
+  @Option(help: "IANA time zone for --calendar (default: floating, the zone chime runs in).") var tz: String?
+  @Option(help: "A time interval such as 90s, 10m, 2h.") var interval: String?
+  @Flag(help: "Repeat (calendar: every match; interval: every interval).") var repeats = false
+  @Option(help: "Start strictly after this instant (ISO 8601; default now).") var after: String?
+  @Option(help: "How many instants (1–1000).") var count = 5
+  @Option(help: "DST gap policy for calendar triggers: next (default) or skip.") var dstGap = "next"
+  @Option(help: "DST overlap policy for calendar triggers: first (default) or both.") var dstOverlap = "first"
+  @Flag(help: "Print JSON: an array of {utc, local, zone, utc_offset_seconds, dst_note}.") var json = false
+
+  func run() throws {
+    let trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: interval, repeats: repeats,
+                                             dstGap: dstGap, dstOverlap: dstOverlap) ?? { throw ValidationError("give --calendar or --interval") }()
+    var start = Instant(Date())
+    if let after {
+      guard let date = ISO8601Parsing.parse(after) else { throw ValidationError("--after: \"\(after)\" is not an ISO 8601 date-time") }
+      start = Instant(date)
+    }
+    let dates: [FireDate]
+    do {
+      dates = try TriggerPlanner.preview(trigger, after: start, count: count)
+    } catch {
+      FileHandle.standardError.write(Data("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")\n".utf8))
+      throw ExitCode(1)
+    }
+    if json {
+      JSONOutput.print(dates.map { d -> [String: Any] in
+        var o: [String: Any] = ["utc": d.utcISO8601, "local": d.localISO8601, "zone": d.zoneIdentifier,
+                                "utc_offset_seconds": d.utcOffsetSeconds, "unix_ms": d.instant.unixMillis]
+        if let note = d.dstNote { o["dst_note"] = note }
+        return o
+      })
+      return
+    }
+    var table = Table(headers: ["UTC", "LOCAL", "ZONE", "NOTE"])
+    for d in dates { table.add([d.utcISO8601, d.localISO8601, d.zoneIdentifier, d.dstNote ?? ""]) }
+    print(table.render(), terminator: "")
+  }
+}
+
+/// Builds a trigger from the options `add` and `next` share.
+enum TriggerOptions {
+  static func trigger(calendar: String?, tz: String?, interval: String?, repeats: Bool,
+                      dstGap: String, dstOverlap: String) throws -> Trigger? {
+    switch (calendar, interval) {
+    case (_?, _?):
+      throw ValidationError("give --calendar or an interval, not both")
+    case (let spec?, nil):
+      let components: CalendarComponents
+      do { components = try CalendarSpec.parse(spec, timeZone: tz) } catch { throw ValidationError("--calendar: \(error.message)") }
+      let gap: DSTGapPolicy
+      switch dstGap { case "next": gap = .nextValid; case "skip": gap = .skip; default: throw ValidationError("--dst-gap must be next or skip") }
+      let overlap: DSTOverlapPolicy
+      switch dstOverlap { case "first": overlap = .first; case "both": overlap = .both; default: throw ValidationError("--dst-overlap must be first or both") }
+      return .calendar(CalendarTrigger(components: components, repeats: repeats, dstGap: gap, dstOverlap: overlap))
+    case (nil, let text?):
+      guard let seconds = DurationText.parse(text) else { throw ValidationError("\"\(text)\" is not a duration (try 90s, 10m, 2h)") }
+      return .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats))
+    case (nil, nil):
+      if tz != nil { throw ValidationError("--tz goes with --calendar") }
+      return nil
+    }
+  }
+}

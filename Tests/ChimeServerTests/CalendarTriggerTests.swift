@@ -1,0 +1,74 @@
+import ChimeClient
+import ChimeCore
+import ChimeServer
+import ChimeTestSupport
+import Foundation
+import Testing
+
+@Suite struct CalendarTriggerTests {
+  // 2027-03-27T12:00:00Z, the day before Berlin springs forward.
+  static let saturdayNoon = Instant(unixMillis: 1_806_148_800_000)
+
+  func berlin(hour: Int, minute: Int, repeats: Bool) -> Trigger {
+    var c = CalendarComponents()
+    c.hour = hour
+    c.minute = minute
+    c.timeZone = "Europe/Berlin"
+    return .calendar(CalendarTrigger(components: c, repeats: repeats))
+  }
+
+  @Test func dailyTriggerAcrossTheSpringForwardGapFiresOnceADayAtTheRightInstants() async throws {
+    let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
+    let client = try d.client()
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    let added = try await client.add(NotificationRequest(identifier: "night", content: NotificationContent(title: "02:30"),
+                                                         trigger: berlin(hour: 2, minute: 30, repeats: true)))
+    // Sunday 02:30 does not exist in Berlin (02:00 -> 03:00): it fires at 03:00 CEST = 01:00Z.
+    let sunday = Instant(unixMillis: 1_806_195_600_000)  // 2027-03-28T01:00:00Z
+    #expect(added.pending.nextFire == sunday)
+    d.advance(seconds: Double(sunday.millis(since: d.clock.now())) / 1000)
+    let first = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(first.delivered?.due == sunday)
+    // Monday 02:30 CEST = 00:30Z: 23.5 hours later, not skipped, not doubled.
+    let monday = Instant(unixMillis: 1_806_280_200_000)  // 2027-03-29T00:30:00Z
+    #expect(try await client.allPending().first?.nextFire == monday)
+    d.advance(seconds: Double(monday.millis(since: d.clock.now())) / 1000)
+    let second = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(second.delivered?.due == monday)
+  }
+
+  func refusal(_ client: ChimeClient, _ components: CalendarComponents) async -> ChimeError? {
+    let request = NotificationRequest(identifier: "never", content: NotificationContent(title: "x"),
+                                      trigger: .calendar(CalendarTrigger(components: components)))
+    do {
+      _ = try await client.add(request)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func impossibleDatesAreRefusedWhenAdded() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    var c = CalendarComponents()
+    c.month = 2
+    c.day = 30
+    #expect(await refusal(client, c)?.reason == "NOTIFICATION_INVALID_NO_DATE")
+    c.day = nil
+    c.month = 13
+    let error = await refusal(client, c)
+    #expect(error?.code == .invalidArgument)
+    #expect(error?.field.hasSuffix("components.month") == true, "\(String(describing: error))")
+    #expect(try await client.allPending().isEmpty)
+  }
+
+  @Test func nextTriggerDatesPreviewsThroughTheDaemon() async throws {
+    let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
+    let dates = try await d.client().nextTriggerDates(berlin(hour: 2, minute: 30, repeats: true), count: 3)
+    #expect(dates.map(\.instant.unixMillis) == [1_806_195_600_000, 1_806_280_200_000, 1_806_366_600_000])
+    #expect(dates[0].dstNote != nil)
+    #expect(dates[1].dstNote == nil)
+  }
+}
