@@ -26,6 +26,7 @@ public final class ChimeDaemon: Sendable {
     var connections: [UInt64: Connection] = [:]
     var nextConnectionID: UInt64 = 1
     var signals: [SignalWatcher] = []
+    var wallClock: WallClockWatcher?
     var shuttingDown = false
     /// At shutdown: closes connections that have not drained in time.
     var cutoff: LoopTimer?
@@ -139,6 +140,10 @@ public final class ChimeDaemon: Sendable {
     let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     s.router = router
     service.start()
+    s.wallClock = WallClockWatcher(loop: loop) { [unowned self] in
+      configuration.logger.notice("wall clock was set; re-planning due times")
+      state.value.service?.scheduler.replan()
+    }
 
     do {
       try SocketFile.prepare(configuration.socketPath)
@@ -226,6 +231,8 @@ public final class ChimeDaemon: Sendable {
       cutoff.arm(afterMillis: 2000)
       s.cutoff = cutoff
     }
+    s.wallClock?.close()
+    s.wallClock = nil
     for watcher in s.signals { watcher.close() }
     s.signals.removeAll()
     s.service?.scheduler.stop()

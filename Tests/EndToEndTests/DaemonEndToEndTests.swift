@@ -52,6 +52,24 @@ import Testing
     #expect(daemon.terminate() == 0)
   }
 
+  @Test func replaceRemoveAndAppIsolationThroughTheRealDaemon() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = try started(dir)
+    let alice = try ChimeClient.connect(socketPath: daemon.socketPath, app: "org.example.alice")
+    let bob = try ChimeClient.connect(socketPath: daemon.socketPath, app: "org.example.bob")
+    let trigger = Trigger.timeInterval(TimeIntervalTrigger(seconds: 3600))
+    _ = try await alice.add(NotificationRequest(identifier: "x", content: NotificationContent(title: "First"), trigger: trigger))
+    let second = try await alice.add(NotificationRequest(identifier: "x", content: NotificationContent(title: "Second"), trigger: trigger))
+    #expect(second.replaced)
+    let pending = try await alice.allPending()
+    #expect(pending.map(\.request.content.title) == ["Second"])
+    #expect(try await bob.allPending().isEmpty)
+    #expect(try await bob.removePending(["x"]).isEmpty)
+    #expect(try await alice.removePending(["x"]) == ["x"])
+    #expect(try await alice.allPending().isEmpty)
+    #expect(daemon.terminate() == 0)
+  }
+
   @Test func restartKeepsPendingAndDeliversMissedFiresOnce() async throws {
     let dir = TemporaryDirectory()
     var daemon = try started(dir)
