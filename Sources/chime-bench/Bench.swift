@@ -22,8 +22,14 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Adds in the parallel phase.") var parallel = 50_000
   @Option(help: "Pending requests to hold while measuring fire lateness and memory.") var pending = 100_000
   @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
+  @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
 
   func run() async throws {
+    // 0. The calendar engine: cost of one next-fire computation over a mixed set of component
+    //    sets (Feb 29, 5th Friday, week 53, DST nights) in several zones.
+    print("calendar next fire: \(CalendarBenchmark.run())")
+    if calendarOnly { return }
+
     let directory = try BenchDirectory()
     defer { directory.remove() }
     print("chime-bench on \(Machine.describe())")
