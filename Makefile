@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients proto proto-check bench clean
+.PHONY: all deps build release run test test-swift test-clients proto proto-check bench fuzz clean
 
 all: build
 
@@ -37,6 +37,11 @@ proto-check: deps
 
 bench: release
 	.build/release/chime-bench
+
+# libFuzzer over each media/sound inspector for FUZZ_SECONDS each (not part of `make test`).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	Fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build

@@ -1,0 +1,112 @@
+// libFuzzer entry for Chime's media and sound inspectors.
+//
+// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` together with the sources of
+// Sources/ChimeCore/Media (and the few ChimeCore files they use) as one module, so the internal
+// container parsers can be driven one at a time. CHIME_FUZZ_TARGET picks the inspector:
+// png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options.
+// Any trap (overflow, out-of-bounds index, force unwrap) or sanitizer report is a crash.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum FuzzTarget: String, CaseIterable {
+  case png, jpeg, gif, mp3, isobmff, riff, aiff, mpegps, caf, sound, media, options
+}
+
+let selectedTarget: FuzzTarget = {
+  if let raw = getenv("CHIME_FUZZ_TARGET"), let target = FuzzTarget(rawValue: String(cString: raw)) {
+    return target
+  }
+  let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: " ")
+  print("CHIME_FUZZ_TARGET must be one of: \(names)")
+  exit(2)
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func chimeFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  fuzz(selectedTarget, bytes)
+  return 0
+}
+
+private func reader(_ bytes: [UInt8]) -> ByteReader { ByteReader(MemoryByteSource(bytes)) }
+
+func fuzz(_ target: FuzzTarget, _ bytes: [UInt8]) {
+  switch target {
+  case .png: check(try? PNGParser.parse(reader(bytes)), bytes)
+  case .jpeg: check(try? JPEGParser.parse(reader(bytes)), bytes)
+  case .gif: check(try? GIFParser.parse(reader(bytes)), bytes)
+  case .mp3:
+    check(try? MP3Parser.parse(reader(bytes)), bytes)
+    _ = try? Sniffer.family(reader(bytes))
+  case .isobmff: check(try? ISOBMFFParser.parse(reader(bytes)), bytes)
+  case .riff:
+    if let info = try? WAVParser.parse(reader(bytes)) {
+      _ = try? WAVParser.frames(info)
+      _ = try? WAVParser.duration(info)
+    }
+    check(try? AVIParser.parse(reader(bytes)), bytes)
+    sound(bytes)
+  case .aiff:
+    check(try? AIFFParser.facts(reader(bytes)), bytes)
+    sound(bytes)
+  case .mpegps: check(try? MPEGPSParser.parse(reader(bytes)), bytes)
+  case .caf:
+    if let info = try? CAFParser.parse(reader(bytes)) { _ = try? info.frames() }
+    sound(bytes)
+  case .sound: sound(bytes)
+  case .media: media(bytes)
+  case .options: options(bytes)
+  }
+}
+
+/// Invariants of any accepted file.
+private func check(_ facts: MediaFacts?, _ bytes: [UInt8]) {
+  guard let facts else { return }
+  precondition(facts.bytes == UInt64(bytes.count), "facts.bytes disagrees with the input size")
+  precondition(facts.mediaClass == facts.type.mediaClass, "class disagrees with type")
+  precondition(!facts.durationSeconds.isNaN, "NaN duration")
+  _ = facts.attachmentInfo(storePath: "x")
+}
+
+private func sound(_ bytes: [UInt8]) {
+  let verdict = SoundRules.resolve(MemoryByteSource(bytes))
+  precondition(verdict.plays != .named || verdict.reason.isEmpty, "named sound with a reason")
+  if let facts = try? SoundInspector.inspect(MemoryByteSource(bytes)) {
+    precondition(facts.sampleRate.isFinite && facts.sampleRate > 0, "bad sample rate accepted")
+    precondition(facts.channels > 0, "zero channels accepted")
+  }
+}
+
+private func media(_ bytes: [UInt8]) {
+  // The first byte picks a type hint (or none); the rest is the file.
+  guard let first = bytes.first else {
+    _ = try? MediaInspector.inspect(MemoryByteSource(bytes))
+    return
+  }
+  let hints = [""] + MediaType.allCases.map(\.uti) + ["public.aifc-audio", "bogus"]
+  let hint = hints[Int(first) % hints.count]
+  let file = Array(bytes.dropFirst())
+  if let facts = try? MediaInspector.inspect(MemoryByteSource(file), typeHint: hint) {
+    check(facts, file)
+    precondition(Int(facts.bytes) <= facts.mediaClass.byteLimit, "over the class limit")
+  }
+}
+
+private func options(_ bytes: [UInt8]) {
+  // Six doubles and a few bytes: clip rect, time, type, frames, duration.
+  guard bytes.count >= 52 else { return }
+  func double(_ i: Int) -> Double {
+    var bits: UInt64 = 0
+    for k in 0..<8 { bits = bits << 8 | UInt64(bytes[i * 8 + k]) }
+    return Double(bitPattern: bits)
+  }
+  var o = AttachmentOptions()
+  if bytes[48] & 1 != 0 { o.thumbnailClippingRect = ClipRect(x: double(0), y: double(1), width: double(2), height: double(3)) }
+  if bytes[48] & 2 != 0 { o.thumbnailTime = double(4) }
+  let type = MediaType.allCases[Int(bytes[49]) % MediaType.allCases.count]
+  let frames = UInt32(bytes[50]) << 8 | UInt32(bytes[51])
+  let facts = MediaFacts(type: type, bytes: 1, width: 1, height: 1, durationSeconds: double(5), frameCount: frames)
+  _ = try? AttachmentOptionsValidator.validate(o, facts: facts, field: "f")
+}

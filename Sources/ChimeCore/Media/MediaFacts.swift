@@ -1,0 +1,53 @@
+/// What an inspector learned about an attachment file: enough for a client to show it and for
+/// the options (clip rect, thumbnail time) to be checked against it.
+public struct MediaFacts: Hashable, Sendable, Codable {
+  public var type: MediaType
+  public var mediaClass: MediaClass
+  /// File size in bytes.
+  public var bytes: UInt64
+  /// Pixels; 0 for audio.
+  public var width: UInt32
+  public var height: UInt32
+  /// Seconds; 0 for still images and where the container does not say.
+  /// GIF: the sum of the frame delays. MP3: exact from the frames walked. MPEG-4: `mvhd`.
+  /// AVI: frames × frame period. MPEG-1/2: pictures ÷ frame rate. AIFF/WAV: frames ÷ rate.
+  public var durationSeconds: Double
+  /// Images: frames (1 for PNG and JPEG, the image count for GIF). Movies: video frames where
+  /// the container says (`stsz` sample count, `avih` total frames, picture start codes).
+  /// Audio: 0.
+  public var frameCount: UInt32
+
+  public init(type: MediaType, bytes: UInt64, width: UInt32 = 0, height: UInt32 = 0, durationSeconds: Double = 0, frameCount: UInt32 = 0) {
+    self.type = type
+    self.mediaClass = type.mediaClass
+    self.bytes = bytes
+    self.width = width
+    self.height = height
+    self.durationSeconds = durationSeconds
+    self.frameCount = frameCount
+  }
+
+  /// A GIF with more than one frame.
+  public var isAnimated: Bool { type == .gif && frameCount > 1 }
+
+  /// The facts in the form the wire and the store carry.
+  public func attachmentInfo(storePath: String = "") -> AttachmentInfo {
+    var info = AttachmentInfo()
+    info.storePath = storePath
+    info.type = type.uti
+    info.mediaClass = mediaClass.rawValue
+    info.bytes = bytes
+    info.width = width
+    info.height = height
+    info.durationSeconds = durationSeconds
+    info.frameCount = frameCount
+    return info
+  }
+}
+
+extension AttachmentInfo {
+  /// The inspector's facts, with the path the file was stored at.
+  public init(_ facts: MediaFacts, storePath: String = "") {
+    self = facts.attachmentInfo(storePath: storePath)
+  }
+}
