@@ -27,6 +27,7 @@ public final class ChimeDaemon: Sendable {
     var nextConnectionID: UInt64 = 1
     var signals: [SignalWatcher] = []
     var wallClock: WallClockWatcher?
+    var zoneTimer: LoopTimer?
     var shuttingDown = false
     /// At shutdown: closes connections that have not drained in time.
     var cutoff: LoopTimer?
@@ -105,6 +106,12 @@ public final class ChimeDaemon: Sendable {
     loop.execute { [self] in state.value.service?.scheduler.replan() }
   }
 
+  /// Tells the daemon the time zone may have changed (it also looks by itself every 10 s).
+  /// Safe from any thread.
+  public func timeZoneDidChange() {
+    loop.execute { [self] in state.value.service?.checkTimeZone() }
+  }
+
   /// Runs `body` on the loop thread with a snapshot of internal counters (tests, stats).
   public func stats() -> DaemonStats {
     let result = Mutex(DaemonStats())
@@ -135,15 +142,25 @@ public final class ChimeDaemon: Sendable {
     schedulerConfiguration.windowCapacity = configuration.windowCapacity
     schedulerConfiguration.missedGraceMillis = configuration.missedGraceMillis
     let service = NotificationService(loop: loop, database: database, clock: configuration.clock,
-                                      schedulerConfiguration: schedulerConfiguration, presenter: presenter, logger: logger)
+                                      schedulerConfiguration: schedulerConfiguration, presenter: presenter,
+                                      timeZone: configuration.timeZone, logger: logger)
     s.service = service
     let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     s.router = router
     service.start()
     s.wallClock = WallClockWatcher(loop: loop) { [unowned self] in
       configuration.logger.notice("wall clock was set; re-planning due times")
+      state.value.service?.checkTimeZone()
       state.value.service?.scheduler.replan()
     }
+    // The zone can change without the clock being set (a new /etc/localtime): look every 10 s.
+    let zoneTimer = LoopTimer(loop: loop) { [unowned self] in
+      let s = state.value
+      s.service?.checkTimeZone()
+      s.zoneTimer?.arm(afterMillis: 10_000)
+    }
+    zoneTimer.arm(afterMillis: 10_000)
+    s.zoneTimer = zoneTimer
 
     do {
       try SocketFile.prepare(configuration.socketPath)
@@ -233,6 +250,8 @@ public final class ChimeDaemon: Sendable {
     }
     s.wallClock?.close()
     s.wallClock = nil
+    s.zoneTimer?.close()
+    s.zoneTimer = nil
     for watcher in s.signals { watcher.close() }
     s.signals.removeAll()
     s.service?.scheduler.stop()

@@ -1,4 +1,5 @@
 public import ChimeCore
+public import Foundation
 public import Logging
 
 /// Everything the daemon needs to start. `chimed` fills it from flags; tests fill it with a
@@ -12,6 +13,9 @@ public struct ServerConfiguration: Sendable {
   /// A connection whose unread replies exceed this is closed.
   public var maxQueuedWriteBytes: Int = 8 << 20
   public var clock: any WallClock = SystemWallClock()
+  /// The zone floating calendar triggers follow, asked again every few seconds and whenever
+  /// the wall clock is set; a change re-plans those triggers.
+  public var timeZone: @Sendable () -> TimeZone = SystemTimeZone.current
   /// A fire later than this after its due instant is marked missed (and follows the
   /// request's missed-fire policy).
   public var missedGraceMillis: Int64 = 2_000

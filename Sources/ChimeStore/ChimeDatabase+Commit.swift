@@ -1,4 +1,5 @@
 public import ChimeCore
+import Foundation
 import GRDB
 import Logging
 
@@ -69,8 +70,10 @@ extension ChimeDatabase {
       return try remove(from: .pending, app: app, identifiers: identifiers, at: at, db: db)
     case .removeDelivered(let app, let identifiers, let at):
       return try remove(from: .delivered, app: app, identifiers: identifiers, at: at, db: db)
-    case .fire(let key, let now, let grace):
-      return try fire(key, now: now, missedGraceMillis: grace, db: db)
+    case .replanFloating(let zone, let now):
+      return try replanFloating(zone: zone, now: now, db: db)
+    case .fire(let key, let now, let grace, let zone):
+      return try fire(key, now: now, missedGraceMillis: grace, zone: zone, db: db)
     }
   }
 
@@ -82,12 +85,12 @@ extension ChimeDatabase {
     let replaced = try exists(.pending, app: app, identifier: identifier, db: db)
     let body = codec.encode(pending)
     try db.cachedStatement(sql: """
-      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body) VALUES (?, ?, ?, ?, ?, ?)
+      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
-        fire_count = excluded.fire_count, body = excluded.body
+        fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
       """).execute(arguments: [
         app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
-        Int64(clamping: pending.fireCount), body,
+        Int64(clamping: pending.fireCount), body, Self.isFloating(pending.request.trigger) ? 1 : 0,
       ])
     let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
     let stored = try EventLog.append(event, app: app, db: db, codec: codec)
@@ -132,7 +135,40 @@ extension ChimeDatabase {
     return outcome
   }
 
-  private func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, db: Database) throws -> MutationOutcome {
+  /// A calendar trigger with no zone of its own follows the daemon's zone.
+  static func isFloating(_ trigger: Trigger?) -> Bool {
+    guard case .calendar(let c)? = trigger else { return false }
+    return (c.components.timeZone ?? "").isEmpty
+  }
+
+  private func replanFloating(zone: TimeZone, now: Instant, db: Database) throws -> MutationOutcome {
+    var outcome = MutationOutcome()
+    let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT app, identifier, next_fire, fire_count, body FROM pending WHERE floating = 1"))
+    for row in rows {
+      let app: String = row[0]
+      let identifier: String = row[1]
+      var pending = try codec.decode(PendingRequest.self, from: row[4])
+      pending.fireCount = UInt64(clamping: row[3] as Int64)
+      guard case .calendar(let trigger)? = pending.request.trigger else { continue }
+      let note = "re-planned: the time zone is now \(zone.identifier)"
+      if let next = CalendarEngine.nextFire(after: now, trigger: trigger, zone: zone)?.instant {
+        guard next.unixMillis != row[2] as Int64 else { continue }
+        try db.cachedStatement(sql: "UPDATE pending SET next_fire = ? WHERE app = ? AND identifier = ?")
+          .execute(arguments: [next.unixMillis, app, identifier])
+        pending.nextFire = next
+        outcome.rescheduled.append(ScheduleKey(due: next, app: app, identifier: identifier))
+        let event = Event(at: now, kind: .pendingReplaced, identifiers: [identifier], pending: pending, note: note)
+        outcome.appEvents[app, default: []].append(try EventLog.append(event, app: app, db: db, codec: codec))
+      } else {
+        _ = try delete(.pending, app: app, identifier: identifier, db: db)
+        let event = Event(at: now, kind: .pendingRemoved, identifiers: [identifier], note: note + "; the trigger matches no later date")
+        outcome.appEvents[app, default: []].append(try EventLog.append(event, app: app, db: db, codec: codec))
+      }
+    }
+    return outcome
+  }
+
+  private func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone, db: Database) throws -> MutationOutcome {
     let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
     guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]),
           row[0] as Int64 == key.due.unixMillis
@@ -164,7 +200,7 @@ extension ChimeDatabase {
       outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
     }
 
-    if let next = TriggerPlanner.nextFire(of: request.trigger, due: key.due, now: now) {
+    if let next = TriggerPlanner.nextFire(of: request.trigger, due: key.due, now: now, zone: zone) {
       try db.cachedStatement(sql: """
         UPDATE pending SET next_fire = ?, fire_count = fire_count + 1 WHERE app = ? AND identifier = ?
         """).execute(arguments: [next.unixMillis, key.app, key.identifier])

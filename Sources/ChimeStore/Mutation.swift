@@ -1,4 +1,5 @@
 public import ChimeCore
+public import Foundation
 
 /// One change to the store. `ChimeDatabase.commit(_:)` applies a batch of them in one
 /// transaction; each is validated against the stored state on its own (a savepoint each), so
@@ -30,15 +31,24 @@ public enum Mutation: Sendable {
   /// bound). A delivered fire stores a `DeliveredNotification` (outcome `delivered`, event
   /// `.delivered`); a skipped one appends `.missedSkipped` with a note. A repeating request is
   /// then advanced past `now` (outcome `next`, `fire_count` + 1); any other is removed.
-  case fire(key: ScheduleKey, now: Instant, missedGraceMillis: Int64)
+  /// `zone` is the one floating calendar triggers follow now.
+  case fire(key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone = .current)
+
+  /// The daemon's time zone changed: every pending request with a floating calendar trigger
+  /// (no zone of its own) gets its next fire re-planned in `zone`, after `now`, so 08:00 stays
+  /// 08:00 on the wall clock. Outcome `rescheduled` lists the new keys; one `.pendingReplaced`
+  /// event per request, in `appEvents`. A trigger that can no longer match is removed.
+  case replanFloating(zone: TimeZone, now: Instant)
 
   /// The app the mutation changes.
   public var app: String {
     switch self {
     case .add(let app, _, _), .deliverNow(let app, _, _), .removePending(let app, _, _), .removeDelivered(let app, _, _):
       app
-    case .fire(let key, _, _):
+    case .fire(let key, _, _, _):
       key.app
+    case .replanFloating:
+      "*"
     }
   }
 }
@@ -57,6 +67,10 @@ public struct MutationOutcome: Sendable, Hashable {
   public var next: ScheduleKey?
   /// `add`: what was stored. `fire` of a repeating request: the request as advanced.
   public var pending: PendingRequest?
+  /// `replanFloating`: the new schedule keys.
+  public var rescheduled: [ScheduleKey] = []
+  /// `replanFloating`: the events it appended, by app.
+  public var appEvents: [String: [Event]] = [:]
   /// `fire`/`deliverNow`: what was recorded as delivered (nil when a missed fire was skipped).
   public var delivered: DeliveredNotification?
 

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeStore
+import Foundation
 import Logging
 
 /// Fires pending requests on time with one libuv timer armed for the earliest key in a
@@ -28,6 +29,8 @@ final class Scheduler {
   private var timer: LoopTimer?
   private var stopped = false
   private var firesInFlight = 0
+  /// The zone floating calendar triggers follow now (set by the service).
+  var zone: () -> TimeZone = { TimeZone.current }
   /// Keys whose fire failed for a transient reason (store unavailable, disk full), with the
   /// instant to try again. Bounded: past the bound the store's index still has them and a
   /// refill brings them back.
@@ -88,7 +91,7 @@ final class Scheduler {
 
   private func fire(_ key: ScheduleKey) {
     firesInFlight += 1
-    let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis)
+    let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis, zone: zone())
     writer.submit(mutation) { [self] result in
       firesInFlight -= 1
       switch result {

@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeStore
+import Foundation
 import Logging
 
 /// The NotificationCenter calls, on ChimeCore values. Loop thread only; every answer comes
@@ -16,9 +17,14 @@ final class NotificationService {
   let hub: SubscriptionHub
   private(set) var scheduler: Scheduler!
   private let presenter: any Presenter
+  private let zoneProvider: @Sendable () -> TimeZone
+  /// The zone floating calendar triggers follow now.
+  private(set) var zone: TimeZone
 
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
-       presenter: any Presenter, logger: Logger) {
+       presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+    self.zoneProvider = timeZone
+    self.zone = timeZone()
     self.loop = loop
     self.database = database
     self.clock = clock
@@ -30,6 +36,7 @@ final class NotificationService {
                           configuration: schedulerConfiguration, logger: logger) { [unowned self] key, outcome in
       published(outcome, app: key.app)
     }
+    scheduler.zone = { [unowned self] in zone }
   }
 
   func start() {
@@ -61,7 +68,7 @@ final class NotificationService {
     let mutation: Mutation
     let pending: PendingRequest
     do {
-      let first = try TriggerPlanner.firstFire(of: request.trigger, added: now)
+      let first = try TriggerPlanner.firstFire(of: request.trigger, added: now, zone: zone)
       pending = PendingRequest(request: request, nextFire: first, added: now, sound: soundPlaceholder(request))
     } catch {
       reply(.failure(error))
@@ -130,6 +137,24 @@ final class NotificationService {
 
   func unsubscribe(app: String, token: UInt64) {
     hub.unsubscribe(app: app, token: token)
+  }
+
+  /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
+  func checkTimeZone() {
+    let current = zoneProvider()
+    guard current.identifier != zone.identifier else { return }
+    logger.notice("time zone changed; re-planning floating calendar triggers",
+                  metadata: ["from": "\(zone.identifier)", "to": "\(current.identifier)"])
+    zone = current
+    writer.submit(.replanFloating(zone: current, now: clock.now())) { [self] result in
+      switch result {
+      case .success(let outcome):
+        for (app, events) in outcome.appEvents { hub.publish(events, app: app) }
+        for key in outcome.rescheduled { scheduler.scheduled(key) }
+      case .failure(let error):
+        logger.error("re-planning floating triggers failed", metadata: ["error": "\(error)"])
+      }
+    }
   }
 
   // MARK: helpers

@@ -58,6 +58,14 @@ enum Schema {
         ) WITHOUT ROWID;
         """)
     }
+    migrator.registerMigration("v2: floating calendar triggers") { db in
+      // 1 when the request's calendar trigger has no zone of its own and follows the daemon's:
+      // those are re-planned when the zone changes.
+      try db.execute(sql: """
+        ALTER TABLE pending ADD COLUMN floating INTEGER NOT NULL DEFAULT 0 CHECK (floating IN (0, 1));
+        CREATE INDEX pending_floating ON pending (app, identifier) WHERE floating = 1;
+        """)
+    }
     return migrator
   }()
 }
