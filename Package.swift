@@ -106,7 +106,7 @@ let package = Package(
     ),
     .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(
       name: "ChimeServerTests",
       dependencies: ["ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport"],

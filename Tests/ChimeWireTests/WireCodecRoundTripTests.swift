@@ -125,6 +125,16 @@ import Testing
     }
   }
 
+  @Test func storeRecords() throws {
+    for pending in [Fixtures.fullPending(), Fixtures.minimalPending] {
+      #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
+    }
+    for delivered in [Fixtures.fullDelivered(), Fixtures.minimalDelivered] {
+      #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(delivered)) == delivered)
+    }
+    #expect(throws: ChimeError.self) { try WireCodec.decodePendingRequest([0xFF]) }
+  }
+
   @Test func extremeNumbersSurvive() throws {
     var r = Fixtures.minimalRequest
     r.content.badge = .max
