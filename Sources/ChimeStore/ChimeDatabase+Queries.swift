@@ -1,12 +1,44 @@
 public import ChimeCore
+import Foundation
 import GRDB
 
+/// Decides where a page ends: after `size` records, or earlier when the next record's bytes
+/// would pass `maxBytes` (never before the first record). `full` says a later page exists.
+struct PageBudget {
+  let size: Int
+  let maxBytes: Int
+  private var count = 0
+  private var bytes = 0
+  private(set) var full = false
+
+  init(size: Int, maxBytes: Int) {
+    self.size = size
+    self.maxBytes = maxBytes
+  }
+
+  /// Per record, besides its body: the repeated-field tag and length prefix.
+  private static let overhead = 16
+
+  mutating func admit(bodyBytes: Int) -> Bool {
+    let cost = bodyBytes + Self.overhead
+    if count == size || (count > 0 && bytes + cost > maxBytes) {
+      full = true
+      return false
+    }
+    count += 1
+    bytes += cost
+    return true
+  }
+}
+
 extension ChimeDatabase {
-  /// One page of `app`'s pending requests, ordered by (next fire instant, identifier).
+  /// One page of `app`'s pending requests, ordered by (next fire instant, identifier). A page
+  /// also ends early (with a next token) before its records' bytes pass `maxBytes`, so a reply
+  /// always fits in a frame; it holds at least one record.
   ///
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (field `page_size`) or `INVALID_PAGE_TOKEN`
   ///   (field `page_token`); UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
-  public func pendingPage(app: String, page: PageRequest) throws(ChimeError) -> Page<PendingRequest> {
+  public func pendingPage(app: String, page: PageRequest, maxBytes: Int = .max) throws(ChimeError) -> Page<PendingRequest> {
     let size = try page.resolvedSize()
     let token = try PageToken.decode(page.pageToken, as: .pending)
     let codec = self.codec
@@ -19,12 +51,12 @@ extension ChimeDatabase {
         rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingFirst), arguments: [app, size + 1])
       }
       var items: [PendingRequest] = []
+      var budget = PageBudget(size: size, maxBytes: maxBytes)
       while let row = try rows.next() {
+        guard budget.admit(bodyBytes: (row[2] as Data).count) else { break }
         items.append(try Self.pending(from: row, codec: codec))
       }
-      guard items.count > size else { return Page(items: items) }
-      items.removeLast()
-      let last = items[items.count - 1]
+      guard budget.full, let last = items.last else { return Page(items: items) }
       return Page(items: items, nextPageToken: PageToken(kind: .pending, instant: last.nextFire.unixMillis,
                                                          identifier: last.request.identifier).encoded)
     }
@@ -46,7 +78,7 @@ extension ChimeDatabase {
   ///
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` or `INVALID_PAGE_TOKEN`; UNAVAILABLE
   ///   `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
-  public func deliveredPage(app: String, page: PageRequest) throws(ChimeError) -> Page<DeliveredNotification> {
+  public func deliveredPage(app: String, page: PageRequest, maxBytes: Int = .max) throws(ChimeError) -> Page<DeliveredNotification> {
     let size = try page.resolvedSize()
     let token = try PageToken.decode(page.pageToken, as: .delivered)
     let codec = self.codec
@@ -59,12 +91,13 @@ extension ChimeDatabase {
         rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.deliveredFirst), arguments: [app, size + 1])
       }
       var items: [DeliveredNotification] = []
+      var budget = PageBudget(size: size, maxBytes: maxBytes)
       while let row = try rows.next() {
-        items.append(try codec.decode(DeliveredNotification.self, from: row[0]))
+        let body: Data = row[0]
+        guard budget.admit(bodyBytes: body.count) else { break }
+        items.append(try codec.decode(DeliveredNotification.self, from: body))
       }
-      guard items.count > size else { return Page(items: items) }
-      items.removeLast()
-      let last = items[items.count - 1]
+      guard budget.full, let last = items.last else { return Page(items: items) }
       return Page(items: items, nextPageToken: PageToken(kind: .delivered, instant: last.delivered.unixMillis,
                                                          identifier: last.request.identifier).encoded)
     }

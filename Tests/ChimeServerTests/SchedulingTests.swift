@@ -179,3 +179,24 @@ import Testing
     #expect(d.daemon.stats().scheduleWindowKeys <= 16)
   }
 }
+
+@Suite struct LargePageTests {
+  @Test func pagesOfLargeRequestsStayUnderTheFrameLimit() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    // 100 × ~16 KB of user info: a full default page would be a 1.6 MB reply.
+    let userInfo = "{\"blob\":\"" + String(repeating: "x", count: 15_000) + "\"}"
+    for i in 0..<100 {
+      var request = NotificationRequest.tea("big\(i)", in: 3600 + Double(i))
+      request.content.userInfoJSON = userInfo
+      request.content.body = String(repeating: "b", count: 1000)
+      _ = try await client.add(request)
+    }
+    let first = try await client.pending()
+    #expect(first.items.count < 100)
+    #expect(first.items.count > 10)
+    #expect(!first.nextPageToken.isEmpty)
+    let all = try await client.allPending()
+    #expect(all.map(\.request.identifier) == (0..<100).map { "big\($0)" })
+  }
+}

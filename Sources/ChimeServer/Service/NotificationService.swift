@@ -55,6 +55,10 @@ final class NotificationService {
 
   var writerIdle: Bool { writer.isIdle }
 
+  /// Listing pages stop short of this many bytes of records, so a reply fits the 1 MiB frame
+  /// every client accepts by default, whatever the page size asked for.
+  static let replyBudgetBytes = (1 << 20) - 64 * 1024
+
   // MARK: calls
 
   func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
@@ -97,11 +101,11 @@ final class NotificationService {
   }
 
   func pending(app: String, page: PageRequest, reply: @escaping Reply<Page<PendingRequest>>) {
-    read(reply) { (database) throws(ChimeError) in try database.pendingPage(app: app, page: page) }
+    read(reply) { (database) throws(ChimeError) in try database.pendingPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
   }
 
   func delivered(app: String, page: PageRequest, reply: @escaping Reply<Page<DeliveredNotification>>) {
-    read(reply) { (database) throws(ChimeError) in try database.deliveredPage(app: app, page: page) }
+    read(reply) { (database) throws(ChimeError) in try database.deliveredPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
   }
 
   /// nil identifiers removes all of the app's pending requests.
