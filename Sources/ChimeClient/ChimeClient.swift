@@ -90,6 +90,30 @@ public struct ChimeClient: Sendable {
     return try WireCodec.decodeNextTriggerDatesResponse(await call(.nextTriggerDates, payload: payload))
   }
 
+  // MARK: Apps and sounds
+
+  /// Records this app's container, group containers (searched in order) and bundle. Empty
+  /// container or bundle means the daemon's default under `$XDG_DATA_HOME/chime/apps/<id>/`.
+  public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "") async throws(ChimeError) -> AppLayout {
+    let payload = WireCodec.encodeRegisterAppRequest(.init(container: container, groupContainers: groupContainers, bundle: bundle))
+    return try WireCodec.decodeAppLayout(await call(.registerApp, payload: payload))
+  }
+
+  /// This app's layout: registered, or the defaults (`registered` false).
+  public func appLayout() async throws(ChimeError) -> AppLayout {
+    try WireCodec.decodeAppLayout(await call(.getApp, payload: WireCodec.encodeEmpty()))
+  }
+
+  /// Every registered app's layout.
+  public func listApps() async throws(ChimeError) -> [AppLayout] {
+    try WireCodec.decodeListAppsResponse(await call(.listApps, payload: WireCodec.encodeEmpty()))
+  }
+
+  /// Where the daemon looks for the sound `name` for this app, and what would play.
+  public func checkSound(_ name: String) async throws(ChimeError) -> SoundCheck {
+    try WireCodec.decodeCheckSoundResponse(await call(.checkSound, payload: WireCodec.encodeCheckSoundRequest(name: name)))
+  }
+
   // MARK: Events
 
   /// The app's events, after `cursor` when given (else new ones only). The stream runs until the

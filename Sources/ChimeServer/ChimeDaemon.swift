@@ -28,6 +28,8 @@ public final class ChimeDaemon: Sendable {
     var signals: [SignalWatcher] = []
     var wallClock: WallClockWatcher?
     var zoneTimer: LoopTimer?
+    /// What the start-up attachment sweep found.
+    var sweep = AttachmentStore.SweepReport()
     var shuttingDown = false
     /// At shutdown: closes connections that have not drained in time.
     var cutoff: LoopTimer?
@@ -122,6 +124,8 @@ public final class ChimeDaemon: Sendable {
         $0.connections = s.connections.count
         $0.scheduleWindowKeys = s.service?.scheduler.windowCount ?? 0
         $0.subscribers = s.service?.hub.subscriberCount ?? 0
+        $0.attachmentsSwept = s.sweep.removed.count
+        $0.attachmentsMissing = s.sweep.missing
       }
       done.signal()
     }
@@ -135,15 +139,19 @@ public final class ChimeDaemon: Sendable {
     let logger = configuration.logger
     let s = state.value
     try makePrivateDirectory(configuration.dataDirectory)
-    let database = try ChimeDatabase(path: configuration.dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention)
+    let database = try ChimeDatabase(path: configuration.dataDirectory + "/chime.db", logger: logger,
+                                     eventRetention: configuration.eventRetention, attachmentQuota: configuration.attachmentQuotaBytes)
     s.database = database
+    let attachments = AttachmentStore(dataDirectory: configuration.dataDirectory, logger: logger)
+    sweep(attachments, database: database)
     let presenter: any Presenter = LogPresenter(logger: logger)
     var schedulerConfiguration = Scheduler.Configuration()
     schedulerConfiguration.windowCapacity = configuration.windowCapacity
     schedulerConfiguration.missedGraceMillis = configuration.missedGraceMillis
     let service = NotificationService(loop: loop, database: database, clock: configuration.clock,
                                       schedulerConfiguration: schedulerConfiguration, presenter: presenter,
-                                      timeZone: configuration.timeZone, logger: logger)
+                                      timeZone: configuration.timeZone, attachments: attachments,
+                                      appsDirectory: configuration.appsDirectory, logger: logger)
     s.service = service
     let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     s.router = router
@@ -184,6 +192,24 @@ public final class ChimeDaemon: Sendable {
       }
     }
     logger.info("listening", metadata: ["socket": "\(configuration.socketPath)", "data_dir": "\(configuration.dataDirectory)"])
+  }
+
+  /// Before serving: store files no row names go (a crash between staging and commit), and
+  /// rows whose file vanished are reported. Runs once, before the socket exists.
+  private func sweep(_ attachments: AttachmentStore, database: ChimeDatabase) {
+    let logger = configuration.logger
+    do {
+      let report = attachments.sweep(known: try database.attachmentPaths())
+      if !report.removed.isEmpty {
+        logger.notice("removed attachment files no request holds", metadata: ["count": "\(report.removed.count)"])
+      }
+      for path in report.missing {
+        logger.warning("an attachment file is missing from the store", metadata: ["path": "\(path)"])
+      }
+      state.value.sweep = report
+    } catch {
+      logger.error("attachment sweep skipped", metadata: ["error": "\(error)"])
+    }
   }
 
   private func accept(_ socket: StreamSocket) {
@@ -277,4 +303,8 @@ public struct DaemonStats: Sendable, Hashable {
   public var connections = 0
   public var scheduleWindowKeys = 0
   public var subscribers = 0
+  /// Start-up sweep: store files removed because no row named them.
+  public var attachmentsSwept = 0
+  /// Start-up sweep: rows whose file was gone.
+  public var attachmentsMissing: [String] = []
 }

@@ -24,6 +24,10 @@ public struct ServerConfiguration: Sendable {
   /// Stored events kept for resuming subscribers.
   public var eventRetention: Int = 50_000
   /// Present deliveries on the desktop (notify-send) in addition to the log.
+  /// Where apps' default layouts live (`<dir>/<app id>/container`, `.../bundle`).
+  public var appsDirectory: String = AppsDirectory.resolve()
+  /// Bytes of attachments one app may keep in the store.
+  public var attachmentQuotaBytes: Int64 = Limits.attachmentQuotaDefault
   public var desktopNotifications: Bool = false
   public var logger: Logger
 

@@ -72,8 +72,10 @@ extension ChimeDatabase {
       return try remove(from: .delivered, app: app, identifiers: identifiers, at: at, db: db)
     case .replanFloating(let zone, let now):
       return try replanFloating(zone: zone, now: now, db: db)
-    case .fire(let key, let now, let grace, let zone):
-      return try fire(key, now: now, missedGraceMillis: grace, zone: zone, db: db)
+    case .fire(let key, let now, let grace, let zone, let soundCheck):
+      return try fire(key, now: now, missedGraceMillis: grace, zone: zone, soundCheck: soundCheck, db: db)
+    case .registerApp(let layout, let at):
+      return try registerApp(layout, at: at, db: db)
     }
   }
 
@@ -92,9 +94,14 @@ extension ChimeDatabase {
         app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
         Int64(clamping: pending.fireCount), body, Self.isFloating(pending.request.trigger) ? 1 : 0,
       ])
+    try releaseAttachments(.pending, app: app, identifier: identifier, db: db)
+    let discarded = try collectAttachments(app: app, identifier: identifier, db: db)
+    try holdAttachments(pending.request, as: .pending, app: app, db: db)
     let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
     let stored = try EventLog.append(event, app: app, db: db, codec: codec)
-    return MutationOutcome(events: [stored], replaced: replaced, pending: pending)
+    var outcome = MutationOutcome(events: [stored], replaced: replaced, pending: pending)
+    outcome.discardedFiles = discarded
+    return outcome
   }
 
   private func deliverNow(app: String, delivered: DeliveredNotification, at: Instant, db: Database) throws -> MutationOutcome {
@@ -107,6 +114,10 @@ extension ChimeDatabase {
       outcome.events.append(try EventLog.append(removed, app: app, db: db, codec: codec))
     }
     try storeDelivered(delivered, app: app, db: db)
+    try releaseAttachments(.pending, app: app, identifier: identifier, db: db)
+    try releaseAttachments(.delivered, app: app, identifier: identifier, db: db)
+    outcome.discardedFiles = try collectAttachments(app: app, identifier: identifier, db: db)
+    try holdAttachments(delivered.request, as: .delivered, app: app, db: db)
     outcome.delivered = delivered
     let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered)
     outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec))
@@ -128,6 +139,16 @@ extension ChimeDatabase {
     }
     removed.sort()
     var outcome = MutationOutcome(removed: removed)
+    let holder: Holder = table == .pending ? .pending : .delivered
+    if identifiers == nil {
+      try releaseAttachments(holder, app: app, identifier: nil, db: db)
+      outcome.discardedFiles = try collectAttachments(app: app, identifier: nil, db: db)
+    } else {
+      for identifier in removed {
+        try releaseAttachments(holder, app: app, identifier: identifier, db: db)
+        outcome.discardedFiles += try collectAttachments(app: app, identifier: identifier, db: db)
+      }
+    }
     if !removed.isEmpty {
       let event = Event(at: at, kind: table == .pending ? .pendingRemoved : .deliveredRemoved, identifiers: removed)
       outcome.events.append(try EventLog.append(event, app: app, db: db, codec: codec))
@@ -161,6 +182,8 @@ extension ChimeDatabase {
         outcome.appEvents[app, default: []].append(try EventLog.append(event, app: app, db: db, codec: codec))
       } else {
         _ = try delete(.pending, app: app, identifier: identifier, db: db)
+        try releaseAttachments(.pending, app: app, identifier: identifier, db: db)
+        outcome.discardedFiles += try collectAttachments(app: app, identifier: identifier, db: db)
         let event = Event(at: now, kind: .pendingRemoved, identifiers: [identifier], note: note + "; the trigger matches no later date")
         outcome.appEvents[app, default: []].append(try EventLog.append(event, app: app, db: db, codec: codec))
       }
@@ -168,7 +191,8 @@ extension ChimeDatabase {
     return outcome
   }
 
-  private func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone, db: Database) throws -> MutationOutcome {
+  private func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone, soundCheck: SoundRecheck?,
+                    db: Database) throws -> MutationOutcome {
     let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
     guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]),
           row[0] as Int64 == key.due.unixMillis
@@ -193,10 +217,20 @@ extension ChimeDatabase {
       let event = Event(at: now, kind: .missedSkipped, identifiers: [key.identifier], note: reason)
       outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
     } else {
-      let delivered = DeliveredNotification(request: request, delivered: now, due: key.due, missed: missed, sound: pending.sound)
+      var sound = pending.sound
+      var note = ""
+      if let soundCheck, let resolved = sound, resolved.plays == .named {
+        let checked = soundCheck(resolved)
+        if checked != resolved {
+          sound = checked
+          note = "sound: \(checked.reason): \(checked.message)"
+        }
+      }
+      let delivered = DeliveredNotification(request: request, delivered: now, due: key.due, missed: missed, sound: sound)
       try storeDelivered(delivered, app: key.app, db: db)
+      try deliverAttachments(app: key.app, identifier: key.identifier, db: db)
       outcome.delivered = delivered
-      let event = Event(at: now, kind: .delivered, identifiers: [key.identifier], delivered: delivered)
+      let event = Event(at: now, kind: .delivered, identifiers: [key.identifier], delivered: delivered, note: note)
       outcome.events.append(try EventLog.append(event, app: key.app, db: db, codec: codec))
     }
 
@@ -210,7 +244,9 @@ extension ChimeDatabase {
       outcome.next = ScheduleKey(due: next, app: key.app, identifier: key.identifier)
     } else {
       _ = try delete(.pending, app: key.app, identifier: key.identifier, db: db)
+      try releaseAttachments(.pending, app: key.app, identifier: key.identifier, db: db)
     }
+    outcome.discardedFiles = try collectAttachments(app: key.app, identifier: key.identifier, db: db)
     return outcome
   }
 

@@ -18,6 +18,8 @@ public final class ChimeDatabase: Sendable {
   let logger: Logger
   let codec = RecordCodec()
   let eventRetention: Int
+  /// Bytes of attachments one app may keep in the store.
+  public let attachmentQuota: Int64
   private let closed = Atomic<Bool>(false)
 
   /// Opens or creates the database at `path` (creating missing parent directories with mode
@@ -26,12 +28,16 @@ public final class ChimeDatabase: Sendable {
   /// - Parameters:
   ///   - eventRetention: the most events kept; older ones are pruned by `commit(_:)` and a
   ///     reader resuming before them is told `.eventsLost`.
+  ///   - attachmentQuota: bytes of attachment files one app may hold; an `add` or `deliverNow`
+  ///     that would pass it fails with RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED`.
   /// - Throws: UNAVAILABLE `STORE_UNAVAILABLE` when the file or its directory cannot be
   ///   created or opened; INTERNAL `STORE_UNAVAILABLE` when it is not a usable Chime database;
   ///   FAILED_PRECONDITION `STORE_UNAVAILABLE` when a newer version of Chime migrated it.
-  public init(path: String, logger: Logger? = nil, eventRetention: Int = ChimeDatabase.defaultEventRetention) throws(ChimeError) {
+  public init(path: String, logger: Logger? = nil, eventRetention: Int = ChimeDatabase.defaultEventRetention,
+              attachmentQuota: Int64 = Limits.attachmentQuotaDefault) throws(ChimeError) {
     let logger = logger ?? Logger(label: "chime.store", factory: { _ in SwiftLogNoOpLogHandler() })
     self.logger = logger
+    self.attachmentQuota = attachmentQuota
     self.eventRetention = max(eventRetention, 1)
     do {
       try Self.prepareFile(at: path)

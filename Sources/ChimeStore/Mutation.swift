@@ -4,6 +4,9 @@ public import Foundation
 /// One change to the store. `ChimeDatabase.commit(_:)` applies a batch of them in one
 /// transaction; each is validated against the stored state on its own (a savepoint each), so
 /// one that fails leaves the others unaffected.
+/// Looks at a resolved custom sound again at delivery; returns it unchanged when it still plays.
+public typealias SoundRecheck = @Sendable (SoundResolution) -> SoundResolution
+
 public enum Mutation: Sendable {
   /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
   /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one
@@ -32,7 +35,11 @@ public enum Mutation: Sendable {
   /// `.delivered`); a skipped one appends `.missedSkipped` with a note. A repeating request is
   /// then advanced past `now` (outcome `next`, `fire_count` + 1); any other is removed.
   /// `zone` is the one floating calendar triggers follow now.
-  case fire(key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone = .current)
+  ///
+  /// `soundCheck`, when given, looks at a custom sound again before it is recorded as
+  /// delivered (the file may have vanished or changed since the request was added); when it
+  /// changes the outcome, the delivered event's note says so.
+  case fire(key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone = .current, soundCheck: SoundRecheck? = nil)
 
   /// The daemon's time zone changed: every pending request with a floating calendar trigger
   /// (no zone of its own) gets its next fire re-planned in `zone`, after `now`, so 08:00 stays
@@ -40,15 +47,20 @@ public enum Mutation: Sendable {
   /// event per request, in `appEvents`. A trigger that can no longer match is removed.
   case replanFloating(zone: TimeZone, now: Instant)
 
+  /// Records (or replaces) an app's layout. No event.
+  case registerApp(layout: AppLayout, at: Instant)
+
   /// The app the mutation changes.
   public var app: String {
     switch self {
     case .add(let app, _, _), .deliverNow(let app, _, _), .removePending(let app, _, _), .removeDelivered(let app, _, _):
       app
-    case .fire(let key, _, _, _):
+    case .fire(let key, _, _, _, _):
       key.app
     case .replanFloating:
       "*"
+    case .registerApp(let layout, _):
+      layout.appID
     }
   }
 }
@@ -73,6 +85,8 @@ public struct MutationOutcome: Sendable, Hashable {
   public var appEvents: [String: [Event]] = [:]
   /// `fire`/`deliverNow`: what was recorded as delivered (nil when a missed fire was skipped).
   public var delivered: DeliveredNotification?
+  /// Attachment files in the store that nothing holds any more: unlink them after the commit.
+  public var discardedFiles: [String] = []
 
   public init(events: [Event] = [], replaced: Bool = false, removed: [String] = [], stale: Bool = false,
               next: ScheduleKey? = nil, pending: PendingRequest? = nil, delivered: DeliveredNotification? = nil) {

@@ -26,6 +26,12 @@ struct Chimed: ParsableCommand {
   @Option(help: "Directory for chime.db (default: $XDG_STATE_HOME/chime or ~/.local/state/chime).")
   var dataDir: String?
 
+  @Option(help: "Directory of apps' default layouts (default: $XDG_DATA_HOME/chime/apps or ~/.local/share/chime/apps).")
+  var appsDir: String?
+
+  @Option(help: "Bytes of attachments each app may keep in the store, e.g. 100MB, 1.5GB or 5000000 (MB = 10^6 bytes).")
+  var attachmentQuota: String = "100MB"
+
   @Option(help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
@@ -52,6 +58,11 @@ struct Chimed: ParsableCommand {
       dataDirectory: DataDirectory.resolve(dataDir),
       logger: Logger(label: "chimed")
     )
+    guard let quota = Self.bytes(attachmentQuota), quota >= 0 else {
+      throw ValidationError("--attachment-quota: \"\(attachmentQuota)\" is not a size such as 100MB or 5000000")
+    }
+    configuration.attachmentQuotaBytes = quota
+    configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
     if clockOffset != 0 {
@@ -68,5 +79,16 @@ struct Chimed: ParsableCommand {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
       throw ExitCode(1)
     }
+  }
+
+  /// "100MB", "1.5GB", "500kB", "5000000" → bytes (decimal units, as the attachment limits).
+  static func bytes(_ text: String) -> Int64? {
+    let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("kB", 1e3), ("B", 1)]
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+      guard let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else { return nil }
+      return Int64(exactly: (value * scale).rounded())
+    }
+    return Int64(trimmed)
   }
 }

@@ -83,7 +83,7 @@ import Testing
   @Test func unimplementedMethodsSaySoHonestly() async throws {
     let d = try InProcessDaemon()
     let client = try d.client()
-    for method in [Method.setCategories, .getCategories, .respond, .requestAuthorization, .registerApp, .checkSound] {
+    for method in [Method.setCategories, .getCategories, .respond, .requestAuthorization, .setBadgeCount] {
       await expectError("UNIMPLEMENTED", code: .unimplemented) { _ = try await client.call(method, payload: []) }
     }
   }

@@ -28,6 +28,7 @@ final class InProcessDaemon: @unchecked Sendable {
     logger.logLevel = .warning
     var configuration = ServerConfiguration(socketPath: directory.socketPath, dataDirectory: directory.file("data"), logger: logger)
     configuration.clock = clock
+    configuration.appsDirectory = directory.file("apps")
     tweak(&configuration)
     return try ChimeDaemon(configuration: configuration)
   }

@@ -29,3 +29,16 @@ public enum DataDirectory {
     return home + "/.local/state/chime"
   }
 }
+
+/// Where apps' default layouts live: one directory per app, holding `container/` (with
+/// `Library/Sounds`) and `bundle/`.
+public enum AppsDirectory {
+  /// `$XDG_DATA_HOME/chime/apps`, else `~/.local/share/chime/apps`.
+  public static func resolve(_ explicit: String? = nil, environment: [String: String]? = nil) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    let environment = environment ?? ProcessInfo.processInfo.environment
+    if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/chime/apps" }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return home + "/.local/share/chime/apps"
+  }
+}

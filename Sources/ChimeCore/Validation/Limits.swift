@@ -6,6 +6,12 @@ public enum Limits {
   public static let userInfoMaxBytes = 16 * 1024
   public static let userInfoMaxDepth = 32
   public static let attachmentsMax = 10
+  /// Default bytes of attachments one app may keep in the store.
+  public static let attachmentQuotaDefault: Int64 = 100_000_000
+  /// Group containers one app may register.
+  public static let groupContainersMax = 32
+  /// Bytes of one registered directory path.
+  public static let pathMaxBytes = 4095
   public static let identifiersPerCallMax = 1000
   public static let pageSizeDefault = 100
   public static let pageSizeMax = 1000

@@ -93,8 +93,20 @@ final class CallRouter {
       throw .unimplemented("responses and content extensions")
     case .requestAuthorization, .getSettings, .setBadgeCount:
       throw .unimplemented("authorization and badge")
-    case .registerApp, .getApp, .listApps, .checkSound:
-      throw .unimplemented("app layouts and sound lookup")
+    case .registerApp:
+      let r = try WireCodec.decodeRegisterAppRequest(payload)
+      service.registerApp(app: app, container: r.container, groups: r.groupContainers, bundle: r.bundle) { result in
+        call.finish(result.map(WireCodec.encodeAppLayout))
+      }
+    case .getApp:
+      try WireCodec.decodeEmpty(payload)
+      service.app(app: app) { result in call.finish(result.map(WireCodec.encodeAppLayout)) }
+    case .listApps:
+      try WireCodec.decodeEmpty(payload)
+      service.apps { result in call.finish(result.map(WireCodec.encodeListAppsResponse)) }
+    case .checkSound:
+      let name = try WireCodec.decodeCheckSoundRequest(payload)
+      service.checkSound(app: app, name: name) { result in call.finish(result.map(WireCodec.encodeCheckSoundResponse)) }
     }
   }
 }

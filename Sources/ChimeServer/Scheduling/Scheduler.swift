@@ -91,7 +91,8 @@ final class Scheduler {
 
   private func fire(_ key: ScheduleKey) {
     firesInFlight += 1
-    let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis, zone: zone())
+    let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis, zone: zone(),
+                                 soundCheck: { SoundResolver.recheck($0) })
     writer.submit(mutation) { [self] result in
       firesInFlight -= 1
       switch result {

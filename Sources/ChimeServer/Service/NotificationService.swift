@@ -9,10 +9,10 @@ import Logging
 final class NotificationService {
   typealias Reply<T> = (Result<T, ChimeError>) -> Void
 
-  private let loop: EventLoop
-  private let database: ChimeDatabase
-  private let writer: GroupCommitWriter
-  private let clock: any WallClock
+  let loop: EventLoop
+  let database: ChimeDatabase
+  let writer: GroupCommitWriter
+  let clock: any WallClock
   private let logger: Logger
   let hub: SubscriptionHub
   private(set) var scheduler: Scheduler!
@@ -20,9 +20,15 @@ final class NotificationService {
   private let zoneProvider: @Sendable () -> TimeZone
   /// The zone floating calendar triggers follow now.
   private(set) var zone: TimeZone
+  let attachments: AttachmentStore
+  /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
+  let appsDirectory: String
 
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
-       presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, logger: Logger) {
+       presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, attachments: AttachmentStore,
+       appsDirectory: String, logger: Logger) {
+    self.attachments = attachments
+    self.appsDirectory = appsDirectory
     self.zoneProvider = timeZone
     self.zone = timeZone()
     self.loop = loop
@@ -69,15 +75,46 @@ final class NotificationService {
       return
     }
     let now = clock.now()
-    let mutation: Mutation
-    let pending: PendingRequest
+    let first: Instant
     do {
-      let first = try TriggerPlanner.firstFire(of: request.trigger, added: now, zone: zone)
-      pending = PendingRequest(request: request, nextFire: first, added: now, sound: soundPlaceholder(request))
+      first = try TriggerPlanner.firstFire(of: request.trigger, added: now, zone: zone)
     } catch {
       reply(.failure(error))
       return
     }
+    guard Self.needsFiles(request) else {
+      let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)  // not read: no named sound
+      let prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout))
+      commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
+      return
+    }
+    // Sound lookup, attachment inspection and copying touch files: off the loop.
+    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
+    loop.runBlocking({ () -> Result<PreparedRequest, ChimeError> in
+      do throws(ChimeError) {
+        return .success(try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments,
+                                                    appsDirectory: appsDirectory))
+      } catch {
+        return .failure(error)
+      }
+    }, then: { [self] result in
+      switch result {
+      case .success(let prepared): commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
+      case .failure(let error): reply(.failure(error))
+      }
+    })
+  }
+
+  private static func needsFiles(_ request: NotificationRequest) -> Bool {
+    if !request.content.attachments.isEmpty { return true }
+    guard let kind = request.content.sound?.kind else { return false }
+    return kind == .named || kind == .criticalNamed
+  }
+
+  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
+    let request = prepared.request
+    let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
+    let mutation: Mutation
     if request.trigger == nil {
       mutation = .deliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound), at: now)
     } else {
@@ -86,18 +123,30 @@ final class NotificationService {
     writer.submit(mutation) { [self] result in
       switch result {
       case .failure(let error):
-        reply(.failure(error))
+        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
       case .success(let outcome):
         published(outcome, app: app)
+        let answer: AddResult
         if request.trigger != nil {
           let stored = outcome.pending ?? pending
           scheduler.scheduled(ScheduleKey(due: stored.nextFire, app: app, identifier: request.identifier))
-          reply(.success(AddResult(pending: stored, replaced: outcome.replaced)))
+          answer = AddResult(pending: stored, replaced: outcome.replaced)
         } else {
-          reply(.success(AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)))
+          answer = AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
         }
+        // Moved attachments leave their source once the row is durable, before the answer.
+        afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
       }
     }
+  }
+
+  /// Runs `work` on the attachment store off the loop, then `then` on the loop; with nothing
+  /// staged (the common add), `then` runs at once.
+  private func afterFiles(_ staged: [StagedAttachment], _ work: @escaping @Sendable (AttachmentStore) -> Void,
+                          then: @escaping () -> Void) {
+    guard !staged.isEmpty else { return then() }
+    let attachments = self.attachments
+    loop.runBlocking({ work(attachments) }, then: { _ in then() })
   }
 
   func pending(app: String, page: PageRequest, reply: @escaping Reply<Page<PendingRequest>>) {
@@ -154,6 +203,10 @@ final class NotificationService {
       switch result {
       case .success(let outcome):
         for (app, events) in outcome.appEvents { hub.publish(events, app: app) }
+        if !outcome.discardedFiles.isEmpty {
+          let attachments = self.attachments, files = outcome.discardedFiles
+          loop.runBlocking({ attachments.discard(files) }, then: { _ in })
+        }
         for key in outcome.rescheduled { scheduler.scheduled(key) }
       case .failure(let error):
         logger.error("re-planning floating triggers failed", metadata: ["error": "\(error)"])
@@ -165,6 +218,10 @@ final class NotificationService {
 
   private func published(_ outcome: MutationOutcome, app: String) {
     hub.publish(outcome.events, app: app)
+    if !outcome.discardedFiles.isEmpty {
+      let attachments = self.attachments, files = outcome.discardedFiles
+      loop.runBlocking({ attachments.discard(files) }, then: { _ in })
+    }
     if let delivered = outcome.delivered {
       presenter.present(delivered, app: app)
     }
@@ -185,19 +242,5 @@ final class NotificationService {
       do { try RequestValidator.validateIdentifier(id, field: "identifiers[\(i)]") } catch { return error }
     }
     return nil
-  }
-
-  /// Sound resolution is its own issue; until then the request's sound is recorded as asked.
-  private func soundPlaceholder(_ request: NotificationRequest) -> SoundResolution? {
-    guard let sound = request.content.sound else { return nil }
-    switch sound.kind {
-    case .none: return SoundResolution(plays: .none)
-    case .default, .defaultCritical: return SoundResolution(plays: .default)
-    case .named, .criticalNamed:
-      var resolution = SoundResolution(plays: .default)
-      resolution.reason = "SOUND_NOT_RESOLVED"
-      resolution.message = "custom sound lookup is not implemented yet; the default sound plays"
-      return resolution
-    }
   }
 }

@@ -66,6 +66,33 @@ enum Schema {
         CREATE INDEX pending_floating ON pending (app, identifier) WHERE floating = 1;
         """)
     }
+    migrator.registerMigration("v3: apps and attachments") { db in
+      // Registered app layouts. `groups` is a JSON array of paths, in search order.
+      // Attachment files in the store, each held by one request lineage (app, identifier): by its
+      // pending request, by its delivered notification, or both (a repeating request whose
+      // delivered notification shows the same file). A row that neither holds is removed in the
+      // same transaction and its file unlinked after the commit; the start-up sweep removes
+      // files that no row names.
+      try db.execute(sql: """
+        CREATE TABLE app (
+          id TEXT NOT NULL PRIMARY KEY CHECK (length(id) > 0),
+          container TEXT NOT NULL,
+          groups TEXT NOT NULL,
+          bundle TEXT NOT NULL,
+          registered_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE attachment (
+          path TEXT NOT NULL PRIMARY KEY,
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          bytes INTEGER NOT NULL CHECK (bytes >= 0),
+          in_pending INTEGER NOT NULL CHECK (in_pending IN (0, 1)),
+          in_delivered INTEGER NOT NULL CHECK (in_delivered IN (0, 1))
+        ) WITHOUT ROWID;
+        CREATE INDEX attachment_by_owner ON attachment (app, identifier);
+        """)
+    }
     return migrator
   }()
 }

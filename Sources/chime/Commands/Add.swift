@@ -46,6 +46,8 @@ struct Add: AsyncParsableCommand {
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
   @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).")
   var missed: String?
+  @Option(name: .customLong("attach"), help: ArgumentHelp(AttachOption.help, valueName: "file[,options]"))
+  var attachments: [String] = []
 
   func request() throws -> NotificationRequest {
     var content = NotificationContent(title: title, subtitle: subtitle, body: body)
@@ -96,6 +98,7 @@ struct Add: AsyncParsableCommand {
       guard let seconds = DurationText.parse(text) else { throw ValidationError("--missed must be deliver, skip or a duration") }
       policy = MissedFirePolicy(action: .deliverIfLateByLessThan, maxLatenessSeconds: seconds)
     }
+    content.attachments = try attachments.map { try AttachOption.parse($0) }
     return NotificationRequest(identifier: identifier, content: content, trigger: trigger, missedFire: policy)
   }
 
@@ -115,6 +118,16 @@ struct Add: AsyncParsableCommand {
         let now = Instant(Date())
         let verb = result.replaced ? "replaced" : "scheduled"
         print("\(verb) \(identifier): fires \(TimeText.local(result.pending.nextFire)) (\(DurationText.relative(result.pending.nextFire, from: now)))")
+      }
+      if !options.json {
+        for attachment in result.pending.request.content.attachments {
+          guard let info = attachment.info else { continue }
+          print("  attachment \(attachment.identifier): \(info.type), \(info.bytes) bytes, stored at \(info.storePath)")
+        }
+        if let sound = result.pending.sound, !sound.message.isEmpty {
+          let why = sound.reason.isEmpty ? "" : "\(sound.reason): "
+          print("  sound: plays \(sound.plays.rawValue) — \(why)\(sound.message)")
+        }
       }
     }
   }

@@ -28,6 +28,7 @@ enum JSONOutput {
       if let volume = sound.volume { s["volume"] = volume }
       content["sound"] = s
     }
+    if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
     var object: [String: Any] = ["id": r.identifier, "content": content]
     switch r.trigger {
     case nil: object["trigger"] = ["type": "none"]
@@ -43,6 +44,7 @@ enum JSONOutput {
     object["next_fire_unix_ms"] = p.nextFire.unixMillis
     object["added"] = TimeText.iso(p.added)
     object["fire_count"] = p.fireCount
+    if let sound = p.sound { object["sound_resolution"] = soundResolution(sound) }
     return object
   }
 
@@ -52,6 +54,7 @@ enum JSONOutput {
     object["delivered_unix_ms"] = d.delivered.unixMillis
     object["due"] = TimeText.iso(d.due)
     object["missed"] = d.missed
+    if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
     return object
   }
 

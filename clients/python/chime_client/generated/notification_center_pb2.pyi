@@ -57,16 +57,18 @@ class AddResponse(_message.Message):
     def __init__(self, pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., replaced: bool = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ...) -> None: ...
 
 class AppLayout(_message.Message):
-    __slots__ = ["app_id", "bundle", "container", "group_containers"]
+    __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_FIELD_NUMBER: _ClassVar[int]
     GROUP_CONTAINERS_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
     app_id: str
     bundle: str
     container: str
     group_containers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
+    registered: bool
+    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ...) -> None: ...
 
 class AuthorizationRequest(_message.Message):
     __slots__ = ["alert", "badge", "critical_alert", "provisional", "sound", "time_sensitive"]
@@ -301,12 +303,14 @@ class SetCategoriesRequest(_message.Message):
     def __init__(self, categories: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
 
 class SoundSearchStep(_message.Message):
-    __slots__ = ["exists", "path"]
+    __slots__ = ["exists", "note", "path"]
     EXISTS_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     PATH_FIELD_NUMBER: _ClassVar[int]
     exists: bool
+    note: str
     path: str
-    def __init__(self, path: _Optional[str] = ..., exists: bool = ...) -> None: ...
+    def __init__(self, path: _Optional[str] = ..., exists: bool = ..., note: _Optional[str] = ...) -> None: ...
 
 class SubscribeRequest(_message.Message):
     __slots__ = ["after_cursor"]

@@ -3148,7 +3148,7 @@ const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor =
   (ProtobufCMessageInit) chime__v1__register_app_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[5] =
 {
   {
     "app_id",
@@ -3198,17 +3198,30 @@ static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[4
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "registered",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppLayout, registered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__app_layout__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
   3,   /* field[3] = bundle */
   1,   /* field[1] = container */
   2,   /* field[2] = group_containers */
+  4,   /* field[4] = registered */
 };
 static const ProtobufCIntRange chime__v1__app_layout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
 {
@@ -3218,7 +3231,7 @@ const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
   "Chime__V1__AppLayout",
   "chime.v1",
   sizeof(Chime__V1__AppLayout),
-  4,
+  5,
   chime__v1__app_layout__field_descriptors,
   chime__v1__app_layout__field_indices_by_name,
   1,  chime__v1__app_layout__number_ranges,
@@ -3301,7 +3314,7 @@ const ProtobufCMessageDescriptor chime__v1__check_sound_request__descriptor =
   (ProtobufCMessageInit) chime__v1__check_sound_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__sound_search_step__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__sound_search_step__field_descriptors[3] =
 {
   {
     "path",
@@ -3327,15 +3340,28 @@ static const ProtobufCFieldDescriptor chime__v1__sound_search_step__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "note",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SoundSearchStep, note),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__sound_search_step__field_indices_by_name[] = {
   1,   /* field[1] = exists */
+  2,   /* field[2] = note */
   0,   /* field[0] = path */
 };
 static const ProtobufCIntRange chime__v1__sound_search_step__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__sound_search_step__descriptor =
 {
@@ -3345,7 +3371,7 @@ const ProtobufCMessageDescriptor chime__v1__sound_search_step__descriptor =
   "Chime__V1__SoundSearchStep",
   "chime.v1",
   sizeof(Chime__V1__SoundSearchStep),
-  2,
+  3,
   chime__v1__sound_search_step__field_descriptors,
   chime__v1__sound_search_step__field_indices_by_name,
   1,  chime__v1__sound_search_step__number_ranges,

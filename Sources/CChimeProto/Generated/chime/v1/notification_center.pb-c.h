@@ -473,10 +473,18 @@ struct  Chime__V1__SetBadgeCountRequest
     , 0 }
 
 
+/*
+ * Records the calling app's layout. Empty container or bundle means the default:
+ * $XDG_DATA_HOME/chime/apps/<app-id>/container and .../bundle. Every directory given must
+ * exist, be absolute and normalized, and belong to the daemon's user.
+ */
 struct  Chime__V1__RegisterAppRequest
 {
   ProtobufCMessage base;
   char *container;
+  /*
+   * Searched for sounds in this order, after the container.
+   */
   size_t n_group_containers;
   char **group_containers;
   char *bundle;
@@ -494,10 +502,14 @@ struct  Chime__V1__AppLayout
   size_t n_group_containers;
   char **group_containers;
   char *bundle;
+  /*
+   * False when the app never registered and these are the defaults.
+   */
+  protobuf_c_boolean registered;
 };
 #define CHIME__V1__APP_LAYOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__app_layout__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Chime__V1__ListAppsResponse
@@ -526,10 +538,14 @@ struct  Chime__V1__SoundSearchStep
   ProtobufCMessage base;
   char *path;
   protobuf_c_boolean exists;
+  /*
+   * Why an entry there was passed over, e.g. a symlink leaving the app's sound directories.
+   */
+  char *note;
 };
 #define CHIME__V1__SOUND_SEARCH_STEP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__sound_search_step__descriptor) \
-    , (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Chime__V1__CheckSoundResponse

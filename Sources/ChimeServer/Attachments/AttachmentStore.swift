@@ -1,0 +1,266 @@
+import ChimeCore
+import Foundation
+import Glibc
+import Logging
+
+/// The attachment store: `<data dir>/attachments/<app>/<uuid>.<ext>`, files private to the
+/// daemon. Files enter it in a crash-safe order — link (or copy) and fsync, commit the row,
+/// then unlink the source — so a crash at any point leaves the file in its source, in the
+/// store, or both, never neither; the start-up sweep removes store files no row names.
+///
+/// Blocking (file I/O, up to 50 MB of copying): call from the work pool, never the loop.
+final class AttachmentStore: Sendable {
+  let root: String
+  /// Files below here are the daemon's own (database, store): never attachable.
+  private let privateDirectory: String
+  private let logger: Logger
+
+  init(dataDirectory: String, logger: Logger) {
+    root = dataDirectory + "/attachments"
+    privateDirectory = dataDirectory
+    self.logger = logger
+  }
+
+  // MARK: staging
+
+  /// Validates and stages every attachment of a request, in order. On the first failure the
+  /// files already staged are removed and the error names the attachment (`field`).
+  func stage(_ attachments: [Attachment], app: String, bundle: String, field: String) throws(ChimeError) -> [StagedAttachment] {
+    var staged: [StagedAttachment] = []
+    let bundleRoot = FileSystem.realPath(bundle)
+    var used = Set(attachments.map(\.identifier).filter { !$0.isEmpty })
+    for (i, attachment) in attachments.enumerated() {
+      var attachment = attachment
+      if attachment.identifier.isEmpty {
+        var generated: String
+        repeat { generated = UUID().uuidString.lowercased() } while used.contains(generated)
+        used.insert(generated)
+        attachment.identifier = generated
+      }
+      do throws(ChimeError) {
+        staged.append(try stageOne(attachment, app: app, bundleRoot: bundleRoot, field: "\(field)[\(i)]"))
+      } catch {
+        abandon(staged)
+        throw error
+      }
+    }
+    return staged
+  }
+
+  private func stageOne(_ attachment: Attachment, app: String, bundleRoot: String?, field: String) throws(ChimeError) -> StagedAttachment {
+    let path = attachment.path
+    if let problem = FileSystem.problem(withAbsolutePath: path) {
+      throw invalidURL("attachment path \(problem): \(path)", field: field + ".path")
+    }
+    let parent = String(path[..<path.lastIndex(of: "/")!])
+    let directory = FileSystem.realPath(parent.isEmpty ? "/" : parent)
+    guard let directory else { throw invalidURL("\(path) does not exist", field: field + ".path") }
+    if FileSystem.isWithin(directory, root: FileSystem.realPath(privateDirectory) ?? privateDirectory) {
+      throw invalidURL("\(path) is inside chimed's own data directory and cannot be attached", field: field + ".path")
+    }
+    let source: (fd: Int32, stat: stat)
+    switch FileSystem.openRegular(path) {
+    case .success(let opened): source = opened
+    case .failure(let failure): throw invalidURL("\(path) \(failure.description)", field: field + ".path")
+    }
+    defer { close(source.fd) }
+    let size = Int(source.stat.st_size)
+    guard size <= MediaClass.maxByteLimit else {
+      throw ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_FILE_SIZE",
+                       "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field: field)
+    }
+    let inBundle = bundleRoot.map { FileSystem.isWithin(directory, root: $0) } ?? false
+
+    let appDirectory = root + "/" + app
+    guard FileSystem.makeDirectories(appDirectory) else {
+      throw moveFailed("cannot create the attachment store directory", errno: errno, field: field)
+    }
+    let base = appDirectory + "/" + UUID().uuidString.lowercased()
+    let temporary = base + ".staging"
+    // The stored file and the descriptor we inspect: the same inode, so what was inspected is
+    // what is stored. A move links the opened inode (no copy); a bundle file, or a source on
+    // another file system, is copied and the copy is inspected.
+    var storedFD: Int32 = -1
+    if !inBundle, linkOpened(source.fd, to: temporary) {
+      guard fsync(source.fd) == 0 else {
+        let e = errno
+        unlink(temporary)
+        throw moveFailed("cannot sync the attachment", errno: e, field: field)
+      }
+      storedFD = dup(source.fd)
+    } else {
+      storedFD = try copy(source.fd, size: size, to: temporary, field: field)
+    }
+    defer { close(storedFD) }
+
+    let facts: MediaFacts
+    do throws(ChimeError) {
+      facts = try MediaInspector.inspect(FileDescriptorByteSource(fileDescriptor: storedFD, count: size),
+                                         typeHint: attachment.options.typeHint, field: field)
+      try AttachmentOptionsValidator.validate(attachment.options, facts: facts, field: field + ".options")
+    } catch {
+      unlink(temporary)
+      if error.reason == "MEDIA_READ_FAILED" {
+        throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "\(path) could not be read to its end: \(error.message)", field: field)
+      }
+      throw error
+    }
+    let final = base + "." + Self.fileExtension(facts.type)
+    guard rename(temporary, final) == 0 else {
+      let e = errno
+      unlink(temporary)
+      throw moveFailed("cannot name the stored attachment", errno: e, field: field)
+    }
+    guard FileSystem.syncDirectory(appDirectory) else {
+      let e = errno
+      unlink(final)
+      throw moveFailed("cannot sync the attachment store", errno: e, field: field)
+    }
+    var stored = attachment
+    stored.info = AttachmentInfo(facts, storePath: final)
+    return StagedAttachment(attachment: stored, source: path, sourceDevice: UInt64(source.stat.st_dev),
+                            sourceInode: UInt64(source.stat.st_ino), removesSource: !inBundle)
+  }
+
+  /// Hard-links the opened file into the store through /proc (no path lookup of the source
+  /// again, so it cannot be swapped). False when that is not possible here (another file
+  /// system, protected hard links, no /proc): the caller copies instead.
+  private func linkOpened(_ fd: Int32, to path: String) -> Bool {
+    linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+  }
+
+  /// Copies `size` bytes from `fd` into a new private file, fsyncs it and returns a descriptor
+  /// open on the copy.
+  private func copy(_ fd: Int32, size: Int, to path: String, field: String) throws(ChimeError) -> Int32 {
+    let out = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard out >= 0 else { throw moveFailed("cannot create the stored copy", errno: errno, field: field) }
+    var offset = 0
+    let chunk = 1 << 20
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+    defer { buffer.deallocate() }
+    while offset < size {
+      let n = pread(fd, buffer, min(chunk, size - offset), off_t(offset))
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else {
+        let e = errno
+        close(out)
+        unlink(path)
+        if n == 0 {
+          throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "the file shrank while it was being copied", field: field)
+        }
+        throw moveFailed("cannot read the attachment", errno: e, field: field)
+      }
+      var written = 0
+      while written < n {
+        let w = write(out, buffer + written, n - written)
+        if w < 0, errno == EINTR { continue }
+        guard w > 0 else {
+          let e = errno
+          close(out)
+          unlink(path)
+          throw moveFailed("cannot write the stored copy", errno: e, field: field)
+        }
+        written += w
+      }
+      offset += n
+    }
+    guard fsync(out) == 0 else {
+      let e = errno
+      close(out)
+      unlink(path)
+      throw moveFailed("cannot sync the stored copy", errno: e, field: field)
+    }
+    return out
+  }
+
+  // MARK: after the commit
+
+  /// The rows are committed: unlink the sources of moved files, if they still name the inode
+  /// that was stored (a file put there since is left alone).
+  func finish(_ staged: [StagedAttachment]) {
+    for item in staged where item.removesSource {
+      guard let st = FileSystem.lstatus(item.source), UInt64(st.st_dev) == item.sourceDevice, UInt64(st.st_ino) == item.sourceInode else {
+        continue
+      }
+      if unlink(item.source) != 0 {
+        logger.warning("attachment stored but its source could not be removed",
+                       metadata: ["source": "\(item.source)", "error": "\(FileSystem.describe(errno))"])
+      }
+    }
+  }
+
+  /// The commit failed: the staged store files go, the sources stay.
+  func abandon(_ staged: [StagedAttachment]) {
+    discard(staged.map(\.storePath))
+  }
+
+  /// Unlinks store files nothing holds any more. Only paths inside the store are touched.
+  func discard(_ paths: [String]) {
+    for path in paths where FileSystem.isWithin(path, root: root) && !path.contains("/../") {
+      if unlink(path) != 0 && errno != ENOENT {
+        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(path)", "error": "\(FileSystem.describe(errno))"])
+      }
+    }
+  }
+
+  // MARK: start-up sweep
+
+  struct SweepReport: Sendable, Hashable {
+    /// Store files no row named (a crash between staging and commit, or after a commit that
+    /// discarded them): removed.
+    var removed: [String] = []
+    /// Rows whose file is gone from the store.
+    var missing: [String] = []
+  }
+
+  /// Removes every store file that `known` does not name; reports rows whose file is gone.
+  func sweep(known: Set<String>) -> SweepReport {
+    var report = SweepReport()
+    let files = FileManager.default
+    for app in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
+      let directory = root + "/" + app
+      guard let names = try? files.contentsOfDirectory(atPath: directory) else { continue }
+      for name in names {
+        let path = directory + "/" + name
+        if !known.contains(path) {
+          if unlink(path) == 0 { report.removed.append(path) }
+        }
+      }
+    }
+    for path in known.sorted() where FileSystem.lstatus(path) == nil {
+      report.missing.append(path)
+    }
+    return report
+  }
+
+  // MARK: helpers
+
+  static func fileExtension(_ type: MediaType) -> String {
+    switch type {
+    case .aiff: "aiff"
+    case .wav: "wav"
+    case .mp3: "mp3"
+    case .mpeg4Audio: "m4a"
+    case .jpeg: "jpg"
+    case .gif: "gif"
+    case .png: "png"
+    case .mpeg: "mpg"
+    case .mpeg2Video: "mpg"
+    case .mpeg4: "mp4"
+    case .avi: "avi"
+    }
+  }
+
+  private func invalidURL(_ message: String, field: String) -> ChimeError {
+    ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_URL", message, field: field)
+  }
+
+  private func moveFailed(_ what: String, errno code: Int32, field: String) -> ChimeError {
+    logger.error("attachment store write failed", metadata: ["what": "\(what)", "error": "\(FileSystem.describe(code))"])
+    if code == ENOSPC || code == EDQUOT {
+      return ChimeError(.resourceExhausted, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED",
+                        "\(what): the disk holding chimed's attachment store is full", field: field)
+    }
+    return ChimeError(.internal, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", "\(what): \(FileSystem.describe(code))", field: field)
+  }
+}

@@ -1,0 +1,87 @@
+import ChimeCore
+import ChimeStore
+import Glibc
+
+/// App layouts and sound lookup. Directory checks run off the loop.
+extension NotificationService {
+  /// Records where `app` keeps its container, group containers and bundle. Empty container or
+  /// bundle means the default under the apps directory. Every directory given must exist, be a
+  /// directory and belong to the daemon's user (the only user it serves).
+  func registerApp(app: String, container: String, groups: [String], bundle: String, reply: @escaping Reply<AppLayout>) {
+    let defaults = AppLayout.defaults(for: app, appsDirectory: appsDirectory)
+    var layout = AppLayout(appID: app, container: container.isEmpty ? defaults.container : container,
+                           groupContainers: groups, bundle: bundle.isEmpty ? defaults.bundle : bundle)
+    guard groups.count <= Limits.groupContainersMax else {
+      reply(.failure(.invalidArgument("TOO_MANY_GROUP_CONTAINERS", "at most \(Limits.groupContainersMax) group containers", field: "group_containers")))
+      return
+    }
+    var given: [(String, String)] = []
+    if !container.isEmpty { given.append((container, "container")) }
+    for (i, group) in groups.enumerated() { given.append((group, "group_containers[\(i)]")) }
+    if !bundle.isEmpty { given.append((bundle, "bundle")) }
+    let now = clock.now()
+    let directories = given
+    loop.runBlocking({ () -> ChimeError? in
+      for (path, field) in directories {
+        if let problem = Self.directoryProblem(path) {
+          return .invalidArgument("INVALID_APP_DIRECTORY", "\(path) \(problem)", field: field)
+        }
+      }
+      return nil
+    }, then: { [self] problem in
+      if let problem { return reply(.failure(problem)) }
+      layout.registered = true
+      writer.submit(.registerApp(layout: layout, at: now)) { result in
+        reply(result.map { _ in layout })
+      }
+    })
+  }
+
+  /// Why `path` cannot be registered, or nil.
+  private static func directoryProblem(_ path: String) -> String? {
+    if let problem = FileSystem.problem(withAbsolutePath: path) { return problem }
+    var st = stat()
+    guard stat(path, &st) == 0 else { return "does not exist" }
+    guard FileSystem.isDirectory(st) else { return "is not a directory" }
+    guard st.st_uid == getuid() else { return "belongs to uid \(st.st_uid), not to chimed's user (uid \(getuid()))" }
+    return nil
+  }
+
+  /// The app's registered layout, or its defaults (`registered` false).
+  func app(app: String, reply: @escaping Reply<AppLayout>) {
+    let database = self.database, appsDirectory = self.appsDirectory
+    loop.runBlocking({ () -> Result<AppLayout, ChimeError> in
+      do throws(ChimeError) {
+        return .success(try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
+      } catch {
+        return .failure(error)
+      }
+    }, then: reply)
+  }
+
+  /// Every registered app. Any app may list them: layouts are paths of the same user.
+  func apps(reply: @escaping Reply<[AppLayout]>) {
+    let database = self.database
+    loop.runBlocking({ () -> Result<[AppLayout], ChimeError> in
+      do throws(ChimeError) { return .success(try database.apps()) } catch { return .failure(error) }
+    }, then: reply)
+  }
+
+  /// Where `name` would be found for `app` and what would play.
+  func checkSound(app: String, name: String, reply: @escaping Reply<SoundCheck>) {
+    do {
+      try SoundName.validate(name, field: "name")
+    } catch {
+      return reply(.failure(error))
+    }
+    let database = self.database, appsDirectory = self.appsDirectory
+    loop.runBlocking({ () -> Result<SoundCheck, ChimeError> in
+      do throws(ChimeError) {
+        let layout = try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
+        return .success(SoundResolver.check(name: name, layout: layout))
+      } catch {
+        return .failure(error)
+      }
+    }, then: reply)
+  }
+}

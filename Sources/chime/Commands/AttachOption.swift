@@ -1,0 +1,40 @@
+import ArgumentParser
+import ChimeCore
+import Foundation
+
+/// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x:y:w:h][,time=T]`.
+enum AttachOption {
+  static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x:y:w:h][,time=T]. Repeatable. The file is moved into chimed's store (copied when it is inside the app's bundle)."
+
+  static func parse(_ text: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Attachment {
+    var parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let file = parts.removeFirst()
+    guard !file.isEmpty else { throw ValidationError("--attach needs a file: \(text)") }
+    var attachment = Attachment(path: absolute(file, from: currentDirectory))
+    for part in parts {
+      let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+      switch (pair.first ?? "", pair.count == 2 ? pair[1] : nil) {
+      case ("id", let value?): attachment.identifier = value
+      case ("type", let value?): attachment.options.typeHint = value
+      case ("hidden", nil): attachment.options.thumbnailHidden = true
+      case ("clip", let value?):
+        let numbers = value.split(separator: ":").compactMap { Double($0) }
+        guard numbers.count == 4 else { throw ValidationError("--attach clip= takes x:y:w:h, e.g. clip=0:0:0.5:0.5") }
+        attachment.options.thumbnailClippingRect = ClipRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+      case ("time", let value?):
+        guard let seconds = Double(value) else { throw ValidationError("--attach time= takes a number (seconds, or a GIF frame index)") }
+        attachment.options.thumbnailTime = seconds
+      default:
+        throw ValidationError("--attach: unknown option \"\(part)\"; use id=, type=, hidden, clip=x:y:w:h or time=")
+      }
+    }
+    return attachment
+  }
+
+  /// The daemon wants absolute, normalized paths: relative ones are taken from here.
+  static func absolute(_ path: String, from directory: String) -> String {
+    let expanded = (path as NSString).expandingTildeInPath
+    let full = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
+    return URL(fileURLWithPath: full).standardizedFileURL.path
+  }
+}
