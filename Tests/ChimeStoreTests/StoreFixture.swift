@@ -9,14 +9,17 @@ final class StoreFixture {
   let directory: URL
   let path: String
   let retention: Int
+  let quota: Int64
   private(set) var db: ChimeDatabase
 
-  init(retention: Int = ChimeDatabase.defaultEventRetention, directory parent: String? = nil) throws {
+  init(retention: Int = ChimeDatabase.defaultEventRetention, directory parent: String? = nil,
+       quota: Int64 = Limits.attachmentQuotaDefault) throws {
+    self.quota = quota
     let parent = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
     directory = parent.appendingPathComponent("chime-store-\(UUID().uuidString)")
     path = directory.appendingPathComponent("state/chime.db").path
     self.retention = retention
-    db = try ChimeDatabase(path: path, eventRetention: retention)
+    db = try ChimeDatabase(path: path, eventRetention: retention, attachmentQuota: quota)
   }
 
   deinit {
@@ -27,7 +30,7 @@ final class StoreFixture {
   /// Closes the database and opens it again from disk.
   func reopen() throws {
     db.close()
-    db = try ChimeDatabase(path: path, eventRetention: retention)
+    db = try ChimeDatabase(path: path, eventRetention: retention, attachmentQuota: quota)
   }
 
   /// Commits one mutation and returns its outcome, failing the test on an error.

@@ -40,3 +40,14 @@ private final class IteratorBox: @unchecked Sendable {
   init(_ iterator: AsyncThrowingStream<Event, any Error>.AsyncIterator) { self.iterator = iterator }
   func next() async throws -> Event? { try await iterator.next() }
 }
+
+/// The ChimeError `body` throws, or nil when it returns. (A plain `catch let e as ChimeError`
+/// around a typed-throwing async call crashes the Swift 6.3 compiler.)
+public func caughtError(_ body: () async throws -> Void) async -> ChimeError? {
+  do {
+    try await body()
+    return nil
+  } catch {
+    return error as? ChimeError
+  }
+}
