@@ -1,0 +1,106 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// Attachments, sounds and app layouts with the real `chimed` and the real `chime`, as a user
+/// runs them.
+@Suite struct FilesEndToEndTests {
+  let app = "org.example.files"
+
+  func start(_ dir: TemporaryDirectory) throws -> DaemonProcess {
+    let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps")])
+    try daemon.start()
+    return daemon
+  }
+
+  @Test func attachmentsMoveIntoTheStoreAndLeaveItWithTheirRequest() throws {
+    let dir = TemporaryDirectory()
+    let daemon = try start(dir)
+    let socket = daemon.socketPath
+    let work = dir.file("work")
+    let png = MediaCorpus.data("images/png-rgb.png")
+    MediaCorpus.write(png, to: work + "/photo.png")
+    MediaCorpus.write(png.prefix(png.count / 2), to: work + "/broken.png")
+    MediaCorpus.copy("images/gif-animated.gif", to: dir.file("bundle/wave.gif"))
+
+    // Rejected: nothing scheduled, the file stays.
+    let bad = try ChimeCLI.run(["add", "a", "--title", "Pic", "--in", "1h", "--attach", "broken.png"], socket: socket, app: app, directory: work)
+    #expect(bad.status == 1)
+    #expect(bad.stderr.contains("ATTACHMENT_CORRUPT"), "\(bad.stderr)")
+    #expect(MediaCorpus.exists(work + "/broken.png"))
+    #expect(try ChimeCLI.run(["pending", "--json"], socket: socket, app: app).objects?.isEmpty == true)
+
+    // Accepted: moved (a relative path is taken from the caller's directory).
+    let good = try ChimeCLI.run(["add", "a", "--title", "Pic", "--in", "1h", "--attach", "photo.png,id=photo", "--json"],
+                                socket: socket, app: app, directory: work)
+    #expect(good.status == 0, "\(good.stderr)")
+    let content = try #require(good.object?["content"] as? [String: Any])
+    let attachment = try #require((content["attachments"] as? [[String: Any]])?.first)
+    #expect(attachment["id"] as? String == "photo")
+    #expect(attachment["type"] as? String == "public.png")
+    let stored = try #require(attachment["store_path"] as? String)
+    #expect(stored.hasPrefix(daemon.dataDirectory + "/attachments/"))
+    #expect(!MediaCorpus.exists(work + "/photo.png"))
+    #expect(FileManager.default.contents(atPath: stored) == png)
+
+    // From the bundle: copied, the source stays.
+    #expect(try ChimeCLI.run(["apps", "register", app, "--bundle", dir.file("bundle")], socket: socket).status == 0)
+    let copied = try ChimeCLI.run(["add", "b", "--title", "Wave", "--in", "1h", "--attach", dir.file("bundle/wave.gif") + ",time=2"],
+                                  socket: socket, app: app)
+    #expect(copied.status == 0, "\(copied.stderr)")
+    #expect(MediaCorpus.exists(dir.file("bundle/wave.gif")))
+    #expect(MediaCorpus.files(under: daemon.dataDirectory + "/attachments").count == 2)
+
+    // Removing the requests empties the store.
+    #expect(try ChimeCLI.run(["remove", "a", "b"], socket: socket, app: app).status == 0)
+    try poll { MediaCorpus.files(under: daemon.dataDirectory + "/attachments").isEmpty }
+    #expect(daemon.terminate() == 0)
+  }
+
+  @Test func soundsAreLookedUpInTheAppsLayout() throws {
+    let dir = TemporaryDirectory()
+    let daemon = try start(dir)
+    let socket = daemon.socketPath
+    let container = dir.file("c"), group = dir.file("g")
+    MediaCorpus.copy("sounds/caf-ima4.caf", to: group + "/Library/Sounds/knock.caf")
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+
+    let register = try ChimeCLI.run(["apps", "register", app, "--container", container, "--group", group, "--json"], socket: socket)
+    #expect(register.status == 0, "\(register.stderr)")
+    #expect(register.object?["registered"] as? Bool == true)
+    let shown = try ChimeCLI.run(["apps", "show", app, "--json"], socket: socket)
+    #expect(shown.object?["group_containers"] as? [String] == [group])
+    #expect(try ChimeCLI.run(["apps", "list"], socket: socket).stdout.contains(app))
+
+    let check = try ChimeCLI.run(["sound", "check", "knock.caf", "--json"], socket: socket, app: app)
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(check.object?["plays"] as? String == "named")
+    #expect(check.object?["codec"] as? String == "ima4")
+    let searched = try #require(check.object?["searched"] as? [[String: Any]])
+    #expect(searched.map { $0["path"] as? String } == [container + "/Library/Sounds/knock.caf", group + "/Library/Sounds/knock.caf"])
+
+    let human = try ChimeCLI.run(["sound", "check", "missing.wav"], socket: socket, app: app)
+    #expect(human.status == 1)
+    #expect(human.stdout.contains("SOUND_NOT_FOUND"))
+
+    let traversal = try ChimeCLI.run(["sound", "check", "../knock.caf"], socket: socket, app: app)
+    #expect(traversal.status == 1 && traversal.stderr.contains("INVALID_SOUND_NAME"), "\(traversal.stderr)")
+
+    // The add still schedules with a missing sound, and says what plays.
+    let add = try ChimeCLI.run(["add", "s", "--title", "Knock", "--in", "1h", "--sound", "nope.wav"], socket: socket, app: app)
+    #expect(add.status == 0)
+    #expect(add.stdout.contains("SOUND_NOT_FOUND"), "\(add.stdout)")
+    let pending = try #require(try ChimeCLI.run(["pending", "--json"], socket: socket, app: app).objects?.first)
+    #expect((pending["sound_resolution"] as? [String: Any])?["plays"] as? String == "default")
+    #expect(daemon.terminate() == 0)
+  }
+
+  /// Waits (bounded) for an effect that follows an answer off the daemon's loop.
+  func poll(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for _ in 0..<200 {
+      if condition() { return }
+      usleep(10_000)
+    }
+    Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
+  }
+}
