@@ -23,6 +23,10 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Pending requests to hold while measuring fire lateness and memory.") var pending = 100_000
   @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
+  @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
+  @Option(help: "Adds of a 50 MB movie in the attachment phase.") var movies = 10
+  @Option(help: "MPEG-4 file padded to 50 MB for the attachment phase (default: the repository's fixture).")
+  var movieFixture: String?
 
   func run() async throws {
     // 0. The calendar engine: cost of one next-fire computation over a mixed set of component
@@ -34,6 +38,11 @@ struct Bench: AsyncParsableCommand {
     defer { directory.remove() }
     print("chime-bench on \(Machine.describe())")
     var daemon = try DaemonHandle.start(in: directory.path)
+    if attachmentsOnly {
+      try await attachmentPhase(daemon: daemon, directory: directory.path)
+      daemon.stop()
+      return
+    }
     let emptyRSS = daemon.residentKiB()
     print(String(format: "memory: empty daemon RSS %.1f MiB", Double(emptyRSS) / 1024))
 
@@ -72,7 +81,23 @@ struct Bench: AsyncParsableCommand {
     // 5. Fire lateness with all of that pending.
     let lateness = try await FireLateness.run(socket: daemon.socket, fires: fires)
     lateness.print()
+
+    // 6. A 50 MB attachment being added does not hold up other clients.
+    try await attachmentPhase(daemon: daemon, directory: directory.path)
     daemon.stop()
+  }
+
+  func attachmentPhase(daemon: DaemonHandle, directory: String) async throws {
+    let fixture = movieFixture.map { URL(fileURLWithPath: $0) } ?? Self.repositoryFixture("movies/mp4-video.mp4")
+    let load = try await AttachmentLoad.run(socket: daemon.socket, directory: directory, movie: fixture, movies: movies, smallAdds: 400)
+    load.print()
+  }
+
+  /// A fixture in Tests/Fixtures/media, found from this source file's path.
+  static func repositoryFixture(_ name: String) -> URL {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }  // Bench.swift, chime-bench, Sources
+    return url.appendingPathComponent("Tests/Fixtures/media/" + name)
   }
 }
 

@@ -29,7 +29,8 @@ struct DaemonHandle {
     let process = Process()
     process.executableURL = bin.appendingPathComponent("chimed")
     let socket = directory + "/chimed.sock"
-    process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--log-level", "warning"]
+    process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--apps-dir", directory + "/apps",
+                         "--log-level", "warning"]
     let out = Pipe()
     process.standardOutput = out
     try process.run()
