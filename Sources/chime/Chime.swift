@@ -6,10 +6,11 @@ struct Chime: AsyncParsableCommand {
     commandName: "chime",
     abstract: "Schedule and manage desktop notifications through chimed.",
     discussion: """
-      Every subcommand talks to the chimed daemon over its Unix socket and acts for one app \
-      (--app, or $CHIME_APP; default "chime.cli"). Add --json to any command for \
-      machine-readable output. On failure chime prints the status and its reason and exits \
-      non-zero (69 when the daemon cannot be reached).
+      Subcommands talk to the chimed daemon over its Unix socket and act for one app (--app, \
+      or $CHIME_APP; default "chime.cli"); `next`, `attachment check` and `sound inspect` work \
+      without a daemon. Add --json to any command for machine-readable output. On failure chime \
+      prints the status and its reason and exits non-zero (69 when the daemon cannot be \
+      reached, 64 for a bad command line).
 
       Examples:
         chime add tea --title "Tea" --body "Steeped" --in 10s
@@ -17,7 +18,10 @@ struct Chime: AsyncParsableCommand {
         chime pending
         chime watch
         chime delivered --remove tea
+        chime add pic --title "Pic" --in 1h --attach ~/pic.png --sound ding.caf
+        chime attachment check ~/clip.mp4
+        chime apps register org.example.tea --container ~/tea
       """,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

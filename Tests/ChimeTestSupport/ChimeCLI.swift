@@ -1,4 +1,6 @@
+import Dispatch
 public import Foundation
+import Glibc
 
 /// Runs the built `chime` binary as a user would, capturing its output.
 public enum ChimeCLI {
@@ -14,7 +16,9 @@ public enum ChimeCLI {
   }
 
   /// `chime ARGUMENTS` with `CHIME_SOCKET` and `CHIME_APP` set when given, from `directory`.
-  public static func run(_ arguments: [String], socket: String? = nil, app: String? = nil, directory: String? = nil) throws -> Run {
+  /// A run that takes longer than `timeout` seconds is killed (and fails on its status).
+  public static func run(_ arguments: [String], socket: String? = nil, app: String? = nil, directory: String? = nil,
+                         timeout: Double = 60) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
     process.arguments = arguments
@@ -27,6 +31,10 @@ public enum ChimeCLI {
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
     // Read both pipes at once so a full stderr cannot block the child while we wait on stdout.
     let stderrData = Mutex<Data>()
     let reader = Thread { stderrData.set(err.fileHandleForReading.readDataToEndOfFile()) }

@@ -12,21 +12,8 @@ import Testing
   }
 
   func chime(_ arguments: [String], socket: String, app: String = "org.example.cli") throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["CHIME_SOCKET"] = socket
-    environment["CHIME_APP"] = app
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    let run = try ChimeCLI.run(arguments, socket: socket, app: app)
+    return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
   }
 
   @Test func tourWorksAsWritten() throws {

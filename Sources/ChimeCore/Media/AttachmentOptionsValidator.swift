@@ -8,7 +8,7 @@ public enum AttachmentOptionsValidator {
   ///   finite, x or y below 0, width or height not above 0, or the rectangle leaving the unit
   ///   square) or `INVALID_THUMBNAIL_TIME` (given for a still image or audio; for an animated
   ///   GIF not a whole frame index below the frame count; for a movie not within
-  ///   0…duration seconds).
+  ///   0…duration seconds, or negative when the movie's duration is unknown).
   public static func validate(_ options: AttachmentOptions, facts: MediaFacts, field: String) throws(ChimeError) {
     if let rect = options.thumbnailClippingRect {
       let f = "\(field).thumbnail_clipping_rect"
@@ -32,6 +32,12 @@ public enum AttachmentOptionsValidator {
         throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time must be a finite number", field: f)
       }
       switch facts.mediaClass {
+      case .movie where facts.durationSeconds <= 0:
+        // The container does not say how long it is (a fragmented MPEG-4 without a duration in
+        // its movie header, an MPEG program stream): any time from 0 on is accepted.
+        guard time >= 0 else {
+          throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time \(time) s must not be negative", field: f)
+        }
       case .movie:
         guard time >= 0, time <= facts.durationSeconds else {
           throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time \(time) s is outside the movie's 0…\(facts.durationSeconds) s", field: f)

@@ -79,6 +79,20 @@ struct MediaAttachmentOptionsTests {
     }
   }
 
+  @Test func aMovieOfUnknownDurationTakesAnyTimeFromZero() throws {
+    var unknown = Self.movie
+    unknown.durationSeconds = 0
+    for t in [0.0, 0.5, 3600] {
+      #expect(Self.failure(Self.options(time: t), unknown) == nil, "time \(t)")
+    }
+    for t in [-1.0, .nan, .infinity] {
+      #expect(Self.failure(Self.options(time: t), unknown)?.reason == "INVALID_THUMBNAIL_TIME", "time \(t)")
+    }
+    // The fragmented MPEG-4 fixture's movie header gives no duration.
+    let fragmented = try MediaFixtures.inspect(MediaFixtures.bytes("movies/mp4-fragmented.mp4")).get()
+    #expect(Self.failure(Self.options(time: 0.5), fragmented) == nil)
+  }
+
   @Test func thumbnailTimeIsRefusedForStillImagesAndAudio() throws {
     for facts in [Self.still, Self.staticGIF, Self.audio] {
       let error = try #require(Self.failure(Self.options(time: 0), facts))
