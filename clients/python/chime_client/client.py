@@ -78,6 +78,13 @@ def _sound(sound: Union[None, str, request_pb2.Sound]) -> Optional[request_pb2.S
     return request_pb2.Sound(kind=request_pb2.SOUND_KIND_NAMED, name=sound)
 
 
+def _attachment(item: Union[str, os.PathLike, request_pb2.Attachment]) -> request_pb2.Attachment:
+    if isinstance(item, request_pb2.Attachment):
+        return item
+    # The daemon wants an absolute, normalized path; a relative one is taken from here.
+    return request_pb2.Attachment(path=os.path.abspath(os.fspath(item)))
+
+
 def notification_request(identifier: str, title: str = "", body: str = "", subtitle: str = "", *,
                          in_seconds: Optional[float] = None,
                          calendar: Optional[Mapping[str, Any]] = None,
@@ -88,13 +95,17 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
                          category: str = "",
                          thread: str = "",
                          interruption_level: Union[None, str, int] = None,
-                         relevance_score: Optional[float] = None) -> request_pb2.NotificationRequest:
+                         relevance_score: Optional[float] = None,
+                         attachments: Iterable[Union[str, os.PathLike, request_pb2.Attachment]] = ()
+                         ) -> request_pb2.NotificationRequest:
     """Builds a chime.v1.NotificationRequest.
 
     Trigger: ``in_seconds`` (a time interval; ``repeats`` needs >= 60), or ``calendar``, a
     mapping of DateComponents fields (``{"hour": 9, "minute": 30, "time_zone":
     "Europe/Berlin"}``), or neither: the request is delivered at once. ``sound`` is "default",
     "none", a sound file name, or a chime.v1.Sound. ``user_info`` is encoded as JSON.
+    ``attachments`` are file paths (moved into chimed's store when the request is accepted;
+    copied when inside the app's bundle) or chime.v1.Attachment messages with options.
     """
     if in_seconds is not None and calendar is not None:
         raise ValueError("give in_seconds or calendar, not both")
@@ -117,6 +128,7 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
         content.interruption_level = interruption_level
     if relevance_score is not None:
         content.relevance_score = relevance_score
+    content.attachments.extend(_attachment(item) for item in attachments)
 
     request = request_pb2.NotificationRequest(identifier=identifier, content=content)
     if in_seconds is not None:
@@ -335,6 +347,29 @@ class Client:
         if after is not None:
             request.after_cursor = after
         return self.stream("Subscribe", request)
+
+    # -- apps and sounds -----------------------------------------------------------------------
+
+    def register_app(self, container: str = "", group_containers: Iterable[str] = (),
+                     bundle: str = "") -> nc_pb2.AppLayout:
+        """Records this app's container, group containers (searched for sounds in this order)
+        and bundle. Empty container or bundle means the default under
+        $XDG_DATA_HOME/chime/apps/<app>/. Each directory must exist and belong to you."""
+        request = nc_pb2.RegisterAppRequest(container=container, group_containers=list(group_containers),
+                                            bundle=bundle)
+        return self.call("RegisterApp", request, nc_pb2.AppLayout)
+
+    def app_layout(self) -> nc_pb2.AppLayout:
+        """This app's layout; ``registered`` is False for the defaults."""
+        return self.call("GetApp", nc_pb2.Empty(), nc_pb2.AppLayout)
+
+    def list_apps(self) -> list[nc_pb2.AppLayout]:
+        return list(self.call("ListApps", nc_pb2.Empty(), nc_pb2.ListAppsResponse).apps)
+
+    def check_sound(self, name: str) -> nc_pb2.CheckSoundResponse:
+        """Where the daemon looks for the sound file ``name`` for this app (every place searched,
+        in order) and what would play (``resolution``)."""
+        return self.call("CheckSound", nc_pb2.CheckSoundRequest(name=name), nc_pb2.CheckSoundResponse)
 
     # -- helpers -------------------------------------------------------------------------------
 
