@@ -58,13 +58,14 @@ final class AttachmentStore: Sendable {
     if FileSystem.isWithin(directory, root: FileSystem.realPath(privateDirectory) ?? privateDirectory) {
       throw invalidURL("\(path) is inside chimed's own data directory and cannot be attached", field: field + ".path")
     }
-    let source: (fd: Int32, stat: stat)
-    switch FileSystem.openRegular(path) {
-    case .success(let opened): source = opened
-    case .failure(let failure): throw invalidURL("\(path) \(failure.description)", field: field + ".path")
+    let source: RegularFile
+    do throws(RegularFile.OpenFailure) {
+      source = try RegularFile.open(path)
+    } catch {
+      throw invalidURL(error.message, field: field + ".path")
     }
-    defer { close(source.fd) }
-    let size = Int(source.stat.st_size)
+    defer { source.close() }
+    let size = source.size
     guard size <= MediaClass.maxByteLimit else {
       throw ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_FILE_SIZE",
                        "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field: field)
@@ -81,15 +82,15 @@ final class AttachmentStore: Sendable {
     // what is stored. A move links the opened inode (no copy); a bundle file, or a source on
     // another file system, is copied and the copy is inspected.
     var storedFD: Int32 = -1
-    if !inBundle, linkOpened(source.fd, to: temporary) {
-      guard fsync(source.fd) == 0 else {
+    if !inBundle, linkOpened(source.fileDescriptor, to: temporary) {
+      guard fsync(source.fileDescriptor) == 0 else {
         let e = errno
         unlink(temporary)
         throw moveFailed("cannot sync the attachment", errno: e, field: field)
       }
-      storedFD = dup(source.fd)
+      storedFD = dup(source.fileDescriptor)
     } else {
-      storedFD = try copy(source.fd, size: size, to: temporary, field: field)
+      storedFD = try copy(source.fileDescriptor, size: size, to: temporary, field: field)
     }
     defer { close(storedFD) }
 
@@ -118,8 +119,8 @@ final class AttachmentStore: Sendable {
     }
     var stored = attachment
     stored.info = AttachmentInfo(facts, storePath: final)
-    return StagedAttachment(attachment: stored, source: path, sourceDevice: UInt64(source.stat.st_dev),
-                            sourceInode: UInt64(source.stat.st_ino), removesSource: !inBundle)
+    return StagedAttachment(attachment: stored, source: path, sourceDevice: source.device,
+                            sourceInode: source.inode, removesSource: !inBundle)
   }
 
   /// Hard-links the opened file into the store through /proc (no path lookup of the source

@@ -43,42 +43,6 @@ enum FileSystem {
   static func isDirectory(_ st: stat) -> Bool { (st.st_mode & S_IFMT) == S_IFDIR }
   static func isSymlink(_ st: stat) -> Bool { (st.st_mode & S_IFMT) == S_IFLNK }
 
-  /// Opens a regular file for reading without following a symlink in its last component and
-  /// without blocking on a FIFO. Returns the descriptor and its `fstat`, or the errno.
-  static func openRegular(_ path: String) -> Result<(fd: Int32, stat: stat), OpenFailure> {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return .failure(OpenFailure(errno: errno)) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else {
-      let e = errno
-      close(fd)
-      return .failure(OpenFailure(errno: e))
-    }
-    guard isRegular(st) else {
-      close(fd)
-      return .failure(OpenFailure(errno: 0, notRegular: true))
-    }
-    return .success((fd, st))
-  }
-
-  struct OpenFailure: Error {
-    var errno: Int32
-    var notRegular = false
-
-    var isMissing: Bool { errno == ENOENT || errno == ENOTDIR }
-    var isSymlink: Bool { errno == ELOOP }
-
-    var description: String {
-      if notRegular { return "is not a regular file" }
-      switch errno {
-      case ENOENT, ENOTDIR: return "does not exist"
-      case ELOOP: return "is a symbolic link, which is not followed"
-      case EACCES, EPERM: return "is not readable"
-      default: return "cannot be opened: \(FileSystem.describe(errno))"
-      }
-    }
-  }
-
   /// Creates `path` and missing parents with mode 0700.
   static func makeDirectories(_ path: String) -> Bool {
     var partial = ""

@@ -63,17 +63,14 @@ enum SoundResolver {
 
   /// Inspects the file at `path` (not following a symlink) and judges it.
   static func inspect(_ path: String) -> SoundResolution {
-    switch FileSystem.openRegular(path) {
-    case .failure(let failure):
+    do throws(RegularFile.OpenFailure) {
+      return try RegularFile.withByteSource(path) { source in SoundRules.resolve(source, path: path) }
+    } catch {
       var resolution = SoundResolution(plays: .default)
       resolution.path = path
-      resolution.reason = failure.isMissing ? "SOUND_NOT_FOUND" : "SOUND_CORRUPT"
-      resolution.message = "\(path) \(failure.description); the default sound plays"
+      resolution.reason = error.kind == .missing || error.kind == .symlink ? "SOUND_NOT_FOUND" : "SOUND_CORRUPT"
+      resolution.message = "\(error.message); the default sound plays"
       return resolution
-    case .success(let file):
-      defer { close(file.fd) }
-      let source = FileDescriptorByteSource(fileDescriptor: file.fd, count: Int(file.stat.st_size))
-      return SoundRules.resolve(source, path: path)
     }
   }
 

@@ -88,8 +88,8 @@ struct AttachmentVerdict {
   /// Opens the file as the daemon will, runs `MediaInspector` and then
   /// `AttachmentOptionsValidator` (errors name the option under `options.`).
   static func check(path: String, options: AttachmentOptions) -> AttachmentVerdict {
-    do throws(LocalFile.OpenFailure) {
-      return try LocalFile.withByteSource(path) { source in
+    do throws(RegularFile.OpenFailure) {
+      return try RegularFile.withByteSource(path) { source in
         var verdict = AttachmentVerdict(bytes: source.count)
         do throws(ChimeError) {
           let facts = try MediaInspector.inspect(source, typeHint: options.typeHint)
@@ -199,74 +199,13 @@ struct VerdictLine {
   }
 }
 
-/// A file named on the command line, opened the way the daemon opens one: once, read-only,
-/// without following a symlink, without blocking (a FIFO), and used only if `fstat` says it
-/// is a regular file. The inspectors read it through `FileDescriptorByteSource`.
+/// A file named on the command line.
 enum LocalFile {
-  /// Why the file cannot be used, in words that name the path.
-  struct OpenFailure: Error {
-    enum Kind { case missing, symlink, notRegular, unreadable }
-    var kind: Kind
-    var message: String
-  }
-
   /// `path` made absolute against the current directory (not otherwise normalized: no `..` is
   /// folded and no symlink resolved, so the path opened is the path given).
   static func absolute(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
     let cwd = FileManager.default.currentDirectoryPath
     return cwd.hasSuffix("/") ? cwd + path : cwd + "/" + path
-  }
-
-  /// Opens `path`, hands `body` a byte source over it and closes it afterwards.
-  ///
-  /// - Throws: `OpenFailure` when the file is missing, a symlink, unreadable or not a regular
-  ///   file.
-  static func withByteSource<T>(_ path: String, _ body: (FileDescriptorByteSource) -> T) throws(OpenFailure) -> T {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { throw openFailure(path, errno) }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else {
-      throw OpenFailure(kind: .unreadable, message: "\(path) cannot be examined (\(errorText(errno)))")
-    }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw OpenFailure(kind: .notRegular, message: "\(path) is not a regular file (it is \(kind(st.st_mode)))")
-    }
-    return body(FileDescriptorByteSource(fileDescriptor: fd, count: Int(st.st_size)))
-  }
-
-  private static func openFailure(_ path: String, _ code: Int32) -> OpenFailure {
-    switch code {
-    case ENOENT:
-      return OpenFailure(kind: .missing, message: "\(path) does not exist")
-    case ENOTDIR:
-      return OpenFailure(kind: .missing, message: "\(path) does not exist (a component of the path is not a directory)")
-    case ELOOP:
-      var st = stat()
-      if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
-        return OpenFailure(kind: .symlink, message: "\(path) is a symbolic link; symlinks are not followed, give the file itself")
-      }
-      return OpenFailure(kind: .unreadable, message: "\(path) cannot be opened (too many levels of symbolic links)")
-    case EACCES, EPERM:
-      return OpenFailure(kind: .unreadable, message: "\(path) cannot be read (permission denied)")
-    default:
-      return OpenFailure(kind: .unreadable, message: "\(path) cannot be opened (\(errorText(code)))")
-    }
-  }
-
-  private static func kind(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    default: "not a file"
-    }
-  }
-
-  private static func errorText(_ code: Int32) -> String {
-    String(cString: strerror(code))
   }
 }

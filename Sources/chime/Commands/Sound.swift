@@ -61,8 +61,8 @@ struct SoundVerdict {
   /// one that is there but cannot be read as a file (a directory, no permission) is
   /// `SOUND_CORRUPT`, as the daemon judges a sound it found but cannot open.
   static func inspect(path: String) -> SoundVerdict {
-    do throws(LocalFile.OpenFailure) {
-      return try LocalFile.withByteSource(path) { source in
+    do throws(RegularFile.OpenFailure) {
+      return try RegularFile.withByteSource(path) { source in
         do throws(ChimeError) {
           let facts = try SoundInspector.inspect(source)
           return SoundVerdict(resolution: SoundRules.verdict(facts, path: path), facts: facts)
