@@ -63,6 +63,7 @@ let package = Package(
         "ChimeCore", "ChimeStore", "ChimeWire", "CLibUV",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: strictSettings
     ),

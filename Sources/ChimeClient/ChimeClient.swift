@@ -86,7 +86,7 @@ public struct ChimeClient: Sendable {
   /// Up to `count` upcoming fires of `trigger` after `after` (nil: now); a count of 0 asks for
   /// the daemon's default (5).
   public func nextTriggerDates(_ trigger: Trigger, after: Instant? = nil, count: Int = 0) async throws(ChimeError) -> [FireDate] {
-    let payload = WireCodec.encodeNextTriggerDatesRequest(trigger: trigger, after: after, count: count)
+    let payload = try WireCodec.encodeNextTriggerDatesRequest(trigger: trigger, after: after, count: count)
     return try WireCodec.decodeNextTriggerDatesResponse(await call(.nextTriggerDates, payload: payload))
   }
 
@@ -95,7 +95,7 @@ public struct ChimeClient: Sendable {
   /// Records this app's container, group containers (searched in order) and bundle. Empty
   /// container or bundle means the daemon's default under `$XDG_DATA_HOME/chime/apps/<id>/`.
   public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "") async throws(ChimeError) -> AppLayout {
-    let payload = WireCodec.encodeRegisterAppRequest(.init(container: container, groupContainers: groupContainers, bundle: bundle))
+    let payload = try WireCodec.encodeRegisterAppRequest(.init(container: container, groupContainers: groupContainers, bundle: bundle))
     return try WireCodec.decodeAppLayout(await call(.registerApp, payload: payload))
   }
 

@@ -138,11 +138,13 @@ public final class ChimeDaemon: Sendable {
   private func setUp(handleSignals: Bool) throws {
     let logger = configuration.logger
     let s = state.value
-    try makePrivateDirectory(configuration.dataDirectory)
-    let database = try ChimeDatabase(path: configuration.dataDirectory + "/chime.db", logger: logger,
+    // One spelling of the data directory for every path stored under it: absolute, symlinks
+    // resolved, whatever form --data-dir or $XDG_STATE_HOME gave.
+    let dataDirectory = try makePrivateDirectory(configuration.dataDirectory)
+    let database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger,
                                      eventRetention: configuration.eventRetention, attachmentQuota: configuration.attachmentQuotaBytes)
     s.database = database
-    let attachments = AttachmentStore(dataDirectory: configuration.dataDirectory, logger: logger)
+    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger)
     sweep(attachments, database: database)
     let presenter: any Presenter = LogPresenter(logger: logger)
     var schedulerConfiguration = Scheduler.Configuration()
@@ -191,7 +193,7 @@ public final class ChimeDaemon: Sendable {
         })
       }
     }
-    logger.info("listening", metadata: ["socket": "\(configuration.socketPath)", "data_dir": "\(configuration.dataDirectory)"])
+    logger.info("listening", metadata: ["socket": "\(configuration.socketPath)", "data_dir": "\(dataDirectory)"])
   }
 
   /// Before serving: store files no row names go (a crash between staging and commit), and
@@ -287,14 +289,28 @@ public final class ChimeDaemon: Sendable {
     loop.closeWakeup()
   }
 
-  private func makePrivateDirectory(_ path: String) throws {
+  /// Creates `path` (relative to the working directory unless absolute) and its missing
+  /// parents with mode 0700; returns its canonical path.
+  private func makePrivateDirectory(_ path: String) throws -> String {
+    var absolute = path
+    if !path.hasPrefix("/") {
+      guard let cwd = getcwd(nil, 0) else {
+        throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot resolve \(path): \(String(cString: strerror(errno)))")
+      }
+      absolute = String(cString: cwd) + "/" + path
+      free(cwd)
+    }
     var partial = ""
-    for component in path.split(separator: "/") {
+    for component in absolute.split(separator: "/") {
       partial += "/" + component
       if mkdir(partial, 0o700) != 0 && errno != EEXIST {
         throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot create \(partial): \(String(cString: strerror(errno)))")
       }
     }
+    guard let canonical = FileSystem.realPath(absolute) else {
+      throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot resolve \(absolute): \(String(cString: strerror(errno)))")
+    }
+    return canonical
   }
 }
 

@@ -14,13 +14,14 @@ extension ChimeDatabase {
     }
   }
 
-  /// Bytes `app` would hold if its pending request `identifier` were replaced: what the
-  /// pending request alone holds does not count.
-  public func attachmentUsage(app: String, replacing identifier: String) throws(ChimeError) -> Int64 {
+  /// Bytes `app` would hold if its request `identifier` were replaced: what the pending request
+  /// alone holds does not count, nor, for a request delivered at once (which replaces the
+  /// earlier delivered notification too), anything the lineage holds.
+  public func attachmentUsage(app: String, replacing identifier: String, deliveredAtOnce: Bool = false) throws(ChimeError) -> Int64 {
     try read("attachment usage of \(app)") { db in
-      try Int64.fetchOne(db.cachedStatement(sql: """
-        SELECT COALESCE(SUM(bytes), 0) FROM attachment
-        WHERE app = ? AND NOT (identifier = ? AND in_pending = 1 AND in_delivered = 0)
+      let freed = deliveredAtOnce ? "identifier = ?" : "identifier = ? AND in_pending = 1 AND in_delivered = 0"
+      return try Int64.fetchOne(db.cachedStatement(sql: """
+        SELECT COALESCE(SUM(bytes), 0) FROM attachment WHERE app = ? AND NOT (\(freed))
         """), arguments: [app, identifier]) ?? 0
     }
   }

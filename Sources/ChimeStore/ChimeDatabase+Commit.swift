@@ -221,8 +221,8 @@ extension ChimeDatabase {
       var note = ""
       if let soundCheck, let resolved = sound, resolved.plays == .named {
         let checked = soundCheck(resolved)
-        if checked != resolved {
-          sound = checked
+        sound = checked
+        if checked.plays != .named {
           note = "sound: \(checked.reason): \(checked.message)"
         }
       }

@@ -16,8 +16,8 @@ extension WireCodec {
     }
   }
 
-  public static func encodeRegisterAppRequest(_ r: AppRegistration) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  public static func encodeRegisterAppRequest(_ r: AppRegistration) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("app layout") { arena in
       let m = arena.message(chime__v1__register_app_request__init)
       arena.assign(&m.pointee.container, r.container)
       arena.assign(&m.pointee.group_containers, count: &m.pointee.n_group_containers, r.groupContainers)
@@ -69,8 +69,8 @@ extension WireCodec {
   }
 
   /// `CheckSoundRequest`.
-  public static func encodeCheckSoundRequest(name: String) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  public static func encodeCheckSoundRequest(name: String) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("sound name") { arena in
       let m = arena.message(chime__v1__check_sound_request__init)
       arena.assign(&m.pointee.name, name)
       return m

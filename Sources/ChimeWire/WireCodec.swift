@@ -12,8 +12,10 @@ public enum WireCodec {
   // MARK: Add
 
   /// `AddRequest`.
-  public static func encodeAddRequest(_ request: NotificationRequest) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  ///
+  /// - Throws: INVALID_ARGUMENT `FIELD_CONTAINS_NUL` when a string holds a NUL.
+  public static func encodeAddRequest(_ request: NotificationRequest) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("request") { arena in
       let m = arena.message(chime__v1__add_request__init)
       m.pointee.request = RequestProto.build(request, in: arena)
       return m
@@ -119,8 +121,10 @@ public enum WireCodec {
   // MARK: Removal
 
   /// `IdentifiersRequest`.
-  public static func encodeIdentifiersRequest(_ identifiers: [String]) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  ///
+  /// - Throws: INVALID_ARGUMENT `FIELD_CONTAINS_NUL` when an identifier holds a NUL.
+  public static func encodeIdentifiersRequest(_ identifiers: [String]) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("identifiers") { arena in
       let m = arena.message(chime__v1__identifiers_request__init)
       arena.assign(&m.pointee.identifiers, count: &m.pointee.n_identifiers, identifiers)
       return m
@@ -219,8 +223,8 @@ public enum WireCodec {
   /// `NextTriggerDatesRequest`: up to `count` fires of `trigger` after `after` (nil means now, 0
   /// on the wire); a count of 0 asks for the server's default. A count outside `0...UInt32.max`
   /// is sent as `UInt32.max`, which the server refuses.
-  public static func encodeNextTriggerDatesRequest(trigger: Trigger?, after: Instant?, count: Int) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  public static func encodeNextTriggerDatesRequest(trigger: Trigger?, after: Instant?, count: Int) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("trigger") { arena in
       let m = arena.message(chime__v1__next_trigger_dates_request__init)
       if let trigger {
         m.pointee.trigger = RequestProto.build(trigger, in: arena)

@@ -29,7 +29,7 @@ enum RawAddLoad {
         content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
         trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
       let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: Method.add.rawValue, appID: AddLoad.app),
-                                            payload: WireCodec.encodeAddRequest(request)))
+                                            payload: try WireCodec.encodeAddRequest(request)))
       nextCallID += 1
       sentAt[c] = ContinuousClock.now
       sent[c] += 1

@@ -153,6 +153,42 @@ import Testing
     #expect(error?.message.contains("call.app_id") == true)
   }
 
+  @Test func aNULInTheAppIDIsMalformed() {
+    // "org.a\0x" would otherwise be read as "org.a": another app's identity.
+    let body = ProtoWriter.message { f in
+      f.field(1, varint: 1)
+      f.field(2) { c in
+        c.field(1, string: "/chime.v1.NotificationCenter/GetPending")
+        c.field(2, bytes: Array("org.a".utf8) + [0] + Array("x".utf8))
+      }
+    }
+    var decoder = FrameDecoder()
+    decoder.append(ProtoWriter.framed(body))
+    let error = #expect(throws: FramingError.self) { try decoder.next() }
+    #expect(error?.code == .malformedFrame)
+    #expect(error?.message.contains("call.app_id contains a NUL") == true)
+  }
+
+  @Test func zerosInAPayloadAreFine() throws {
+    let body = ProtoWriter.message { f in
+      f.field(1, varint: 7)
+      f.field(2) { c in
+        c.field(1, string: "/chime.v1.NotificationCenter/Add")
+        c.field(2, string: "org.a")
+        c.field(4, bytes: [0, 0, 1, 0])
+      }
+    }
+    var decoder = FrameDecoder()
+    decoder.append(ProtoWriter.framed(body))
+    guard case .call(let id, let header, let payload)? = try decoder.next() else {
+      Issue.record("expected a call")
+      return
+    }
+    #expect(id == 7)
+    #expect(header.appID == "org.a")
+    #expect(payload == [0, 0, 1, 0])
+  }
+
   @Test func framesBeforeABadOneAreDelivered() throws {
     var decoder = FrameDecoder()
     decoder.append(FrameEncoder.encode(.cancel(id: 1)) + ProtoWriter.framed([0xFF]))

@@ -252,9 +252,78 @@ import Testing
     #expect(c.repeats)
   }
 
-  @Test func embeddedNULCutsTheString() throws {
-    // protobuf-c hands strings over NUL-terminated; what follows a NUL is lost, never read past.
-    let ids = try WireCodec.decodeIdentifiersRequest(ProtoWriter.message { $0.field(1, bytes: [0x61, 0x00, 0x62]) })
-    #expect(ids == ["a"])
+  // MARK: NUL inside strings
+
+  @Test func aNULInsideAStringIsRefusedNamingTheField() {
+    // protobuf-c hands strings over NUL-terminated, so "a\0b" would be read as "a": refused.
+    let ids = #expect(throws: ChimeError.self) {
+      try WireCodec.decodeIdentifiersRequest(ProtoWriter.message { m in
+        m.field(1, string: "ok")
+        m.field(1, bytes: [0x61, 0x00, 0x62])
+      })
+    }
+    #expect(ids?.code == .invalidArgument)
+    #expect(ids?.reason == "FIELD_CONTAINS_NUL")
+    #expect(ids?.field == "identifiers[1]")
+  }
+
+  @Test func aNULDeepInsideARequestNamesItsPath() {
+    let soundName = ProtoWriter.message { add in
+      add.field(1) { req in
+        req.field(1, string: "id")
+        req.field(2) { content in
+          content.field(1, string: "t")
+          content.field(5) { sound in
+            sound.field(1, varint: 3)
+            sound.field(2, bytes: Array("ding.wav".utf8) + [0] + Array("../../x.wav".utf8))
+          }
+        }
+      }
+    }
+    let sound = #expect(throws: ChimeError.self) { try WireCodec.decodeAddRequest(soundName) }
+    #expect(sound?.reason == "FIELD_CONTAINS_NUL")
+    #expect(sound?.field == "request.content.sound.name")
+
+    let attachmentPath = ProtoWriter.message { add in
+      add.field(1) { req in
+        req.field(1, string: "id")
+        req.field(2) { content in
+          content.field(7) { a in a.field(2, string: "/tmp/ok.png") }
+          content.field(7) { a in a.field(2, bytes: Array("/tmp/a.png".utf8) + [0, 0x78]) }
+        }
+      }
+    }
+    let path = #expect(throws: ChimeError.self) { try WireCodec.decodeAddRequest(attachmentPath) }
+    #expect(path?.field == "request.content.attachments[1].path")
+  }
+
+  @Test func encodersRefuseStringsTheWireWouldCut() {
+    // The client side: "tea\0x" would reach the daemon as "tea", another request.
+    var request = NotificationRequest(identifier: "id", content: NotificationContent(title: "t"))
+    request.content.sound = .named("ding.wav\0../x.wav")
+    let add = #expect(throws: ChimeError.self) { try WireCodec.encodeAddRequest(request) }
+    #expect(add?.code == .invalidArgument)
+    #expect(add?.reason == "FIELD_CONTAINS_NUL")
+    #expect(throws: ChimeError.self) { try WireCodec.encodeIdentifiersRequest(["tea\0x"]) }
+    #expect(throws: ChimeError.self) { try WireCodec.encodeCheckSoundRequest(name: "a\0b") }
+    #expect(throws: ChimeError.self) { try WireCodec.encodeRegisterAppRequest(.init(container: "/a\0/b", groupContainers: [], bundle: "")) }
+  }
+
+  @Test func zerosOutsideStringsAreFine() throws {
+    // Varints, doubles and the like hold zero bytes all the time: only strings are judged.
+    let bytes = ProtoWriter.message { add in
+      add.field(1) { req in
+        req.field(1, string: "id")
+        req.field(2) { content in
+          content.field(1, string: "t")
+          content.field(4, varint: 0)
+        }
+        req.field(3) { t in t.field(1) { ti in ti.field(1, double: 60) } }  // 00 00 00 00 00 00 4E 40
+      }
+    }
+    let request = try WireCodec.decodeAddRequest(bytes)
+    #expect(request.identifier == "id")
+    #expect(request.content.badge == 0)
+    #expect(request.trigger == .timeInterval(TimeIntervalTrigger(seconds: 60)))
   }
 }

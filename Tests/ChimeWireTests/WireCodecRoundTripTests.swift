@@ -103,7 +103,7 @@ import Testing
   }
 
   @Test func nextTriggerDatesRequest() throws {
-    let full = WireCodec.encodeNextTriggerDatesRequest(trigger: Fixtures.fullRequest().trigger, after: Instant(unixMillis: 1_800_000_000_000), count: 1000)
+    let full = try WireCodec.encodeNextTriggerDatesRequest(trigger: Fixtures.fullRequest().trigger, after: Instant(unixMillis: 1_800_000_000_000), count: 1000)
     let a = try WireCodec.decodeNextTriggerDatesRequest(full)
     #expect(a.trigger == Fixtures.fullRequest().trigger)
     #expect(a.after == Instant(unixMillis: 1_800_000_000_000))

@@ -13,6 +13,8 @@ public struct RegularFile: Sendable {
   public let size: Int
   public let device: UInt64
   public let inode: UInt64
+  /// How many names (hard links) the file has.
+  public let linkCount: UInt64
 
   /// Why a path cannot be used, in words that name it.
   public struct OpenFailure: Error, Sendable {
@@ -41,7 +43,8 @@ public struct RegularFile: Sendable {
       closeDescriptor(fd)
       throw OpenFailure(kind: .notRegular, message: "\(path) is not a regular file (it is \(kind(st.st_mode)))", errno: 0)
     }
-    return RegularFile(fileDescriptor: fd, size: Int(st.st_size), device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+    return RegularFile(fileDescriptor: fd, size: Int(st.st_size), device: UInt64(st.st_dev), inode: UInt64(st.st_ino),
+                       linkCount: UInt64(st.st_nlink))
   }
 
   /// Opens `path`, hands `body` a byte source over it and closes it afterwards.

@@ -33,6 +33,10 @@ public enum SoundRules {
       r.plays = .default
       r.reason = "SOUND_UNSUPPORTED_FORMAT"
       r.message = problem
+    } else if facts.frames == 0 {
+      r.plays = .default
+      r.reason = "SOUND_CORRUPT"
+      r.message = "the \(facts.container.rawValue.uppercased()) file holds no audio (0 frames)"
     } else if let frames = facts.frames, isTooLong(frames: frames, sampleRate: facts.sampleRate) {
       r.plays = .default
       r.reason = "SOUND_TOO_LONG"
@@ -73,6 +77,11 @@ public enum SoundRules {
     case .float:
       guard f.bitsPerSample == 32 || f.bitsPerSample == 64 else {
         return "\(where_) float PCM of \(f.bitsPerSample) bits is not playable"
+      }
+    case .ulaw, .alaw where f.container == .wav:
+      // WAV stores G.711 as 8-bit codes (AIFF-C's header names the 16-bit decoded size instead).
+      guard f.bitsPerSample == 8 else {
+        return "WAV \(f.codec) of \(f.bitsPerSample) bits per sample is not playable: G.711 in WAV is 8 bits"
       }
     default:
       break

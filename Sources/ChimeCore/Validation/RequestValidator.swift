@@ -64,6 +64,7 @@ public enum RequestValidator {
     }
     var seen = Set<String>()
     for (i, attachment) in content.attachments.enumerated() where !attachment.identifier.isEmpty {
+      try validateIdentifier(attachment.identifier, field: "\(field).attachments[\(i)].identifier")
       guard seen.insert(attachment.identifier).inserted else {
         throw .invalidArgument("DUPLICATE_ATTACHMENT_IDENTIFIER", "attachment identifier \"\(attachment.identifier)\" is used twice", field: "\(field).attachments[\(i)].identifier")
       }
@@ -75,6 +76,9 @@ public enum RequestValidator {
 
   public static func validate(_ sound: Sound, field: String) throws(ChimeError) {
     if let volume = sound.volume {
+      guard sound.isCritical else {
+        throw .invalidArgument("INVALID_SOUND_VOLUME", "a volume is only for critical sounds (defaultCritical, criticalNamed)", field: "\(field).volume")
+      }
       guard volume.isFinite, volume >= 0, volume <= 1 else {
         throw .invalidArgument("INVALID_SOUND_VOLUME", "volume must be within 0...1 (got \(volume))", field: "\(field).volume")
       }

@@ -52,12 +52,6 @@ final class AttachmentStore: Sendable {
     if let problem = FileSystem.problem(withAbsolutePath: path) {
       throw invalidURL("attachment path \(problem): \(path)", field: field + ".path")
     }
-    let parent = String(path[..<path.lastIndex(of: "/")!])
-    let directory = FileSystem.realPath(parent.isEmpty ? "/" : parent)
-    guard let directory else { throw invalidURL("\(path) does not exist", field: field + ".path") }
-    if FileSystem.isWithin(directory, root: FileSystem.realPath(privateDirectory) ?? privateDirectory) {
-      throw invalidURL("\(path) is inside chimed's own data directory and cannot be attached", field: field + ".path")
-    }
     let source: RegularFile
     do throws(RegularFile.OpenFailure) {
       source = try RegularFile.open(path)
@@ -65,12 +59,26 @@ final class AttachmentStore: Sendable {
       throw invalidURL(error.message, field: field + ".path")
     }
     defer { source.close() }
+    // Where the opened file really is, from its descriptor: a directory swapped for a symlink
+    // between a check by path and the open cannot move it, so these checks see what is used.
+    guard let opened = FileSystem.openedPath(source.fileDescriptor) else {
+      throw invalidURL("\(path) cannot be located (\(FileSystem.describe(errno)))", field: field + ".path")
+    }
+    if FileSystem.isWithin(opened, root: FileSystem.realPath(privateDirectory) ?? privateDirectory) {
+      throw invalidURL("\(path) is inside chimed's own data directory and cannot be attached", field: field + ".path")
+    }
     let size = source.size
     guard size <= MediaClass.maxByteLimit else {
       throw ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_FILE_SIZE",
                        "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field: field)
     }
-    let inBundle = bundleRoot.map { FileSystem.isWithin(directory, root: $0) } ?? false
+    let inBundle = bundleRoot.map { FileSystem.isWithin(opened, root: $0) } ?? false
+    if !inBundle, let problem = FileSystem.whyNotRemovable(opened) {
+      // Checked before anything is stored: a file that would stay where it is after a "move"
+      // is refused rather than silently copied.
+      throw ChimeError(.failedPrecondition, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED",
+                       "\(path) cannot be moved into chimed's attachment store: \(problem)", field: field + ".path")
+    }
 
     let appDirectory = root + "/" + app
     guard FileSystem.makeDirectories(appDirectory) else {
@@ -82,7 +90,8 @@ final class AttachmentStore: Sendable {
     // what is stored. A move links the opened inode (no copy); a bundle file, or a source on
     // another file system, is copied and the copy is inspected.
     var storedFD: Int32 = -1
-    if !inBundle, linkOpened(source.fileDescriptor, to: temporary) {
+    // A file with other names (hard links) is copied: the store keeps a file of its own.
+    if !inBundle, source.linkCount == 1, linkOpened(source.fileDescriptor, to: temporary) {
       guard fsync(source.fileDescriptor) == 0 else {
         let e = errno
         unlink(temporary)
@@ -215,23 +224,31 @@ final class AttachmentStore: Sendable {
   }
 
   /// Removes every store file that `known` does not name; reports rows whose file is gone.
+  /// Files are matched by their place in the store (`<app>/<name>`), not by the whole path, so
+  /// a data directory spelled differently since the rows were written (a symlink, a trailing
+  /// slash, a moved directory) never makes the sweep take held files for strays.
   func sweep(known: Set<String>) -> SweepReport {
     var report = SweepReport()
+    let held = Set(known.map(Self.storeKey))
     let files = FileManager.default
     for app in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
       let directory = root + "/" + app
       guard let names = try? files.contentsOfDirectory(atPath: directory) else { continue }
-      for name in names {
+      for name in names where !held.contains(app + "/" + name) {
         let path = directory + "/" + name
-        if !known.contains(path) {
-          if unlink(path) == 0 { report.removed.append(path) }
-        }
+        if unlink(path) == 0 { report.removed.append(path) }
       }
     }
     for path in known.sorted() where FileSystem.lstatus(path) == nil {
       report.missing.append(path)
     }
     return report
+  }
+
+  /// `<app>/<name>`: the last two components of a store path.
+  static func storeKey(_ path: String) -> String {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    return parts.suffix(2).joined(separator: "/")
   }
 
   // MARK: helpers

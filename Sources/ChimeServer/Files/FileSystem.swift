@@ -24,6 +24,38 @@ enum FileSystem {
     return String(cString: resolved)
   }
 
+  /// The canonical path of what `fd` has open, as the kernel names it (`/proc/self/fd`, read
+  /// with readlink: no second path lookup), or nil when it cannot be told (no /proc, or the
+  /// file was unlinked since it was opened).
+  static func openedPath(_ fd: Int32) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard path.hasPrefix("/"), !path.hasSuffix(" (deleted)") else {
+      errno = ENOENT
+      return nil
+    }
+    return path
+  }
+
+  /// Why the file at canonical `path` could not be unlinked by this process, or nil when it
+  /// can: its directory must be writable and searchable, and a sticky directory (like /tmp)
+  /// only lets the owner of the file or of the directory remove it.
+  static func whyNotRemovable(_ path: String) -> String? {
+    let slash = path.lastIndex(of: "/") ?? path.startIndex
+    let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+    guard access(directory, W_OK | X_OK) == 0 else {
+      return "its directory \(directory) is not writable (\(describe(errno))); give a file in a writable directory, or put it in the app's bundle to have it copied"
+    }
+    guard let dir = lstatus(directory), let file = lstatus(path) else { return "it vanished (\(describe(errno)))" }
+    let me = geteuid()
+    if dir.st_mode & S_ISVTX != 0, me != 0, file.st_uid != me, dir.st_uid != me {
+      return "its directory \(directory) is sticky and the file belongs to another user"
+    }
+    return nil
+  }
+
   /// True when `path` is `root` or lies below it (both canonical).
   static func isWithin(_ path: String, root: String) -> Bool {
     path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")

@@ -21,6 +21,8 @@ final class NotificationService {
   /// The zone floating calendar triggers follow now.
   private(set) var zone: TimeZone
   let attachments: AttachmentStore
+  /// Attachment staging, at most two at a time (see FileLane).
+  private let fileLane: FileLane
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
 
@@ -28,6 +30,7 @@ final class NotificationService {
        presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, attachments: AttachmentStore,
        appsDirectory: String, logger: Logger) {
     self.attachments = attachments
+    fileLane = FileLane(loop: loop)
     self.appsDirectory = appsDirectory
     self.zoneProvider = timeZone
     self.zone = timeZone()
@@ -88,21 +91,28 @@ final class NotificationService {
       commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
       return
     }
-    // Sound lookup, attachment inspection and copying touch files: off the loop.
+    // Sound lookup, attachment inspection and copying touch files: off the loop. Attachments
+    // take their turn in the file lane; a sound alone is a few small reads and goes straight on.
     let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
-    loop.runBlocking({ () -> Result<PreparedRequest, ChimeError> in
+    let prepare = { @Sendable () -> Result<PreparedRequest, ChimeError> in
       do throws(ChimeError) {
         return .success(try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments,
                                                     appsDirectory: appsDirectory))
       } catch {
         return .failure(error)
       }
-    }, then: { [self] result in
+    }
+    let then = { [self] (result: Result<PreparedRequest, ChimeError>) in
       switch result {
       case .success(let prepared): commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
       case .failure(let error): reply(.failure(error))
       }
-    })
+    }
+    if request.content.attachments.isEmpty {
+      loop.runBlocking(prepare, then: then)
+    } else {
+      fileLane.run(prepare, then: then)
+    }
   }
 
   private static func needsFiles(_ request: NotificationRequest) -> Bool {

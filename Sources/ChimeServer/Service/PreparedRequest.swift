@@ -23,16 +23,30 @@ struct PreparedRequest: Sendable {
     guard !files.isEmpty else { return prepared }
 
     // A cheap look first, so a request that cannot fit copies nothing. The commit checks again.
-    let sizes = files.reduce(Int64(0)) { sum, file in sum + Int64(FileSystem.lstatus(file.path)?.st_size ?? 0) }
-    let used = try database.attachmentUsage(app: app, replacing: request.identifier)
-    if used + sizes > database.attachmentQuota {
-      throw ChimeError(.resourceExhausted, reason: "ATTACHMENT_QUOTA_EXCEEDED",
-                       "the attachments take \(sizes) bytes and the app already holds \(used); its quota is \(database.attachmentQuota) bytes. Remove pending requests or delivered notifications that hold attachments",
-                       field: "request.content.attachments")
+    if let sizes = Self.plannedBytes(files.map { FileSystem.lstatus($0.path).map { Int64($0.st_size) } ?? 0 }) {
+      let used = try database.attachmentUsage(app: app, replacing: request.identifier, deliveredAtOnce: request.trigger == nil)
+      if used > database.attachmentQuota - sizes {
+        throw ChimeError(.resourceExhausted, reason: "ATTACHMENT_QUOTA_EXCEEDED",
+                         "the attachments take \(sizes) bytes and the app already holds \(used); its quota is \(database.attachmentQuota) bytes. Remove pending requests or delivered notifications that hold attachments",
+                         field: "request.content.attachments")
+      }
     }
     let staged = try attachments.stage(files, app: app, bundle: layout.bundle, field: "request.content.attachments")
     prepared.staged = staged
     prepared.request.content.attachments = staged.map(\.attachment)
     return prepared
+  }
+
+  /// The bytes the quota look-ahead counts for files of these sizes, or nil when one of them is
+  /// over every class limit: staging then refuses it with `ATTACHMENT_INVALID_FILE_SIZE`, the
+  /// more useful reason. Sizes come from the client's files (a sparse file can claim 2^62
+  /// bytes), so nothing here may overflow.
+  static func plannedBytes(_ sizes: [Int64]) -> Int64? {
+    var total: Int64 = 0
+    for size in sizes {
+      guard size <= Int64(MediaClass.maxByteLimit) else { return nil }
+      total += max(size, 0)  // at most Limits.attachmentsMax x 50 MB
+    }
+    return total
   }
 }

@@ -2,9 +2,14 @@ import ChimeCore
 import Glibc
 
 /// Finds a custom sound by file name in an app's layout — the container's `Library/Sounds`,
-/// each group container's `Library/Sounds`, then the bundle; the first existing file wins — and
-/// judges it with `SoundRules`. Never leaves those directories: a symlink is followed only when
-/// its target lies inside one of them. Blocking (file I/O): call from the work pool.
+/// each group container's `Library/Sounds`, then the bundle; the first file wins — and judges
+/// it with `SoundRules`. Blocking (file I/O): call from the work pool.
+///
+/// Resolution never leaves those directories. Each candidate is opened once (not following a
+/// final symlink), and where the opened file really is comes from its descriptor: it must lie
+/// inside a sound directory, and that directory inside its own root (the container, group
+/// container or bundle). So a symlinked `Library` or `Sounds` directory pointing elsewhere, or a
+/// directory swapped for a symlink between a check and the open, cannot take the lookup out.
 enum SoundResolver {
   static let criticalDowngradeNote =
     "critical alerts need the app's critical-alert authorization, which chimed does not grant yet; the sound plays as a regular one"
@@ -23,17 +28,16 @@ enum SoundResolver {
     }
     if sound.isCritical {
       resolution.criticalDowngraded = true
-      resolution.message = resolution.message.isEmpty ? criticalDowngradeNote : resolution.message + "; " + criticalDowngradeNote
+      resolution.message = withCriticalNote(resolution.message)
     }
     return resolution
   }
 
   /// Looks `name` up in order and reports every place searched, up to the first match.
   static func check(name: String, layout: AppLayout) -> SoundCheck {
-    let directories = layout.soundDirectories
-    let roots = directories.compactMap(FileSystem.realPath)
+    let allowed = allowedDirectories(layout)
     var steps: [SoundSearchStep] = []
-    for directory in directories {
+    for directory in layout.soundDirectories {
       let candidate = directory + "/" + name
       guard let st = FileSystem.lstatus(candidate) else {
         steps.append(SoundSearchStep(path: candidate, exists: false))
@@ -45,15 +49,34 @@ enum SoundResolver {
           steps.append(SoundSearchStep(path: candidate, exists: false, note: "a symbolic link to nothing"))
           continue
         }
-        guard roots.contains(where: { FileSystem.isWithin(resolved, root: $0) }) else {
+        guard allowed.contains(where: { FileSystem.isWithin(resolved, root: $0) }) else {
           steps.append(SoundSearchStep(path: candidate, exists: true,
                                        note: "a symbolic link to \(resolved), outside the app's sound directories; not followed"))
           continue
         }
         target = resolved
+      } else if FileSystem.isDirectory(st) {
+        steps.append(SoundSearchStep(path: candidate, exists: true, note: "a directory, not a sound file; passed over"))
+        continue
       }
-      steps.append(SoundSearchStep(path: candidate, exists: true, note: target == candidate ? "" : "a symbolic link to \(target)"))
-      return SoundCheck(searched: steps, resolution: inspect(target))
+      let file: RegularFile
+      do throws(RegularFile.OpenFailure) {
+        file = try RegularFile.open(target)
+      } catch {
+        // The first file of that name, but unusable: it decides the outcome.
+        steps.append(SoundSearchStep(path: candidate, exists: true, note: target == candidate ? "" : "a symbolic link to \(target)"))
+        return SoundCheck(searched: steps, resolution: unopenable(error, path: target))
+      }
+      defer { file.close() }
+      guard let opened = FileSystem.openedPath(file.fileDescriptor), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) })
+      else {
+        let place = FileSystem.openedPath(file.fileDescriptor) ?? target
+        steps.append(SoundSearchStep(path: candidate, exists: true,
+                                     note: "resolves to \(place), outside the app's sound directories; not followed"))
+        continue
+      }
+      steps.append(SoundSearchStep(path: candidate, exists: true, note: opened == candidate ? "" : "resolves to \(opened)"))
+      return SoundCheck(searched: steps, resolution: SoundRules.resolve(file.byteSource, path: opened))
     }
     var resolution = SoundResolution(plays: .default)
     resolution.reason = "SOUND_NOT_FOUND"
@@ -61,30 +84,67 @@ enum SoundResolver {
     return SoundCheck(searched: steps, resolution: resolution)
   }
 
-  /// Inspects the file at `path` (not following a symlink) and judges it.
-  static func inspect(_ path: String) -> SoundResolution {
-    do throws(RegularFile.OpenFailure) {
-      return try RegularFile.withByteSource(path) { source in SoundRules.resolve(source, path: path) }
-    } catch {
-      var resolution = SoundResolution(plays: .default)
-      resolution.path = path
-      resolution.reason = error.kind == .missing || error.kind == .symlink ? "SOUND_NOT_FOUND" : "SOUND_CORRUPT"
-      resolution.message = "\(error.message); the default sound plays"
-      return resolution
+  /// The canonical sound directories that lie inside their own root: `<container>/Library/Sounds`
+  /// only when it really is inside the container, and so on. The bundle is its own directory.
+  static func allowedDirectories(_ layout: AppLayout) -> [String] {
+    let pairs = [(layout.container, layout.container + "/Library/Sounds")]
+      + layout.groupContainers.map { ($0, $0 + "/Library/Sounds") }
+      + [(layout.bundle, layout.bundle)]
+    return pairs.compactMap { root, directory in
+      guard let root = FileSystem.realPath(root), let directory = FileSystem.realPath(directory),
+            FileSystem.isWithin(directory, root: root)
+      else { return nil }
+      return directory
     }
   }
 
-  /// At delivery: the resolved file is looked at again. Unchanged when it still plays;
-  /// otherwise the default sound, with the reason and a message saying it changed.
+  /// At delivery: the resolved file is looked at again, by the canonical path resolution
+  /// recorded. Still playable: its facts now. Gone, no longer at that path (a component became
+  /// a symlink) or unplayable: the default sound, with the reason and a message saying what
+  /// changed. A critical downgrade stays noted either way.
   static func recheck(_ resolution: SoundResolution) -> SoundResolution {
     guard resolution.plays == .named, !resolution.path.isEmpty else { return resolution }
-    let now = inspect(resolution.path)
-    guard now.plays != .named else { return resolution }
-    var changed = now
-    changed.criticalDowngraded = resolution.criticalDowngraded
-    changed.message = now.reason == "SOUND_NOT_FOUND"
-      ? "the sound file \(resolution.path) was removed after the request was added; the default sound plays"
-      : "the sound file \(resolution.path) changed after the request was added: \(now.message); the default sound plays"
-    return changed
+    let path = resolution.path
+    var now: SoundResolution
+    var changed: String
+    do throws(RegularFile.OpenFailure) {
+      let file = try RegularFile.open(path)
+      defer { file.close() }
+      if let opened = FileSystem.openedPath(file.fileDescriptor), opened == path {
+        now = SoundRules.resolve(file.byteSource, path: path)
+        changed = "the sound file \(path) changed after the request was added: \(now.message); the default sound plays"
+      } else {
+        now = SoundResolution(plays: .default)
+        now.path = path
+        now.reason = "SOUND_NOT_FOUND"
+        changed = "the sound file \(path) is no longer reached at that path (a directory on the way was replaced); the default sound plays"
+      }
+    } catch {
+      now = unopenable(error, path: path)
+      changed = now.reason == "SOUND_NOT_FOUND"
+        ? "the sound file \(path) was removed after the request was added; the default sound plays"
+        : "the sound file \(path) changed after the request was added: \(error.message); the default sound plays"
+    }
+    now.criticalDowngraded = resolution.criticalDowngraded
+    if now.plays == .named {
+      now.message = resolution.message  // the critical note, if any
+    } else {
+      now.message = resolution.criticalDowngraded ? withCriticalNote(changed) : changed
+    }
+    return now
+  }
+
+  /// A file that exists but cannot be used: gone or a symlink now is SOUND_NOT_FOUND, anything
+  /// else (unreadable, not a regular file) SOUND_CORRUPT.
+  private static func unopenable(_ error: RegularFile.OpenFailure, path: String) -> SoundResolution {
+    var resolution = SoundResolution(plays: .default)
+    resolution.path = path
+    resolution.reason = error.kind == .missing || error.kind == .symlink ? "SOUND_NOT_FOUND" : "SOUND_CORRUPT"
+    resolution.message = "\(error.message); the default sound plays"
+    return resolution
+  }
+
+  private static func withCriticalNote(_ message: String) -> String {
+    message.isEmpty ? criticalDowngradeNote : message + "; " + criticalDowngradeNote
   }
 }

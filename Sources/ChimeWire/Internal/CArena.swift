@@ -36,8 +36,13 @@ final class CArena {
     return p
   }
 
-  /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one).
+  /// Set when a string given to `string(_:)` held a NUL: its C copy is cut there.
+  private(set) var cutAtNUL = false
+
+  /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one)
+  /// and `cutAtNUL` says so, for encoders that must refuse rather than send something else.
   func string(_ s: String) -> UnsafeMutablePointer<CChar> {
+    if s.utf8.contains(0) { cutAtNUL = true }
     var s = s
     return s.withUTF8 { utf8 in
       let p = allocate(bytes: utf8.count + 1).bindMemory(to: CChar.self, capacity: utf8.count + 1)

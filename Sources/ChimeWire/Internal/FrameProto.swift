@@ -51,6 +51,10 @@ enum FrameProto {
   /// One frame body (without its length prefix).
   static func decode(_ body: UnsafeRawBufferPointer) throws(FramingError) -> Frame {
     let frame = try ProtoMessage.unpacking(body, with: chime__v1__frame__unpack) { f throws(FramingError) -> Frame in
+      // A NUL would cut a method or app id short ("org.a\0x" read as "org.a"): refuse it.
+      if let field = ProtoStrings.fieldWithNUL(in: body, descriptor: f.pointee.base.descriptor) {
+        throw .malformed("frame field \(field) contains a NUL character")
+      }
       let id = f.pointee.call_id
       switch f.pointee.kind_case {
       case CHIME__V1__FRAME__KIND_CALL:

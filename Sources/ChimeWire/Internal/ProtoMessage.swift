@@ -10,6 +10,19 @@ enum ProtoMessage {
     return pack(build(arena), lengthPrefix: false)
   }
 
+  /// As `pack(building:)`, for what a client sends: a string holding a NUL would reach the
+  /// daemon cut short (another identifier, another file), so it is refused instead with
+  /// INVALID_ARGUMENT `FIELD_CONTAINS_NUL`, before anything is sent.
+  static func packRefusingNUL(_ what: String, building build: (CArena) -> UnsafeMutablePointer<some Any>) throws(ChimeError) -> [UInt8] {
+    let arena = CArena()
+    defer { arena.freeAll() }
+    let message = build(arena)
+    guard !arena.cutAtNUL else {
+      throw .invalidArgument("FIELD_CONTAINS_NUL", "a string in the \(what) contains a NUL character, which cannot be sent")
+    }
+    return pack(message, lengthPrefix: false)
+  }
+
   /// The packed bytes of `message`, optionally preceded by their length (4 bytes, big-endian).
   static func pack<M>(_ message: UnsafePointer<M>, lengthPrefix: Bool) -> [UInt8] {
     // Every generated struct starts with its ProtobufCMessage base, whose descriptor `_init` set.
@@ -56,7 +69,8 @@ enum ProtoMessage {
   }
 
   /// Unpacks a method payload; bytes that are not a `name` message are INVALID_ARGUMENT
-  /// `MALFORMED_PAYLOAD`.
+  /// `MALFORMED_PAYLOAD`, and a string field with a NUL inside is INVALID_ARGUMENT
+  /// `FIELD_CONTAINS_NUL` naming the field.
   static func decode<M, R>(
     _ bytes: [UInt8],
     as name: String,
@@ -65,7 +79,16 @@ enum ProtoMessage {
   ) throws(ChimeError) -> R {
     // Array.withUnsafeBytes rethrows untyped errors, so carry the typed one out in a Result.
     let result = bytes.withUnsafeBytes { raw in
-      Result { () throws(ChimeError) in try unpacking(raw, with: unpack, body) }
+      Result { () throws(ChimeError) in
+        try unpacking(raw, with: unpack) { (message) throws(ChimeError) -> R in
+          // Every generated struct starts with its ProtobufCMessage base, holding the descriptor.
+          let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
+          if let field = ProtoStrings.fieldWithNUL(in: raw, descriptor: base.pointee.descriptor) {
+            throw WireErrors.containsNUL(field: field)
+          }
+          return try body(message)
+        }
+      }
     }
     guard let value = try result.get() else { throw WireErrors.malformedPayload(name) }
     return value

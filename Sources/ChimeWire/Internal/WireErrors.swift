@@ -6,6 +6,10 @@ enum WireErrors {
     .invalidArgument("MALFORMED_PAYLOAD", "payload is not a valid \(message) message")
   }
 
+  static func containsNUL(field: String) -> ChimeError {
+    .invalidArgument("FIELD_CONTAINS_NUL", "\(field) contains a NUL character", field: field)
+  }
+
   static func invalidUTF8(field: String) -> ChimeError {
     .invalidArgument("MALFORMED_PAYLOAD", "\(field) is not valid UTF-8", field: field)
   }

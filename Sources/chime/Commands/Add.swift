@@ -68,7 +68,8 @@ struct Add: AsyncParsableCommand {
     case (nil, false): break
     case (nil, true), ("default"?, true): content.sound = Sound(kind: .defaultCritical, volume: volume)
     case ("default"?, false): content.sound = .default
-    case ("none"?, _): content.sound = Sound.none
+    case ("none"?, true): throw ValidationError("--critical needs a sound: --sound default or a name, not none")
+    case ("none"?, false): content.sound = Sound.none
     case (let name?, true): content.sound = Sound(kind: .criticalNamed, name: name, volume: volume)
     case (let name?, false): content.sound = .named(name)
     }

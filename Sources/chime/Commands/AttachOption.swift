@@ -7,11 +7,17 @@ enum AttachOption {
   static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x:y:w:h][,time=T]. Repeatable. The file is moved into chimed's store (copied when it is inside the app's bundle)."
 
   static func parse(_ text: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Attachment {
+    // Options are taken from the end while they look like options, so a file name with a comma
+    // in it ("a,b.png,hidden") still names its file.
     var parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-    let file = parts.removeFirst()
+    var options: [String] = []
+    while parts.count > 1, let last = parts.last, isOption(last) {
+      options.insert(parts.removeLast(), at: 0)
+    }
+    let file = parts.joined(separator: ",")
     guard !file.isEmpty else { throw ValidationError("--attach needs a file: \(text)") }
     var attachment = Attachment(path: absolute(file, from: currentDirectory))
-    for part in parts {
+    for part in options {
       let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
       switch (pair.first ?? "", pair.count == 2 ? pair[1] : nil) {
       case ("id", let value?): attachment.identifier = value
@@ -29,6 +35,15 @@ enum AttachOption {
       }
     }
     return attachment
+  }
+
+  private static let optionKeys: Set<String> = ["id", "type", "clip", "time"]
+
+  /// True for `hidden` and `KEY=...` with a known key.
+  static func isOption(_ part: String) -> Bool {
+    if part == "hidden" { return true }
+    guard let equals = part.firstIndex(of: "=") else { return false }
+    return optionKeys.contains(String(part[..<equals]))
   }
 
   /// The daemon wants absolute, normalized paths: relative ones are taken from here.

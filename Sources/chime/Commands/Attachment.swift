@@ -201,11 +201,9 @@ struct VerdictLine {
 
 /// A file named on the command line.
 enum LocalFile {
-  /// `path` made absolute against the current directory (not otherwise normalized: no `..` is
-  /// folded and no symlink resolved, so the path opened is the path given).
+  /// `path` made absolute against the current directory and normalized, exactly as
+  /// `chime add --attach` sends it to the daemon, so the check opens the file the add would.
   static func absolute(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
-    let cwd = FileManager.default.currentDirectoryPath
-    return cwd.hasSuffix("/") ? cwd + path : cwd + "/" + path
+    AttachOption.absolute(path, from: FileManager.default.currentDirectoryPath)
   }
 }

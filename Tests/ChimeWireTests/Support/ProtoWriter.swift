@@ -22,6 +22,13 @@ struct ProtoWriter {
     field(number, varint: UInt64(bitPattern: Int64(value)))
   }
 
+  /// A double (wire type 1: eight little-endian bytes).
+  mutating func field(_ number: Int, double value: Double) {
+    varint(UInt64(number) << 3 | 1)
+    let bits = value.bitPattern
+    for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(i)))) }
+  }
+
   mutating func field(_ number: Int, bytes value: [UInt8]) {
     varint(UInt64(number) << 3 | 2)
     varint(UInt64(value.count))

@@ -1,0 +1,71 @@
+internal import CChimeProto
+import ChimeCore
+
+/// Finds a NUL inside a string field of a packed message, which protobuf-c cannot show: it
+/// hands strings on as C strings, so `"ding.wav\0../x"` would arrive as `"ding.wav"` and be
+/// judged as that. Walks the wire bytes with the generated descriptors (every string field, at
+/// any depth, in repeated and nested messages) so such a payload is refused instead.
+enum ProtoStrings {
+  /// Nesting deeper than this is not walked further (protobuf-c has already unpacked the
+  /// message, so its depth is bounded by the frame size; this only bounds the recursion).
+  static let maxDepth = 64
+
+  /// The field path (`request.content.attachments[0].path`) of the first string field holding a
+  /// NUL byte, or nil when there is none.
+  static func fieldWithNUL(in bytes: UnsafeRawBufferPointer, descriptor: UnsafePointer<ProtobufCMessageDescriptor>) -> String? {
+    guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.contains(0) else { return nil }
+    return scan(UnsafeRawBufferPointer(start: base, count: bytes.count), descriptor, path: "", depth: 0)
+  }
+
+  private static func scan(_ bytes: UnsafeRawBufferPointer, _ descriptor: UnsafePointer<ProtobufCMessageDescriptor>,
+                           path: String, depth: Int) -> String? {
+    guard depth < maxDepth else { return nil }
+    var i = 0
+    var seen: [UInt32: Int] = [:]
+    while i < bytes.count {
+      guard let key = varint(bytes, &i) else { return nil }
+      let number = UInt32(truncatingIfNeeded: key >> 3)
+      switch key & 7 {
+      case 0:
+        guard varint(bytes, &i) != nil else { return nil }
+      case 1:
+        i += 8
+      case 5:
+        i += 4
+      case 2:
+        guard let length = varint(bytes, &i), length <= UInt64(bytes.count - i) else { return nil }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[i..<(i + Int(length))])
+        i += Int(length)
+        guard let field = protobuf_c_message_descriptor_get_field(descriptor, number) else { continue }
+        var name = path.isEmpty ? String(cString: field.pointee.name) : path + "." + String(cString: field.pointee.name)
+        if field.pointee.label == PROTOBUF_C_LABEL_REPEATED {
+          let index = seen[number, default: 0]
+          seen[number] = index + 1
+          name += "[\(index)]"
+        }
+        if field.pointee.type == PROTOBUF_C_TYPE_STRING {
+          if body.contains(0) { return name }
+        } else if field.pointee.type == PROTOBUF_C_TYPE_MESSAGE, let sub = field.pointee.descriptor {
+          let subDescriptor = sub.assumingMemoryBound(to: ProtobufCMessageDescriptor.self)
+          if body.contains(0), let found = scan(body, subDescriptor, path: name, depth: depth + 1) { return found }
+        }
+      default:
+        return nil  // groups are not proto3; unpacking would have refused them
+      }
+    }
+    return nil
+  }
+
+  private static func varint(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while i < bytes.count, shift < 64 {
+      let byte = bytes[i]
+      i += 1
+      value |= UInt64(byte & 0x7F) << shift
+      if byte & 0x80 == 0 { return value }
+      shift += 7
+    }
+    return nil
+  }
+}
