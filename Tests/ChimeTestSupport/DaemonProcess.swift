@@ -23,7 +23,8 @@ public final class DaemonProcess: @unchecked Sendable {
     return ".build/debug"
   }
 
-  public init(directory: TemporaryDirectory, arguments: [String] = []) {
+  /// `environment` entries are set on top of the test's own (nil values remove a variable).
+  public init(directory: TemporaryDirectory, arguments: [String] = [], environment extra: [String: String?] = [:]) {
     socketPath = directory.socketPath
     dataDirectory = directory.file("data")
     stderrFile = directory.file("chimed.log")
@@ -34,6 +35,7 @@ public final class DaemonProcess: @unchecked Sendable {
     process.standardError = FileHandle(forWritingAtPath: stderrFile)
     var environment = ProcessInfo.processInfo.environment
     environment["CHIME_SOCKET"] = nil
+    for (key, value) in extra { environment[key] = value }
     process.environment = environment
   }
 

@@ -95,6 +95,74 @@ import Testing
     #expect(daemon.terminate() == 0)
   }
 
+  @Test func theSoundFlagsOfChimeAdd() throws {
+    let dir = TemporaryDirectory()
+    let daemon = try start(dir)
+    let socket = daemon.socketPath
+    MediaCorpus.copy("sounds/wav-lpcm16.wav", to: dir.file("apps/\(app)/container/Library/Sounds/ding.wav"))
+    func add(_ id: String, _ flags: [String]) throws -> ChimeCLI.Run {
+      try ChimeCLI.run(["add", id, "--title", "T", "--in", "1h"] + flags, socket: socket, app: app)
+    }
+    func resolution(_ id: String) throws -> [String: Any]? {
+      let pending = try ChimeCLI.run(["pending", "--json"], socket: socket, app: app).objects ?? []
+      return pending.first { $0["id"] as? String == id }?["sound_resolution"] as? [String: Any]
+    }
+    #expect(try add("d", ["--sound", "default"]).status == 0)
+    #expect(try resolution("d")?["plays"] as? String == "default")
+    #expect(try add("n", ["--sound", "none"]).status == 0)
+    #expect(try resolution("n")?["plays"] as? String == "none")
+    #expect(try add("c", ["--critical"]).status == 0)
+    #expect(try resolution("c")?["critical_downgraded"] as? Bool == true)
+    let named = try add("cn", ["--sound", "ding.wav", "--critical", "--volume", "0.8"])
+    #expect(named.status == 0, "\(named.stderr)")
+    #expect(try resolution("cn")?["plays"] as? String == "named")
+    #expect(try resolution("cn")?["critical_downgraded"] as? Bool == true)
+
+    let loud = try add("x", ["--critical", "--volume", "2"])
+    #expect(loud.status == 1 && loud.stderr.contains("INVALID_SOUND_VOLUME"), "\(loud.stderr)")
+    #expect(try add("x", ["--volume", "0.5"]).status == 64, "--volume needs --critical")
+    #expect(try add("x", ["--critical", "--sound", "none"]).status == 64, "a silent critical sound is a contradiction")
+    #expect(try ChimeCLI.run(["pending", "--json"], socket: socket, app: app).objects?.count == 4)
+    #expect(daemon.terminate() == 0)
+  }
+
+  @Test func theAttachmentQuotaFlagAndFileNamesWithCommas() throws {
+    let dir = TemporaryDirectory()
+    let png = MediaCorpus.data("images/png-rgb.png")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps"), "--attachment-quota", "\(png.count + 10)B"])
+    try daemon.start()
+    let socket = daemon.socketPath
+    let work = dir.file("work")
+    MediaCorpus.write(png, to: work + "/a,b.png")
+    MediaCorpus.write(png, to: work + "/c.png")
+    let comma = try ChimeCLI.run(["add", "a", "--title", "Pic", "--in", "1h", "--attach", "a,b.png,hidden", "--json"],
+                                 socket: socket, app: app, directory: work)
+    #expect(comma.status == 0, "\(comma.stderr)")
+    #expect(!MediaCorpus.exists(work + "/a,b.png"))
+    let full = try ChimeCLI.run(["add", "b", "--title", "Pic", "--in", "1h", "--attach", "c.png"], socket: socket, app: app, directory: work)
+    #expect(full.status == 1 && full.stderr.contains("RESOURCE_EXHAUSTED ATTACHMENT_QUOTA_EXCEEDED"), "\(full.stderr)")
+    #expect(MediaCorpus.exists(work + "/c.png"))
+    #expect(daemon.terminate() == 0)
+
+    let refused = DaemonProcess(directory: TemporaryDirectory(), arguments: ["--attachment-quota", "lots"])
+    #expect(throws: (any Error).self) { try refused.start(timeout: 10) }
+  }
+
+  @Test func unregisteredAppsLiveUnderXDGDataHome() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir, environment: ["XDG_DATA_HOME": dir.file("xdg")])
+    try daemon.start()
+    let shown = try ChimeCLI.run(["apps", "show", app, "--json"], socket: daemon.socketPath)
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.object?["container"] as? String == dir.file("xdg/chime/apps/\(app)/container"))
+    #expect(shown.object?["bundle"] as? String == dir.file("xdg/chime/apps/\(app)/bundle"))
+    #expect(shown.object?["registered"] as? Bool == false)
+    MediaCorpus.copy("sounds/caf-ulaw.caf", to: dir.file("xdg/chime/apps/\(app)/container/Library/Sounds/pop.caf"))
+    let check = try ChimeCLI.run(["sound", "check", "pop.caf", "--json"], socket: daemon.socketPath, app: app)
+    #expect(check.object?["plays"] as? String == "named", "\(check.stdout)")
+    #expect(daemon.terminate() == 0)
+  }
+
   /// Waits (bounded) for an effect that follows an answer off the daemon's loop.
   func poll(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
     for _ in 0..<200 {

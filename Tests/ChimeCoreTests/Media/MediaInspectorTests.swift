@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Testing
 
 @Suite("Media inspector: types, hints, sizes, truncation")

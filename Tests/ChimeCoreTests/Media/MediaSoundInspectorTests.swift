@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Testing
 
 @Suite("Sound inspector")
@@ -125,6 +126,35 @@ struct MediaSoundInspectorTests {
     let verdict = SoundRules.resolve(MemoryByteSource(bytes))
     #expect(verdict.reason == "SOUND_UNSUPPORTED_FORMAT" && verdict.codec == "aac")
     #expect(verdict.message == "CAF with aac audio is not playable: a sound must be linear PCM, IMA4, µ-law or a-law")
+  }
+
+  @Test func extensibleCarriesEveryPlayableSubformat() {
+    let float = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 0, bits: 32, dataBytes: 800, extensibleSubformat: 3)))
+    #expect(float.plays == .named && float.codec == "float" && float.frames == 200, "\(float)")
+    let alaw = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 0, bits: 8, dataBytes: 800, extensibleSubformat: 6)))
+    #expect(alaw.plays == .named && alaw.codec == "alaw" && alaw.frames == 800, "\(alaw)")
+    let ulaw = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 0, bits: 8, dataBytes: 800, extensibleSubformat: 7)))
+    #expect(ulaw.plays == .named && ulaw.codec == "ulaw" && ulaw.frames == 800, "\(ulaw)")
+    // IMA ADPCM: 256-byte mono blocks of 505 frames each.
+    let ima = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 0, bits: 4, blockAlign: 256, dataBytes: 512, extensibleSubformat: 0x11)))
+    #expect(ima.plays == .named && ima.codec == "ima4" && ima.frames == 1010, "\(ima)")
+  }
+
+  @Test func audioWithNoFramesIsCorrupt() {
+    let empty = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 1, bits: 16, dataBytes: 0)))
+    #expect(empty.plays == .default && empty.reason == "SOUND_CORRUPT" && empty.message.contains("no audio"), "\(empty)")
+    let aiff = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.aiff(frames: 0, dataBytes: 0)))
+    #expect(aiff.plays == .default && aiff.reason == "SOUND_CORRUPT", "\(aiff)")
+  }
+
+  @Test func g711InWAVMustBeEightBits() {
+    for tag: UInt16 in [6, 7] {
+      let wide = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: tag, bits: 16, dataBytes: 800)))
+      #expect(wide.plays == .default && wide.reason == "SOUND_UNSUPPORTED_FORMAT" && wide.message.contains("8 bits"), "\(wide)")
+    }
+    // AIFF-C names the decoded sample size (16) for µ-law: still playable.
+    let aifc = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.aiff(aifc: true, compression: "ulaw", frames: 400, bits: 16, dataBytes: 400)))
+    #expect(aifc.plays == .named && aifc.codec == "ulaw", "\(aifc)")
   }
 
   @Test func extensibleWithForeignSubformatIsUnsupported() {

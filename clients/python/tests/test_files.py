@@ -82,3 +82,20 @@ def test_registration_refuses_a_missing_directory(client, tmp_path):
     assert caught.value.reason == "INVALID_APP_DIRECTORY"
     assert caught.value.field == "container"
     assert not client.app_layout().registered
+
+
+def test_a_nul_inside_a_string_is_refused_naming_the_field(client, tmp_path):
+    # Python strings carry NUL; the daemon's C decoder would cut "ding.wav\0../x" short, so it
+    # refuses the whole request instead, and keeps serving.
+    with pytest.raises(ChimeError) as caught:
+        client.add("nul", "Title", in_seconds=3600, sound="ding.wav\x00../../x.wav")
+    assert caught.value.code == Code.INVALID_ARGUMENT
+    assert caught.value.reason == "FIELD_CONTAINS_NUL"
+    assert caught.value.field == "request.content.sound.name"
+    with pytest.raises(ChimeError) as removal:
+        client.remove("nul\x00other")
+    assert removal.value.reason == "FIELD_CONTAINS_NUL"
+    assert removal.value.field == "identifiers[0]"
+    assert client.pending() == []
+    client.add("ok", "Title", in_seconds=3600)
+    assert [p.request.identifier for p in client.pending()] == ["ok"]

@@ -1,9 +1,9 @@
 /// Builds sound files byte by byte, for the cases the committed fixtures do not cover
 /// (exact 30-second boundaries at 8 kHz, odd rates, unsupported formats, broken headers).
-enum MediaSoundFileBuilder {
+public enum MediaSoundFileBuilder {
   private typealias B = MediaBytes
 
-  static func wav(formatTag: UInt16, channels: UInt16 = 1, rate: UInt32 = 8000, bits: UInt16 = 8,
+  public static func wav(formatTag: UInt16, channels: UInt16 = 1, rate: UInt32 = 8000, bits: UInt16 = 8,
                   blockAlign: UInt16? = nil, dataBytes: Int, fact: UInt32? = nil,
                   extensibleSubformat: UInt16? = nil, subformatGUIDTail: [UInt8]? = nil,
                   riffSizeDelta: Int = 0, dataSizeDelta: Int = 0) -> [UInt8] {
@@ -23,7 +23,7 @@ enum MediaSoundFileBuilder {
     return B.ascii("RIFF") + B.le32(UInt32(body.count + riffSizeDelta)) + body
   }
 
-  static func aiff(aifc: Bool = false, compression: String = "NONE", channels: Int16 = 1, frames: UInt32,
+  public static func aiff(aifc: Bool = false, compression: String = "NONE", channels: Int16 = 1, frames: UInt32,
                    bits: Int16 = 8, rate: Double = 8000, rateBytes: [UInt8]? = nil, dataBytes: Int) -> [UInt8] {
     var comm = B.be16(UInt16(bitPattern: channels)) + B.be32(frames) + B.be16(UInt16(bitPattern: bits))
     comm += rateBytes ?? B.extended80(rate)
@@ -36,7 +36,7 @@ enum MediaSoundFileBuilder {
     return B.ascii("FORM") + B.be32(UInt32(body.count)) + body
   }
 
-  static func caf(format: String, flags: UInt32 = 0, bytesPerPacket: UInt32, framesPerPacket: UInt32,
+  public static func caf(format: String, flags: UInt32 = 0, bytesPerPacket: UInt32, framesPerPacket: UInt32,
                   channels: UInt32 = 1, bits: UInt32, rate: Double = 8000, dataBytes: Int,
                   pakt: (packets: Int64, valid: Int64)? = nil, dataSize: Int64? = nil, descFirst: Bool = true) -> [UInt8] {
     let descData = B.be64(rate.bitPattern) + B.ascii(format) + B.be32(flags) + B.be32(bytesPerPacket)

@@ -1,0 +1,168 @@
+@testable import ChimeServer
+import ChimeClient
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// The store's edges: files that lie about their size, files with other names or on another file
+/// system, a data directory spelled another way, and what listings give back.
+extension AttachmentTests {
+  @Test func theQuotaLookAheadCannotOverflow() {
+    #expect(PreparedRequest.plannedBytes([]) == 0)
+    #expect(PreparedRequest.plannedBytes([10, 20]) == 30)
+    #expect(PreparedRequest.plannedBytes([50_000_000, 50_000_000]) == 100_000_000)
+    #expect(PreparedRequest.plannedBytes([1 << 62, 1 << 62]) == nil, "over every class limit: staging refuses it by size")
+    #expect(PreparedRequest.plannedBytes([Int64.max, 1]) == nil)
+    #expect(PreparedRequest.plannedBytes([-5, 7]) == 7)
+  }
+
+  @Test func aFileOverEveryLimitIsRefusedBySizeEvenOverQuota() async throws {
+    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = 1000 })
+    let client = try d.client()
+    // 60 MB, sparse: larger than any class limit and than the quota.
+    let big = d.directory.file("in/big.mp4")
+    MediaCorpus.write(Data(), to: big)
+    #expect(truncate(big, 60_000_000) == 0)
+    await expectError("ATTACHMENT_INVALID_FILE_SIZE", field: "request.content.attachments[0]") {
+      _ = try await client.add(request("a", attaching: [big]))
+    }
+    #expect(MediaCorpus.exists(big))
+  }
+
+  @Test func sparseFilesClaimingExabytesAreRefusedAndTheDaemonServesOn() async throws {
+    // tmpfs takes a 2^62-byte sparse file (the disk's file system may not).
+    let shm = "/dev/shm/chime-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    guard mkdir(shm, 0o700) == 0 else { return }
+    defer { try? FileManager.default.removeItem(atPath: shm) }
+    var paths: [String] = []
+    for name in ["a.mp4", "b.mp4"] {
+      let path = shm + "/" + name
+      MediaCorpus.write(Data(), to: path)
+      guard truncate(path, 1 << 62) == 0 else { return }
+      paths.append(path)
+    }
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    await expectError("ATTACHMENT_INVALID_FILE_SIZE") { _ = try await client.add(request("a", attaching: paths)) }
+    _ = try await client.add(request("ok", attaching: []))
+    #expect(try await client.allPending().map(\.request.identifier) == ["ok"])
+  }
+
+  @Test func anImmediateReplacementCountsOnlyWhatItKeeps() async throws {
+    let png = MediaCorpus.data("images/png-rgb.png")
+    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = Int64(png.count * 2) })
+    let client = try d.client()
+    let first = [MediaCorpus.write(png, to: d.directory.file("in/1.png")), MediaCorpus.write(png, to: d.directory.file("in/2.png"))]
+    _ = try await client.add(request("now", attaching: first, in: nil))
+    // Delivered again at once: the earlier delivered notification's files go, so these fit.
+    let second = [MediaCorpus.write(png, to: d.directory.file("in/3.png")), MediaCorpus.write(png, to: d.directory.file("in/4.png"))]
+    let result = try await client.add(request("now", attaching: second, in: nil))
+    #expect(result.delivered?.request.content.attachments.count == 2)
+    try await waitUntil { store(d).count == 2 }
+  }
+
+  @Test func aFileWithOtherHardLinksIsCopiedAndItsOtherNamesKeepIt() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    let source = MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("in/photo.png"))
+    let other = d.directory.file("in/also.png")
+    #expect(link(source, other) == 0)
+    let result = try await client.add(request("a", attaching: [source]))
+    let stored = try #require(result.pending.request.content.attachments.first?.info?.storePath)
+    #expect(!MediaCorpus.exists(source), "the named file is moved")
+    #expect(MediaCorpus.exists(other))
+    var a = stat(), b = stat()
+    #expect(stat(stored, &a) == 0 && stat(other, &b) == 0)
+    #expect(a.st_ino != b.st_ino, "the store holds a copy of its own")
+    #expect(a.st_nlink == 1)
+  }
+
+  @Test func aSourceOnAnotherFileSystemIsCopiedThenRemoved() async throws {
+    let shm = "/dev/shm/chime-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    guard mkdir(shm, 0o700) == 0 else { return }
+    defer { try? FileManager.default.removeItem(atPath: shm) }
+    let d = try InProcessDaemon()
+    var here = stat(), there = stat()
+    guard stat(d.directory.path, &here) == 0, stat(shm, &there) == 0, here.st_dev != there.st_dev else { return }
+    let client = try d.client()
+    let source = MediaCorpus.copy("audio/wav-pcm16.wav", to: shm + "/ding.wav")
+    let result = try await client.add(request("a", attaching: [source]))
+    let stored = try #require(result.pending.request.content.attachments.first?.info?.storePath)
+    #expect(!MediaCorpus.exists(source))
+    #expect(FileManager.default.contents(atPath: stored) == MediaCorpus.data("audio/wav-pcm16.wav"))
+  }
+
+  @Test func aSymlinkedDirectoryIntoTheDataDirectoryIsRefused() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    try FileManager.default.createSymbolicLink(atPath: d.directory.file("via"), withDestinationPath: d.directory.file("data"))
+    await expectError("ATTACHMENT_INVALID_URL", field: "request.content.attachments[0].path") {
+      _ = try await client.add(request("a", attaching: [d.directory.file("via/chime.db")]))
+    }
+    #expect(MediaCorpus.exists(d.directory.file("data/chime.db")))
+  }
+
+  @Test func aSourceThatCannotLeaveItsDirectoryIsRefusedUpFront() async throws {
+    // Root may write anywhere, so only an ordinary user can see the refusal.
+    guard geteuid() != 0 else { return }
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    let source = MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("locked/photo.png"))
+    #expect(chmod(d.directory.file("locked"), 0o500) == 0)
+    defer { chmod(d.directory.file("locked"), 0o700) }
+    await expectError("ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", code: .failedPrecondition) {
+      _ = try await client.add(request("a", attaching: [source]))
+    }
+    #expect(MediaCorpus.exists(source))
+    #expect(store(d).isEmpty)
+  }
+
+  @Test func aDataDirectorySpelledAnotherWayKeepsItsFiles() async throws {
+    let directory = TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: directory.file("link"), withDestinationPath: directory.file("real"))
+    var d: InProcessDaemon? = try InProcessDaemon(directory: directory, tweak: { $0.dataDirectory = directory.file("link") + "/" })
+    let added = try await d!.client().add(request("a", attaching: [MediaCorpus.copy("images/png-rgb.png", to: directory.file("in/a.png"))]))
+    let path = try #require(added.pending.request.content.attachments.first?.info?.storePath)
+    #expect(path.hasPrefix(directory.file("real/attachments/")), "stored under the canonical data directory: \(path)")
+    d?.stop()
+    d = nil
+    // The same data directory, named through its real path this time.
+    let again = try InProcessDaemon(directory: directory, tweak: { $0.dataDirectory = directory.file("real") })
+    #expect(again.daemon.stats().attachmentsSwept == 0)
+    #expect(again.daemon.stats().attachmentsMissing.isEmpty)
+    #expect(MediaCorpus.exists(path))
+  }
+
+  @Test func listingsGiveBackEachAttachmentsOptionsAndGeneratedIdentifiers() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    var r = request("a", attaching: [
+      MediaCorpus.copy("images/gif-animated.gif", to: d.directory.file("in/wave.gif")),
+      MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("in/1.png")),
+      MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("in/2.png")),
+    ], in: 10)
+    r.content.attachments[0].identifier = "wave"
+    r.content.attachments[0].options.typeHint = "com.compuserve.gif"
+    r.content.attachments[0].options.thumbnailTime = 1
+    r.content.attachments[0].options.thumbnailClippingRect = ClipRect(x: 0.25, y: 0, width: 0.5, height: 1)
+    r.content.attachments[1].options.thumbnailHidden = true
+    _ = try await client.add(r)
+
+    let pending = try #require(try await client.allPending().first?.request.content.attachments)
+    #expect(pending.map(\.options) == r.content.attachments.map(\.options))
+    #expect(pending[0].identifier == "wave")
+    #expect(!pending[1].identifier.isEmpty && !pending[2].identifier.isEmpty)
+    #expect(Set(pending.map(\.identifier)).count == 3, "generated identifiers are distinct")
+
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    d.advance(seconds: 11)
+    _ = try await nextEvent(&events) { $0.kind == .delivered }
+    let delivered = try #require(try await client.allDelivered().first?.request.content.attachments)
+    #expect(delivered.map(\.options) == pending.map(\.options))
+    #expect(delivered.map(\.identifier) == pending.map(\.identifier))
+    #expect(delivered.map(\.info) == pending.map(\.info))
+  }
+}
