@@ -163,7 +163,9 @@ struct MediaInspectorTests {
     // inside frames are checked (mp3TruncatedMidFrameIsCorrupt). MPEG-PS: see
     // mpegCutAtAPackBoundaryIsNotDetectable.
     if name.hasSuffix(".mp3") || name.hasSuffix(".mpg") {
-      for cut in [good.count - 1, good.count - 3] {
+      var cuts = [good.count - 1, good.count - 3]
+      for i in 1..<8 { cuts.append(good.count * i / 8 + 1) }
+      for cut in cuts {
         #expect(MediaFixtures.inspectionError(Array(good.prefix(cut))) != nil, "\(name) cut to \(cut)")
       }
       return
@@ -176,6 +178,33 @@ struct MediaInspectorTests {
       if let error, cut >= 16 {
         #expect(error.reason == "ATTACHMENT_CORRUPT", "\(name) cut to \(cut): \(error)")
       }
+    }
+  }
+
+  /// Where each container's identifying bytes are: (offset, length).
+  static func magic(of name: String) -> [(Int, Int)] {
+    switch String(name.split(separator: ".").last ?? "") {
+    case "png": [(0, 8)]
+    case "jpg": [(0, 2)]
+    case "gif": [(0, 6)]
+    case "wav", "avi": [(0, 4), (8, 4)]
+    case "aiff", "aifc": [(0, 4), (8, 4)]
+    case "mp4", "m4a": [(4, 4)]
+    case "mpg": [(0, 4)]
+    case "mp3": [(0, 3)]
+    default: []
+    }
+  }
+
+  @Test(arguments: allValid)
+  func wrongMagicIsUnrecognized(_ name: String) throws {
+    let good = MediaFixtures.bytes(name)
+    let places = Self.magic(of: name)
+    #expect(!places.isEmpty, "no magic known for \(name)")
+    for (offset, length) in places {
+      let bad = B.patch(good, at: offset, [UInt8](repeating: 0x5A, count: length))
+      let error = MediaFixtures.inspectionError(bad)
+      #expect(error?.reason == "ATTACHMENT_UNRECOGNIZED_TYPE", "\(name) with bytes \(offset)..<\(offset + length) overwritten: \(String(describing: error))")
     }
   }
 
