@@ -153,7 +153,8 @@ public final class ChimeDaemon: Sendable {
     let service = NotificationService(loop: loop, database: database, clock: configuration.clock,
                                       schedulerConfiguration: schedulerConfiguration, presenter: presenter,
                                       timeZone: configuration.timeZone, attachments: attachments,
-                                      appsDirectory: configuration.appsDirectory, logger: logger)
+                                      appsDirectory: configuration.appsDirectory,
+                                      fileLaneWidth: configuration.fileLaneWidth, logger: logger)
     s.service = service
     let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     s.router = router

@@ -23,11 +23,14 @@ public struct ServerConfiguration: Sendable {
   public var windowCapacity: Int = 1024
   /// Stored events kept for resuming subscribers.
   public var eventRetention: Int = 50_000
-  /// Present deliveries on the desktop (notify-send) in addition to the log.
   /// Where apps' default layouts live (`<dir>/<app id>/container`, `.../bundle`).
   public var appsDirectory: String = AppsDirectory.resolve()
   /// Bytes of attachments one app may keep in the store.
   public var attachmentQuotaBytes: Int64 = Limits.attachmentQuotaDefault
+  /// Attachment requests staged at once (inspection and copying on the work pool); the rest
+  /// wait in order, so the pool keeps room for commits and reads.
+  public var fileLaneWidth: Int = 2
+  /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger
 

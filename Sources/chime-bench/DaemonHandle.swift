@@ -24,13 +24,13 @@ struct DaemonHandle {
   let process: Process
   let socket: String
 
-  static func start(in directory: String) throws -> DaemonHandle {
+  static func start(in directory: String, arguments: [String] = []) throws -> DaemonHandle {
     let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     let process = Process()
     process.executableURL = bin.appendingPathComponent("chimed")
     let socket = directory + "/chimed.sock"
     process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--apps-dir", directory + "/apps",
-                         "--log-level", "warning"]
+                         "--log-level", "warning"] + arguments
     let out = Pipe()
     process.standardOutput = out
     try process.run()
@@ -50,7 +50,9 @@ struct DaemonHandle {
     return 0
   }
 
+  /// SIGTERM and wait; nothing when it has already stopped.
   func stop() {
+    guard process.isRunning else { return }
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
   }

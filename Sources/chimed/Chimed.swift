@@ -44,6 +44,10 @@ struct Chimed: ParsableCommand {
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
+  /// Attachment requests staged at once; for the benchmark's comparison.
+  @Option(help: .hidden)
+  var fileLaneWidth: Int = 2
+
   mutating func run() throws {
     guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
       throw ValidationError("unknown log level \"\(logLevel)\"")
@@ -65,6 +69,8 @@ struct Chimed: ParsableCommand {
     configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
+    guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
+    configuration.fileLaneWidth = fileLaneWidth
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }

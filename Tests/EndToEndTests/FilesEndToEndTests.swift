@@ -1,3 +1,5 @@
+import ChimeClient
+import ChimeCore
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -160,6 +162,60 @@ import Testing
     MediaCorpus.copy("sounds/caf-ulaw.caf", to: dir.file("xdg/chime/apps/\(app)/container/Library/Sounds/pop.caf"))
     let check = try ChimeCLI.run(["sound", "check", "pop.caf", "--json"], socket: daemon.socketPath, app: app)
     #expect(check.object?["plays"] as? String == "named", "\(check.stdout)")
+    #expect(daemon.terminate() == 0)
+  }
+
+  @Test func killNineWhileAttachmentsAreStagedNeverLosesAFile() async throws {
+    // kill -9 lands at a different point of staging each round (open, link, fsync, inspect,
+    // commit, unlink). Afterwards every file is in its source, in the store, or both; what was
+    // acknowledged is pending with its file; and the store holds nothing no request names.
+    let dir = TemporaryDirectory()
+    let movie = MediaCorpus.data("movies/mp4-video.mp4")
+    var padded = movie
+    let pad = 8_000_000
+    padded.append(contentsOf: [UInt8(pad >> 24), UInt8((pad >> 16) & 0xFF), UInt8((pad >> 8) & 0xFF), UInt8(pad & 0xFF)])
+    padded.append(contentsOf: Array("free".utf8))
+    padded.append(Data(count: pad - 8))
+    var acknowledged: Set<String> = []
+    var sources: [String: String] = [:]
+    for round in 0..<6 {
+      let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps")])
+      try daemon.start()
+      let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
+      let names = (0..<3).map { "r\(round)-\($0)" }
+      for name in names { sources[name] = MediaCorpus.write(padded, to: dir.file("in/\(name).mp4")) }
+      let adds = Task {
+        var done: [String] = []
+        for name in names {
+          var request = NotificationRequest(identifier: name, content: NotificationContent(title: name),
+                                            trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600)))
+          request.content.attachments = [Attachment(path: sources[name]!)]
+          guard (try? await client.add(request)) != nil else { break }
+          done.append(name)
+        }
+        return done
+      }
+      usleep(UInt32(round) * 15_000)
+      daemon.kill9()
+      acknowledged.formUnion(await adds.value)
+    }
+    let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps")])
+    try daemon.start()
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
+    let pending = try await client.allPending()
+    var held: Set<String> = []
+    for p in pending {
+      let path = try #require(p.request.content.attachments.first?.info?.storePath)
+      #expect(FileManager.default.contents(atPath: path) == padded, "\(p.request.identifier): stored bytes")
+      held.insert(path)
+    }
+    let pendingNames = Set(pending.map(\.request.identifier))
+    #expect(acknowledged.isSubset(of: pendingNames), "acknowledged \(acknowledged.sorted()), pending \(pendingNames.sorted())")
+    for (name, source) in sources where !pendingNames.contains(name) {
+      #expect(FileManager.default.contents(atPath: source) == padded, "\(name) is neither pending nor at its source")
+    }
+    for name in acknowledged { #expect(!MediaCorpus.exists(sources[name]!), "\(name) was acknowledged as moved") }
+    #expect(Set(MediaCorpus.files(under: daemon.dataDirectory + "/attachments")) == held, "the sweep leaves only held files")
     #expect(daemon.terminate() == 0)
   }
 

@@ -21,16 +21,16 @@ final class NotificationService {
   /// The zone floating calendar triggers follow now.
   private(set) var zone: TimeZone
   let attachments: AttachmentStore
-  /// Attachment staging, at most two at a time (see FileLane).
+  /// Attachment staging, a few at a time (see FileLane).
   private let fileLane: FileLane
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
 
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
        presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, attachments: AttachmentStore,
-       appsDirectory: String, logger: Logger) {
+       appsDirectory: String, fileLaneWidth: Int = 2, logger: Logger) {
     self.attachments = attachments
-    fileLane = FileLane(loop: loop)
+    fileLane = FileLane(loop: loop, width: fileLaneWidth)
     self.appsDirectory = appsDirectory
     self.zoneProvider = timeZone
     self.zone = timeZone()
