@@ -178,24 +178,25 @@ import Testing
     padded.append(Data(count: pad - 8))
     var acknowledged: Set<String> = []
     var sources: [String: String] = [:]
-    for round in 0..<6 {
+    for (round, delay) in [0, 3, 6, 10, 15, 20, 30, 45].enumerated() {
       let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps")])
       try daemon.start()
       let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
       let names = (0..<3).map { "r\(round)-\($0)" }
       for name in names { sources[name] = MediaCorpus.write(padded, to: dir.file("in/\(name).mp4")) }
+      let paths = sources
       let adds = Task {
         var done: [String] = []
         for name in names {
           var request = NotificationRequest(identifier: name, content: NotificationContent(title: name),
                                             trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600)))
-          request.content.attachments = [Attachment(path: sources[name]!)]
+          request.content.attachments = [Attachment(path: paths[name]!)]
           guard (try? await client.add(request)) != nil else { break }
           done.append(name)
         }
         return done
       }
-      usleep(UInt32(round) * 15_000)
+      usleep(UInt32(delay) * 1000)
       daemon.kill9()
       acknowledged.formUnion(await adds.value)
     }
