@@ -220,7 +220,9 @@ extension ChimeDatabase {
       var sound = pending.sound
       var note = ""
       if let soundCheck, let resolved = sound, resolved.plays == .named {
-        let checked = soundCheck(resolved)
+        let registered = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, container, groups, bundle FROM app WHERE id = ?"),
+                                          arguments: [key.app]).map(Self.layout(from:))
+        let checked = soundCheck(resolved, key.app, registered)
         sound = checked
         if checked.plays != .named {
           note = "sound: \(checked.reason): \(checked.message)"

@@ -4,8 +4,9 @@ public import Foundation
 /// One change to the store. `ChimeDatabase.commit(_:)` applies a batch of them in one
 /// transaction; each is validated against the stored state on its own (a savepoint each), so
 /// one that fails leaves the others unaffected.
-/// Looks at a resolved custom sound again at delivery; returns it unchanged when it still plays.
-public typealias SoundRecheck = @Sendable (SoundResolution) -> SoundResolution
+/// Looks at a resolved custom sound again at delivery, given the app and its registered layout
+/// (nil when it never registered); returns it unchanged when it still plays.
+public typealias SoundRecheck = @Sendable (_ resolved: SoundResolution, _ app: String, _ registered: AppLayout?) -> SoundResolution
 
 public enum Mutation: Sendable {
   /// Schedules `pending` under its `request.identifier`, replacing a pending request with the

@@ -78,7 +78,7 @@ public enum SoundRules {
       guard f.bitsPerSample == 32 || f.bitsPerSample == 64 else {
         return "\(where_) float PCM of \(f.bitsPerSample) bits is not playable"
       }
-    case .ulaw, .alaw where f.container == .wav:
+    case .ulaw where f.container == .wav, .alaw where f.container == .wav:
       // WAV stores G.711 as 8-bit codes (AIFF-C's header names the 16-bit decoded size instead).
       guard f.bitsPerSample == 8 else {
         return "WAV \(f.codec) of \(f.bitsPerSample) bits per sample is not playable: G.711 in WAV is 8 bits"

@@ -31,6 +31,8 @@ final class Scheduler {
   private var firesInFlight = 0
   /// The zone floating calendar triggers follow now (set by the service).
   var zone: () -> TimeZone = { TimeZone.current }
+  /// Looks at a custom sound again at delivery (set by the service, which knows default layouts).
+  var soundCheck: SoundRecheck?
   /// Keys whose fire failed for a transient reason (store unavailable, disk full), with the
   /// instant to try again. Bounded: past the bound the store's index still has them and a
   /// refill brings them back.
@@ -92,7 +94,7 @@ final class Scheduler {
   private func fire(_ key: ScheduleKey) {
     firesInFlight += 1
     let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis, zone: zone(),
-                                 soundCheck: { SoundResolver.recheck($0) })
+                                 soundCheck: soundCheck)
     writer.submit(mutation) { [self] result in
       firesInFlight -= 1
       switch result {

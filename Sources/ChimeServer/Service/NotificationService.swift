@@ -46,6 +46,9 @@ final class NotificationService {
       published(outcome, app: key.app)
     }
     scheduler.zone = { [unowned self] in zone }
+    scheduler.soundCheck = { resolved, app, registered in
+      SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
+    }
   }
 
   func start() {

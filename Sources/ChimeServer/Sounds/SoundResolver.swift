@@ -98,11 +98,13 @@ enum SoundResolver {
     }
   }
 
-  /// At delivery: the resolved file is looked at again, by the canonical path resolution
-  /// recorded. Still playable: its facts now. Gone, no longer at that path (a component became
-  /// a symlink) or unplayable: the default sound, with the reason and a message saying what
+  /// At delivery: the resolved file is opened again by the path resolution recorded, and where
+  /// it really is must still lie in one of the app's sound directories as they are now (so a
+  /// directory on the way replaced by a symlink out is caught, while a path recorded through a
+  /// symlinked parent such as `/home` still plays). Still playable: its facts now. Gone, led
+  /// outside or unplayable: the default sound, with the reason and a message saying what
   /// changed. A critical downgrade stays noted either way.
-  static func recheck(_ resolution: SoundResolution) -> SoundResolution {
+  static func recheck(_ resolution: SoundResolution, layout: AppLayout) -> SoundResolution {
     guard resolution.plays == .named, !resolution.path.isEmpty else { return resolution }
     let path = resolution.path
     var now: SoundResolution
@@ -110,14 +112,15 @@ enum SoundResolver {
     do throws(RegularFile.OpenFailure) {
       let file = try RegularFile.open(path)
       defer { file.close() }
-      if let opened = FileSystem.openedPath(file.fileDescriptor), opened == path {
+      let allowed = allowedDirectories(layout)
+      if let opened = FileSystem.openedPath(file.fileDescriptor), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) }) {
         now = SoundRules.resolve(file.byteSource, path: path)
         changed = "the sound file \(path) changed after the request was added: \(now.message); the default sound plays"
       } else {
         now = SoundResolution(plays: .default)
         now.path = path
         now.reason = "SOUND_NOT_FOUND"
-        changed = "the sound file \(path) is no longer reached at that path (a directory on the way was replaced); the default sound plays"
+        changed = "the sound file \(path) now leads outside the app's sound directories (a directory on the way was replaced); the default sound plays"
       }
     } catch {
       now = unopenable(error, path: path)

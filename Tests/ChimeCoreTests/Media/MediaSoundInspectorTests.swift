@@ -155,6 +155,11 @@ struct MediaSoundInspectorTests {
     // AIFF-C names the decoded sample size (16) for µ-law: still playable.
     let aifc = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.aiff(aifc: true, compression: "ulaw", frames: 400, bits: 16, dataBytes: 400)))
     #expect(aifc.plays == .named && aifc.codec == "ulaw", "\(aifc)")
+    // The 8-bit rule is WAV's alone: a CAF that names the decoded size for either G.711 law plays.
+    for law in ["ulaw", "alaw"] {
+      let caf = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.caf(format: law, bytesPerPacket: 1, framesPerPacket: 1, bits: 16, dataBytes: 400)))
+      #expect(caf.plays == .named && caf.codec == law, "\(caf)")
+    }
   }
 
   @Test func extensibleWithForeignSubformatIsUnsupported() {
