@@ -3,6 +3,7 @@ import ChimeClient
 import ChimeCore
 import ChimeTestSupport
 import Foundation
+import Logging
 import Testing
 
 /// The store's edges: files that lie about their size, files with other names or on another file
@@ -164,5 +165,38 @@ extension AttachmentTests {
     #expect(delivered.map(\.options) == pending.map(\.options))
     #expect(delivered.map(\.identifier) == pending.map(\.identifier))
     #expect(delivered.map(\.info) == pending.map(\.info))
+  }
+}
+
+/// The sweep and discards match store files by `<app>/<name>`, whatever spelling of the data
+/// directory the rows were written under.
+@Suite struct AttachmentStoreSpellingTests {
+  let dir = TemporaryDirectory()
+
+  func store() throws -> AttachmentStore {
+    try FileManager.default.createDirectory(atPath: dir.file("data/attachments/app"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: dir.file("alias"), withDestinationPath: dir.file("data"))
+    return AttachmentStore(dataDirectory: dir.file("data"), logger: Logger(label: "test"))
+  }
+
+  @Test func theSweepKeepsHeldFilesNamedThroughAnotherSpelling() throws {
+    let store = try store()
+    let held = MediaCorpus.write(Data([1]), to: dir.file("data/attachments/app/held.png"))
+    let stray = MediaCorpus.write(Data([2]), to: dir.file("data/attachments/app/stray.png"))
+    let report = store.sweep(known: [dir.file("alias//attachments/app/held.png"), "/old/data/attachments/app/gone.png"])
+    #expect(MediaCorpus.exists(held))
+    #expect(!MediaCorpus.exists(stray))
+    #expect(report.removed == [stray])
+    #expect(report.missing == ["/old/data/attachments/app/gone.png"])
+  }
+
+  @Test func discardFreesFilesRecordedUnderAnotherSpellingAndNothingOutside() throws {
+    let store = try store()
+    let file = MediaCorpus.write(Data([1]), to: dir.file("data/attachments/app/one.png"))
+    let outside = MediaCorpus.write(Data([1]), to: dir.file("keep.png"))
+    store.discard(["/moved/data/attachments/app/one.png", dir.file("data/attachments/app/.."), dir.file("keep.png"), "/keep.png", ""])
+    #expect(!MediaCorpus.exists(file), "freed by its place in the store")
+    #expect(MediaCorpus.exists(outside))
+    #expect(store.storePath("/a/b/../c") == nil && store.storePath("x/..") == nil && store.storePath("/only") == nil)
   }
 }

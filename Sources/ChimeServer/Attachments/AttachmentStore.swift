@@ -204,11 +204,18 @@ final class AttachmentStore: Sendable {
     discard(staged.map(\.storePath))
   }
 
-  /// Unlinks store files nothing holds any more. Only paths inside the store are touched.
+  /// Unlinks store files nothing holds any more. A path is taken by its place in the store
+  /// (`<app>/<name>`, see `storeKey`) under today's root, so rows written while the data
+  /// directory was spelled differently still free their files; nothing outside the store is
+  /// touched.
   func discard(_ paths: [String]) {
-    for path in paths where FileSystem.isWithin(path, root: root) && !path.contains("/../") {
-      if unlink(path) != 0 && errno != ENOENT {
-        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(path)", "error": "\(FileSystem.describe(errno))"])
+    for path in paths {
+      guard let inStore = storePath(path) else {
+        logger.warning("not a store path; left alone", metadata: ["path": "\(path)"])
+        continue
+      }
+      if unlink(inStore) != 0 && errno != ENOENT {
+        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(inStore)", "error": "\(FileSystem.describe(errno))"])
       }
     }
   }
@@ -239,7 +246,7 @@ final class AttachmentStore: Sendable {
         if unlink(path) == 0 { report.removed.append(path) }
       }
     }
-    for path in known.sorted() where FileSystem.lstatus(path) == nil {
+    for path in known.sorted() where storePath(path).flatMap(FileSystem.lstatus) == nil {
       report.missing.append(path)
     }
     return report
@@ -249,6 +256,14 @@ final class AttachmentStore: Sendable {
   static func storeKey(_ path: String) -> String {
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
     return parts.suffix(2).joined(separator: "/")
+  }
+
+  /// Where a recorded store path's file is under today's root, or nil when the path cannot be
+  /// one (fewer than two components, or `.`/`..` among the two).
+  func storePath(_ recorded: String) -> String? {
+    let parts = recorded.split(separator: "/", omittingEmptySubsequences: true).suffix(2)
+    guard parts.count == 2, !parts.contains(where: { $0 == "." || $0 == ".." }) else { return nil }
+    return root + "/" + parts.joined(separator: "/")
   }
 
   // MARK: helpers
