@@ -41,7 +41,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func pending(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<PendingRequest> {
     _ = try page.resolvedSize()
-    return try WireCodec.decodeGetPendingResponse(await call(.getPending, payload: WireCodec.encodePageRequest(page)))
+    return try WireCodec.decodeGetPendingResponse(await call(.getPending, payload: try WireCodec.encodePageRequest(page)))
   }
 
   /// Every pending request, following page tokens.
@@ -65,7 +65,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func delivered(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<DeliveredNotification> {
     _ = try page.resolvedSize()
-    return try WireCodec.decodeGetDeliveredResponse(await call(.getDelivered, payload: WireCodec.encodePageRequest(page)))
+    return try WireCodec.decodeGetDeliveredResponse(await call(.getDelivered, payload: try WireCodec.encodePageRequest(page)))
   }
 
   /// Every delivered notification, following page tokens.

@@ -56,9 +56,10 @@ public enum WireCodec {
   // MARK: Listing
 
   /// `PageRequest`. A page size outside `0...UInt32.max` is sent as `UInt32.max`, which the
-  /// server refuses (INVALID_PAGE_SIZE), rather than silently becoming another size.
-  public static func encodePageRequest(_ page: PageRequest) -> [UInt8] {
-    ProtoMessage.pack { arena in
+  /// server refuses (INVALID_PAGE_SIZE), rather than silently becoming another size. A page
+  /// token holding a NUL is refused (`FIELD_CONTAINS_NUL`).
+  public static func encodePageRequest(_ page: PageRequest) throws(ChimeError) -> [UInt8] {
+    try ProtoMessage.packRefusingNUL("page request") { arena in
       let m = arena.message(chime__v1__page_request__init)
       m.pointee.page_size = UInt32(exactly: page.pageSize) ?? .max
       arena.assign(&m.pointee.page_token, page.pageToken)

@@ -41,6 +41,30 @@ struct ChimeClientTests {
     await server.value
   }
 
+  @Test func anAppIdOrPageTokenHoldingANULIsRefusedBeforeSending() async throws {
+    let daemon = try FakeDaemon()
+    let reached = ChimeError.internal("the call reached the daemon")
+    let server = daemon.serve { [.reply(id: $0.callID, payload: [], endOfStream: true, status: reached)] }
+    // The client refuses such an app id when it connects; a bare connection, when it sends.
+    let refused = #expect(throws: ChimeError.self) { try ChimeClient.connect(socketPath: daemon.socketPath, app: "org.example.tea\0.other") }
+    #expect(refused?.reason == "INVALID_APP_ID")
+    let connection = try ChimeConnection(socketPath: daemon.socketPath)
+    let appError = await #expect(throws: ChimeError.self) {
+      try await connection.unary(.getPending, app: "org.example.tea\0.other", payload: [])
+    }
+    #expect(appError?.reason == "FIELD_CONTAINS_NUL" && appError?.field == "app_id", "\(String(describing: appError))")
+
+    // (The fake daemon takes one connection: the client goes on over the same one.)
+    let client = ChimeClient(connection: connection, app: app)
+    let tokenError = await #expect(throws: ChimeError.self) { try await client.delivered(PageRequest(pageSize: 10, pageToken: "p2\0x")) }
+    #expect(tokenError?.reason == "FIELD_CONTAINS_NUL" && tokenError?.code == .invalidArgument)
+    // The connection is still good for calls that can be sent.
+    let other = await #expect(throws: ChimeError.self) { try await client.pending() }
+    #expect(other == reached)
+    client.connection.close()
+    await server.value
+  }
+
   @Test func malformedReplyPayloadIsMalformedPayload() async throws {
     let daemon = try FakeDaemon()
     let server = daemon.serve { [.reply(id: $0.callID, payload: [0xFF, 0xFF], endOfStream: true, status: nil)] }
