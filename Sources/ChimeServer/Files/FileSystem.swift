@@ -25,16 +25,29 @@ enum FileSystem {
   }
 
   /// The canonical path of what `fd` has open, as the kernel names it (`/proc/self/fd`, read
-  /// with readlink: no second path lookup), or nil when it cannot be told (no /proc, or the
-  /// file was unlinked since it was opened).
+  /// with readlink: no second path lookup), or nil when it cannot be told (no /proc, a path
+  /// longer than PATH_MAX, or the name was unlinked since it was opened).
   static func openedPath(_ fd: Int32) -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-    guard n > 0 else { return nil }
+    let n = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count)
+    guard n > 0, n < buffer.count else {
+      if n >= buffer.count { errno = ENAMETOOLONG }
+      return nil
+    }
     let path = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard path.hasPrefix("/"), !path.hasSuffix(" (deleted)") else {
+    var opened = stat()
+    guard path.hasPrefix("/"), fstat(fd, &opened) == 0, opened.st_nlink > 0 else {
       errno = ENOENT
       return nil
+    }
+    // The kernel marks an unlinked name with " (deleted)"; a file may also just be named so.
+    // It is that file only if the path still leads to the very inode that is open.
+    if path.hasSuffix(" (deleted)") {
+      var named = stat()
+      guard lstat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino else {
+        errno = ENOENT
+        return nil
+      }
     }
     return path
   }
