@@ -173,14 +173,8 @@ public final class ChimeDaemon: Sendable {
     zoneTimer.arm(afterMillis: 10_000)
     s.zoneTimer = zoneTimer
 
-    do {
-      try SocketFile.prepare(configuration.socketPath)
-      s.listener = try UnixListener(loop: loop, path: configuration.socketPath) { [unowned self] socket in accept(socket) }
-      SocketFile.restrict(configuration.socketPath)
-    } catch {
-      throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
-    }
     if handleSignals {
+      // Before the socket appears: whoever waits for it may signal us at once.
       // A parent may have started us with these blocked (Foundation's Process passes its
       // thread's mask on): unblock them, or SIGTERM would never reach the loop.
       var set = sigset_t()
@@ -193,6 +187,13 @@ public final class ChimeDaemon: Sendable {
           beginShutdown(reason: sig == SIGTERM ? "SIGTERM" : "SIGINT")
         })
       }
+    }
+    do {
+      try SocketFile.prepare(configuration.socketPath)
+      s.listener = try UnixListener(loop: loop, path: configuration.socketPath) { [unowned self] socket in accept(socket) }
+      SocketFile.restrict(configuration.socketPath)
+    } catch {
+      throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
     }
     logger.info("listening", metadata: ["socket": "\(configuration.socketPath)", "data_dir": "\(dataDirectory)"])
   }

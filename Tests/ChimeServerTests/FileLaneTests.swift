@@ -4,60 +4,110 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The attachment file lane lets at most `width` jobs hold pool threads; the rest wait in order.
+/// The attachment file lane lets at most `width` jobs hold pool threads; the rest wait in order,
+/// and closing it refuses the waiting ones while the running ones finish.
 @Suite struct FileLaneTests {
-  @Test func atMostWidthJobsRunAndTheRestWaitInOrder() throws {
-    let loop = try EventLoop()
-    let thread = Thread { loop.run() }
-    thread.start()
-    let lane = LoopBox<FileLane>()
-    let gate = DispatchSemaphore(value: 0)
+  /// A loop on its own thread and a two-wide lane on it; jobs block until their gate opens.
+  final class Rig: @unchecked Sendable {
+    let loop: EventLoop
+    let gates = (0..<5).map { _ in DispatchSemaphore(value: 0) }
     let started = DispatchSemaphore(value: 0)
-    let finished = DispatchSemaphore(value: 0)
-    let submitted = DispatchSemaphore(value: 0)
-    let order = Mutex<[Int]>([])
-    let observed = Mutex<(running: Int, queued: Int)>((0, 0))
+    let ended = DispatchSemaphore(value: 0)
+    /// Job numbers as they start, and as they end ("done" or "refused"), in order.
+    let starts = Mutex<[Int]>([])
+    let ends = Mutex<[String]>([])
+    var lane: FileLane?  // loop thread only
 
-    loop.execute {
-      let fileLane = FileLane(loop: loop, width: 2)
-      lane.value = fileLane
-      for i in 0..<4 {
-        fileLane.run({ () -> Int in
-          started.signal()
-          gate.wait()
-          return i
-        }, then: { value in
-          order.withLock { $0.append(value) }
-          finished.signal()
-        })
+    init() throws {
+      loop = try EventLoop()
+      let loop = self.loop
+      Thread { loop.run() }.start()
+    }
+
+    /// Runs `body` on the loop thread and waits for it.
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
+      let done = DispatchSemaphore(value: 0)
+      let result = Mutex<T?>(nil)
+      loop.execute {
+        result.withLock { $0 = body() }
+        done.signal()
       }
-      observed.withLock { $0 = (fileLane.running, fileLane.queued) }
-      submitted.signal()
+      guard done.wait(timeout: .now() + 10) == .success else { return nil }
+      return result.withLock { $0 }
     }
-    #expect(submitted.wait(timeout: .now() + 10) == .success)
-    #expect(started.wait(timeout: .now() + 10) == .success)
-    #expect(started.wait(timeout: .now() + 10) == .success)
-    let (running, queued) = observed.withLock { $0 }
-    #expect(running == 2)
-    #expect(queued == 2)
 
-    for _ in 0..<4 { gate.signal() }
-    for _ in 0..<4 { #expect(finished.wait(timeout: .now() + 10) == .success) }
-    #expect(order.withLock { Set($0) } == [0, 1, 2, 3])
-    let done = DispatchSemaphore(value: 0)
-    loop.execute {
-      observed.withLock { $0 = (lane.value!.running, lane.value!.queued) }
-      lane.value = nil
-      loop.closeWakeup()
-      done.signal()
+    func submit(_ count: Int) {
+      _ = onLoop { [self] in
+        if lane == nil { lane = FileLane(loop: loop, width: 2) }
+        for i in 0..<count {
+          lane!.run({ [self] () -> Int in
+            starts.withLock { $0.append(i) }
+            started.signal()
+            gates[i].wait()
+            return i
+          }, then: { [self] value in
+            ends.withLock { $0.append("\(value) done") }
+            ended.signal()
+          }, refuse: { [self] in
+            ends.withLock { $0.append("\(i) refused") }
+            ended.signal()
+          })
+        }
+      }
     }
-    #expect(done.wait(timeout: .now() + 10) == .success)
-    #expect(observed.withLock { $0.running } == 0)
-    #expect(observed.withLock { $0.queued } == 0)
+
+    var counts: (running: Int, queued: Int)? { onLoop { [self] in (lane!.running, lane!.queued) } }
+
+    func stop() {
+      _ = onLoop { [self] in
+        lane = nil
+        loop.closeWakeup()
+      }
+    }
   }
-}
 
-/// Holds a loop-confined object for a test; touched only on the loop thread.
-private final class LoopBox<T>: @unchecked Sendable {
-  var value: T?
+  @Test func atMostWidthJobsRunAndTheRestStartInOrder() throws {
+    let rig = try Rig()
+    rig.submit(4)
+    for _ in 0..<2 { #expect(rig.started.wait(timeout: .now() + 10) == .success) }
+    #expect(rig.counts?.running == 2 && rig.counts?.queued == 2)
+    #expect(Set(rig.starts.withLock { $0 }) == [0, 1])
+
+    // Each job that ends lets exactly the next waiting one start, first come first served.
+    rig.gates[0].signal()
+    #expect(rig.started.wait(timeout: .now() + 10) == .success)
+    #expect(rig.starts.withLock { $0.last } == 2)
+    rig.gates[1].signal()
+    #expect(rig.started.wait(timeout: .now() + 10) == .success)
+    #expect(rig.starts.withLock { $0.last } == 3)
+
+    rig.gates[2].signal()
+    rig.gates[3].signal()
+    for _ in 0..<4 { #expect(rig.ended.wait(timeout: .now() + 10) == .success) }
+    #expect(rig.ends.withLock { Set($0) } == ["0 done", "1 done", "2 done", "3 done"])
+    #expect(rig.counts?.running == 0 && rig.counts?.queued == 0)
+    rig.stop()
+  }
+
+  @Test func closingRefusesWaitingJobsInOrderAndLetsRunningOnesFinish() throws {
+    let rig = try Rig()
+    rig.submit(4)
+    for _ in 0..<2 { #expect(rig.started.wait(timeout: .now() + 10) == .success) }
+    _ = rig.onLoop { rig.lane!.close() }
+    for _ in 0..<2 { #expect(rig.ended.wait(timeout: .now() + 10) == .success) }
+    #expect(rig.ends.withLock { $0 } == ["2 refused", "3 refused"])
+
+    // A job offered after closing is refused at once; the running two still end normally.
+    _ = rig.onLoop {
+      rig.lane!.run({ 9 }, then: { _ in rig.ends.withLock { $0.append("late done") } },
+                    refuse: { rig.ends.withLock { $0.append("late refused") } })
+    }
+    #expect(rig.ends.withLock { $0.last } == "late refused")
+    rig.gates[0].signal()
+    rig.gates[1].signal()
+    for _ in 0..<2 { #expect(rig.ended.wait(timeout: .now() + 10) == .success) }
+    #expect(rig.ends.withLock { Set($0.suffix(2)) } == ["0 done", "1 done"])
+    #expect(rig.starts.withLock { Set($0) } == [0, 1], "refused jobs never ran")
+    rig.stop()
+  }
 }

@@ -77,6 +77,12 @@ public final class DaemonProcess: @unchecked Sendable {
     return process.terminationStatus
   }
 
+  /// Waits for an exit already asked for (a signal sent by the test); returns the exit status.
+  public func waitForExit() -> Int32 {
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
   /// SIGKILL: no chance to clean up (crash-safety tests).
   public func kill9() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -170,12 +170,7 @@ import Testing
     // commit, unlink). Afterwards every file is in its source, in the store, or both; what was
     // acknowledged is pending with its file; and the store holds nothing no request names.
     let dir = TemporaryDirectory()
-    let movie = MediaCorpus.data("movies/mp4-video.mp4")
-    var padded = movie
-    let pad = 8_000_000
-    padded.append(contentsOf: [UInt8(pad >> 24), UInt8((pad >> 16) & 0xFF), UInt8((pad >> 8) & 0xFF), UInt8(pad & 0xFF)])
-    padded.append(contentsOf: Array("free".utf8))
-    padded.append(Data(count: pad - 8))
+    let padded = Self.paddedMovie(bytes: 8_000_000 + MediaCorpus.data("movies/mp4-video.mp4").count)
     var acknowledged: Set<String> = []
     var sources: [String: String] = [:]
     for (round, delay) in [0, 3, 6, 10, 15, 20, 30, 45].enumerated() {
@@ -218,6 +213,77 @@ import Testing
     for name in acknowledged { #expect(!MediaCorpus.exists(sources[name]!), "\(name) was acknowledged as moved") }
     #expect(Set(MediaCorpus.files(under: daemon.dataDirectory + "/attachments")) == held, "the sweep leaves only held files")
     #expect(daemon.terminate() == 0)
+  }
+
+  @Test func sigtermWhileAttachmentsWaitForTheFileLaneLosesNothing() async throws {
+    // Six clients add an 8 MB movie each to a one-wide lane and chimed is told to stop at once:
+    // adds already staging finish and commit; those still waiting are refused with UNAVAILABLE
+    // and keep their files; chimed exits cleanly; after a restart the answers hold.
+    let dir = TemporaryDirectory()
+    let padded = Self.paddedMovie(bytes: 8_000_000)
+    var sources: [String: String] = [:]
+    var answered: [String: Result<Void, ChimeError>] = [:]
+    for (round, delay) in [0, 5, 20].enumerated() {
+      let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps"), "--file-lane-width", "1"])
+      try daemon.start()
+      let names = (0..<6).map { "t\(round)-\($0)" }
+      var clients: [String: ChimeClient] = [:]
+      for name in names {
+        sources[name] = MediaCorpus.write(padded, to: dir.file("in/\(name).mp4"))
+        clients[name] = try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
+      }
+      let paths = sources, connected = clients
+      let adds = Task {
+        await withTaskGroup(of: (String, Result<Void, ChimeError>).self) { group in
+          for name in names {
+            group.addTask {
+              var request = NotificationRequest(identifier: name, content: NotificationContent(title: name),
+                                                trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600)))
+              request.content.attachments = [Attachment(path: paths[name]!)]
+              do throws(ChimeError) {
+                _ = try await connected[name]!.add(request)
+                return (name, .success(()))
+              } catch {
+                return (name, .failure(error))
+              }
+            }
+          }
+          var results: [String: Result<Void, ChimeError>] = [:]
+          for await (name, result) in group { results[name] = result }
+          return results
+        }
+      }
+      usleep(UInt32(delay) * 1000)
+      kill(daemon.processIdentifier, SIGTERM)
+      answered.merge(await adds.value) { $1 }
+      #expect(daemon.waitForExit() == 0, "a clean exit: \(daemon.log.suffix(2000))")
+    }
+    let daemon = DaemonProcess(directory: dir, arguments: ["--apps-dir", dir.file("apps")])
+    try daemon.start()
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: app)
+    let pending = Set(try await client.allPending().map(\.request.identifier))
+    for (name, result) in answered.sorted(by: { $0.key < $1.key }) {
+      switch result {
+      case .success:
+        #expect(pending.contains(name) && !MediaCorpus.exists(sources[name]!), "\(name) was acknowledged")
+      case .failure(let error):
+        #expect(error.code == .unavailable, "\(name): \(error)")
+        if !pending.contains(name) {
+          #expect(FileManager.default.contents(atPath: sources[name]!) == padded, "\(name) refused, so its file stays")
+        }
+      }
+    }
+    #expect(daemon.terminate() == 0)
+  }
+
+  /// The test movie grown to `bytes` with a trailing `free` box (still a valid MPEG-4).
+  static func paddedMovie(bytes: Int) -> Data {
+    var padded = MediaCorpus.data("movies/mp4-video.mp4")
+    let pad = bytes - padded.count
+    padded.append(contentsOf: [UInt8(pad >> 24), UInt8((pad >> 16) & 0xFF), UInt8((pad >> 8) & 0xFF), UInt8(pad & 0xFF)])
+    padded.append(contentsOf: Array("free".utf8))
+    padded.append(Data(count: pad - 8))
+    return padded
   }
 
   /// Waits (bounded) for an effect that follows an answer off the daemon's loop.

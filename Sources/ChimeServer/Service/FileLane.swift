@@ -6,10 +6,16 @@ import DequeModule
 /// movies at once would hold every thread and stall everyone else's calls and fires.
 /// Loop thread only.
 final class FileLane {
+  private struct Job {
+    let start: () -> Void
+    let refuse: () -> Void
+  }
+
   private let loop: EventLoop
   let width: Int
   private(set) var running = 0
-  private var waiting: Deque<() -> Void> = []
+  private var waiting: Deque<Job> = []
+  private(set) var closed = false
 
   init(loop: EventLoop, width: Int = 2) {
     precondition(width > 0)
@@ -21,17 +27,26 @@ final class FileLane {
   var queued: Int { waiting.count }
 
   /// Runs `work` on the pool when a place in the lane is free, then `then` with its result on
-  /// the loop thread.
-  func run<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
+  /// the loop thread. Once the lane is closed, `refuse` runs instead (at once, or when
+  /// `close()` drops the job from the queue); a job already running always finishes.
+  func run<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void, refuse: @escaping () -> Void) {
     loop.assertInLoop()
-    let start = { [unowned self] in
+    guard !closed else { return refuse() }
+    let start = { [self] in
       running += 1
-      loop.runBlocking(work) { [unowned self] value in
+      loop.runBlocking(work) { [self] value in
         running -= 1
-        if let next = waiting.popFirst() { next() }
+        if let next = waiting.popFirst() { next.start() }
         then(value)
       }
     }
-    if running < width { start() } else { waiting.append(start) }
+    if running < width { start() } else { waiting.append(Job(start: start, refuse: refuse)) }
+  }
+
+  /// Takes no more jobs and refuses the queued ones, in order; running jobs go on to their end.
+  func close() {
+    loop.assertInLoop()
+    closed = true
+    while let job = waiting.popFirst() { job.refuse() }
   }
 }

@@ -23,6 +23,10 @@ final class NotificationService {
   let attachments: AttachmentStore
   /// Attachment staging, a few at a time (see FileLane).
   private let fileLane: FileLane
+  /// Adds off the loop looking at files (sound lookup, attachment staging), not yet queued to
+  /// the writer; shutdown waits for them.
+  private var preparing = 0
+  private var preparedWaiters: [() -> Void] = []
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
 
@@ -59,10 +63,26 @@ final class NotificationService {
     scheduler.start()
   }
 
-  /// Runs `done` once every accepted change is committed; the scheduler stops firing.
+  /// Runs `done` once every accepted change is committed; the scheduler stops firing. Adds
+  /// still waiting for the file lane are refused (UNAVAILABLE `SHUTTING_DOWN`, their files
+  /// untouched); adds whose files are being looked at or staged finish and commit first.
   func stop(_ done: @escaping () -> Void) {
     scheduler.stop()
-    writer.whenIdle(done)
+    fileLane.close()
+    whenPrepared { [writer] in writer.whenIdle(done) }
+  }
+
+  /// Runs `action` once no add is between validation and its commit being queued.
+  private func whenPrepared(_ action: @escaping () -> Void) {
+    if preparing == 0 { action() } else { preparedWaiters.append(action) }
+  }
+
+  private func preparationEnded() {
+    preparing -= 1
+    guard preparing == 0 else { return }
+    let waiters = preparedWaiters
+    preparedWaiters.removeAll()
+    for waiter in waiters { waiter() }
   }
 
   var writerIdle: Bool { writer.isIdle }
@@ -105,16 +125,21 @@ final class NotificationService {
         return .failure(error)
       }
     }
+    preparing += 1
     let then = { [self] (result: Result<PreparedRequest, ChimeError>) in
       switch result {
       case .success(let prepared): commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
       case .failure(let error): reply(.failure(error))
       }
+      preparationEnded()
     }
     if request.content.attachments.isEmpty {
       loop.runBlocking(prepare, then: then)
     } else {
-      fileLane.run(prepare, then: then)
+      fileLane.run(prepare, then: then, refuse: { [self] in
+        reply(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down; the request was not scheduled and its files are untouched")))
+        preparationEnded()
+      })
     }
   }
 
