@@ -40,6 +40,14 @@ extension SoundResolutionTests {
     #expect(check.searched.map(\.exists) == [true, true])
     #expect(check.searched[0].note.contains("directory"))
     #expect(check.resolution.plays == .named && check.resolution.path == app.group1Sounds + "/ding.wav")
+
+    // So is a symlink to a directory (here one inside the app's own sound directories).
+    try FileManager.default.createDirectory(atPath: app.group1Sounds + "/chimes", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: app.containerSounds + "/bell.wav", withDestinationPath: app.group1Sounds + "/chimes")
+    MediaCorpus.copy("sounds/wav-ulaw.wav", to: app.bundle + "/bell.wav")
+    let linked = try await app.client.checkSound("bell.wav")
+    #expect(linked.searched[0].note.contains("directory"), "\(linked.searched[0])")
+    #expect(linked.resolution.plays == .named && linked.resolution.path == app.bundle + "/bell.wav", "\(linked.resolution)")
   }
 
   @Test func emptyAudioAndSixteenBitG711InWAVPlayTheDefault() async throws {

@@ -55,6 +55,10 @@ enum SoundResolver {
           continue
         }
         target = resolved
+        if let pointed = FileSystem.lstatus(resolved), FileSystem.isDirectory(pointed) {
+          steps.append(SoundSearchStep(path: candidate, exists: true, note: "a symbolic link to the directory \(resolved), not a sound file; passed over"))
+          continue
+        }
       } else if FileSystem.isDirectory(st) {
         steps.append(SoundSearchStep(path: candidate, exists: true, note: "a directory, not a sound file; passed over"))
         continue
