@@ -141,6 +141,13 @@ import Testing
                                  socket: socket, app: app, directory: work)
     #expect(comma.status == 0, "\(comma.stderr)")
     #expect(!MediaCorpus.exists(work + "/a,b.png"))
+    // A mistyped option is named as one, not taken for part of the file name.
+    for typo in ["c.png,hiden", "c.png,id=x,hiden", "c.png,tpye=public.png"] {
+      let mistyped = try ChimeCLI.run(["add", "m", "--title", "Pic", "--in", "1h", "--attach", typo], socket: socket, app: app, directory: work)
+      #expect(mistyped.status == 64 && mistyped.stderr.contains("unknown option"), "\(typo): \(mistyped.stderr)")
+    }
+    let missing = try ChimeCLI.run(["add", "m", "--title", "Pic", "--in", "1h", "--attach", "nope.png,hiden"], socket: socket, app: app, directory: work)
+    #expect(missing.status != 0 && missing.stderr.contains("nope.png,hiden"), "no file to compare with: \(missing.stderr)")
     let full = try ChimeCLI.run(["add", "b", "--title", "Pic", "--in", "1h", "--attach", "c.png"], socket: socket, app: app, directory: work)
     #expect(full.status == 1 && full.stderr.contains("RESOURCE_EXHAUSTED ATTACHMENT_QUOTA_EXCEEDED"), "\(full.stderr)")
     #expect(MediaCorpus.exists(work + "/c.png"))

@@ -16,6 +16,7 @@ enum AttachOption {
     }
     let file = parts.joined(separator: ",")
     guard !file.isEmpty else { throw ValidationError("--attach needs a file: \(text)") }
+    try refuseMistypedOption(parts, currentDirectory: currentDirectory)
     var attachment = Attachment(path: absolute(file, from: currentDirectory))
     for part in options {
       let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
@@ -35,6 +36,23 @@ enum AttachOption {
       }
     }
     return attachment
+  }
+
+  /// "photo.png,hiden": no file has that name, but "photo.png" exists, so the rest is a
+  /// mistyped option, not part of the file name.
+  private static func refuseMistypedOption(_ parts: [String], currentDirectory: String) throws {
+    guard parts.count > 1, !exists(parts.joined(separator: ","), currentDirectory) else { return }
+    for cut in (1..<parts.count).reversed() {
+      let head = parts[..<cut].joined(separator: ",")
+      guard exists(head, currentDirectory) else { continue }
+      let unknown = parts[cut...].filter { !isOption($0) }.map { "\"\($0)\"" }.joined(separator: ", ")
+      throw ValidationError("--attach: unknown option \(unknown) after \(head); use id=, type=, hidden, clip=x:y:w:h or time=")
+    }
+  }
+
+  private static func exists(_ file: String, _ currentDirectory: String) -> Bool {
+    var st = stat()
+    return lstat(absolute(file, from: currentDirectory), &st) == 0
   }
 
   private static let optionKeys: Set<String> = ["id", "type", "clip", "time"]
