@@ -126,6 +126,8 @@ public final class ChimeDaemon: Sendable {
         $0.subscribers = s.service?.hub.subscriberCount ?? 0
         $0.attachmentsSwept = s.sweep.removed.count
         $0.attachmentsMissing = s.sweep.missing
+        $0.fileLaneRunning = s.service?.fileLaneCounts.running ?? 0
+        $0.fileLaneQueued = s.service?.fileLaneCounts.queued ?? 0
       }
       done.signal()
     }
@@ -154,7 +156,8 @@ public final class ChimeDaemon: Sendable {
                                       schedulerConfiguration: schedulerConfiguration, presenter: presenter,
                                       timeZone: configuration.timeZone, attachments: attachments,
                                       appsDirectory: configuration.appsDirectory,
-                                      fileLaneWidth: configuration.fileLaneWidth, logger: logger)
+                                      fileLaneWidth: configuration.fileLaneWidth,
+                                      beforeStaging: configuration.beforeStaging, logger: logger)
     s.service = service
     let router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     s.router = router
@@ -325,4 +328,7 @@ public struct DaemonStats: Sendable, Hashable {
   public var attachmentsSwept = 0
   /// Start-up sweep: rows whose file was gone.
   public var attachmentsMissing: [String] = []
+  /// Attachment adds staging now, and waiting for their turn.
+  public var fileLaneRunning = 0
+  public var fileLaneQueued = 0
 }

@@ -30,6 +30,9 @@ public struct ServerConfiguration: Sendable {
   /// Attachment requests staged at once (inspection and copying on the work pool); the rest
   /// wait in order, so the pool keeps room for commits and reads.
   public var fileLaneWidth: Int = 2
+  /// Called on the work pool as an add's attachments start staging, before any file is looked
+  /// at. Tests hold it to stop chimed with adds staging and adds waiting for the lane.
+  public var beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
   /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger

@@ -68,6 +68,7 @@ import Testing
 
   @Test func atMostWidthJobsRunAndTheRestStartInOrder() throws {
     let rig = try Rig()
+    defer { rig.gates.forEach { $0.signal() } }  // a failed expectation must not leave pool threads parked
     rig.submit(4)
     for _ in 0..<2 { #expect(rig.started.wait(timeout: .now() + 10) == .success) }
     #expect(rig.counts?.running == 2 && rig.counts?.queued == 2)
@@ -91,6 +92,7 @@ import Testing
 
   @Test func closingRefusesWaitingJobsInOrderAndLetsRunningOnesFinish() throws {
     let rig = try Rig()
+    defer { rig.gates.forEach { $0.signal() } }  // a failed expectation must not leave pool threads parked
     rig.submit(4)
     for _ in 0..<2 { #expect(rig.started.wait(timeout: .now() + 10) == .success) }
     _ = rig.onLoop { rig.lane!.close() }

@@ -77,8 +77,16 @@ public final class DaemonProcess: @unchecked Sendable {
     return process.terminationStatus
   }
 
-  /// Waits for an exit already asked for (a signal sent by the test); returns the exit status.
-  public func waitForExit() -> Int32 {
+  /// Waits for an exit already asked for (a signal sent by the test); returns the exit status,
+  /// or nil when chimed is still running after `seconds` (it is then killed, so a hung
+  /// shutdown fails the test instead of hanging the suite).
+  public func waitForExit(seconds: Double = 20) -> Int32? {
+    let deadline = Date().addingTimeInterval(seconds)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      kill9()
+      return nil
+    }
     process.waitUntilExit()
     return process.terminationStatus
   }

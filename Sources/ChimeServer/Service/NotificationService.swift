@@ -23,17 +23,21 @@ final class NotificationService {
   let attachments: AttachmentStore
   /// Attachment staging, a few at a time (see FileLane).
   private let fileLane: FileLane
-  /// Adds off the loop looking at files (sound lookup, attachment staging), not yet queued to
-  /// the writer; shutdown waits for them.
+  /// Adds that looked at files (sound lookup, attachment staging) and have not answered yet:
+  /// preparing, committing, or finishing their staged files. Shutdown waits for them.
   private var preparing = 0
   private var preparedWaiters: [() -> Void] = []
+  /// See `ServerConfiguration.beforeStaging`.
+  private let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
 
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
        presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, attachments: AttachmentStore,
-       appsDirectory: String, fileLaneWidth: Int = 2, logger: Logger) {
+       appsDirectory: String, fileLaneWidth: Int = 2,
+       beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)? = nil, logger: Logger) {
     self.attachments = attachments
+    self.beforeStaging = beforeStaging
     fileLane = FileLane(loop: loop, width: fileLaneWidth)
     self.appsDirectory = appsDirectory
     self.zoneProvider = timeZone
@@ -63,16 +67,17 @@ final class NotificationService {
     scheduler.start()
   }
 
-  /// Runs `done` once every accepted change is committed; the scheduler stops firing. Adds
-  /// still waiting for the file lane are refused (UNAVAILABLE `SHUTTING_DOWN`, their files
-  /// untouched); adds whose files are being looked at or staged finish and commit first.
+  /// Runs `done` once every accepted change is committed and every add that touched files has
+  /// answered; the scheduler stops firing. Adds still waiting for the file lane are refused
+  /// (UNAVAILABLE `SHUTTING_DOWN`, their files untouched); adds whose files are being looked
+  /// at or staged finish, commit and answer first.
   func stop(_ done: @escaping () -> Void) {
     scheduler.stop()
     fileLane.close()
     whenPrepared { [writer] in writer.whenIdle(done) }
   }
 
-  /// Runs `action` once no add is between validation and its commit being queued.
+  /// Runs `action` once no add that went through the file path is still unanswered.
   private func whenPrepared(_ action: @escaping () -> Void) {
     if preparing == 0 { action() } else { preparedWaiters.append(action) }
   }
@@ -86,6 +91,7 @@ final class NotificationService {
   }
 
   var writerIdle: Bool { writer.isIdle }
+  var fileLaneCounts: (running: Int, queued: Int) { (fileLane.running, fileLane.queued) }
 
   /// Listing pages stop short of this many bytes of records, so a reply fits the 1 MiB frame
   /// every client accepts by default, whatever the page size asked for.
@@ -117,7 +123,9 @@ final class NotificationService {
     // Sound lookup, attachment inspection and copying touch files: off the loop. Attachments
     // take their turn in the file lane; a sound alone is a few small reads and goes straight on.
     let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
+    let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
     let prepare = { @Sendable () -> Result<PreparedRequest, ChimeError> in
+      beforeStaging?(app, request.identifier)
       do throws(ChimeError) {
         return .success(try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments,
                                                     appsDirectory: appsDirectory))
@@ -128,10 +136,17 @@ final class NotificationService {
     preparing += 1
     let then = { [self] (result: Result<PreparedRequest, ChimeError>) in
       switch result {
-      case .success(let prepared): commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
-      case .failure(let error): reply(.failure(error))
+      case .success(let prepared):
+        // Still counted until the answer is sent: a committed add whose moved files are
+        // leaving their source must not be cut off by shutdown after its commit.
+        commitAdd(app: app, prepared: prepared, first: first, now: now) { [self] answer in
+          reply(answer)
+          preparationEnded()
+        }
+      case .failure(let error):
+        reply(.failure(error))
+        preparationEnded()
       }
-      preparationEnded()
     }
     if request.content.attachments.isEmpty {
       loop.runBlocking(prepare, then: then)
