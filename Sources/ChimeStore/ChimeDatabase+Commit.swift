@@ -220,8 +220,18 @@ extension ChimeDatabase {
       var sound = pending.sound
       var note = ""
       if let soundCheck, let resolved = sound, resolved.plays == .named {
-        let registered = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, container, groups, bundle FROM app WHERE id = ?"),
-                                          arguments: [key.app]).map(Self.layout(from:))
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, container, groups, bundle FROM app WHERE id = ?"),
+                                   arguments: [key.app])
+        // A registration row that does not decode must not stop the delivery: the check then
+        // asks the default layout, which only ever allows the daemon's own apps directory.
+        let registered: AppLayout?
+        do {
+          registered = try row.map(Self.layout(from:))
+        } catch {
+          logger.error("unreadable app registration; sound checked against the default layout",
+                       metadata: ["app": "\(key.app)", "cause": "\(error)"])
+          registered = nil
+        }
         let checked = soundCheck(resolved, key.app, registered)
         sound = checked
         if checked.plays != .named {

@@ -1,4 +1,6 @@
 import ChimeCore
+import GRDB
+import Synchronization
 import Testing
 @testable import ChimeStore
 
@@ -132,5 +134,48 @@ import Testing
     #expect(try results[0].get().delivered != nil)
     #expect(try results[1].get().stale)
     #expect(try store.db.pending(app: "app", identifier: "r")?.fireCount == 1)
+  }
+}
+
+@Suite struct FireSoundCheckTests {
+  private func namedSoundRequest(_ store: StoreFixture) throws -> PendingRequest {
+    let request = Fixtures.request("s", after: 60)
+    var pending = Fixtures.pending(request, added: t0)
+    var sound = SoundResolution(plays: .named)
+    sound.path = "/apps/app/container/Library/Sounds/ding.wav"
+    pending.sound = sound
+    try store.commit(.add(app: "app", pending: pending, at: t0))
+    return pending
+  }
+
+  @Test func theCheckIsGivenTheAppsRegisteredLayout() throws {
+    let store = try StoreFixture()
+    let layout = AppLayout(appID: "app", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")
+    try store.commit(.registerApp(layout: layout, at: t0))
+    let pending = try namedSoundRequest(store)
+    let seen = Mutex<AppLayout??>(nil)
+    let outcome = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "s"), now: pending.nextFire,
+                                         missedGraceMillis: 2000, soundCheck: { resolved, _, registered in
+                                           seen.withLock { $0 = .some(registered) }
+                                           return resolved
+                                         }))
+    #expect(seen.withLock { $0 } == .some(layout))
+    #expect(outcome.delivered?.sound?.plays == .named)
+  }
+
+  @Test func anUnreadableRegistrationStillDeliversCheckedAgainstTheDefaultLayout() throws {
+    let store = try StoreFixture()
+    try store.commit(.registerApp(layout: AppLayout(appID: "app", container: "/c", groupContainers: [], bundle: "/b"), at: t0))
+    try store.db.pool.write { try $0.execute(sql: "UPDATE app SET groups = 'not json' WHERE id = 'app'") }
+    let pending = try namedSoundRequest(store)
+    let seen = Mutex<AppLayout??>(nil)
+    let outcome = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "s"), now: pending.nextFire,
+                                         missedGraceMillis: 2000, soundCheck: { _, _, registered in
+                                           seen.withLock { $0 = .some(registered) }
+                                           return SoundResolution(plays: .default)
+                                         }))
+    #expect(seen.withLock { $0 } == .some(nil), "the check runs, told there is no usable registration")
+    #expect(outcome.delivered?.sound?.plays == .default)
+    #expect(try store.db.pending(app: "app", identifier: "s") == nil)
   }
 }
