@@ -183,9 +183,13 @@ extension AttachmentTests {
   @Test func theSweepKeepsHeldFilesNamedThroughAnotherSpelling() throws {
     let store = try store()
     let held = MediaCorpus.write(Data([1]), to: dir.file("data/attachments/app/held.png"))
+    let moved = MediaCorpus.write(Data([3]), to: dir.file("data/attachments/app/moved.png"))
     let stray = MediaCorpus.write(Data([2]), to: dir.file("data/attachments/app/stray.png"))
-    let report = store.sweep(known: [dir.file("alias//attachments/app/held.png"), "/old/data/attachments/app/gone.png"])
-    #expect(MediaCorpus.exists(held))
+    // Rows written before the data directory moved name a place that no longer exists; the
+    // file is still in the store and is neither swept nor reported missing.
+    let report = store.sweep(known: [dir.file("alias//attachments/app/held.png"), "/moved/data/attachments/app/moved.png",
+                                     "/old/data/attachments/app/gone.png"])
+    #expect(MediaCorpus.exists(held) && MediaCorpus.exists(moved))
     #expect(!MediaCorpus.exists(stray))
     #expect(report.removed == [stray])
     #expect(report.missing == ["/old/data/attachments/app/gone.png"])

@@ -44,7 +44,7 @@ enum AttachOption {
     guard parts.count > 1, !exists(parts.joined(separator: ","), currentDirectory) else { return }
     for cut in (1..<parts.count).reversed() {
       let head = parts[..<cut].joined(separator: ",")
-      guard exists(head, currentDirectory) else { continue }
+      guard !head.isEmpty, isFile(head, currentDirectory) else { continue }
       let unknown = parts[cut...].filter { !isOption($0) }.map { "\"\($0)\"" }.joined(separator: ", ")
       throw ValidationError("--attach: unknown option \(unknown) after \(head); use id=, type=, hidden, clip=x:y:w:h or time=")
     }
@@ -53,6 +53,13 @@ enum AttachOption {
   private static func exists(_ file: String, _ currentDirectory: String) -> Bool {
     var st = stat()
     return lstat(absolute(file, from: currentDirectory), &st) == 0
+  }
+
+  /// Something that could be the attachment: there, and not a directory ("." or "dir/,x" is
+  /// not a file followed by a mistyped option).
+  private static func isFile(_ file: String, _ currentDirectory: String) -> Bool {
+    var st = stat()
+    return stat(absolute(file, from: currentDirectory), &st) == 0 ? (st.st_mode & S_IFMT) != S_IFDIR : exists(file, currentDirectory)
   }
 
   private static let optionKeys: Set<String> = ["id", "type", "clip", "time"]
