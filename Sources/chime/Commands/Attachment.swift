@@ -28,6 +28,9 @@ extension AttachmentCommand {
         The type is decided by the bytes, never the file name. Prints ok, the type (UTI), class, \
         size and the facts that apply (width, height, duration, frames); on refusal the reason, \
         message and, for an option, its field. Exits 0 only when the file would be accepted.
+        It runs without chimed, so it judges the bytes and options only: where the file may be \
+        (the app's bundle is copied from, chimed's own store is refused) and the app's quota \
+        are checked when `chime add --attach` schedules it.
 
         Examples:
           chime attachment check photo.png
