@@ -17,7 +17,11 @@ extension ChimeDatabase {
   /// Retention runs in the same transaction: past `eventRetention` events the oldest go.
   public func commit(_ batch: [Mutation]) -> [Result<MutationOutcome, ChimeError>] {
     guard !batch.isEmpty else { return [] }
-    guard !isClosed else { return Array(repeating: .failure(StoreError.closed), count: batch.count) }
+    let results = access { () -> [Result<MutationOutcome, ChimeError>] in commitNow(batch) }
+    return results ?? Array(repeating: .failure(StoreError.closed), count: batch.count)
+  }
+
+  private func commitNow(_ batch: [Mutation]) -> [Result<MutationOutcome, ChimeError>] {
     do {
       return try pool.write { db in
         var results: [Result<MutationOutcome, ChimeError>] = []

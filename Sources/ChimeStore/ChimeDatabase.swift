@@ -2,7 +2,6 @@ public import ChimeCore
 import Foundation
 import GRDB
 public import Logging
-import Synchronization
 
 /// The durable store: pending requests, delivered notifications and the event log of every
 /// app, in one SQLite database (WAL, `synchronous=FULL`).
@@ -20,7 +19,7 @@ public final class ChimeDatabase: Sendable {
   let eventRetention: Int
   /// Bytes of attachments one app may keep in the store.
   public let attachmentQuota: Int64
-  private let closed = Atomic<Bool>(false)
+  private let gate = AccessGate()
 
   /// Opens or creates the database at `path` (creating missing parent directories with mode
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
@@ -88,9 +87,10 @@ public final class ChimeDatabase: Sendable {
   }
 
   /// Closes every connection, waiting for accesses in progress. Later calls fail with
-  /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation).
+  /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation). Safe to call
+  /// while other threads read and commit.
   public func close() {
-    guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    guard gate.close() else { return }
     do {
       try pool.close()
     } catch {
@@ -98,15 +98,21 @@ public final class ChimeDatabase: Sendable {
     }
   }
 
-  var isClosed: Bool { closed.load(ordering: .acquiring) }
+  /// Runs `body` as one access to the pool: nil, without running it, once `close()` began.
+  func access<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T? {
+    try gate.pass(body)
+  }
 
   /// Runs `body` in a read transaction (a consistent snapshot), mapping every error.
   func read<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(ChimeError) -> T {
-    guard !isClosed else { throw StoreError.closed }
-    do {
-      return try pool.read(body)
-    } catch {
-      throw StoreError.map(error, .read, logger: logger, context: context())
+    let value = try access { () throws(ChimeError) -> T in
+      do {
+        return try pool.read(body)
+      } catch {
+        throw StoreError.map(error, .read, logger: logger, context: context())
+      }
     }
+    guard let value else { throw StoreError.closed }
+    return value
   }
 }

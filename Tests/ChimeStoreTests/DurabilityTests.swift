@@ -1,6 +1,7 @@
 import ChimeCore
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import ChimeStore
 
@@ -122,6 +123,54 @@ import Testing
     #expect(results.map(\.failure) == [StoreError.closed])
     try store.reopen()
     #expect(try store.db.pendingCount() == 0)
+  }
+
+  /// chimed closes the store on SIGTERM while a pool thread may still be reading (the
+  /// scheduler's refill, a page). Such a read used to slip past the closed check into a
+  /// connection GRDB had just closed and crash in SQLite; now it either completes or is told
+  /// STORE_CLOSED, and nothing after the close reaches the pool.
+  @Test func closingWhileOthersReadAndCommitAnswersThemAll() throws {
+    for round in 0..<20 {
+      let store = try StoreFixture()
+      try store.add("app", Fixtures.request("kept"))
+      let started = DispatchSemaphore(value: 0)
+      let outcomes = Mutex<[String: Int]>([:])
+      let finished = DispatchSemaphore(value: 0)
+      let workers = 4
+      for worker in 0..<workers {
+        // Threads of their own: GCD runs only as many blocking blocks at once as there are cores.
+        Thread.detachNewThread { [db = store.db] in
+          defer { finished.signal() }
+          let deadline = Date().addingTimeInterval(10)  // bounded: the close comes long before
+          var attempt = 0
+          while Date() < deadline {
+            attempt += 1
+            let outcome: String
+            if worker == 0 {
+              let result = db.commit([.removePending(app: "other", identifiers: ["x\(attempt)"], at: t0)])[0]
+              outcome = result.failure?.reason ?? "ok"
+            } else {
+              do throws(ChimeError) {
+                outcome = try db.pendingCount() == 1 ? "ok" : "wrong count"
+              } catch {
+                outcome = error.reason
+              }
+            }
+            outcomes.withLock { $0[outcome, default: 0] += 1 }
+            if attempt == 1 { started.signal() }
+            if outcome == StoreError.closed.reason { break }
+          }
+        }
+      }
+      for _ in 0..<workers { #expect(started.wait(timeout: .now() + 10) == .success) }
+      store.db.close()
+      for _ in 0..<workers {
+        #expect(finished.wait(timeout: .now() + 20) == .success, "round \(round): every worker stops")
+      }
+      let seen = outcomes.withLock { $0 }
+      #expect(Set(seen.keys).isSubset(of: ["ok", StoreError.closed.reason]), "round \(round): \(seen)")
+      #expect(seen[StoreError.closed.reason] == workers, "round \(round): each worker stopped on STORE_CLOSED")
+    }
   }
 
   @Test func aPathThatCannotBeCreatedIsUnavailable() throws {
