@@ -17,7 +17,7 @@ extension AttachmentTests {
       $0.beforeStaging = { _, identifier in
         guard identifier == "staging" else { return }
         entered.signal()
-        release.wait()
+        _ = release.wait(timeout: .now() + 30)  // never parks a pool thread for good
       }
     })
     defer { release.signal() }  // a failed expectation must not leave a pool thread parked
@@ -32,7 +32,8 @@ extension AttachmentTests {
     let staging = Task { () -> Result<AddResult, ChimeError> in
       do throws(ChimeError) { return .success(try await client.add(adds[0])) } catch { return .failure(error) }
     }
-    #expect(entered.wait(timeout: .now() + 10) == .success, "the first add starts staging")
+    // Polled, not waited on: a blocked cooperative thread could keep the add from being sent.
+    try #require(await eventually { entered.wait(timeout: .now()) == .success }, "the first add starts staging")
     let waiting = adds.dropFirst().map { add in
       Task { () -> ChimeError? in
         do throws(ChimeError) {
@@ -43,7 +44,7 @@ extension AttachmentTests {
         }
       }
     }
-    try await waitUntil { daemon.daemon.stats().fileLaneQueued == 2 }
+    try #require(await eventually { daemon.daemon.stats().fileLaneQueued == 2 }, "both later adds wait for the lane")
 
     daemon.daemon.shutdown()
     for (name, task) in zip(names.dropFirst(), waiting) {
@@ -64,5 +65,15 @@ extension AttachmentTests {
     #expect(try await after.client().allPending().map(\.request.identifier) == ["staging"])
     #expect(!MediaCorpus.exists(sources["staging"]!), "moved into the store")
     #expect(store(after).count == 1)
+  }
+
+  /// True once `condition` holds, polled every 10 ms for at most 10 s (a loaded machine runs the
+  /// whole suite in parallel, so this is generous); false if it never does.
+  private func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1000 {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return false
   }
 }
