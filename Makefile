@@ -22,7 +22,7 @@ run: build
 
 test: deps proto-check
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel
+	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) test-clients
 
 test-clients:
