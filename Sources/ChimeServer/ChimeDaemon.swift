@@ -288,8 +288,14 @@ public final class ChimeDaemon: Sendable {
     for watcher in s.signals { watcher.close() }
     s.signals.removeAll()
     s.service?.scheduler.stop()
-    s.database?.close()
+    guard let database = s.database else { finishTearDown(); return }
     s.database = nil
+    // Closing waits for reads still running on the pool, so it runs there too.
+    loop.runBlocking({ database.close() }) { [unowned self] _ in finishTearDown() }
+  }
+
+  /// The last step: the store is closed; the socket file goes and the loop may end.
+  private func finishTearDown() {
     unlink(configuration.socketPath)
     loop.closeWakeup()
   }
