@@ -17,7 +17,7 @@ extension ChimeDatabase {
   /// Retention runs in the same transaction: past `eventRetention` events the oldest go.
   public func commit(_ batch: [Mutation]) -> [Result<MutationOutcome, ChimeError>] {
     guard !batch.isEmpty else { return [] }
-    let results = access { () -> [Result<MutationOutcome, ChimeError>] in commitNow(batch) }
+    let results = gate.pass { () -> [Result<MutationOutcome, ChimeError>] in commitNow(batch) }
     return results ?? Array(repeating: .failure(StoreError.closed), count: batch.count)
   }
 

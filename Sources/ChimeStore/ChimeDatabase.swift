@@ -19,7 +19,8 @@ public final class ChimeDatabase: Sendable {
   let eventRetention: Int
   /// Bytes of attachments one app may keep in the store.
   public let attachmentQuota: Int64
-  private let gate = AccessGate()
+  /// Every read and commit passes it, so `close()` never pulls a connection from under one.
+  let gate = AccessGate()
 
   /// Opens or creates the database at `path` (creating missing parent directories with mode
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
@@ -98,14 +99,9 @@ public final class ChimeDatabase: Sendable {
     }
   }
 
-  /// Runs `body` as one access to the pool: nil, without running it, once `close()` began.
-  func access<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T? {
-    try gate.pass(body)
-  }
-
   /// Runs `body` in a read transaction (a consistent snapshot), mapping every error.
   func read<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(ChimeError) -> T {
-    let value = try access { () throws(ChimeError) -> T in
+    let value = try gate.pass { () throws(ChimeError) -> T in
       do {
         return try pool.read(body)
       } catch {

@@ -32,8 +32,9 @@ extension AttachmentTests {
     let staging = Task { () -> Result<AddResult, ChimeError> in
       do throws(ChimeError) { return .success(try await client.add(adds[0])) } catch { return .failure(error) }
     }
-    // Polled, not waited on: a blocked cooperative thread could keep the add from being sent.
-    try #require(await eventually { entered.wait(timeout: .now()) == .success }, "the first add starts staging")
+    // The first add starts staging; polled, not waited on: a blocked cooperative thread could
+    // keep the add from being sent. Generous bounds: the whole suite runs in parallel.
+    guard try await waitUntil(within: 10, { entered.wait(timeout: .now()) == .success }) else { return }
     let waiting = adds.dropFirst().map { add in
       Task { () -> ChimeError? in
         do throws(ChimeError) {
@@ -44,7 +45,8 @@ extension AttachmentTests {
         }
       }
     }
-    try #require(await eventually { daemon.daemon.stats().fileLaneQueued == 2 }, "both later adds wait for the lane")
+    // Both later adds wait for the lane.
+    guard try await waitUntil(within: 10, { daemon.daemon.stats().fileLaneQueued == 2 }) else { return }
 
     daemon.daemon.shutdown()
     for (name, task) in zip(names.dropFirst(), waiting) {
@@ -65,15 +67,5 @@ extension AttachmentTests {
     #expect(try await after.client().allPending().map(\.request.identifier) == ["staging"])
     #expect(!MediaCorpus.exists(sources["staging"]!), "moved into the store")
     #expect(store(after).count == 1)
-  }
-
-  /// True once `condition` holds, polled every 10 ms for at most 10 s (a loaded machine runs the
-  /// whole suite in parallel, so this is generous); false if it never does.
-  private func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<1000 {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return false
   }
 }
