@@ -18,7 +18,7 @@ final class CallRouter {
     self.logger = logger
   }
 
-  func start(_ call: Connection.ActiveCall, header: CallHeader, payload: [UInt8]) {
+  func start(_ call: any ServerCall, header: CallHeader, payload: [UInt8]) {
     guard !draining else {
       call.finish(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")))
       return
@@ -34,7 +34,7 @@ final class CallRouter {
     }
   }
 
-  private func route(_ call: Connection.ActiveCall, payload: [UInt8]) throws(ChimeError) {
+  private func route(_ call: any ServerCall, payload: [UInt8]) throws(ChimeError) {
     let app = call.app
     switch call.method {
     case .add:
@@ -113,8 +113,8 @@ final class CallRouter {
 
 /// Sends a subscriber's events as stream messages of its call.
 private final class StreamSink: EventSink {
-  let call: Connection.ActiveCall
-  init(call: Connection.ActiveCall) { self.call = call }
+  let call: any ServerCall
+  init(call: any ServerCall) { self.call = call }
 
   func send(_ event: Event) -> Bool {
     call.sendMessage(WireCodec.encodeEvent(event))

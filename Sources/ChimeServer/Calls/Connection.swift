@@ -12,7 +12,7 @@ import Logging
 /// buffered without bound.
 final class Connection {
   /// A call in flight on this connection.
-  final class ActiveCall {
+  final class ActiveCall: ServerCall {
     let id: UInt64
     let method: Method
     let app: String

@@ -1,0 +1,16 @@
+import ChimeCore
+
+/// One call in flight, as the router and the service see it: which method, for which app, and
+/// how to answer. A socket connection's calls (`Connection.ActiveCall`) and the in-process
+/// transport's calls both conform, so the router never knows which one it serves.
+/// Loop thread only.
+protocol ServerCall: AnyObject {
+  var method: Method { get }
+  var app: String { get }
+  /// Run when the call is cancelled or its transport goes away (streams unsubscribe here).
+  var onCancel: () -> Void { get set }
+  /// Sends one message of a stream; false when the call is over.
+  func sendMessage(_ payload: [UInt8]) -> Bool
+  /// Ends the call with a payload (unary success) or an error. Later calls do nothing.
+  func finish(_ result: Result<[UInt8], ChimeError>)
+}
