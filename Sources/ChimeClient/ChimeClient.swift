@@ -1,14 +1,15 @@
 public import ChimeCore
-import ChimeWire
+public import ChimeWire
 
 /// The NotificationCenter calls for one app, over a `ChimeConnection`. Every error thrown is a
 /// `ChimeError`: the daemon's status for the call, or UNAVAILABLE `CONNECTION_CLOSED`.
 public struct ChimeClient: Sendable {
-  public let connection: ChimeConnection
+  /// The daemon's socket (`ChimeConnection`) or an in-process transport.
+  public let connection: any CallTransport
   /// The reverse-DNS identifier every call acts for.
   public let app: String
 
-  public init(connection: ChimeConnection, app: String) {
+  public init(connection: any CallTransport, app: String) {
     self.connection = connection
     self.app = app
   }

@@ -1,5 +1,5 @@
 public import ChimeCore
-import ChimeWire
+public import ChimeWire
 import Synchronization
 
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
@@ -9,7 +9,7 @@ import Synchronization
 /// When the connection drops (or `close()` is called) every call in flight fails, and every later
 /// one fails at once, with UNAVAILABLE `CONNECTION_CLOSED`. Releasing the last reference closes the
 /// connection too; an open stream from `serverStream` keeps it alive until the stream ends.
-public final class ChimeConnection: Sendable {
+public final class ChimeConnection: CallTransport {
   /// The path the connection was made to.
   public let socketPath: String
   private let core: ConnectionCore
@@ -43,7 +43,7 @@ public final class ChimeConnection: Sendable {
   ///   RESOURCE_EXHAUSTED `FRAME_TOO_LARGE` for a payload over the frame limit.
   public func unary(_ method: Method, app: String, payload: [UInt8], deadline: Instant? = nil) async throws(ChimeError) -> [UInt8] {
     if Task.isCancelled { throw Self.cancelled(method) }
-    let call = UnaryCall()
+    let call = ReplySlot()
     let id = try core.register(.unary(call))
     do {
       try core.send(core.callFrame(id: id, method: method, app: app, payload: payload, deadline: deadline))
@@ -51,9 +51,7 @@ public final class ChimeConnection: Sendable {
       core.remove(id)
       throw error
     }
-    let reply = await withTaskCancellationHandler {
-      await withCheckedContinuation { call.wait($0) }
-    } onCancel: { [core] in
+    let reply = await call.value { [core] in
       if core.cancel(id) != nil { call.complete(.failure(Self.cancelled(method))) }
     }
     return try reply.get()
@@ -69,7 +67,7 @@ public final class ChimeConnection: Sendable {
 
   /// `serverStream` with each payload decoded on the reader thread; `decode` returning nil skips a
   /// payload, throwing ends the stream with the error (and cancels the call).
-  func serverStream<Element: Sendable>(
+  public func serverStream<Element: Sendable>(
     _ method: Method,
     app: String,
     payload: [UInt8],

@@ -24,15 +24,4 @@ extension ChimeDatabase {
     let groups = try JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))
     return AppLayout(appID: row[0], container: row[1], groupContainers: groups, bundle: row[3])
   }
-
-  func registerApp(_ layout: AppLayout, at: Instant, db: Database) throws -> MutationOutcome {
-    guard !layout.appID.isEmpty else { throw ChimeError.invalidArgument("INVALID_APP_ID", "app id is empty", field: "app_id") }
-    let groups = String(decoding: try JSONEncoder().encode(layout.groupContainers), as: UTF8.self)
-    try db.cachedStatement(sql: """
-      INSERT INTO app (id, container, groups, bundle, registered_at) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET container = excluded.container, groups = excluded.groups,
-        bundle = excluded.bundle, registered_at = excluded.registered_at
-      """).execute(arguments: [layout.appID, layout.container, groups, layout.bundle, at.unixMillis])
-    return MutationOutcome()
-  }
 }

@@ -74,14 +74,16 @@ struct Chimed: ParsableCommand {
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }
-    let daemon = try ChimeDaemon(configuration: configuration)
-    do {
+    DaemonProcess.prepareSignals()
+    do throws(ChimeError) {
+      try DaemonProcess.makePrivateDirectory(configuration.dataDirectory)
+      let daemon = try ChimeDaemon(configuration: configuration)
       try daemon.run(handleSignals: true) { path in
         // One line on stdout once listening: scripts and tests wait for it.
         print("chimed listening on \(path)")
         fflush(nil)
       }
-    } catch let error as ChimeError {
+    } catch {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
       throw ExitCode(1)
     }

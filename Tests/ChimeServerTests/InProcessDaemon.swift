@@ -2,7 +2,10 @@ import ChimeClient
 import ChimeCore
 import ChimeServer
 import ChimeTestSupport
+import Foundation
+import Glibc
 import Logging
+import Testing
 
 /// A real ChimeDaemon running in the test process on a temporary socket, with a manual clock.
 /// Time moves only when a test says so: `advance(seconds:)` moves the clock and tells the
@@ -30,13 +33,21 @@ final class InProcessDaemon: @unchecked Sendable {
     configuration.clock = clock
     configuration.appsDirectory = directory.file("apps")
     tweak(&configuration)
+    // What chimed does for the process: a peer that hung up is an EPIPE, not a signal; the data
+    // directory exists.
+    signal(SIGPIPE, SIG_IGN)
+    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
     return try ChimeDaemon(configuration: configuration)
   }
 
   var socketPath: String { directory.socketPath }
 
-  func client(app: String = "org.example.app") throws -> ChimeClient {
-    try ChimeClient.connect(socketPath: socketPath, app: app)
+  /// A client of the daemon: over its Unix socket, or through its in-process transport.
+  func client(app: String = "org.example.app", over transport: Transport = .socket) throws -> ChimeClient {
+    switch transport {
+    case .socket: try ChimeClient.connect(socketPath: socketPath, app: app)
+    case .inProcess: ChimeClient(connection: daemon.inProcessTransport(), app: app)
+    }
   }
 
   func advance(seconds: Double) {
@@ -58,6 +69,13 @@ final class InProcessDaemon: @unchecked Sendable {
   }
 
   deinit { stop() }
+}
+
+/// The two ways a test reaches the daemon; tests that take `Transport.allCases` run the same
+/// body through the router with no socket and through the real socket.
+enum Transport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case inProcess, socket
+  var testDescription: String { rawValue }
 }
 
 extension NotificationRequest {

@@ -44,7 +44,7 @@ import Testing
   @Test func aFireHandsTheFilesToTheDeliveredNotificationAndRemovingItFreesThem() throws {
     let store = try StoreFixture()
     let pending = try store.add("app", Self.request("a", files: [("/s/1.png", 100)]))
-    let fired = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "a"), now: pending.nextFire, missedGraceMillis: 2000))
+    let fired = try store.fire(ScheduleKey(due: pending.nextFire, app: "app", identifier: "a"), now: pending.nextFire, missedGraceMillis: 2000)
     #expect(fired.delivered != nil)
     #expect(fired.discardedFiles.isEmpty)
     #expect(try rows(store)["/s/1.png"].map { [$0.pending, $0.delivered] } == [false, true])
@@ -58,7 +58,7 @@ import Testing
   @Test func aRepeatingRequestAndItsDeliveredNotificationShareTheFile() throws {
     let store = try StoreFixture()
     let pending = try store.add("app", Self.request("r", files: [("/s/r.png", 100)], repeats: true))
-    try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "r"), now: pending.nextFire, missedGraceMillis: 2000))
+    try store.fire(ScheduleKey(due: pending.nextFire, app: "app", identifier: "r"), now: pending.nextFire, missedGraceMillis: 2000)
     #expect(try rows(store)["/s/r.png"].map { [$0.pending, $0.delivered] } == [true, true])
     // Removing the delivered notification keeps the file: the pending request still holds it.
     #expect(try store.commit(.removeDelivered(app: "app", identifiers: ["r"], at: t0)).discardedFiles.isEmpty)
@@ -68,9 +68,9 @@ import Testing
   @Test func aNewDeliveryLetsGoOfTheEarlierDeliveredNotificationsFiles() throws {
     let store = try StoreFixture()
     let first = try store.add("app", Self.request("a", files: [("/s/old.png", 100)]))
-    try store.commit(.fire(key: ScheduleKey(due: first.nextFire, app: "app", identifier: "a"), now: first.nextFire, missedGraceMillis: 2000))
+    try store.fire(ScheduleKey(due: first.nextFire, app: "app", identifier: "a"), now: first.nextFire, missedGraceMillis: 2000)
     let second = try store.add("app", Self.request("a", files: [("/s/new.png", 10)]))
-    let fired = try store.commit(.fire(key: ScheduleKey(due: second.nextFire, app: "app", identifier: "a"), now: second.nextFire, missedGraceMillis: 2000))
+    let fired = try store.fire(ScheduleKey(due: second.nextFire, app: "app", identifier: "a"), now: second.nextFire, missedGraceMillis: 2000)
     #expect(fired.discardedFiles == ["/s/old.png"])
     #expect(try store.db.attachmentPaths() == ["/s/new.png"])
   }
@@ -81,7 +81,7 @@ import Testing
     request.missedFire = MissedFirePolicy(action: .skip)
     let pending = try store.add("app", request)
     let late = pending.nextFire.adding(millis: 3_600_000)
-    let outcome = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "a"), now: late, missedGraceMillis: 2000))
+    let outcome = try store.fire(ScheduleKey(due: pending.nextFire, app: "app", identifier: "a"), now: late, missedGraceMillis: 2000)
     #expect(outcome.delivered == nil)
     #expect(outcome.discardedFiles == ["/s/1.png"])
   }

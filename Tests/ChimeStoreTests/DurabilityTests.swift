@@ -10,7 +10,7 @@ import Testing
     let store = try StoreFixture()
     let repeating = try store.add("app", Fixtures.request("r", after: 60, repeats: true))
     try store.add("app", Fixtures.request("one", after: 600))
-    try store.commit(.fire(key: ScheduleKey(due: repeating.nextFire, app: "app", identifier: "r"), now: repeating.nextFire, missedGraceMillis: 0))
+    try store.fire(ScheduleKey(due: repeating.nextFire, app: "app", identifier: "r"), now: repeating.nextFire, missedGraceMillis: 0)
     try store.deliverNow("other", "d", at: t0)
 
     let pending = try store.allPending("app")
@@ -60,13 +60,13 @@ import Testing
     }
     let bad = DeliveredNotification(request: NotificationRequest(identifier: "victim", content: NotificationContent(title: "bad")), delivered: t0, due: t0)
     let results = store.db.commit([
-      .add(app: "app", pending: Fixtures.pending(Fixtures.request("before"), added: t0), at: t0),
-      .deliverNow(app: "app", delivered: bad, at: t0),
-      .add(app: "app", pending: Fixtures.pending(Fixtures.request("after"), added: t0), at: t0),
+      AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("before"), added: t0), at: t0),
+      DeliverNow(app: "app", delivered: bad, at: t0),
+      AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("after"), added: t0), at: t0),
     ])
-    #expect(try results[0].get().events.map(\.cursor) == [2])
+    #expect(try results[0].events.map(\.cursor) == [2])
     #expect(results[1].failure?.code == .internal)
-    #expect(try results[2].get().events.map(\.cursor) == [3])
+    #expect(try results[2].events.map(\.cursor) == [3])
     #expect(try store.allPending("app").map(\.request.identifier) == ["after", "before", "victim"])
     #expect(try store.allDelivered("app").isEmpty)
     #expect(try store.db.events(app: "app", after: 0, limit: 10).map(\.cursor) == [1, 2, 3])
@@ -80,7 +80,7 @@ import Testing
 
     var content = NotificationContent(title: "big")
     content.body = String(repeating: "x", count: 4000)
-    let batch: [Mutation] = (0..<64).map { i in
+    let batch: [AddPending] = (0..<64).map { i in
       var request = Fixtures.request("n\(i)")
       request.content = content
       return .add(app: "app", pending: Fixtures.pending(request, added: t0), at: t0)
@@ -101,12 +101,12 @@ import Testing
     let store = try StoreFixture()
     let counter = CommitCounter()
     store.db.pool.writeWithoutTransaction { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }
-    let batch: [Mutation] = (0..<1000).map { i in
+    let batch: [AddPending] = (0..<1000).map { i in
       .add(app: "app", pending: Fixtures.pending(Fixtures.request("r\(i)", after: Double(60 + i)), added: t0), at: t0)
     }
     let results = store.db.commit(batch)
     #expect(counter.commits == 1)
-    let cursors = try results.map { try $0.get().events[0].cursor }
+    let cursors = try results.map { try $0.events[0].cursor }
     #expect(cursors == Array(1...1000))
     #expect(try store.db.pendingCount() == 1000)
     #expect(try store.db.soonest(after: nil, limit: 2000).count == 1000)
@@ -119,7 +119,7 @@ import Testing
     store.db.close()
     store.db.close()
     #expect(throws: StoreError.closed) { try store.db.pendingCount() }
-    let results = store.db.commit([.removePending(app: "app", identifiers: nil, at: t0)])
+    let results = store.db.commit([Remove.removePending(app: "app", identifiers: nil, at: t0)])
     #expect(results.map(\.failure) == [StoreError.closed])
     try store.reopen()
     #expect(try store.db.pendingCount() == 0)
@@ -147,7 +147,7 @@ import Testing
             attempt += 1
             let outcome: String
             if worker == 0 {
-              let result = db.commit([.removePending(app: "other", identifiers: ["x\(attempt)"], at: t0)])[0]
+              let result = db.commit([Remove.removePending(app: "other", identifiers: ["x\(attempt)"], at: t0)])[0]
               outcome = result.failure?.reason ?? "ok"
             } else {
               do throws(ChimeError) {

@@ -1,3 +1,4 @@
+import Foundation
 import ChimeCore
 import GRDB
 import Synchronization
@@ -15,10 +16,10 @@ import Testing
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("a", after: 60))
     let now = pending.nextFire.adding(millis: 15)
-    let outcome = try store.commit(.fire(key: key(pending), now: now, missedGraceMillis: grace))
+    let outcome = try store.fire(key(pending), now: now, missedGraceMillis: grace)
 
     let expected = DeliveredNotification(request: pending.request, delivered: now, due: pending.nextFire, missed: false, sound: pending.sound)
-    #expect(outcome.stale == false)
+    #expect(outcome.isStale == false)
     #expect(outcome.next == nil)
     #expect(outcome.delivered == expected)
     #expect(outcome.events == [Event(cursor: 2, at: now, kind: .delivered, identifiers: ["a"], delivered: expected)])
@@ -33,12 +34,12 @@ import Testing
     let pending = try store.add("app", Fixtures.request("r", after: 60, repeats: true))
     var due = pending.nextFire
     for n in 1...3 {
-      let outcome = try store.commit(.fire(key: ScheduleKey(due: due, app: "app", identifier: "r"), now: due, missedGraceMillis: grace))
+      let outcome = try store.fire(ScheduleKey(due: due, app: "app", identifier: "r"), now: due, missedGraceMillis: grace)
       let next = due.adding(seconds: 60)
       #expect(outcome.next == ScheduleKey(due: next, app: "app", identifier: "r"))
       #expect(outcome.delivered?.due == due)
       #expect(outcome.delivered?.missed == false)
-      #expect(outcome.pending?.nextFire == next)
+      #expect(outcome.next?.due == next)
       let stored = try #require(try store.db.pending(app: "app", identifier: "r"))
       #expect(stored.nextFire == next)
       #expect(stored.fireCount == UInt64(n))
@@ -54,7 +55,7 @@ import Testing
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("r", after: 60, repeats: true))
     let now = pending.nextFire.adding(seconds: 605)  // ten occurrences missed while down
-    let outcome = try store.commit(.fire(key: key(pending), now: now, missedGraceMillis: grace))
+    let outcome = try store.fire(key(pending), now: now, missedGraceMillis: grace)
 
     #expect(outcome.delivered?.missed == true)
     #expect(outcome.delivered?.due == pending.nextFire)
@@ -72,7 +73,7 @@ import Testing
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("s", missedFire: MissedFirePolicy(action: .skip)))
     let now = pending.nextFire.adding(seconds: 3600)
-    let outcome = try store.commit(.fire(key: key(pending), now: now, missedGraceMillis: grace))
+    let outcome = try store.fire(key(pending), now: now, missedGraceMillis: grace)
 
     #expect(outcome.delivered == nil)
     #expect(outcome.events.map(\.kind) == [.missedSkipped])
@@ -85,7 +86,7 @@ import Testing
   @Test func skipPolicyStillDeliversAFireWithinTheGrace() throws {
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("s", missedFire: MissedFirePolicy(action: .skip)))
-    let outcome = try store.commit(.fire(key: key(pending), now: pending.nextFire.adding(millis: grace), missedGraceMillis: grace))
+    let outcome = try store.fire(key(pending), now: pending.nextFire.adding(millis: grace), missedGraceMillis: grace)
     #expect(outcome.delivered?.missed == false)
     #expect(outcome.events.map(\.kind) == [.delivered])
   }
@@ -96,7 +97,7 @@ import Testing
     let policy = MissedFirePolicy(action: .deliverIfLateByLessThan, maxLatenessSeconds: 300)
     let pending = try store.add("app", Fixtures.request("l", after: 60, repeats: true, missedFire: policy))
     let now = pending.nextFire.adding(seconds: lateSeconds)
-    let outcome = try store.commit(.fire(key: key(pending), now: now, missedGraceMillis: grace))
+    let outcome = try store.fire(key(pending), now: now, missedGraceMillis: grace)
 
     #expect((outcome.delivered != nil) == delivers)
     #expect(outcome.delivered.map(\.missed) ?? true)
@@ -113,69 +114,26 @@ import Testing
     let replacement = try store.add("app", Fixtures.request("a", after: 120, title: "new"), at: t0.adding(seconds: 1))
     let cursor = try store.db.lastCursor()
 
-    let stale = try store.commit(.fire(key: key(old), now: old.nextFire, missedGraceMillis: grace))
-    #expect(stale == MutationOutcome(stale: true))
+    let stale = try store.fire(key(old), now: old.nextFire, missedGraceMillis: grace)
+    #expect(stale.isStale)
     #expect(try store.db.pending(app: "app", identifier: "a") == replacement)
     #expect(try store.allDelivered("app").isEmpty)
     #expect(try store.db.lastCursor() == cursor)
 
     try store.commit(.removePending(app: "app", identifiers: ["a"], at: t0))
-    #expect(try store.commit(.fire(key: key(replacement), now: replacement.nextFire, missedGraceMillis: grace)).stale)
+    #expect(try store.fire(key(replacement), now: replacement.nextFire, missedGraceMillis: grace).isStale)
     #expect(try store.allDelivered("app").isEmpty)
   }
 
   @Test func aRepeatingRequestFiredTwiceWithTheSameKeyFiresOnce() throws {
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("r", after: 60, repeats: true))
-    let results = store.db.commit([
-      .fire(key: key(pending), now: pending.nextFire, missedGraceMillis: grace),
-      .fire(key: key(pending), now: pending.nextFire, missedGraceMillis: grace),
-    ])
-    #expect(try results[0].get().delivered != nil)
-    #expect(try results[1].get().stale)
+    guard case .current(let row) = try store.db.dueRows([key(pending)])[0] else { Issue.record("not due"); return }
+    let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: pending.nextFire, missedGraceMillis: grace, zone: .current)
+    let fire = Fire(row, plan: plan, now: pending.nextFire, sound: row.pending.sound)
+    let results = store.db.commit([fire, fire])
+    #expect(try (results[0].get() as? Fire.Outcome)?.delivered != nil)
+    #expect(try (results[1].get() as? Fire.Outcome)?.isStale == true)
     #expect(try store.db.pending(app: "app", identifier: "r")?.fireCount == 1)
-  }
-}
-
-@Suite struct FireSoundCheckTests {
-  private func namedSoundRequest(_ store: StoreFixture) throws -> PendingRequest {
-    let request = Fixtures.request("s", after: 60)
-    var pending = Fixtures.pending(request, added: t0)
-    var sound = SoundResolution(plays: .named)
-    sound.path = "/apps/app/container/Library/Sounds/ding.wav"
-    pending.sound = sound
-    try store.commit(.add(app: "app", pending: pending, at: t0))
-    return pending
-  }
-
-  @Test func theCheckIsGivenTheAppsRegisteredLayout() throws {
-    let store = try StoreFixture()
-    let layout = AppLayout(appID: "app", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")
-    try store.commit(.registerApp(layout: layout, at: t0))
-    let pending = try namedSoundRequest(store)
-    let seen = Mutex<AppLayout??>(nil)
-    let outcome = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "s"), now: pending.nextFire,
-                                         missedGraceMillis: 2000, soundCheck: { resolved, _, registered in
-                                           seen.withLock { $0 = .some(registered) }
-                                           return resolved
-                                         }))
-    #expect(seen.withLock { $0 } == .some(layout))
-    #expect(outcome.delivered?.sound?.plays == .named)
-  }
-
-  @Test func anUnreadableRegistrationStillDeliversCheckedAgainstTheDefaultLayout() throws {
-    let store = try StoreFixture()
-    try store.commit(.registerApp(layout: AppLayout(appID: "app", container: "/c", groupContainers: [], bundle: "/b"), at: t0))
-    try store.db.pool.write { try $0.execute(sql: "UPDATE app SET groups = 'not json' WHERE id = 'app'") }
-    let pending = try namedSoundRequest(store)
-    let seen = Mutex<AppLayout??>(nil)
-    let outcome = try store.commit(.fire(key: ScheduleKey(due: pending.nextFire, app: "app", identifier: "s"), now: pending.nextFire,
-                                         missedGraceMillis: 2000, soundCheck: { _, _, registered in
-                                           seen.withLock { $0 = .some(registered) }
-                                           return SoundResolution(plays: .default)
-                                         }))
-    #expect(seen.withLock { $0 } == .some(nil), "the check runs, told there is no usable registration")
-    #expect(outcome.delivered?.sound?.plays == .default)
-    #expect(try store.db.pending(app: "app", identifier: "s") == nil)
   }
 }

@@ -7,7 +7,7 @@ import Testing
   @Test func keysetPagingAcrossAppsWithEqualDueInstants() throws {
     let store = try StoreFixture()
     // Three apps, identifiers that collide across apps, four distinct due instants.
-    var mutations: [Mutation] = []
+    var mutations: [AddPending] = []
     for app in ["com.c", "com.a", "com.b"] {
       for (i, id) in ["y", "x", "z", "w"].enumerated() {
         let pending = Fixtures.pending(Fixtures.request(id, after: Double(60 * (1 + i % 2))), added: t0)
@@ -19,8 +19,8 @@ import Testing
     #expect(store.db.commit(mutations).allSatisfy { (try? $0.get()) != nil })
 
     var expected: [ScheduleKey] = []
-    for case .add(let app, let pending, _) in mutations {
-      expected.append(ScheduleKey(due: pending.nextFire, app: app, identifier: pending.request.identifier))
+    for m in mutations {
+      expected.append(ScheduleKey(due: m.pending.nextFire, app: m.app, identifier: m.pending.request.identifier))
     }
     expected.sort()
 

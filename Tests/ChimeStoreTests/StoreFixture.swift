@@ -35,21 +35,30 @@ final class StoreFixture {
 
   /// Commits one mutation and returns its outcome, failing the test on an error.
   @discardableResult
-  func commit(_ mutation: Mutation, sourceLocation: SourceLocation = #_sourceLocation) throws -> MutationOutcome {
-    let results = db.commit([mutation])
-    #expect(results.count == 1, sourceLocation: sourceLocation)
-    return try results[0].get()
+  func commit<M: Mutation>(_ mutation: M) throws -> M.Outcome {
+    try db.commit(mutation).get()
+  }
+
+  /// Fires `key` as the scheduler would: reads the row, plans the fire (`FirePlan`) and commits
+  /// it with the sound as stored. `.stale` when the row no longer has that due instant.
+  @discardableResult
+  func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone = .current) throws -> Fire.Outcome {
+    guard case .current(let row) = try db.dueRows([key])[0] else { return .stale }
+    let plan = FirePlan.decide(row.pending.request, due: key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone)
+    return try commit(Fire(row, plan: plan, now: now, sound: row.pending.sound))
   }
 
   /// Adds a time-interval request for `app` at `at`; returns the stored pending request.
   @discardableResult
   func add(_ app: String, _ request: NotificationRequest, at: Instant = t0) throws -> PendingRequest {
-    try commit(.add(app: app, pending: Fixtures.pending(request, added: at), at: at)).pending!
+    let pending = Fixtures.pending(request, added: at)
+    try commit(AddPending(app: app, pending: pending, at: at))
+    return pending
   }
 
   func deliverNow(_ app: String, _ identifier: String, at: Instant, title: String = "now") throws {
     let request = NotificationRequest(identifier: identifier, content: NotificationContent(title: title))
-    try commit(.deliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: at, due: at), at: at))
+    try commit(DeliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: at, due: at), at: at))
   }
 
   func allPending(_ app: String) throws -> [PendingRequest] {
@@ -81,5 +90,36 @@ extension Result {
   var failure: Failure? {
     if case .failure(let error) = self { return error }
     return nil
+  }
+}
+
+extension Fire.Outcome {
+  var isStale: Bool {
+    if case .stale = self { return true }
+    return false
+  }
+
+  var delivered: DeliveredNotification? {
+    if case .fired(_, let delivered, _, _) = self { return delivered }
+    return nil
+  }
+
+  var next: ScheduleKey? {
+    if case .fired(_, _, let next, _) = self { return next }
+    return nil
+  }
+}
+
+extension Result where Success == any Sendable {
+  /// The events of a batch result, for mutations whose outcome reports them.
+  var events: [Event] {
+    get throws { try ((get() as? any MutationOutcome)?.events).unwrap("an outcome with events") }
+  }
+}
+
+extension Optional {
+  func unwrap(_ what: String) throws -> Wrapped {
+    guard let self else { throw ChimeError.internal("expected \(what)") }
+    return self
   }
 }

@@ -44,8 +44,13 @@ struct ThroughputBenchmark {
         guard let last = keys.last else { break }
         after = last
         commits += 1
-        for result in store.db.commit(keys.map { .fire(key: $0, now: $0.due, missedGraceMillis: 2000) }) {
-          if (try? result.get())?.delivered != nil { fired += 1 }
+        let fires: [any Mutation] = try store.db.dueRows(keys).compactMap { due in
+          guard case .current(let row) = due else { return nil }
+          let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: row.key.due, missedGraceMillis: 2000, zone: .current)
+          return Fire(row, plan: plan, now: row.key.due, sound: row.pending.sound)
+        }
+        for result in store.db.commit(fires) {
+          if ((try? result.get()) as? Fire.Outcome)?.delivered != nil { fired += 1 }
         }
       }
     }

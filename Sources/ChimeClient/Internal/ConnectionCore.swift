@@ -8,7 +8,7 @@ import Synchronization
 /// reader thread. The fd is closed only here, in `deinit`, once neither can use it any more.
 final class ConnectionCore: Sendable {
   enum Waiter: Sendable {
-    case unary(UnaryCall)
+    case unary(ReplySlot)
     case stream(StreamSink)
   }
 

@@ -11,9 +11,12 @@ import Glibc
 final class EventLoop: @unchecked Sendable {
   let raw: UnsafeMutablePointer<uv_loop_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
-  private let inbox = Mutex<[@Sendable () -> Void]>([])
-  private let loopThread = Mutex<pthread_t?>(nil)
-  private var closed = false
+  /// Work sent from other threads, and whether the wake-up handle is closed (then nothing is
+  /// taken any more: `uv_async_send` on a closed handle is not allowed).
+  private let inbox = Mutex<(work: [@Sendable () -> Void], closed: Bool)>(([], false))
+  /// `pthread_self()` of the thread running the loop, 0 when none: one atomic load per check,
+  /// cheap enough for release-build preconditions on every loop-bound access.
+  private let loopThread = Atomic<UInt>(0)
 
   init() throws(ChimeLoopError) {
     raw = .allocate(capacity: 1)
@@ -29,32 +32,41 @@ final class EventLoop: @unchecked Sendable {
 
   /// Runs the loop on the calling thread until every handle is closed.
   func run() {
-    loopThread.withLock { $0 = pthread_self() }
+    loopThread.store(UInt(pthread_self()), ordering: .releasing)
     uv_run(raw, UV_RUN_DEFAULT)
     drainInbox()
-    loopThread.withLock { $0 = nil }
+    loopThread.store(0, ordering: .releasing)
   }
 
   /// True on the thread running the loop.
   var inLoop: Bool {
-    loopThread.withLock { t in t.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+    loopThread.load(ordering: .acquiring) == UInt(pthread_self())
   }
 
+  /// Stops the process when called off the loop thread, in release builds too: loop-bound
+  /// state touched from another thread is a race nothing else would catch.
   func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
-    assert(inLoop, "must run on the loop thread", file: file, line: line)
+    precondition(inLoop, "must run on the loop thread", file: file, line: line)
   }
 
-  /// Runs `work` on the loop thread soon. Safe from any thread.
-  func execute(_ work: @escaping @Sendable () -> Void) {
-    inbox.withLock { $0.append(work) }
-    uv_async_send(wakeup)
+  /// Runs `work` on the loop thread soon. Safe from any thread. Returns false, and drops
+  /// `work`, once the loop has closed its wake-up handle (it is stopping or stopped).
+  @discardableResult
+  func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+    inbox.withLock { box in
+      guard !box.closed else { return false }
+      box.work.append(work)
+      // Under the lock, so it can never race `closeWakeup`.
+      uv_async_send(wakeup)
+      return true
+    }
   }
 
   fileprivate func drainInbox() {
     while true {
       let batch = inbox.withLock { box -> [@Sendable () -> Void] in
-        let b = box
-        box.removeAll(keepingCapacity: true)
+        let b = box.work
+        box.work.removeAll(keepingCapacity: true)
         return b
       }
       if batch.isEmpty { return }
@@ -83,8 +95,11 @@ final class EventLoop: @unchecked Sendable {
   /// Closes the wake-up handle so `run()` can return once everything else is closed.
   func closeWakeup() {
     assertInLoop()
-    guard !closed else { return }
-    closed = true
+    let wasClosed = inbox.withLock { box in
+      defer { box.closed = true }
+      return box.closed
+    }
+    guard !wasClosed else { return }
     drainInbox()
     wakeup.withMemoryRebound(to: uv_handle_t.self, capacity: 1) { uv_close($0, nil) }
   }

@@ -1,10 +1,12 @@
-/// A value only the loop thread may touch. `@unchecked Sendable` because every access checks
-/// (in debug builds) that it is on the loop (after swift-nio's NIOLoopBound).
+/// A value only the loop thread may touch. `@unchecked Sendable` because it is created on the
+/// loop and every access checks, in release builds too, that it is on the loop (after swift-nio's
+/// NIOLoopBound).
 final class LoopBound<Value>: @unchecked Sendable {
   private let _value: Value
   private let loop: EventLoop
 
   init(_ value: Value, loop: EventLoop) {
+    loop.assertInLoop()
     self._value = value
     self.loop = loop
   }

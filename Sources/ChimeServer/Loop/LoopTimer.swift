@@ -13,10 +13,11 @@ final class LoopTimer {
     handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
   }
 
-  /// Fires once after `millis` (0 = on the next loop iteration), replacing any earlier arm.
-  func arm(afterMillis millis: UInt64) {
+  /// Fires once after `millis` (0 = on the next loop iteration), then every `repeatMillis`
+  /// when that is not 0, replacing any earlier arm.
+  func arm(afterMillis millis: UInt64, repeatMillis: UInt64 = 0) {
     guard !isClosed else { return }
-    uv_timer_start(handle, loopTimerCallback(), millis, 0)
+    uv_timer_start(handle, loopTimerCallback(), millis, repeatMillis)
   }
 
   func disarm() {

@@ -1,7 +1,11 @@
 internal import CLibUV
+import Glibc
 
 /// Watches a POSIX signal on the loop (SIGTERM, SIGINT). Loop thread only.
 final class SignalWatcher {
+  /// The signals that stop the daemon gracefully, with their names.
+  static let stopSignals: [(number: Int32, name: String)] = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")]
+
   private let handle: UnsafeMutablePointer<uv_signal_t>
   private let action: (Int32) -> Void
   private var isClosed = false

@@ -3,153 +3,135 @@ import ChimeStore
 import Foundation
 import Logging
 
-/// Fires pending requests on time with one libuv timer armed for the earliest key in a
-/// bounded window (see `ScheduleWindow`), refilled from the store's index off the loop.
+/// Drives the `SchedulerMachine`: owns the one libuv timer, reads the store's index to refill
+/// the window, and fires due keys (prepared on the work pool by `FirePreparation`, committed
+/// through the group-commit writer). Every decision is the machine's; this only carries out
+/// its actions and feeds it what happened. Loop thread only.
 ///
-/// A fire is one store transaction (delivered row + pending advanced or removed); events
-/// follow the commit. Due times are wall-clock instants while libuv timers run on the
-/// monotonic clock, so the timer never sleeps longer than `maxSleepMillis` before looking at
-/// the wall clock again, and `replan()` re-arms at once when the clock is known to have moved.
+/// A fire is one store transaction (delivered row + pending advanced or removed); events follow
+/// the commit. Due times are wall-clock instants while libuv timers run on the monotonic clock,
+/// so the timer never sleeps longer than `maxSleepMillis` before looking at the wall clock
+/// again, and `clockChanged()` re-arms at once when the clock is known to have moved.
 final class Scheduler {
-  struct Configuration {
-    var windowCapacity = 1024
-    var firesPerTick = 512
-    var missedGraceMillis: Int64 = 2000
-    var maxSleepMillis: Int64 = 60_000
-  }
+  typealias Configuration = SchedulerMachine.Configuration
 
   private let loop: EventLoop
   private let database: ChimeDatabase
   private let writer: GroupCommitWriter
   private let clock: any WallClock
-  private let configuration: Configuration
+  private let preparation: FirePreparation
   private let logger: Logger
-  private let onFired: (ScheduleKey, MutationOutcome) -> Void
-  private var window: ScheduleWindow
+  private let zone: () -> TimeZone
+  private let onFired: (ScheduleKey, Fire.Outcome) -> Void
+  private var machine: SchedulerMachine
   private var timer: LoopTimer?
-  private var stopped = false
-  private var firesInFlight = 0
-  /// The zone floating calendar triggers follow now (set by the service).
-  var zone: () -> TimeZone = { TimeZone.current }
-  /// Looks at a custom sound again at delivery (set by the service, which knows default layouts).
-  var soundCheck: SoundRecheck?
-  /// Keys whose fire failed for a transient reason (store unavailable, disk full), with the
-  /// instant to try again. Bounded: past the bound the store's index still has them and a
-  /// refill brings them back.
-  private var retries: [(key: ScheduleKey, at: Instant)] = []
-  private let maxRetries = 1024
-  private let retryDelayMillis: Int64 = 1000
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
-       configuration: Configuration, logger: Logger, onFired: @escaping (ScheduleKey, MutationOutcome) -> Void) {
+       configuration: Configuration, preparation: FirePreparation, logger: Logger,
+       zone: @escaping () -> TimeZone, onFired: @escaping (ScheduleKey, Fire.Outcome) -> Void) {
     self.loop = loop
     self.database = database
     self.writer = writer
     self.clock = clock
-    self.configuration = configuration
+    self.preparation = preparation
     self.logger = logger
+    self.zone = zone
     self.onFired = onFired
-    self.window = ScheduleWindow(capacity: configuration.windowCapacity)
+    machine = SchedulerMachine(configuration: configuration)
   }
 
   func start() {
-    timer = LoopTimer(loop: loop) { [unowned self] in tick() }
-    refillIfNeeded()
+    timer = LoopTimer(loop: loop) { [unowned self] in perform(machine.tick(now: clock.now())) }
+    perform(machine.start(now: clock.now()))
   }
 
   func stop() {
-    stopped = true
+    machine.stop()
     timer?.close()
     timer = nil
   }
 
   /// Keys currently held in memory (bounded by about twice the window capacity).
-  var windowCount: Int { window.count }
+  var windowCount: Int { machine.window.count }
 
   /// A request was committed with this schedule key.
   func scheduled(_ key: ScheduleKey) {
-    window.insert(key)
-    arm()
+    perform(machine.scheduled(key, now: clock.now()))
   }
 
   /// The wall clock or the time zone changed: look again now.
-  func replan() {
-    arm()
+  func clockChanged() {
+    perform(machine.clockChanged(now: clock.now()))
   }
 
-  private func tick() {
-    guard !stopped else { return }
-    let now = clock.now()
-    var due = window.popDue(now: now, limit: configuration.firesPerTick)
-    if !retries.isEmpty {
-      let ready = retries.filter { $0.at <= now }
-      retries.removeAll { $0.at <= now }
-      due += ready.map(\.key)
+  private func perform(_ actions: [SchedulerMachine.Action]) {
+    for action in actions {
+      switch action {
+      case .arm(let millis):
+        timer?.arm(afterMillis: UInt64(millis))
+      case .fire(let keys):
+        fire(keys)
+      case .refill(let after, let limit):
+        refill(after: after, limit: limit)
+      }
     }
-    for key in due { fire(key) }
-    refillIfNeeded()
-    arm()
   }
 
-  private func fire(_ key: ScheduleKey) {
-    firesInFlight += 1
-    let mutation = Mutation.fire(key: key, now: clock.now(), missedGraceMillis: configuration.missedGraceMillis, zone: zone(),
-                                 soundCheck: soundCheck)
-    writer.submit(mutation) { [self] result in
-      firesInFlight -= 1
-      switch result {
-      case .success(let outcome):
-        if let next = outcome.next { window.insert(next) }
-        if !outcome.stale { onFired(key, outcome) }
-      case .failure(let error) where error.code == .unavailable || error.code == .resourceExhausted:
-        // The row is unchanged in the store: try again a little later, not in a hot loop.
-        logger.error("fire failed; will retry", metadata: ["key": "\(key)", "error": "\(error)"])
-        if retries.count < maxRetries {
-          retries.append((key, clock.now().adding(millis: retryDelayMillis)))
+  private func fire(_ keys: [ScheduleKey]) {
+    let preparation = self.preparation, now = clock.now(), zone = self.zone()
+    loop.runBlocking({ preparation.prepare(keys, now: now, zone: zone) }, then: { [self] prepared in
+      for (key, item) in zip(keys, prepared) {
+        switch item {
+        case .stale:
+          finished(key, .stale)
+        case .failed(let error):
+          failed(key, error)
+        case .ready(let mutation):
+          writer.submit(mutation) { [self] result in
+            switch result {
+            case .success(let outcome):
+              if case .fired(_, _, let next, _) = outcome {
+                onFired(key, outcome)
+                finished(key, .fired(next: next))
+              } else {
+                finished(key, .stale)
+              }
+            case .failure(let error):
+              failed(key, error)
+            }
+          }
         }
-      case .failure(let error):
-        // Not transient (an unreadable row): retrying cannot help. The row stays pending in the
-        // store and is tried again after a restart.
-        logger.critical("fire failed; not retrying", metadata: ["key": "\(key)", "error": "\(error)"])
       }
-      guard !stopped else { return }
-      refillIfNeeded()
-      arm()
-    }
-  }
-
-  private func refillIfNeeded() {
-    guard !stopped else { return }
-    let (needed, after) = window.refillNeeded()
-    guard needed else { return }
-    window.beginRefill()
-    let limit = configuration.windowCapacity
-    let database = self.database
-    loop.runBlocking({ () -> Result<[ScheduleKey], ChimeError> in
-      do throws(ChimeError) { return .success(try database.soonest(after: after, limit: limit)) } catch { return .failure(error) }
-    }, then: { [self] result in
-      switch result {
-      case .success(let keys):
-        window.finishRefill(keys, limit: limit)
-      case .failure(let error):
-        logger.error("schedule refill failed", metadata: ["error": "\(error)"])
-        window.failRefill()
-      }
-      guard !stopped else { return }
-      arm()
     })
   }
 
-  private func arm() {
-    guard !stopped, let timer else { return }
-    let nextRetry = retries.map(\.at).min()
-    guard let due = [window.earliest?.due, nextRetry].compactMap({ $0 }).min() else {
-      if window.refillInFlight { return }
-      timer.arm(afterMillis: UInt64(configuration.maxSleepMillis))
-      return
+  private func failed(_ key: ScheduleKey, _ error: ChimeError) {
+    if error.code == .unavailable || error.code == .resourceExhausted {
+      // The row is unchanged in the store: try again a little later, not in a hot loop.
+      logger.error("fire failed; will retry", metadata: ["key": "\(key)", "error": "\(error)"])
+      finished(key, .failedTransiently)
+    } else {
+      // Not transient (an unreadable row): retrying cannot help. The row stays pending in the
+      // store and is tried again after a restart.
+      logger.critical("fire failed; not retrying", metadata: ["key": "\(key)", "error": "\(error)"])
+      finished(key, .failedPermanently)
     }
-    let wait = due.millis(since: clock.now())
-    let millis = min(max(wait, 0), configuration.maxSleepMillis)
-    timer.arm(afterMillis: UInt64(millis))
+  }
+
+  private func finished(_ key: ScheduleKey, _ result: SchedulerMachine.FireResult) {
+    perform(machine.fireFinished(key, result, now: clock.now()))
+  }
+
+  private func refill(after: ScheduleKey?, limit: Int) {
+    let database = self.database
+    loop.runBlocking({ Result { () throws(ChimeError) in try database.soonest(after: after, limit: limit) } }, then: { [self] result in
+      switch result {
+      case .success(let keys):
+        perform(machine.refillFinished(keys, now: clock.now()))
+      case .failure(let error):
+        logger.error("schedule refill failed", metadata: ["error": "\(error)"])
+        perform(machine.refillFailed(now: clock.now()))
+      }
+    })
   }
 }

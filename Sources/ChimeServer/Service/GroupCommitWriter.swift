@@ -8,12 +8,12 @@ import ChimeStore
 /// Throughput comes from batching: while one batch commits, new changes queue up and go
 /// together in the next one.
 final class GroupCommitWriter {
-  typealias Completion = (Result<MutationOutcome, ChimeError>) -> Void
+  private typealias Completion = (Result<any Sendable, ChimeError>) -> Void
 
   private let loop: EventLoop
   private let database: ChimeDatabase
   private let maxBatch: Int
-  private var queue: [(mutation: Mutation, completion: Completion)] = []
+  private var queue: [(mutation: any Mutation, completion: Completion)] = []
   private var inFlight = false
   private var idleWaiters: [() -> Void] = []
 
@@ -29,9 +29,11 @@ final class GroupCommitWriter {
 
   var isIdle: Bool { !inFlight && queue.isEmpty }
 
-  func submit(_ mutation: Mutation, completion: @escaping Completion) {
+  /// Queues `mutation`; `completion` gets its outcome on the loop once its batch is durable.
+  func submit<M: Mutation>(_ mutation: M, completion: @escaping (Result<M.Outcome, ChimeError>) -> Void) {
     loop.assertInLoop()
-    queue.append((mutation, completion))
+    // The store answers each mutation with its own Outcome type: the cast cannot fail.
+    queue.append((mutation, { result in completion(result.map { $0 as! M.Outcome }) }))
     if !inFlight { commitNextBatch() }
   }
 

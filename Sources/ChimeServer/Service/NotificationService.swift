@@ -13,13 +13,15 @@ final class NotificationService {
   let database: ChimeDatabase
   let writer: GroupCommitWriter
   let clock: any WallClock
-  private let logger: Logger
+  let logger: Logger
   let hub: SubscriptionHub
   private(set) var scheduler: Scheduler!
   private let presenter: any Presenter
-  private let zoneProvider: @Sendable () -> TimeZone
+  let zoneProvider: @Sendable () -> TimeZone
   /// The zone floating calendar triggers follow now.
-  private(set) var zone: TimeZone
+  var zone: TimeZone
+  /// Bumped by every zone change: a re-plan still walking batches for an older zone stops.
+  var replanGeneration = 0
   let attachments: AttachmentStore
   /// Attachment staging, a few at a time (see FileLane).
   private let fileLane: FileLane
@@ -32,30 +34,33 @@ final class NotificationService {
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
 
-  init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, schedulerConfiguration: Scheduler.Configuration,
-       presenter: any Presenter, timeZone: @escaping @Sendable () -> TimeZone, attachments: AttachmentStore,
-       appsDirectory: String, fileLaneWidth: Int = 2,
-       beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)? = nil, logger: Logger) {
+  /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
+  /// missed-fire grace, window and file-lane sizes from `configuration`.
+  init(loop: EventLoop, database: ChimeDatabase, attachments: AttachmentStore, presenter: any Presenter,
+       configuration: ServerConfiguration) {
+    let appsDirectory = configuration.appsDirectory
     self.attachments = attachments
-    self.beforeStaging = beforeStaging
-    fileLane = FileLane(loop: loop, width: fileLaneWidth)
+    beforeStaging = configuration.beforeStaging
+    fileLane = FileLane(loop: loop, width: configuration.fileLaneWidth)
     self.appsDirectory = appsDirectory
-    self.zoneProvider = timeZone
-    self.zone = timeZone()
+    zoneProvider = configuration.timeZone
+    zone = configuration.timeZone()
     self.loop = loop
     self.database = database
-    self.clock = clock
-    self.logger = logger
+    clock = configuration.clock
+    logger = configuration.logger
     self.presenter = presenter
     writer = GroupCommitWriter(loop: loop, database: database)
     hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger)
-    scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,
-                          configuration: schedulerConfiguration, logger: logger) { [unowned self] key, outcome in
-      published(outcome, app: key.app)
-    }
-    scheduler.zone = { [unowned self] in zone }
-    scheduler.soundCheck = { resolved, app, registered in
-      SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
+    let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
+                                      soundRecheck: { resolved, app, registered in
+                                        SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
+                                      }, logger: logger)
+    scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock, configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
+                          preparation: preparation, logger: logger, zone: { [unowned self] in zone }) { [unowned self] key, outcome in
+      if case .fired(let events, let delivered, _, let files) = outcome {
+        published(events, files: files, delivered: delivered, app: key.app)
+      }
     }
   }
 
@@ -72,9 +77,15 @@ final class NotificationService {
   /// (UNAVAILABLE `SHUTTING_DOWN`, their files untouched); adds whose files are being looked
   /// at or staged finish, commit and answer first.
   func stop(_ done: @escaping () -> Void) {
+    halt()
+    whenPrepared { [writer] in writer.whenIdle(done) }
+  }
+
+  /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose
+  /// start-up failed, or after `stop` has drained. Idempotent.
+  func halt() {
     scheduler.stop()
     fileLane.close()
-    whenPrepared { [writer] in writer.whenIdle(done) }
   }
 
   /// Runs `action` once no add that went through the file path is still unanswered.
@@ -92,6 +103,14 @@ final class NotificationService {
 
   var writerIdle: Bool { writer.isIdle }
   var fileLaneCounts: (running: Int, queued: Int) { (fileLane.running, fileLane.queued) }
+  /// Schedule keys held in memory.
+  var scheduleWindowCount: Int { scheduler.windowCount }
+  var subscriberCount: Int { hub.subscriberCount }
+
+  /// The wall clock moved (or a test moved its clock): due times are looked at again now.
+  func clockChanged() {
+    scheduler.clockChanged()
+  }
 
   /// Listing pages stop short of this many bytes of records, so a reply fits the 1 MiB frame
   /// every client accepts by default, whatever the page size asked for.
@@ -167,29 +186,35 @@ final class NotificationService {
   private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
     let request = prepared.request
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
-    let mutation: Mutation
     if request.trigger == nil {
-      mutation = .deliverNow(app: app, delivered: DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound), at: now)
-    } else {
-      mutation = .add(app: app, pending: pending, at: now)
-    }
-    writer.submit(mutation) { [self] result in
-      switch result {
-      case .failure(let error):
-        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
-      case .success(let outcome):
-        published(outcome, app: app)
-        let answer: AddResult
-        if request.trigger != nil {
-          let stored = outcome.pending ?? pending
-          scheduler.scheduled(ScheduleKey(due: stored.nextFire, app: app, identifier: request.identifier))
-          answer = AddResult(pending: stored, replaced: outcome.replaced)
-        } else {
-          answer = AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
+      let delivered = DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound)
+      writer.submit(DeliverNow(app: app, delivered: delivered, at: now)) { [self] result in
+        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+          published(outcome.events, files: outcome.discardedFiles, delivered: delivered, app: app)
+          return AddResult(pending: pending, replaced: outcome.replaced, delivered: delivered)
         }
-        // Moved attachments leave their source once the row is durable, before the answer.
-        afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
       }
+    } else {
+      writer.submit(AddPending(app: app, pending: pending, at: now)) { [self] result in
+        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+          published(outcome.events, files: outcome.discardedFiles, app: app)
+          scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
+          return AddResult(pending: pending, replaced: outcome.replaced)
+        }
+      }
+    }
+  }
+
+  /// Answers an add once its commit is known: moved attachments leave their source once the
+  /// row is durable, before the answer; a failed commit gives staged files back.
+  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddResult>,
+                                  committed: (Outcome) -> AddResult) {
+    switch result {
+    case .failure(let error):
+      afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
+    case .success(let outcome):
+      let answer = committed(outcome)
+      afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
     }
   }
 
@@ -216,9 +241,9 @@ final class NotificationService {
       reply(.failure(error))
       return
     }
-    writer.submit(.removePending(app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+    writer.submit(Remove(from: .pending, app: app, identifiers: identifiers, at: clock.now())) { [self] result in
       reply(result.map { outcome in
-        published(outcome, app: app)
+        published(outcome.events, files: outcome.discardedFiles, app: app)
         return outcome.removed
       })
     }
@@ -229,9 +254,9 @@ final class NotificationService {
       reply(.failure(error))
       return
     }
-    writer.submit(.removeDelivered(app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+    writer.submit(Remove(from: .delivered, app: app, identifiers: identifiers, at: clock.now())) { [self] result in
       reply(result.map { outcome in
-        published(outcome, app: app)
+        published(outcome.events, files: outcome.discardedFiles, app: app)
         return outcome.removed
       })
     }
@@ -245,46 +270,28 @@ final class NotificationService {
     hub.unsubscribe(app: app, token: token)
   }
 
-  /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
-  func checkTimeZone() {
-    let current = zoneProvider()
-    guard current.identifier != zone.identifier else { return }
-    logger.notice("time zone changed; re-planning floating calendar triggers",
-                  metadata: ["from": "\(zone.identifier)", "to": "\(current.identifier)"])
-    zone = current
-    writer.submit(.replanFloating(zone: current, now: clock.now())) { [self] result in
-      switch result {
-      case .success(let outcome):
-        for (app, events) in outcome.appEvents { hub.publish(events, app: app) }
-        if !outcome.discardedFiles.isEmpty {
-          let attachments = self.attachments, files = outcome.discardedFiles
-          loop.runBlocking({ attachments.discard(files) }, then: { _ in })
-        }
-        for key in outcome.rescheduled { scheduler.scheduled(key) }
-      case .failure(let error):
-        logger.error("re-planning floating triggers failed", metadata: ["error": "\(error)"])
-      }
-    }
-  }
-
   // MARK: helpers
 
-  private func published(_ outcome: MutationOutcome, app: String) {
-    hub.publish(outcome.events, app: app)
-    if !outcome.discardedFiles.isEmpty {
-      let attachments = self.attachments, files = outcome.discardedFiles
-      loop.runBlocking({ attachments.discard(files) }, then: { _ in })
-    }
-    if let delivered = outcome.delivered {
+  /// After a commit: events to subscribers, files nothing holds off the store, a delivery to
+  /// the presenter.
+  func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
+    hub.publish(events, app: app)
+    discard(files)
+    if let delivered {
       presenter.present(delivered, app: app)
     }
   }
 
+  /// Unlinks attachment files nothing holds any more, off the loop.
+  func discard(_ files: [String]) {
+    guard !files.isEmpty else { return }
+    let attachments = self.attachments
+    loop.runBlocking({ attachments.discard(files) }, then: { _ in })
+  }
+
   private func read<T: Sendable>(_ reply: @escaping Reply<T>, _ query: @escaping @Sendable (ChimeDatabase) throws(ChimeError) -> T) {
     let database = self.database
-    loop.runBlocking({ () -> Result<T, ChimeError> in
-      do throws(ChimeError) { return .success(try query(database)) } catch { return .failure(error) }
-    }, then: reply)
+    loop.runBlocking({ Result { () throws(ChimeError) in try query(database) } }, then: reply)
   }
 
   private func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {

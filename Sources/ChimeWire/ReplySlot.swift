@@ -1,11 +1,14 @@
-import ChimeCore
+public import ChimeCore
 import Synchronization
 
-/// The meeting point of one unary call's reply (from the reader thread) and its waiting task.
-/// Whichever comes first is kept; the first result wins and later ones are dropped.
-final class UnaryCall: Sendable {
-  typealias Reply = Result<[UInt8], ChimeError>
-  typealias Waiter = CheckedContinuation<Reply, Never>
+/// The meeting point of one unary call's reply (from whichever thread delivers it) and its
+/// waiting task. Whichever comes first is kept; the first result wins and later ones are
+/// dropped, so a reply racing a cancellation resumes the task exactly once.
+public final class ReplySlot: Sendable {
+  public typealias Reply = Result<[UInt8], ChimeError>
+  public typealias Waiter = CheckedContinuation<Reply, Never>
+
+  public init() {}
 
   private enum State {
     case pending(Waiter?)
@@ -16,7 +19,7 @@ final class UnaryCall: Sendable {
   private let state = Mutex<State>(.pending(nil))
 
   /// Delivers the call's outcome: resumes the waiter, or keeps it until one arrives.
-  func complete(_ reply: Reply) {
+  public func complete(_ reply: Reply) {
     let waiter: Waiter? = state.withLock { state in
       switch state {
       case .pending(let waiter?):
@@ -33,7 +36,7 @@ final class UnaryCall: Sendable {
   }
 
   /// Waits for the outcome; resumes at once if it is already in. Called once per call.
-  func wait(_ waiter: Waiter) {
+  public func wait(_ waiter: Waiter) {
     let ready: Reply? = state.withLock { state in
       switch state {
       case .pending:
@@ -50,11 +53,14 @@ final class UnaryCall: Sendable {
   }
 }
 
-/// Where the reader thread sends a server-streaming call's replies.
-struct StreamSink: Sendable {
-  /// Delivers one reply payload; false when it could not be decoded (the stream is then
-  /// finished with that error and the call must be cancelled).
-  let deliver: @Sendable ([UInt8]) -> Bool
-  /// Ends the stream, with the call's status when it is not OK.
-  let finish: @Sendable ((any Error)?) -> Void
+extension ReplySlot {
+  /// Waits for the reply; `onCancel` runs if the task is cancelled first (it should complete
+  /// the slot, e.g. with CANCELLED).
+  public func value(onCancel: @escaping @Sendable () -> Void) async -> Reply {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { wait($0) }
+    } onCancel: {
+      onCancel()
+    }
+  }
 }

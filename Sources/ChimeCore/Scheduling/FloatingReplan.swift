@@ -1,0 +1,34 @@
+public import Foundation
+
+/// What a pending request with a floating calendar trigger (no zone of its own) becomes when
+/// the daemon's zone changes: 08:00 stays 08:00 on the new wall clock. Pure.
+public enum FloatingReplan: Hashable, Sendable {
+  /// The next fire is the same instant in the new zone.
+  case unchanged
+  /// The next fire moves to this instant.
+  case move(to: Instant)
+  /// The trigger matches no date after `now` in the new zone: the request ends.
+  case remove
+
+  /// Re-plans a request whose next fire is `current` for `zone`, from `now` on. A request
+  /// whose trigger is not floating is `unchanged`.
+  public static func decide(_ request: NotificationRequest, current: Instant, zone: TimeZone, now: Instant) -> FloatingReplan {
+    guard request.trigger?.isFloating == true, case .calendar(let trigger)? = request.trigger else { return .unchanged }
+    guard let next = CalendarEngine.nextFire(after: now, trigger: trigger, zone: zone)?.instant else { return .remove }
+    return next == current ? .unchanged : .move(to: next)
+  }
+
+  /// The note events carry for a re-plan into `zone`.
+  public static func note(zone: TimeZone, removed: Bool) -> String {
+    let note = "re-planned: the time zone is now \(zone.identifier)"
+    return removed ? note + "; the trigger matches no later date" : note
+  }
+}
+
+extension Trigger {
+  /// A calendar trigger with no zone of its own follows the daemon's zone.
+  public var isFloating: Bool {
+    guard case .calendar(let c) = self else { return false }
+    return (c.components.timeZone ?? "").isEmpty
+  }
+}

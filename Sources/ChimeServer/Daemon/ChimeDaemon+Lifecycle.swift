@@ -1,0 +1,100 @@
+import ChimeCore
+import ChimeWire
+import ChimeStore
+import Logging
+import Synchronization
+
+/// Start-up and shutdown, on the loop thread.
+extension ChimeDaemon {
+  func setUp(handleSignals: Bool) throws(ChimeError) {
+    let running = DaemonParts()
+    parts.withLock { $0 = LoopBound(running, loop: loop) }
+    let stack = try ServiceStack(loop: loop, configuration: configuration)
+    running.stack = stack
+    running.clockWatch = ClockWatch(loop: loop, service: stack.service, logger: configuration.logger)
+    if handleSignals {
+      // Before the socket appears: whoever waits for it may signal us at once.
+      running.signals = SignalWatcher.stopSignals.map { signal in
+        SignalWatcher(loop: loop, signal: signal.number) { [unowned self] _ in beginShutdown(reason: signal.name) }
+      }
+    }
+    let router = stack.router
+    let registry = ConnectionRegistry(loop: loop, configuration: configuration) { call, header, payload in
+      router.start(call, header: header, payload: payload)
+    }
+    running.registry = registry
+    try registry.listen()
+    configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
+  }
+
+  func startInProcess(_ call: InProcessCall, header: CallHeader, payload: [UInt8]) {
+    guard let running = parts.withLock({ $0 })?.value, let router = running.stack?.router, !running.shuttingDown else {
+      return call.finish(.failure(Self.goodbye))
+    }
+    let id = ObjectIdentifier(call)
+    running.inProcessCalls[id] = call
+    call.onFinished = { [unowned running] in running.inProcessCalls[id] = nil }
+    router.start(call, header: header, payload: payload)
+  }
+
+  func beginShutdown(reason: String) {
+    guard let running = parts.withLock({ $0 })?.value, !running.shuttingDown else { return }
+    running.shuttingDown = true
+    configuration.logger.info("shutting down", metadata: ["reason": "\(reason)"])
+    running.registry?.stopListening(refusing: Self.goodbye)
+    guard let stack = running.stack else { return tearDown() }
+    stack.drain { [unowned self] in tearDown() }
+  }
+
+  /// Ends every call, closes the watchers and the store (on the work pool: closing waits for
+  /// reads in flight), then removes the socket file and lets the loop end.
+  func tearDown() {
+    guard let running = parts.withLock({ $0 })?.value else { return loop.closeWakeup() }
+    running.shuttingDown = true
+    running.registry?.closeAll(with: Self.goodbye)
+    for call in Array(running.inProcessCalls.values) { call.cancel(with: Self.goodbye) }
+    running.clockWatch?.close()
+    running.clockWatch = nil
+    for watcher in running.signals { watcher.close() }
+    running.signals.removeAll()
+    let finish = { [self] in
+      running.registry?.removeSocketFile()
+      parts.withLock { $0 = nil }
+      loop.closeWakeup()
+    }
+    guard let stack = running.stack else { return finish() }
+    stack.service.halt()
+    let database = stack.database
+    running.stack = nil
+    loop.runBlocking({ database.close() }) { _ in finish() }
+  }
+
+  static var goodbye: ChimeError {
+    ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")
+  }
+}
+
+/// What a running daemon is made of. Loop thread only (held in a `LoopBound`).
+final class DaemonParts {
+  var stack: ServiceStack?
+  var registry: ConnectionRegistry?
+  var clockWatch: ClockWatch?
+  var signals: [SignalWatcher] = []
+  var inProcessCalls: [ObjectIdentifier: InProcessCall] = [:]
+  var shuttingDown = false
+
+  var stats: DaemonStats {
+    var stats = DaemonStats()
+    stats.connections = registry?.count ?? 0
+    stats.inProcessCalls = inProcessCalls.count
+    if let stack {
+      stats.scheduleWindowKeys = stack.service.scheduleWindowCount
+      stats.subscribers = stack.service.subscriberCount
+      stats.attachmentsSwept = stack.sweep.removed.count
+      stats.attachmentsMissing = stack.sweep.missing
+      stats.fileLaneRunning = stack.service.fileLaneCounts.running
+      stats.fileLaneQueued = stack.service.fileLaneCounts.queued
+    }
+    return stats
+  }
+}

@@ -1,0 +1,126 @@
+public import ChimeCore
+public import ChimeWire
+import Dispatch
+import Synchronization
+
+/// The Chime daemon: a libuv loop serving the NotificationCenter over a Unix socket and, for
+/// tests, an in-process transport.
+///
+/// `run()` serves on the calling thread until `shutdown()` (or SIGTERM/SIGINT when
+/// `handleSignals` is set); `startInBackground()` serves on a thread of its own and returns once
+/// the socket is listening. Shutdown stops accepting, refuses new calls, waits for commits in
+/// flight, ends every call and closes the database.
+///
+/// The process is the caller's: it must ignore SIGPIPE (a peer that hung up is an EPIPE on its
+/// connection, not a signal) and create the data directory (`chimed` does both).
+public final class ChimeDaemon: Sendable {
+  public let configuration: ServerConfiguration
+  let loop: EventLoop
+  /// The running daemon's parts, created and touched on the loop; nil before and after.
+  let parts = Mutex<LoopBound<DaemonParts>?>(nil)
+  private let stopped = Mutex(false)
+  private let stoppedSignal = DispatchSemaphore(value: 0)
+
+  /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
+  public init(configuration: ServerConfiguration) throws(ChimeError) {
+    self.configuration = configuration
+    do {
+      loop = try EventLoop()
+    } catch {
+      throw ChimeError(.unavailable, reason: "LOOP_FAILED", error.description)
+    }
+  }
+
+  /// Opens the store and starts listening; then serves on this thread until shut down.
+  /// `onListening` runs once the socket accepts connections.
+  ///
+  /// - Throws: what start-up failed with (`DATA_DIR_UNAVAILABLE`, the store's errors,
+  ///   `LISTEN_FAILED`), after cleaning up.
+  public func run(handleSignals: Bool = false, onListening: @escaping @Sendable (String) -> Void = { _ in }) throws(ChimeError) {
+    let setupError = Mutex<ChimeError?>(nil)
+    loop.execute { [self] in
+      do throws(ChimeError) {
+        try setUp(handleSignals: handleSignals)
+        onListening(configuration.socketPath)
+      } catch {
+        setupError.withLock { $0 = error }
+        tearDown()
+      }
+    }
+    loop.run()
+    stopped.withLock { $0 = true }
+    stoppedSignal.signal()
+    if let error = setupError.withLock({ $0 }) { throw error }
+  }
+
+  /// Starts serving on a new thread; returns once listening (or throws why it could not).
+  public func startInBackground() throws(ChimeError) {
+    let ready = DispatchSemaphore(value: 0)
+    let outcome = Mutex<Result<Void, ChimeError>?>(nil)
+    LoopThread { [self] in
+      do throws(ChimeError) {
+        try run(onListening: { _ in
+          outcome.withLock { $0 = .success(()) }
+          ready.signal()
+        })
+      } catch {
+        outcome.withLock { $0 = .failure(error) }
+        ready.signal()
+      }
+    }.start()
+    ready.wait()
+    if case .failure(let error)? = outcome.withLock({ $0 }) { throw error }
+  }
+
+  /// Begins a graceful shutdown. Safe from any thread; returns at once.
+  public func shutdown() {
+    loop.execute { [self] in beginShutdown(reason: "shutdown requested") }
+  }
+
+  /// Blocks until the loop has stopped.
+  public func waitUntilStopped() {
+    if stopped.withLock({ $0 }) { return }
+    stoppedSignal.wait()
+    stoppedSignal.signal()
+  }
+
+  /// Tells the daemon the wall clock (or an injected test clock) moved: due times are looked
+  /// at again now. Safe from any thread.
+  public func clockDidChange() {
+    onLoop { $0.stack?.service.clockChanged() }
+  }
+
+  /// Tells the daemon the time zone may have changed (it also looks by itself every 10 s).
+  /// Safe from any thread.
+  public func timeZoneDidChange() {
+    onLoop { $0.stack?.service.checkTimeZone() }
+  }
+
+  /// A transport that calls this daemon's router directly, with no socket: the same requests,
+  /// replies and statuses as a socket connection. Calls made once the daemon has stopped fail
+  /// with UNAVAILABLE `CONNECTION_CLOSED`.
+  public func inProcessTransport() -> any CallTransport {
+    InProcessTransport(loop: loop) { [self] call, header, payload in
+      loop.execute { [self] in startInProcess(call, header: header, payload: payload) }
+    }
+  }
+
+  /// A snapshot of internal counters, read on the loop (tests, stats). Zeros once stopped.
+  public func stats() -> DaemonStats {
+    let result = Mutex(DaemonStats())
+    let done = DispatchSemaphore(value: 0)
+    let queued = loop.execute { [self] in
+      if let parts = parts.withLock({ $0 })?.value { result.withLock { $0 = parts.stats } }
+      done.signal()
+    }
+    if queued { done.wait() }
+    return result.withLock { $0 }
+  }
+
+  /// Runs `body` on the loop with the running daemon's parts, if it is running.
+  func onLoop(_ body: @escaping @Sendable (DaemonParts) -> Void) {
+    loop.execute { [self] in
+      if let parts = parts.withLock({ $0 })?.value { body(parts) }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import ChimeCore
+import ChimeWire
+import Glibc
+import Logging
+
+/// The socket side of the daemon: the listener, the connections it accepted (each checked to
+/// be of the daemon's own user), and their drain at shutdown. Loop thread only.
+final class ConnectionRegistry {
+  private let loop: EventLoop
+  private let configuration: ServerConfiguration
+  private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
+  private var listener: UnixListener?
+  private var connections: [UInt64: Connection] = [:]
+  private var nextID: UInt64 = 1
+  private var refusing: ChimeError?
+  /// At shutdown: closes connections that have not drained in time.
+  private var cutoff: LoopTimer?
+
+  /// `start` hands each call to the router.
+  init(loop: EventLoop, configuration: ServerConfiguration, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
+    self.loop = loop
+    self.configuration = configuration
+    self.start = start
+  }
+
+  var count: Int { connections.count }
+
+  /// Binds the socket (directory 0700, socket 0600, a stale socket file replaced, a live
+  /// daemon refused) and starts accepting.
+  ///
+  /// - Throws: UNAVAILABLE `LISTEN_FAILED` with the reason.
+  func listen() throws(ChimeError) {
+    let path = configuration.socketPath
+    do {
+      try SocketFile.prepare(path)
+      listener = try UnixListener(loop: loop, path: path) { [unowned self] socket in accept(socket) }
+      SocketFile.restrict(path)
+    } catch {
+      throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
+    }
+  }
+
+  /// Stops accepting; connections accepted later (already queued) are told `why`.
+  func stopListening(refusing why: ChimeError) {
+    refusing = why
+    listener?.close()
+    listener = nil
+  }
+
+  /// Ends every call with `goodbye`, lets replies drain and closes; a peer that does not read
+  /// is cut off after `cutoffMillis`. Removes the socket file.
+  func closeAll(with goodbye: ChimeError, cutoffMillis: UInt64 = 2000) {
+    stopListening(refusing: goodbye)
+    for connection in connections.values { connection.finishAll(with: goodbye) }
+    if !connections.isEmpty {
+      let cutoff = LoopTimer(loop: loop) { [unowned self] in
+        for connection in connections.values { connection.close(reason: "daemon stopped") }
+        endCutoff()
+      }
+      cutoff.arm(afterMillis: cutoffMillis)
+      self.cutoff = cutoff
+    }
+  }
+
+  /// Removes the socket file, if this daemon made one.
+  func removeSocketFile() {
+    unlink(configuration.socketPath)
+  }
+
+  private func endCutoff() {
+    cutoff?.close()
+    cutoff = nil
+  }
+
+  private func accept(_ socket: StreamSocket) {
+    let id = nextID
+    nextID += 1
+    let connection = Connection(
+      id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
+      maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, logger: configuration.logger,
+      start: start,
+      onClosed: { [unowned self] connection in
+        connections[connection.id] = nil
+        if refusing != nil && connections.isEmpty { endCutoff() }
+      }
+    )
+    connections[id] = connection
+    let me = getuid()
+    guard let peer = socket.peerCredentials(), peer.uid == me else {
+      configuration.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
+      connection.refuse(ChimeError(.permissionDenied, reason: "PEER_NOT_ALLOWED", "chimed serves only its own user (uid \(me))"))
+      return
+    }
+    if let refusing {
+      connection.refuse(refusing)
+      return
+    }
+    connection.begin()
+  }
+}

@@ -1,0 +1,63 @@
+import ChimeCore
+import ChimeStore
+import Logging
+
+/// What the daemon serves with, built in order: the store in the data directory, the attachment
+/// store beside it (swept of files no row names), the service and its router. No socket here:
+/// the connection registry and the in-process transport both hand calls to `router`.
+/// Loop thread only.
+final class ServiceStack {
+  let database: ChimeDatabase
+  let service: NotificationService
+  let router: CallRouter
+  /// What the start-up attachment sweep found.
+  let sweep: AttachmentStore.SweepReport
+
+  /// Opens the store under `configuration.dataDirectory`, which must exist (chimed creates it),
+  /// and starts the service (its scheduler arms, its event cursor is read).
+  ///
+  /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` when the directory cannot be resolved; the
+  ///   store's errors when it cannot be opened.
+  init(loop: EventLoop, configuration: ServerConfiguration) throws(ChimeError) {
+    let logger = configuration.logger
+    // One spelling of the data directory for every path stored under it: absolute, symlinks
+    // resolved, whatever form --data-dir or $XDG_STATE_HOME gave.
+    guard let dataDirectory = FileSystem.realPath(configuration.dataDirectory) else {
+      throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot resolve the data directory \(configuration.dataDirectory)")
+    }
+    database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
+                                 attachmentQuota: configuration.attachmentQuotaBytes)
+    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger)
+    sweep = Self.sweep(attachments, database: database, logger: logger)
+    service = NotificationService(loop: loop, database: database, attachments: attachments,
+                                  presenter: LogPresenter(logger: logger), configuration: configuration)
+    router = CallRouter(service: service, clock: configuration.clock, logger: logger)
+    service.start()
+    logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
+  }
+
+  /// Before serving: store files no row names go (a crash between staging and commit), and
+  /// rows whose file vanished are reported. Runs once, before the socket exists.
+  private static func sweep(_ attachments: AttachmentStore, database: ChimeDatabase, logger: Logger) -> AttachmentStore.SweepReport {
+    do {
+      let report = attachments.sweep(known: try database.attachmentPaths())
+      if !report.removed.isEmpty {
+        logger.notice("removed attachment files no request holds", metadata: ["count": "\(report.removed.count)"])
+      }
+      for path in report.missing {
+        logger.warning("an attachment file is missing from the store", metadata: ["path": "\(path)"])
+      }
+      return report
+    } catch {
+      logger.error("attachment sweep skipped", metadata: ["error": "\(error)"])
+      return AttachmentStore.SweepReport()
+    }
+  }
+
+  /// Refuses new calls, then runs `done` once every accepted change is committed and the
+  /// scheduler has stopped.
+  func drain(_ done: @escaping () -> Void) {
+    router.draining = true
+    service.stop(done)
+  }
+}

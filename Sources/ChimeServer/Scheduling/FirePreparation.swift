@@ -1,0 +1,75 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+import Logging
+
+/// Turns due keys into the store mutations that fire them, on the work pool and outside any
+/// write transaction: one read of the due rows, the pure fire plan of each, and the
+/// delivery-time look at a custom sound (a few file reads), whose result travels in the mutation.
+struct FirePreparation: Sendable {
+  /// What one due key became.
+  enum Prepared: Sendable {
+    case ready(Fire)
+    /// The row changed since the key was scheduled: nothing to fire.
+    case stale
+    case failed(ChimeError)
+  }
+
+  /// Looks at a resolved custom sound again, given the app and its registered layout (nil when
+  /// it never registered); returns it unchanged when it still plays. Reads files.
+  typealias SoundRecheck = @Sendable (_ resolved: SoundResolution, _ app: String, _ registered: AppLayout?) -> SoundResolution
+
+  let database: ChimeDatabase
+  let missedGraceMillis: Int64
+  let soundRecheck: SoundRecheck
+  let logger: Logger
+
+  /// Blocking: call on the work pool. One answer per key, in order.
+  func prepare(_ keys: [ScheduleKey], now: Instant, zone: TimeZone) -> [Prepared] {
+    let rows: [DueRow]
+    do {
+      rows = try database.dueRows(keys)
+    } catch {
+      return keys.map { _ in .failed(error) }
+    }
+    var layouts: [String: Result<AppLayout?, ChimeError>] = [:]
+    return rows.map { row -> Prepared in
+      switch row {
+      case .stale:
+        return .stale
+      case .unreadable(let error):
+        return .failed(error)
+      case .current(let row):
+        let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone)
+        guard case .deliver = plan.delivery, let sound = row.pending.sound, sound.plays == .named else {
+          return .ready(Fire(row, plan: plan, now: now, sound: row.pending.sound))
+        }
+        let app = row.key.app
+        if layouts[app] == nil { layouts[app] = registeredLayout(app) }
+        switch layouts[app]! {
+        case .failure(let error):
+          return .failed(error)
+        case .success(let registered):
+          let checked = soundRecheck(sound, app, registered)
+          let note = checked.plays == .named ? "" : "sound: \(checked.reason): \(checked.message)"
+          return .ready(Fire(row, plan: plan, now: now, sound: checked, note: note))
+        }
+      }
+    }
+  }
+
+  /// The app's registered layout; nil when it never registered or its row does not decode (a
+  /// registration that does not decode must not stop the delivery: the check then asks the
+  /// default layout, which only ever allows the daemon's own apps directory).
+  private func registeredLayout(_ app: String) -> Result<AppLayout?, ChimeError> {
+    do {
+      return .success(try database.app(app))
+    } catch where error.code == .internal {
+      logger.error("unreadable app registration; sound checked against the default layout",
+                   metadata: ["app": "\(app)", "error": "\(error)"])
+      return .success(nil)
+    } catch {
+      return .failure(error)
+    }
+  }
+}

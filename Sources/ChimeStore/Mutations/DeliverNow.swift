@@ -1,0 +1,49 @@
+public import ChimeCore
+import GRDB
+
+/// A request with no trigger, delivered at once. Removes a pending request with the same
+/// identifier (`replaced`, event `.pendingRemoved`), records `delivered` (replacing a delivered
+/// notification with the same identifier) and appends a `.delivered` event.
+public struct DeliverNow: Mutation {
+  public var app: String
+  public var delivered: DeliveredNotification
+  public var at: Instant
+
+  public init(app: String, delivered: DeliveredNotification, at: Instant) {
+    self.app = app
+    self.delivered = delivered
+    self.at = at
+  }
+
+  public struct Outcome: MutationOutcome {
+    public var events: [Event] = []
+    /// A pending request with the same identifier existed and was removed.
+    public var replaced = false
+    public var discardedFiles: [String] = []
+  }
+
+  public func apply(in t: WriteTransaction) throws -> Outcome {
+    let identifier = delivered.request.identifier
+    try WriteTransaction.check(app: app, identifier: identifier)
+    var outcome = Outcome()
+    if try t.delete(.pending, app: app, identifier: identifier) {
+      outcome.replaced = true
+      let removed = Event(at: at, kind: .pendingRemoved, identifiers: [identifier], note: "replaced by a request delivered at once")
+      outcome.events.append(try t.append(removed, app: app))
+    }
+    try t.storeDelivered(delivered, app: app)
+    try t.store.releaseAttachments(.pending, app: app, identifier: identifier, db: t.db)
+    try t.store.releaseAttachments(.delivered, app: app, identifier: identifier, db: t.db)
+    outcome.discardedFiles = try t.store.collectAttachments(app: app, identifier: identifier, db: t.db)
+    try t.store.holdAttachments(delivered.request, as: .delivered, app: app, db: t.db)
+    let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered)
+    outcome.events.append(try t.append(event, app: app))
+    return outcome
+  }
+}
+
+extension Mutation where Self == DeliverNow {
+  public static func deliverNow(app: String, delivered: DeliveredNotification, at: Instant) -> DeliverNow {
+    DeliverNow(app: app, delivered: delivered, at: at)
+  }
+}

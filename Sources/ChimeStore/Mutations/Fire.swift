@@ -1,0 +1,85 @@
+public import ChimeCore
+import GRDB
+
+/// Carries out a planned fire of the pending row it was planned from: records the delivered
+/// notification (event `.delivered`, with `note`) or the skip (event `.missedSkipped`), then
+/// advances a repeating request to `next` (`fire_count` + 1) or removes it. When the row
+/// changed since it was read (replaced, removed, fired), nothing happens: the outcome is
+/// `.stale`.
+public struct Fire: Mutation {
+  public enum Delivery: Sendable, Hashable {
+    /// Record this as delivered; `note` (may be empty) goes on the event, e.g. why a custom
+    /// sound was replaced by the default at delivery.
+    case deliver(DeliveredNotification, note: String)
+    case skip(note: String)
+  }
+
+  public var key: ScheduleKey
+  public var revision: PendingRevision
+  public var delivery: Delivery
+  public var next: Instant?
+  /// When the fire was seen.
+  public var at: Instant
+  public var app: String { key.app }
+
+  /// The fire `plan` decided for `row`, seen at `now`, with the sound as checked at delivery.
+  public init(_ row: PendingRow, plan: FirePlan, now: Instant, sound: SoundResolution?, note: String = "") {
+    key = row.key
+    revision = row.revision
+    next = plan.next
+    at = now
+    switch plan.delivery {
+    case .deliver(let missed):
+      delivery = .deliver(DeliveredNotification(request: row.pending.request, delivered: now, due: row.key.due,
+                                                missed: missed, sound: sound), note: note)
+    case .skip(let note):
+      delivery = .skip(note: note)
+    }
+  }
+
+  public enum Outcome: MutationOutcome {
+    /// The row was no longer the one planned from; nothing changed.
+    case stale
+    /// `delivered` is nil for a skipped fire; `next` is the key of a repeating request.
+    case fired(events: [Event], delivered: DeliveredNotification?, next: ScheduleKey?, discardedFiles: [String])
+
+    public var events: [Event] {
+      if case .fired(let events, _, _, _) = self { return events }
+      return []
+    }
+
+    public var discardedFiles: [String] {
+      if case .fired(_, _, _, let files) = self { return files }
+      return []
+    }
+  }
+
+  public func apply(in t: WriteTransaction) throws -> Outcome {
+    guard try t.isCurrent(key, revision) else { return .stale }
+    var events: [Event] = []
+    var delivered: DeliveredNotification?
+    switch delivery {
+    case .deliver(let record, let note):
+      try t.storeDelivered(record, app: key.app)
+      try t.store.deliverAttachments(app: key.app, identifier: key.identifier, db: t.db)
+      delivered = record
+      let event = Event(at: record.delivered, kind: .delivered, identifiers: [key.identifier], delivered: record, note: note)
+      events.append(try t.append(event, app: key.app))
+    case .skip(let note):
+      let event = Event(at: at, kind: .missedSkipped, identifiers: [key.identifier], note: note)
+      events.append(try t.append(event, app: key.app))
+    }
+    var nextKey: ScheduleKey?
+    if let next {
+      try t.db.cachedStatement(sql: """
+        UPDATE pending SET next_fire = ?, fire_count = fire_count + 1 WHERE app = ? AND identifier = ?
+        """).execute(arguments: [next.unixMillis, key.app, key.identifier])
+      nextKey = ScheduleKey(due: next, app: key.app, identifier: key.identifier)
+    } else {
+      _ = try t.delete(.pending, app: key.app, identifier: key.identifier)
+      try t.store.releaseAttachments(.pending, app: key.app, identifier: key.identifier, db: t.db)
+    }
+    let discarded = try t.store.collectAttachments(app: key.app, identifier: key.identifier, db: t.db)
+    return .fired(events: events, delivered: delivered, next: nextKey, discardedFiles: discarded)
+  }
+}

@@ -1,0 +1,26 @@
+public import ChimeCore
+import Foundation
+
+/// A pending request as read for planning, with the revision a mutation built from it names so
+/// the store applies it only to the row it was planned from.
+public struct PendingRow: Sendable {
+  public var key: ScheduleKey
+  /// The stored request (`nextFire` and `fireCount` from their columns).
+  public var pending: PendingRequest
+  public var revision: PendingRevision
+}
+
+/// Identifies one stored state of a pending row: a replacement, a fire or a re-plan changes it.
+public struct PendingRevision: Sendable, Hashable {
+  let fireCount: Int64
+  let body: Data
+}
+
+/// A due key as the store found it.
+public enum DueRow: Sendable {
+  /// The row no longer has this due instant (replaced, removed or already fired).
+  case stale
+  case current(PendingRow)
+  /// The row does not decode: firing it cannot succeed until it is replaced or removed.
+  case unreadable(ChimeError)
+}

@@ -1,0 +1,73 @@
+import ChimeCore
+import GRDB
+
+/// The open write transaction a batch's mutations apply in. Only ChimeStore can use it: its
+/// members are the row operations the mutations are made of.
+public final class WriteTransaction {
+  let db: Database
+  let store: ChimeDatabase
+  var codec: RecordCodec { store.codec }
+  /// Some mutation appended an event: retention runs before the commit.
+  private(set) var appendedEvents = false
+
+  init(db: Database, store: ChimeDatabase) {
+    self.db = db
+    self.store = store
+  }
+
+  enum Table: String {
+    case pending, delivered
+  }
+
+  static func check(app: String, identifier: String) throws(ChimeError) {
+    guard !app.isEmpty else { throw .invalidArgument("INVALID_APP_ID", "app id is empty", field: "app_id") }
+    guard !identifier.isEmpty else {
+      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: "request.identifier")
+    }
+  }
+
+  func exists(_ table: Table, app: String, identifier: String) throws -> Bool {
+    let select = try db.cachedStatement(sql: "SELECT 1 FROM \(table.rawValue) WHERE app = ? AND identifier = ?")
+    return try Row.fetchOne(select, arguments: [app, identifier]) != nil
+  }
+
+  /// Deletes one row; true if it existed.
+  func delete(_ table: Table, app: String, identifier: String) throws -> Bool {
+    try db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? AND identifier = ?")
+      .execute(arguments: [app, identifier])
+    return db.changesCount > 0
+  }
+
+  /// True when the pending row of `key` is still the one `revision` was read from.
+  func isCurrent(_ key: ScheduleKey, _ revision: PendingRevision) throws -> Bool {
+    let select = try db.cachedStatement(sql: """
+      SELECT 1 FROM pending WHERE app = ? AND identifier = ? AND next_fire = ? AND fire_count = ? AND body = ?
+      """)
+    return try Row.fetchOne(select, arguments: [key.app, key.identifier, key.due.unixMillis, revision.fireCount, revision.body]) != nil
+  }
+
+  /// Upserts `delivered`.
+  func storeDelivered(_ delivered: DeliveredNotification, app: String) throws {
+    let body = codec.encode(delivered)
+    try db.cachedStatement(sql: """
+      INSERT INTO delivered (app, identifier, delivered_at, due, missed, body) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (app, identifier) DO UPDATE SET delivered_at = excluded.delivered_at, due = excluded.due,
+        missed = excluded.missed, body = excluded.body
+      """).execute(arguments: [
+        app, delivered.request.identifier, delivered.delivered.unixMillis, delivered.due.unixMillis,
+        delivered.missed, body,
+      ])
+  }
+
+  /// Appends `event` to `app`'s log; returns it with its cursor.
+  func append(_ event: Event, app: String) throws -> Event {
+    appendedEvents = true
+    return try EventLog.append(event, app: app, db: db, codec: codec)
+  }
+
+  /// Releases the pending request's files of a lineage that ends, and collects what nothing holds.
+  func endPending(app: String, identifier: String) throws -> [String] {
+    try store.releaseAttachments(.pending, app: app, identifier: identifier, db: db)
+    return try store.collectAttachments(app: app, identifier: identifier, db: db)
+  }
+}
