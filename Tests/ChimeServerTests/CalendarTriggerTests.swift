@@ -17,9 +17,9 @@ import Testing
     return .calendar(CalendarTrigger(components: c, repeats: repeats))
   }
 
-  @Test func dailyTriggerAcrossTheSpringForwardGapFiresOnceADayAtTheRightInstants() async throws {
+  @Test(arguments: Transport.allCases) func dailyTriggerAcrossTheSpringForwardGapFiresOnceADayAtTheRightInstants(over transport: Transport) async throws {
     let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     let added = try await client.add(NotificationRequest(identifier: "night", content: NotificationContent(title: "02:30"),
@@ -49,9 +49,9 @@ import Testing
     }
   }
 
-  @Test func impossibleDatesAreRefusedWhenAdded() async throws {
+  @Test(arguments: Transport.allCases) func impossibleDatesAreRefusedWhenAdded(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var c = CalendarComponents()
     c.month = 2
     c.day = 30
@@ -64,9 +64,9 @@ import Testing
     #expect(try await client.allPending().isEmpty)
   }
 
-  @Test func nextTriggerDatesPreviewsThroughTheDaemon() async throws {
+  @Test(arguments: Transport.allCases) func nextTriggerDatesPreviewsThroughTheDaemon(over transport: Transport) async throws {
     let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
-    let dates = try await d.client().nextTriggerDates(berlin(hour: 2, minute: 30, repeats: true), count: 3)
+    let dates = try await d.client(over: transport).nextTriggerDates(berlin(hour: 2, minute: 30, repeats: true), count: 3)
     #expect(dates.map(\.instant.unixMillis) == [1_806_195_600_000, 1_806_280_200_000, 1_806_366_600_000])
     #expect(dates[0].dstNote != nil)
     #expect(dates[1].dstNote == nil)
@@ -85,11 +85,11 @@ import Testing
     return .calendar(CalendarTrigger(components: c, repeats: true, dstOverlap: overlap))
   }
 
-  @Test func fallBackFiresOnceByDefaultAndTwiceWhenAskedFor() async throws {
+  @Test(arguments: Transport.allCases) func fallBackFiresOnceByDefaultAndTwiceWhenAskedFor(over transport: Transport) async throws {
     for (overlap, expected) in [(DSTOverlapPolicy.first, [1_824_942_600_000] as [Int64]),
                                 (.both, [1_824_942_600_000, 1_824_946_200_000])] {
       let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
-      let client = try d.client()
+      let client = try d.client(over: transport)
       _ = try await client.add(NotificationRequest(identifier: "night", content: NotificationContent(title: "02:30"),
                                                    trigger: berlin(2, 30, overlap: overlap)))
       // 02:30 happens at 00:30Z (CEST) and again at 01:30Z (CET) on 2027-10-31.
@@ -109,9 +109,9 @@ import Testing
     }
   }
 
-  @Test func clockSetBackDoesNotFireAgainAndSetForwardFiresOnceMarkedMissed() async throws {
+  @Test(arguments: Transport.allCases) func clockSetBackDoesNotFireAgainAndSetForwardFiresOnceMarkedMissed(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     let start = d.clock.now()

@@ -5,9 +5,9 @@ import ChimeTestSupport
 import Testing
 
 @Suite struct SchedulingTests {
-  @Test func addedRequestFiresAtItsInstantAndIsDelivered() async throws {
+  @Test(arguments: Transport.allCases) func addedRequestFiresAtItsInstantAndIsDelivered(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
 
@@ -31,9 +31,9 @@ import Testing
     #expect(list.first?.request.content.body == "Steeped")
   }
 
-  @Test func nothingFiresEarly() async throws {
+  @Test(arguments: Transport.allCases) func nothingFiresEarly(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     _ = try await client.add(.tea(in: 10))
     d.advance(seconds: 9.999)
     // A round trip through the loop after the re-plan: the request must still be pending.
@@ -41,18 +41,18 @@ import Testing
     #expect(try await client.allDelivered().isEmpty)
   }
 
-  @Test func requestWithoutTriggerIsDeliveredAtOnce() async throws {
+  @Test(arguments: Transport.allCases) func requestWithoutTriggerIsDeliveredAtOnce(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     let result = try await client.add(.tea(in: nil))
     #expect(result.delivered?.request.identifier == "tea")
     #expect(try await client.allDelivered().count == 1)
     #expect(try await client.allPending().isEmpty)
   }
 
-  @Test func sameIdentifierReplacesTheEarlierRequestWhole() async throws {
+  @Test(arguments: Transport.allCases) func sameIdentifierReplacesTheEarlierRequestWhole(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     _ = try await client.add(.tea(title: "First", in: 10))
@@ -75,9 +75,9 @@ import Testing
     #expect(delivered.delivered?.request.content.title == "Second")
   }
 
-  @Test func repeatingRequestFiresEachIntervalAndStaysPending() async throws {
+  @Test(arguments: Transport.allCases) func repeatingRequestFiresEachIntervalAndStaysPending(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     let start = d.clock.now()
@@ -92,9 +92,9 @@ import Testing
     #expect(pending.first?.fireCount == 3)
   }
 
-  @Test func removalCancelsPendingAndReportsWhatExisted() async throws {
+  @Test(arguments: Transport.allCases) func removalCancelsPendingAndReportsWhatExisted(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     for id in ["a", "b", "c"] { _ = try await client.add(.tea(id)) }
     #expect(try await client.removePending(["a", "zzz"]) == ["a"])
     #expect(try await client.allPending().map(\.request.identifier).sorted() == ["b", "c"])
@@ -104,9 +104,9 @@ import Testing
     #expect(try await client.allDelivered().isEmpty)
   }
 
-  @Test func deliveredNotificationsCanBeRemoved() async throws {
+  @Test(arguments: Transport.allCases) func deliveredNotificationsCanBeRemoved(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     for id in ["a", "b", "c"] { _ = try await client.add(.tea(id, in: nil)) }
     #expect(try await client.removeDelivered(["b"]) == ["b"])
     #expect(try await client.allDelivered().map(\.request.identifier).sorted() == ["a", "c"])
@@ -114,10 +114,10 @@ import Testing
     #expect(try await client.allDelivered().isEmpty)
   }
 
-  @Test func appsNeverSeeEachOthersData() async throws {
+  @Test(arguments: Transport.allCases) func appsNeverSeeEachOthersData(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let alice = try d.client(app: "org.example.alice")
-    let bob = try d.client(app: "org.example.bob")
+    let alice = try d.client(app: "org.example.alice", over: transport)
+    let bob = try d.client(app: "org.example.bob", over: transport)
     var bobEvents = bob.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&bobEvents) { $0.kind == .subscribed }
     _ = try await alice.add(.tea("secret", in: 5))
@@ -135,9 +135,9 @@ import Testing
     #expect(try await alice.allDelivered().map(\.request.identifier).sorted() == ["now", "secret"])
   }
 
-  @Test func pagingWalksEveryPendingRequestOnce() async throws {
+  @Test(arguments: Transport.allCases) func pagingWalksEveryPendingRequestOnce(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     for i in 0..<25 { _ = try await client.add(.tea("r\(i)", in: Double(100 + i))) }
     var seen: [String] = []
     var token = ""
@@ -150,11 +150,11 @@ import Testing
     #expect(seen == (0..<25).map { "r\($0)" })  // ordered by next fire
   }
 
-  @Test func manyPendingRequestsFireInOrderThroughASmallWindow() async throws {
+  @Test(arguments: Transport.allCases) func manyPendingRequestsFireInOrderThroughASmallWindow(over transport: Transport) async throws {
     // A window of 8 keys in memory, 300 pending: the scheduler must page through the store's
     // index and still fire every request exactly once, in due order.
     let d = try InProcessDaemon { $0.windowCapacity = 8 }
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     let count = 300
@@ -181,9 +181,9 @@ import Testing
 }
 
 @Suite struct LargePageTests {
-  @Test func pagesOfLargeRequestsStayUnderTheFrameLimit() async throws {
+  @Test(arguments: Transport.allCases) func pagesOfLargeRequestsStayUnderTheFrameLimit(over transport: Transport) async throws {
     let d = try InProcessDaemon()
-    let client = try d.client()
+    let client = try d.client(over: transport)
     // 100 × ~16 KB of user info: a full default page would be a 1.6 MB reply.
     let userInfo = "{\"blob\":\"" + String(repeating: "x", count: 15_000) + "\"}"
     for i in 0..<100 {

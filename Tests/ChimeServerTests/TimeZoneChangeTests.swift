@@ -15,12 +15,12 @@ import Testing
   // 2027-06-01T04:00:00Z = 06:00 in Berlin (CEST), 00:00 in New York (EDT).
   static let start = Instant(unixMillis: 1_811_822_400_000)
 
-  @Test func floatingTriggersKeepTheirWallTimeWhenTheZoneChangesAndFixedOnesKeepTheirInstant() async throws {
+  @Test(arguments: Transport.allCases) func floatingTriggersKeepTheirWallTimeWhenTheZoneChangesAndFixedOnesKeepTheirInstant(over transport: Transport) async throws {
     let zone = Zone()
     let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
       configuration.timeZone = { zone.current.withLock { $0 } }
     }
-    let client = try d.client()
+    let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     var eight = CalendarComponents()

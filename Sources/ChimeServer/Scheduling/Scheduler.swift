@@ -25,6 +25,10 @@ final class Scheduler {
   private let onFired: (ScheduleKey, Fire.Outcome) -> Void
   private var machine: SchedulerMachine
   private var timer: LoopTimer?
+  /// Due batches waiting to be prepared: one is prepared at a time, so fires reach the writer
+  /// (and subscribers) in due order even when preparing one batch takes longer than the next.
+  private var batches: [[ScheduleKey]] = []
+  private var preparing = false
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
        configuration: Configuration, preparation: FirePreparation, logger: Logger,
@@ -78,8 +82,18 @@ final class Scheduler {
   }
 
   private func fire(_ keys: [ScheduleKey]) {
+    batches.append(keys)
+    prepareNextBatch()
+  }
+
+  private func prepareNextBatch() {
+    guard !preparing, !batches.isEmpty else { return }
+    preparing = true
+    let keys = batches.removeFirst()
     let preparation = self.preparation, now = clock.now(), zone = self.zone()
     loop.runBlocking({ preparation.prepare(keys, now: now, zone: zone) }, then: { [self] prepared in
+      preparing = false
+      defer { prepareNextBatch() }
       for (key, item) in zip(keys, prepared) {
         switch item {
         case .stale:
