@@ -123,7 +123,7 @@ public struct ChimeClient: Sendable {
     connection.serverStream(.subscribe, app: app, payload: WireCodec.encodeSubscribeRequest(after: cursor)) { bytes throws(ChimeError) in
       do throws(ChimeError) {
         return try WireCodec.decodeEvent(bytes)
-      } catch where error.reason == "UNKNOWN_ENUM_VALUE" && error.field == "kind" {
+      } catch where error.has(.unknownEnumValue) && error.field == "kind" {
         return nil
       }
     }

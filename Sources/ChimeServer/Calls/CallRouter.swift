@@ -20,13 +20,13 @@ final class CallRouter {
 
   func start(_ call: any ServerCall, header: CallHeader, payload: [UInt8]) {
     guard !draining else {
-      call.finish(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")))
+      call.finish(.failure(ChimeError(.shuttingDown, "chimed is shutting down")))
       return
     }
     do throws(ChimeError) {
       try AppID.validate(header.appID)
       if let deadline = header.deadline, deadline <= clock.now() {
-        throw ChimeError(.deadlineExceeded, reason: "DEADLINE_EXCEEDED", "the call's deadline passed before it started")
+        throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
       }
       try route(call, payload: payload)
     } catch {
@@ -83,7 +83,7 @@ final class CallRouter {
     case .nextTriggerDates:
       let (trigger, after, count) = try WireCodec.decodeNextTriggerDatesRequest(payload)
       guard let trigger else {
-        throw .invalidArgument("TRIGGER_REQUIRED", "give a trigger to preview", field: "trigger")
+        throw ChimeError(.triggerRequired, "give a trigger to preview", field: "trigger")
       }
       let dates = try TriggerPlanner.preview(trigger, after: after ?? clock.now(), count: count == 0 ? 5 : count)
       call.finish(.success(WireCodec.encodeNextTriggerDatesResponse(dates)))
