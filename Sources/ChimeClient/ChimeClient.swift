@@ -34,7 +34,7 @@ public struct ChimeClient: Sendable {
   /// Schedules a request (replacing a pending one with the same identifier); one without a
   /// trigger is delivered at once.
   public func add(_ request: NotificationRequest) async throws(ChimeError) -> AddResult {
-    try WireCodec.decodeAddResponse(await call(.add, payload: WireCodec.encodeAddRequest(request)))
+    try await unary(Calls.add, request)
   }
 
   /// One page of the app's pending requests.
@@ -42,7 +42,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func pending(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<PendingRequest> {
     _ = try page.resolvedSize()
-    return try WireCodec.decodeGetPendingResponse(await call(.getPending, payload: try WireCodec.encodePageRequest(page)))
+    return try await unary(Calls.getPending, page)
   }
 
   /// Every pending request, following page tokens.
@@ -52,11 +52,11 @@ public struct ChimeClient: Sendable {
 
   /// Removes pending requests; returns the identifiers that existed.
   public func removePending(_ ids: [String]) async throws(ChimeError) -> [String] {
-    try WireCodec.decodeRemoveResponse(await call(.removePending, payload: WireCodec.encodeIdentifiersRequest(ids)))
+    try await unary(Calls.removePending, ids)
   }
 
   public func removeAllPending() async throws(ChimeError) -> [String] {
-    try WireCodec.decodeRemoveResponse(await call(.removeAllPending, payload: WireCodec.encodeEmpty()))
+    try await unary(Calls.removeAllPending, Empty())
   }
 
   // MARK: Delivered
@@ -66,7 +66,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func delivered(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<DeliveredNotification> {
     _ = try page.resolvedSize()
-    return try WireCodec.decodeGetDeliveredResponse(await call(.getDelivered, payload: try WireCodec.encodePageRequest(page)))
+    return try await unary(Calls.getDelivered, page)
   }
 
   /// Every delivered notification, following page tokens.
@@ -75,11 +75,11 @@ public struct ChimeClient: Sendable {
   }
 
   public func removeDelivered(_ ids: [String]) async throws(ChimeError) -> [String] {
-    try WireCodec.decodeRemoveResponse(await call(.removeDelivered, payload: WireCodec.encodeIdentifiersRequest(ids)))
+    try await unary(Calls.removeDelivered, ids)
   }
 
   public func removeAllDelivered() async throws(ChimeError) -> [String] {
-    try WireCodec.decodeRemoveResponse(await call(.removeAllDelivered, payload: WireCodec.encodeEmpty()))
+    try await unary(Calls.removeAllDelivered, Empty())
   }
 
   // MARK: Previews
@@ -87,8 +87,7 @@ public struct ChimeClient: Sendable {
   /// Up to `count` upcoming fires of `trigger` after `after` (nil: now); a count of 0 asks for
   /// the daemon's default (5).
   public func nextTriggerDates(_ trigger: Trigger, after: Instant? = nil, count: Int = 0) async throws(ChimeError) -> [FireDate] {
-    let payload = try WireCodec.encodeNextTriggerDatesRequest(trigger: trigger, after: after, count: count)
-    return try WireCodec.decodeNextTriggerDatesResponse(await call(.nextTriggerDates, payload: payload))
+    try await unary(Calls.nextTriggerDates, .init(trigger: trigger, after: after, count: count))
   }
 
   // MARK: Apps and sounds
@@ -96,23 +95,22 @@ public struct ChimeClient: Sendable {
   /// Records this app's container, group containers (searched in order) and bundle. Empty
   /// container or bundle means the daemon's default under `$XDG_DATA_HOME/chime/apps/<id>/`.
   public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "") async throws(ChimeError) -> AppLayout {
-    let payload = try WireCodec.encodeRegisterAppRequest(.init(container: container, groupContainers: groupContainers, bundle: bundle))
-    return try WireCodec.decodeAppLayout(await call(.registerApp, payload: payload))
+    try await unary(Calls.registerApp, .init(container: container, groupContainers: groupContainers, bundle: bundle))
   }
 
   /// This app's layout: registered, or the defaults (`registered` false).
   public func appLayout() async throws(ChimeError) -> AppLayout {
-    try WireCodec.decodeAppLayout(await call(.getApp, payload: WireCodec.encodeEmpty()))
+    try await unary(Calls.getApp, Empty())
   }
 
   /// Every registered app's layout.
   public func listApps() async throws(ChimeError) -> [AppLayout] {
-    try WireCodec.decodeListAppsResponse(await call(.listApps, payload: WireCodec.encodeEmpty()))
+    try await unary(Calls.listApps, Empty())
   }
 
   /// Where the daemon looks for the sound `name` for this app, and what would play.
   public func checkSound(_ name: String) async throws(ChimeError) -> SoundCheck {
-    try WireCodec.decodeCheckSoundResponse(await call(.checkSound, payload: WireCodec.encodeCheckSoundRequest(name: name)))
+    try await unary(Calls.checkSound, name)
   }
 
   // MARK: Events
@@ -121,10 +119,36 @@ public struct ChimeClient: Sendable {
   /// consuming task is cancelled or the connection drops. Events of a kind this build does not
   /// know (from a newer daemon) are skipped.
   public func subscribe(after cursor: UInt64? = nil) -> AsyncThrowingStream<Event, any Error> {
-    connection.serverStream(.subscribe, app: app, payload: WireCodec.encodeSubscribeRequest(after: cursor)) { bytes throws(ChimeError) in
+    serverStream(Calls.subscribe, cursor) { error in error.has(.unknownEnumValue) && error.field == "kind" }
+  }
+
+  // MARK: Through the call table
+
+  /// A unary call through its descriptor: the request encoded and the reply decoded with the
+  /// codecs the daemon uses for that method.
+  private func unary<Request, Response>(
+    _ descriptor: CallDescriptor<Request, Response>, _ request: Request, deadline: Instant? = nil
+  ) async throws(ChimeError) -> Response {
+    try descriptor.decodeResponse(await call(descriptor.method, payload: descriptor.encodeRequest(request), deadline: deadline))
+  }
+
+  /// A server-streaming call through its descriptor. A message that fails to decode with an
+  /// error `skipping` accepts is left out; any other ends the stream with that error, as does a
+  /// request that cannot be encoded.
+  private func serverStream<Request, Message: Sendable>(
+    _ descriptor: ServerStreamingCallDescriptor<Request, Message>, _ request: Request,
+    skipping: @escaping @Sendable (ChimeError) -> Bool
+  ) -> AsyncThrowingStream<Message, any Error> {
+    let payload: [UInt8]
+    do throws(ChimeError) {
+      payload = try descriptor.encodeRequest(request)
+    } catch {
+      return AsyncThrowingStream(unfolding: { throw error })
+    }
+    return connection.serverStream(descriptor.method, app: app, payload: payload) { bytes throws(ChimeError) in
       do throws(ChimeError) {
-        return try WireCodec.decodeEvent(bytes)
-      } catch where error.reason == "UNKNOWN_ENUM_VALUE" && error.field == "kind" {
+        return try descriptor.decodeMessage(bytes)
+      } catch where skipping(error) {
         return nil
       }
     }

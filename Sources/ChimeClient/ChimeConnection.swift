@@ -21,7 +21,7 @@ public final class ChimeConnection: CallTransport {
   /// - Throws: UNAVAILABLE `DAEMON_UNAVAILABLE` when nothing listens at `socketPath` (the message
   ///   names the path and the errno text); INVALID_ARGUMENT `SOCKET_PATH_TOO_LONG` for a path over
   ///   107 bytes, `INVALID_SOCKET_PATH` for an empty one.
-  public init(socketPath: String, maxFrameBytes: Int = 1 << 20) throws(ChimeError) {
+  public init(socketPath: String, maxFrameBytes: Int = Limits.maxFrameBytesDefault) throws(ChimeError) {
     self.socketPath = socketPath
     let fd = try UnixSocket.connect(path: socketPath)
     core = ConnectionCore(fd: fd, maxFrameBytes: maxFrameBytes)
@@ -119,6 +119,6 @@ public final class ChimeConnection: CallTransport {
   }
 
   private static func cancelled(_ method: Method) -> ChimeError {
-    ChimeError(.cancelled, reason: "CANCELLED", "the \(method.rawValue) call was cancelled")
+    ChimeError(.cancelled, "the \(method.rawValue) call was cancelled")
   }
 }

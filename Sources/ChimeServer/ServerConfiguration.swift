@@ -9,7 +9,7 @@ public struct ServerConfiguration: Sendable {
   public var socketPath: String
   /// Directory holding `chime.db` (created 0700).
   public var dataDirectory: String
-  public var maxFrameBytes: Int = 1 << 20
+  public var maxFrameBytes: Int = Limits.maxFrameBytesDefault
   /// A connection whose unread replies exceed this is closed.
   public var maxQueuedWriteBytes: Int = 8 << 20
   public var clock: any WallClock = SystemWallClock()

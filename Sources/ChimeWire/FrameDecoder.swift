@@ -1,3 +1,5 @@
+public import ChimeCore
+
 /// Splits a byte stream into frames: feed it bytes as they arrive, in chunks of any size, and
 /// take frames out with `next()`.
 ///
@@ -18,7 +20,7 @@ public struct FrameDecoder: Sendable {
   /// Capacity kept after the buffer drains; a larger one (left by a big frame) is released.
   private static let retainedCapacity = 64 * 1024
 
-  public init(maxFrameBytes: Int = 1 << 20) {
+  public init(maxFrameBytes: Int = Limits.maxFrameBytesDefault) {
     precondition(maxFrameBytes >= 0, "maxFrameBytes must not be negative")
     self.maxFrameBytes = maxFrameBytes
   }

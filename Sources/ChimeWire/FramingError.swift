@@ -18,13 +18,16 @@ public struct FramingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// (INVALID_ARGUMENT, `MALFORMED_FRAME`).
     public static let malformedFrame = Code(wrapped: .malformedFrame)
 
-    /// The stable reason the code maps to, e.g. `FRAME_TOO_LARGE`.
-    public var description: String {
+    /// The catalogued reason the code maps to, which also gives the status code.
+    public var reason: Reason {
       switch wrapped {
-      case .frameTooLarge: "FRAME_TOO_LARGE"
-      case .malformedFrame: "MALFORMED_FRAME"
+      case .frameTooLarge: .frameTooLarge
+      case .malformedFrame: .malformedFrame
       }
     }
+
+    /// The stable reason the code maps to, e.g. `FRAME_TOO_LARGE`.
+    public var description: String { reason.name }
   }
 
   public var code: Code
@@ -38,8 +41,7 @@ public struct FramingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The status to send or throw: RESOURCE_EXHAUSTED `FRAME_TOO_LARGE` or INVALID_ARGUMENT
   /// `MALFORMED_FRAME`.
   public var chimeError: ChimeError {
-    let status: StatusCode = code == .frameTooLarge ? .resourceExhausted : .invalidArgument
-    return ChimeError(status, reason: code.description, message)
+    ChimeError(code.reason, message)
   }
 
   public var description: String { "\(code): \(message)" }

@@ -221,25 +221,43 @@ public enum WireCodec {
 
   // MARK: Previews
 
-  /// `NextTriggerDatesRequest`: up to `count` fires of `trigger` after `after` (nil means now, 0
-  /// on the wire); a count of 0 asks for the server's default. A count outside `0...UInt32.max`
-  /// is sent as `UInt32.max`, which the server refuses.
-  public static func encodeNextTriggerDatesRequest(trigger: Trigger?, after: Instant?, count: Int) throws(ChimeError) -> [UInt8] {
+  /// What `NextTriggerDatesRequest` carries: up to `count` fires of `trigger` after `after` (nil
+  /// means now, 0 on the wire); a count of 0 asks for the server's default.
+  public struct NextTriggerDatesRequest: Hashable, Sendable {
+    public var trigger: Trigger?
+    public var after: Instant?
+    public var count: Int
+
+    public init(trigger: Trigger?, after: Instant? = nil, count: Int = 0) {
+      self.trigger = trigger
+      self.after = after
+      self.count = count
+    }
+  }
+
+  /// `NextTriggerDatesRequest`. A count outside `0...UInt32.max` is sent as `UInt32.max`, which
+  /// the server refuses.
+  public static func encodeNextTriggerDatesRequest(_ request: NextTriggerDatesRequest) throws(ChimeError) -> [UInt8] {
     try ProtoMessage.packRefusingNUL("trigger") { arena in
       let m = arena.message(chime__v1__next_trigger_dates_request__init)
-      if let trigger {
+      if let trigger = request.trigger {
         m.pointee.trigger = RequestProto.build(trigger, in: arena)
       }
-      m.pointee.after_unix_ms = after?.unixMillis ?? 0
-      m.pointee.count = UInt32(exactly: count) ?? .max
+      m.pointee.after_unix_ms = request.after?.unixMillis ?? 0
+      m.pointee.count = UInt32(exactly: request.count) ?? .max
       return m
     }
   }
 
-  public static func decodeNextTriggerDatesRequest(_ bytes: [UInt8]) throws(ChimeError) -> (trigger: Trigger?, after: Instant?, count: Int) {
+  /// `NextTriggerDatesRequest` from its parts.
+  public static func encodeNextTriggerDatesRequest(trigger: Trigger?, after: Instant?, count: Int) throws(ChimeError) -> [UInt8] {
+    try encodeNextTriggerDatesRequest(NextTriggerDatesRequest(trigger: trigger, after: after, count: count))
+  }
+
+  public static func decodeNextTriggerDatesRequest(_ bytes: [UInt8]) throws(ChimeError) -> NextTriggerDatesRequest {
     try ProtoMessage.decode(bytes, as: "NextTriggerDatesRequest", with: chime__v1__next_trigger_dates_request__unpack) { m throws(ChimeError) in
       let after = m.pointee.after_unix_ms
-      return (
+      return NextTriggerDatesRequest(
         trigger: try RequestProto.trigger(m.pointee.trigger, "trigger"),
         after: after == 0 ? nil : Instant(unixMillis: after),
         count: Int(m.pointee.count)

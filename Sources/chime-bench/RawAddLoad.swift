@@ -28,8 +28,8 @@ enum RawAddLoad {
         identifier: "\(idPrefix)-\(c)-\(i)",
         content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
         trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
-      let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: Method.add.rawValue, appID: AddLoad.app),
-                                            payload: try WireCodec.encodeAddRequest(request)))
+      let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: Calls.add.method.rawValue, appID: AddLoad.app),
+                                            payload: try Calls.add.encodeRequest(request)))
       nextCallID += 1
       sentAt[c] = ContinuousClock.now
       sent[c] += 1

@@ -36,7 +36,7 @@ struct Chimed: ParsableCommand {
   var logLevel: String = "info"
 
   @Option(help: "Largest frame accepted, in bytes.")
-  var maxFrameBytes: Int = 1 << 20
+  var maxFrameBytes: Int = Limits.maxFrameBytesDefault
 
   @Option(help: "A fire later than this many seconds after its due time is marked missed.")
   var missedGrace: Double = 2

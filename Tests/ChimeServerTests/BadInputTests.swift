@@ -83,9 +83,22 @@ import Testing
   @Test func unimplementedMethodsSaySoHonestly() async throws {
     let d = try InProcessDaemon()
     let client = try d.client()
-    for method in [Method.setCategories, .getCategories, .respond, .requestAuthorization, .setBadgeCount] {
-      await expectError("UNIMPLEMENTED", code: .unimplemented) { _ = try await client.call(method, payload: []) }
+    #expect(Calls.undescribed == [.setCategories, .getCategories, .respond, .registerExtension, .requestAuthorization, .getSettings, .setBadgeCount])
+    for method in Calls.undescribed {
+      await expectError("UNIMPLEMENTED", code: .unimplemented) { _ = try await client.call(method, payload: [0xFF]) }
     }
+  }
+
+  /// Every method of the call table decodes its request with its descriptor, the ones that take
+  /// `Empty` included: bytes that are not the message are MALFORMED_PAYLOAD, and change nothing.
+  @Test func everyDescribedMethodRefusesAPayloadThatIsNotItsRequest() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    _ = try await client.add(.tea("kept"))
+    for method in Calls.methods {
+      await expectError("MALFORMED_PAYLOAD") { _ = try await client.call(method, payload: [0xFF]) }
+    }
+    #expect(try await client.allPending().map(\.request.identifier) == ["kept"])
   }
 
   @Test func unknownMethodAndUnknownCancelGetStatuses() async throws {

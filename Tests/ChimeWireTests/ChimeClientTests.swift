@@ -16,11 +16,11 @@ struct ChimeClientTests {
     let app = app
     let server = daemon.serve { frame in
       guard case .call(let id, let header, let payload) = frame else { return [] }
-      guard header.method == Method.add.rawValue, header.appID == app, let request = try? WireCodec.decodeAddRequest(payload) else {
+      guard header.method == Calls.add.method.rawValue, header.appID == app, let request = try? Calls.add.decodeRequest(payload) else {
         return [.reply(id: id, payload: [], endOfStream: true, status: .internal("unexpected call"))]
       }
       let pending = PendingRequest(request: request, nextFire: Instant(unixMillis: 2000), added: Instant(unixMillis: 1000))
-      return [.reply(id: id, payload: WireCodec.encodeAddResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
+      return [.reply(id: id, payload: Calls.add.encodeResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
     let result = try await client.add(Fixtures.fullRequest())
@@ -79,14 +79,14 @@ struct ChimeClientTests {
     let daemon = try FakeDaemon()
     let next = ["": "p2", "p2": "p3", "p3": ""]
     let server = daemon.serve { frame in
-      guard case .call(let id, let header, let payload) = frame, let page = try? WireCodec.decodePageRequest(payload) else { return [] }
+      guard case .call(let id, let header, let payload) = frame, let page = try? Calls.getPending.decodeRequest(payload) else { return [] }
       let token = next[page.pageToken] ?? ""
       let name = page.pageToken.isEmpty ? "p1" : page.pageToken
       let reply: [UInt8] =
-        if header.method == Method.getPending.rawValue {
-          WireCodec.encodeGetPendingResponse(Page(items: [Fixtures.fullPending(identifier: name + "a"), Fixtures.fullPending(identifier: name + "b")], nextPageToken: token))
+        if header.method == Calls.getPending.method.rawValue {
+          Calls.getPending.encodeResponse(Page(items: [Fixtures.fullPending(identifier: name + "a"), Fixtures.fullPending(identifier: name + "b")], nextPageToken: token))
         } else {
-          WireCodec.encodeGetDeliveredResponse(Page(items: [Fixtures.fullDelivered(identifier: name)], nextPageToken: token))
+          Calls.getDelivered.encodeResponse(Page(items: [Fixtures.fullDelivered(identifier: name)], nextPageToken: token))
         }
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
@@ -104,9 +104,9 @@ struct ChimeClientTests {
     let server = daemon.serve { frame in
       guard case .call(let id, let header, _) = frame else { return [] }
       let reply: [UInt8] =
-        header.method == Method.getPending.rawValue
-          ? WireCodec.encodeGetPendingResponse(Page(items: [Fixtures.minimalPending]))
-          : WireCodec.encodeGetDeliveredResponse(Page(items: []))
+        header.method == Calls.getPending.method.rawValue
+          ? Calls.getPending.encodeResponse(Page(items: [Fixtures.minimalPending]))
+          : Calls.getDelivered.encodeResponse(Page(items: []))
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
@@ -118,7 +118,7 @@ struct ChimeClientTests {
 
   @Test func repeatedPageTokenStopsPaging() async throws {
     let daemon = try FakeDaemon()
-    let server = daemon.serve { [.reply(id: $0.callID, payload: WireCodec.encodeGetPendingResponse(Page(items: [], nextPageToken: "same")), endOfStream: true, status: nil)] }
+    let server = daemon.serve { [.reply(id: $0.callID, payload: Calls.getPending.encodeResponse(Page(items: [], nextPageToken: "same")), endOfStream: true, status: nil)] }
     let client = try client(daemon)
     let error = await #expect(throws: ChimeError.self) { try await client.allPending() }
     #expect(error?.code == .internal)
@@ -142,14 +142,14 @@ struct ChimeClientTests {
       guard case .call(let id, let header, let payload) = frame else { return [] }
       let removed: [String]
       switch header.method {
-      case Method.removePending.rawValue, Method.removeDelivered.rawValue:
-        removed = ((try? WireCodec.decodeIdentifiersRequest(payload)) ?? []).filter { $0 != "missing" }
-      case Method.removeAllPending.rawValue, Method.removeAllDelivered.rawValue:
+      case Calls.removePending.method.rawValue, Calls.removeDelivered.method.rawValue:
+        removed = ((try? Calls.removePending.decodeRequest(payload)) ?? []).filter { $0 != "missing" }
+      case Calls.removeAllPending.method.rawValue, Calls.removeAllDelivered.method.rawValue:
         removed = payload.isEmpty ? ["everything"] : []
       default:
         removed = []
       }
-      return [.reply(id: id, payload: WireCodec.encodeRemoveResponse(removed), endOfStream: true, status: nil)]
+      return [.reply(id: id, payload: Calls.removePending.encodeResponse(removed), endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
     #expect(try await client.removePending(["a", "missing", "b"]) == ["a", "b"])
@@ -169,12 +169,12 @@ struct ChimeClientTests {
       Issue.record("expected the subscribe call")
       return
     }
-    #expect(header.method == Method.subscribe.rawValue)
-    #expect(try WireCodec.decodeSubscribeRequest(payload) == 41)
+    #expect(header.method == Calls.subscribe.method.rawValue)
+    #expect(try Calls.subscribe.decodeRequest(payload) == 41)
     let live = Event(at: Instant(unixMillis: 5), kind: .subscribed)
-    try daemon.send(.reply(id: id, payload: WireCodec.encodeEvent(Fixtures.fullEvent()), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(Fixtures.fullEvent()), endOfStream: false, status: nil))
     try daemon.send(.reply(id: id, payload: ProtoWriter.message { $0.field(1, varint: 43); $0.field(3, int32: 250) }, endOfStream: false, status: nil))
-    try daemon.send(.reply(id: id, payload: WireCodec.encodeEvent(live), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(live), endOfStream: false, status: nil))
     var iterator = events.makeAsyncIterator()
     #expect(try await iterator.next() == Fixtures.fullEvent())
     #expect(try await iterator.next() == live)

@@ -73,15 +73,11 @@ final class ConnectionCore: Sendable {
   /// holding a NUL (it would reach the daemon cut short: another app).
   func callFrame(id: UInt64, method: Method, app: String, payload: [UInt8], deadline: Instant?) throws(ChimeError) -> [UInt8] {
     guard !app.utf8.contains(0) else {
-      throw .invalidArgument("FIELD_CONTAINS_NUL", "the app id contains a NUL character, which cannot be sent", field: "app_id")
+      throw ChimeError(.fieldContainsNUL, "the app id contains a NUL character, which cannot be sent", field: "app_id")
     }
     let bytes = FrameEncoder.encode(.call(id: id, CallHeader(method: method.rawValue, appID: app, deadline: deadline), payload: payload))
     guard bytes.count - 4 <= maxFrameBytes else {
-      throw ChimeError(
-        .resourceExhausted,
-        reason: "FRAME_TOO_LARGE",
-        "the \(method.rawValue) call is \(bytes.count - 4) bytes; a frame holds at most \(maxFrameBytes)"
-      )
+      throw ChimeError(.frameTooLarge, "the \(method.rawValue) call is \(bytes.count - 4) bytes; a frame holds at most \(maxFrameBytes)")
     }
     return bytes
   }
@@ -101,7 +97,7 @@ final class ConnectionCore: Sendable {
       guard state.closed == nil else { return ([], nil) }
       var message = "connection to chimed closed: \(why)"
       if let farewell = state.farewell { message += " (the daemon said: \(farewell))" }
-      let error = ChimeError(.unavailable, reason: "CONNECTION_CLOSED", message)
+      let error = ChimeError(.connectionClosed, message)
       state.closed = error
       let waiters = Array(state.calls.values)
       state.calls.removeAll()

@@ -11,11 +11,24 @@ public struct ChimeError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Dotted path of the offending field, e.g. `request.content.badge`; empty if none.
   public var field: String
 
+  /// An error with any code and reason, as a peer sent it. Chime's own errors use
+  /// `init(_:_:field:)` with a catalogued `Reason`.
   public init(_ code: StatusCode, reason: String, _ message: String, field: String = "") {
     self.code = code
     self.reason = reason
     self.message = message
     self.field = field
+  }
+
+  /// An error for a catalogued reason, with the reason's status code:
+  /// `ChimeError(.invalidPageSize, "page size must be within 1...1000", field: "page_size")`.
+  public init(_ reason: Reason, _ message: String, field: String = "") {
+    self.init(reason.code, reason: reason.name, message, field: field)
+  }
+
+  /// True when the error carries `reason` (by name: the code a peer sent is not compared).
+  public func has(_ reason: Reason) -> Bool {
+    self.reason == reason.name
   }
 
   public var description: String {
@@ -27,18 +40,24 @@ public struct ChimeError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ChimeError {
+  /// INVALID_ARGUMENT with a reason given as text. Prefer `ChimeError(_ reason: Reason, ...)`;
+  /// this stays for code not yet converted to the catalogue.
   public static func invalidArgument(_ reason: String, _ message: String, field: String = "") -> ChimeError {
     ChimeError(.invalidArgument, reason: reason, message, field: field)
   }
 
+  /// UNIMPLEMENTED `UNIMPLEMENTED`: "<what> is not implemented yet".
   public static func unimplemented(_ what: String) -> ChimeError {
-    ChimeError(.unimplemented, reason: "UNIMPLEMENTED", "\(what) is not implemented yet")
+    ChimeError(.unimplemented, "\(what) is not implemented yet")
   }
 
+  /// INTERNAL `INTERNAL`.
   public static func `internal`(_ message: String = "internal error") -> ChimeError {
-    ChimeError(.internal, reason: "INTERNAL", message)
+    ChimeError(.internal, message)
   }
 
+  /// NOT_FOUND with a reason given as text. Prefer `ChimeError(_ reason: Reason, ...)`; this
+  /// stays for code not yet converted to the catalogue.
   public static func notFound(_ reason: String, _ message: String, field: String = "") -> ChimeError {
     ChimeError(.notFound, reason: reason, message, field: field)
   }

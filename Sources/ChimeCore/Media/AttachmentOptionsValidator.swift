@@ -14,42 +14,42 @@ public enum AttachmentOptionsValidator {
       let f = "\(field).thumbnail_clipping_rect"
       let values = [rect.x, rect.y, rect.width, rect.height]
       guard values.allSatisfy(\.isFinite) else {
-        throw .invalidArgument("INVALID_THUMBNAIL_CLIPPING_RECT", "clipping rect values must be finite numbers", field: f)
+        throw ChimeError(.invalidThumbnailClippingRect, "clipping rect values must be finite numbers", field: f)
       }
       guard rect.x >= 0, rect.y >= 0 else {
-        throw .invalidArgument("INVALID_THUMBNAIL_CLIPPING_RECT", "clipping rect origin (\(rect.x), \(rect.y)) must not be negative", field: f)
+        throw ChimeError(.invalidThumbnailClippingRect, "clipping rect origin (\(rect.x), \(rect.y)) must not be negative", field: f)
       }
       guard rect.width > 0, rect.height > 0 else {
-        throw .invalidArgument("INVALID_THUMBNAIL_CLIPPING_RECT", "clipping rect size \(rect.width)×\(rect.height) must be greater than 0", field: f)
+        throw ChimeError(.invalidThumbnailClippingRect, "clipping rect size \(rect.width)×\(rect.height) must be greater than 0", field: f)
       }
       guard rect.x + rect.width <= 1, rect.y + rect.height <= 1 else {
-        throw .invalidArgument("INVALID_THUMBNAIL_CLIPPING_RECT", "clipping rect (\(rect.x), \(rect.y), \(rect.width), \(rect.height)) leaves the unit square", field: f)
+        throw ChimeError(.invalidThumbnailClippingRect, "clipping rect (\(rect.x), \(rect.y), \(rect.width), \(rect.height)) leaves the unit square", field: f)
       }
     }
     if let time = options.thumbnailTime {
       let f = "\(field).thumbnail_time"
       guard time.isFinite else {
-        throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time must be a finite number", field: f)
+        throw ChimeError(.invalidThumbnailTime, "thumbnail time must be a finite number", field: f)
       }
       switch facts.mediaClass {
       case .movie where facts.durationSeconds <= 0:
         // The container does not say how long it is (a fragmented MPEG-4 without a duration in
         // its movie header, an MPEG program stream): any time from 0 on is accepted.
         guard time >= 0 else {
-          throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time \(time) s must not be negative", field: f)
+          throw ChimeError(.invalidThumbnailTime, "thumbnail time \(time) s must not be negative", field: f)
         }
       case .movie:
         guard time >= 0, time <= facts.durationSeconds else {
-          throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time \(time) s is outside the movie's 0…\(facts.durationSeconds) s", field: f)
+          throw ChimeError(.invalidThumbnailTime, "thumbnail time \(time) s is outside the movie's 0…\(facts.durationSeconds) s", field: f)
         }
       case .image where facts.isAnimated:
         guard time >= 0, time.rounded(.towardZero) == time, time < Double(facts.frameCount) else {
-          throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time for an animated GIF is a frame index 0…\(facts.frameCount - 1) (got \(time))", field: f)
+          throw ChimeError(.invalidThumbnailTime, "thumbnail time for an animated GIF is a frame index 0…\(facts.frameCount - 1) (got \(time))", field: f)
         }
       case .image:
-        throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time is only for animated GIFs and movies; \(facts.type.uti) is a still image", field: f)
+        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs and movies; \(facts.type.uti) is a still image", field: f)
       case .audio:
-        throw .invalidArgument("INVALID_THUMBNAIL_TIME", "thumbnail time is only for animated GIFs and movies, not audio (\(facts.type.uti))", field: f)
+        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs and movies, not audio (\(facts.type.uti))", field: f)
       }
     }
   }

@@ -19,7 +19,7 @@ extension ChimeError {
   /// The bytes could not be read (an I/O error, or the file changed size while being read).
   /// Not the file's fault as far as the inspectors can tell; the caller decides the status.
   static func mediaReadFailed(_ message: String) -> ChimeError {
-    ChimeError(.internal, reason: "MEDIA_READ_FAILED", message)
+    ChimeError(.mediaReadFailed, message)
   }
 }
 

@@ -22,15 +22,15 @@ public enum MediaInspector {
   public static func inspect(_ source: some ByteSource, typeHint: String = "", field: String = "") throws(ChimeError) -> MediaFacts {
     let size = source.count
     guard size > 0 else {
-      throw error("ATTACHMENT_INVALID_FILE_SIZE", "the file is empty (0 bytes)", field)
+      throw ChimeError(.attachmentInvalidFileSize, "the file is empty (0 bytes)", field: field)
     }
     guard size <= MediaClass.maxByteLimit else {
-      throw error("ATTACHMENT_INVALID_FILE_SIZE", "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field)
+      throw ChimeError(.attachmentInvalidFileSize, "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field: field)
     }
     var hint: MediaType?
     if !typeHint.isEmpty {
       guard let named = MediaType(uti: typeHint) else {
-        throw error("ATTACHMENT_UNRECOGNIZED_TYPE", "type hint \(typeHint) is not a supported attachment type", field)
+        throw ChimeError(.attachmentUnrecognizedType, "type hint \(typeHint) is not a supported attachment type", field: field)
       }
       hint = named
     }
@@ -67,25 +67,21 @@ public enum MediaInspector {
     return facts
   }
 
-  private static func error(_ reason: String, _ message: String, _ field: String) -> ChimeError {
-    ChimeError(.invalidArgument, reason: reason, message, field: field)
-  }
-
   private static func contradiction(_ hint: String, _ actual: String, _ field: String) -> ChimeError {
-    error("ATTACHMENT_UNRECOGNIZED_TYPE", "type hint \(hint) contradicts the file's bytes, which are \(actual)", field)
+    ChimeError(.attachmentUnrecognizedType, "type hint \(hint) contradicts the file's bytes, which are \(actual)", field: field)
   }
 
   private static func tooLarge(_ size: Int, _ type: MediaType, _ cls: MediaClass, _ field: String) -> ChimeError {
-    error("ATTACHMENT_INVALID_FILE_SIZE", "the file is \(size) bytes; the \(cls.rawValue) limit (\(type.uti)) is \(cls.byteLimit) bytes", field)
+    ChimeError(.attachmentInvalidFileSize, "the file is \(size) bytes; the \(cls.rawValue) limit (\(type.uti)) is \(cls.byteLimit) bytes", field: field)
   }
 
   private static func map(_ e: MediaParseError, _ field: String, hint: String) -> ChimeError {
     switch e {
     case .corrupt(let message):
-      return error("ATTACHMENT_CORRUPT", message, field)
+      return ChimeError(.attachmentCorrupt, message, field: field)
     case .unrecognized(let message):
       let text = hint.isEmpty ? message : "type hint \(hint) contradicts the file's bytes: \(message)"
-      return error("ATTACHMENT_UNRECOGNIZED_TYPE", text, field)
+      return ChimeError(.attachmentUnrecognizedType, text, field: field)
     case .io(var e):
       e.field = field
       return e

@@ -9,7 +9,7 @@ public enum SoundInspector {
   ///   it is reported in the facts and `SoundRules.verdict` refuses it.
   public static func inspect(_ source: some ByteSource) throws(ChimeError) -> SoundFacts {
     guard source.count > 0 else {
-      throw ChimeError(.invalidArgument, reason: "SOUND_CORRUPT", "the sound file is empty (0 bytes)")
+      throw ChimeError(.soundCorrupt, "the sound file is empty (0 bytes)")
     }
     let r = ByteReader(source)
     do throws(MediaParseError) {
@@ -25,9 +25,9 @@ public enum SoundInspector {
     } catch {
       switch error {
       case .corrupt(let message):
-        throw ChimeError(.invalidArgument, reason: "SOUND_CORRUPT", message)
+        throw ChimeError(.soundCorrupt, message)
       case .unrecognized(let message):
-        throw ChimeError(.invalidArgument, reason: "SOUND_UNSUPPORTED_FORMAT", message)
+        throw ChimeError(.soundUnsupportedFormat, message)
       case .io(let e):
         throw e
       }

@@ -31,15 +31,15 @@ public enum SoundRules {
     r.durationSeconds = facts.durationSeconds
     if let problem = unplayable(facts) {
       r.plays = .default
-      r.reason = "SOUND_UNSUPPORTED_FORMAT"
+      r.reason = Reason.soundUnsupportedFormat.name
       r.message = problem
     } else if facts.frames == 0 {
       r.plays = .default
-      r.reason = "SOUND_CORRUPT"
+      r.reason = Reason.soundCorrupt.name
       r.message = "the \(facts.container.rawValue.uppercased()) file holds no audio (0 frames)"
     } else if let frames = facts.frames, isTooLong(frames: frames, sampleRate: facts.sampleRate) {
       r.plays = .default
-      r.reason = "SOUND_TOO_LONG"
+      r.reason = Reason.soundTooLong.name
       r.message = "the sound lasts \(facts.durationSeconds) s (\(frames) frames at \(facts.sampleRate) Hz); sounds of \(maximumSeconds) s or longer play the default sound"
     }
     return r
@@ -50,7 +50,7 @@ public enum SoundRules {
   public static func verdict(failure: ChimeError, path: String = "") -> SoundResolution {
     var r = SoundResolution(plays: .default)
     r.path = path
-    r.reason = failure.reason == "SOUND_UNSUPPORTED_FORMAT" ? "SOUND_UNSUPPORTED_FORMAT" : "SOUND_CORRUPT"
+    r.reason = (failure.has(.soundUnsupportedFormat) ? Reason.soundUnsupportedFormat : .soundCorrupt).name
     r.message = failure.message
     return r
   }

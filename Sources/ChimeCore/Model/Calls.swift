@@ -16,7 +16,7 @@ public struct PageRequest: Hashable, Sendable {
   public func resolvedSize() throws(ChimeError) -> Int {
     if pageSize == 0 { return Limits.pageSizeDefault }
     guard pageSize > 0, pageSize <= Limits.pageSizeMax else {
-      throw .invalidArgument("INVALID_PAGE_SIZE", "page size must be within 1...\(Limits.pageSizeMax)", field: "page_size")
+      throw ChimeError(.invalidPageSize, "page size must be within 1...\(Limits.pageSizeMax)", field: "page_size")
     }
     return pageSize
   }

@@ -9,7 +9,7 @@ extension TriggerPlanner {
   ///   count outside 1...1000 (`INVALID_COUNT`).
   public static func preview(_ trigger: Trigger, after: Instant, count: Int, zone: TimeZone = .current) throws(ChimeError) -> [FireDate] {
     guard count >= 1, count <= 1000 else {
-      throw .invalidArgument("INVALID_COUNT", "count must be within 1...1000 (got \(count))", field: "count")
+      throw ChimeError(.invalidCount, "count must be within 1...1000 (got \(count))", field: "count")
     }
     try RequestValidator.validate(trigger, field: "trigger")
     switch trigger {

@@ -5,16 +5,16 @@ public enum AppID {
   public static func validate(_ id: String) throws(ChimeError) {
     let bytes = Array(id.utf8)
     guard !bytes.isEmpty else {
-      throw .invalidArgument("INVALID_APP_ID", "app id is empty: pass --app or set CHIME_APP", field: "app_id")
+      throw ChimeError(.invalidAppID, "app id is empty: pass --app or set CHIME_APP", field: "app_id")
     }
     guard bytes.count <= Limits.appIDMaxBytes else {
-      throw .invalidArgument("INVALID_APP_ID", "app id is longer than \(Limits.appIDMaxBytes) bytes", field: "app_id")
+      throw ChimeError(.invalidAppID, "app id is longer than \(Limits.appIDMaxBytes) bytes", field: "app_id")
     }
     let allowed = bytes.allSatisfy { b in
       (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2E || b == 0x2D || b == 0x5F
     }
     guard allowed, bytes.first != 0x2E, bytes.last != 0x2E, !id.contains("..") else {
-      throw .invalidArgument("INVALID_APP_ID", "app id must be reverse-DNS style ([A-Za-z0-9._-], no leading, trailing or double dots)", field: "app_id")
+      throw ChimeError(.invalidAppID, "app id must be reverse-DNS style ([A-Za-z0-9._-], no leading, trailing or double dots)", field: "app_id")
     }
   }
 }

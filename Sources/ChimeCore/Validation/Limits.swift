@@ -13,6 +13,10 @@ public enum Limits {
   /// Bytes of one registered directory path.
   public static let pathMaxBytes = 4095
   public static let identifiersPerCallMax = 1000
+  /// The largest frame (its body after the 4-byte length) a peer accepts unless configured
+  /// otherwise: 1 MiB. The frame decoder, the Swift client and chimed (`--max-frame-bytes`)
+  /// default to it.
+  public static let maxFrameBytesDefault = 1 << 20
   public static let pageSizeDefault = 100
   public static let pageSizeMax = 1000
   /// A repeating time-interval trigger must repeat at least this often.

@@ -13,7 +13,7 @@ public enum RequestValidator {
     let policy = request.missedFire
     if policy.action == .deliverIfLateByLessThan {
       guard policy.maxLatenessSeconds.isFinite, policy.maxLatenessSeconds > 0 else {
-        throw .invalidArgument("INVALID_MISSED_FIRE_POLICY", "max lateness must be a positive number of seconds", field: "request.missed_fire.max_lateness_seconds")
+        throw ChimeError(.invalidMissedFirePolicy, "max lateness must be a positive number of seconds", field: "request.missed_fire.max_lateness_seconds")
       }
     }
   }
@@ -24,13 +24,13 @@ public enum RequestValidator {
     // Fast path: ASCII without C0 controls or DEL, the common case.
     if count > 0, count <= Limits.identifierMaxBytes, identifier.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
     guard count > 0 else {
-      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: field)
+      throw ChimeError(.invalidIdentifier, "identifier is empty", field: field)
     }
     guard count <= Limits.identifierMaxBytes else {
-      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is \(count) bytes; the limit is \(Limits.identifierMaxBytes)", field: field)
+      throw ChimeError(.invalidIdentifier, "identifier is \(count) bytes; the limit is \(Limits.identifierMaxBytes)", field: field)
     }
     guard !identifier.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-      throw .invalidArgument("INVALID_IDENTIFIER", "identifier contains control characters", field: field)
+      throw ChimeError(.invalidIdentifier, "identifier contains control characters", field: field)
     }
   }
 
@@ -41,18 +41,18 @@ public enum RequestValidator {
                          ("launch_image_name", content.launchImageName)]
     {
       if text.utf8.count > Limits.textMaxBytes {
-        throw .invalidArgument("FIELD_TOO_LONG", "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
+        throw ChimeError(.fieldTooLong, "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
       }
       if text.utf8.contains(0) {
-        throw .invalidArgument("FIELD_CONTAINS_NUL", "\(name) contains a NUL character", field: "\(field).\(name)")
+        throw ChimeError(.fieldContainsNUL, "\(name) contains a NUL character", field: "\(field).\(name)")
       }
     }
     if let badge = content.badge, badge < 0 {
-      throw .invalidArgument("INVALID_BADGE", "badge must be 0 or more (got \(badge))", field: "\(field).badge")
+      throw ChimeError(.invalidBadge, "badge must be 0 or more (got \(badge))", field: "\(field).badge")
     }
     if let score = content.relevanceScore {
       guard score.isFinite, score >= 0, score <= 1 else {
-        throw .invalidArgument("INVALID_RELEVANCE_SCORE", "relevance score must be within 0...1 (got \(score))", field: "\(field).relevance_score")
+        throw ChimeError(.invalidRelevanceScore, "relevance score must be within 0...1 (got \(score))", field: "\(field).relevance_score")
       }
     }
     if let sound = content.sound {
@@ -60,27 +60,27 @@ public enum RequestValidator {
     }
     try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")
     guard content.attachments.count <= Limits.attachmentsMax else {
-      throw .invalidArgument("TOO_MANY_ATTACHMENTS", "at most \(Limits.attachmentsMax) attachments", field: "\(field).attachments")
+      throw ChimeError(.tooManyAttachments, "at most \(Limits.attachmentsMax) attachments", field: "\(field).attachments")
     }
     var seen = Set<String>()
     for (i, attachment) in content.attachments.enumerated() where !attachment.identifier.isEmpty {
       try validateIdentifier(attachment.identifier, field: "\(field).attachments[\(i)].identifier")
       guard seen.insert(attachment.identifier).inserted else {
-        throw .invalidArgument("DUPLICATE_ATTACHMENT_IDENTIFIER", "attachment identifier \"\(attachment.identifier)\" is used twice", field: "\(field).attachments[\(i)].identifier")
+        throw ChimeError(.duplicateAttachmentIdentifier, "attachment identifier \"\(attachment.identifier)\" is used twice", field: "\(field).attachments[\(i)].identifier")
       }
     }
     guard content.hasContent else {
-      throw .invalidArgument("NOTIFICATION_INVALID_NO_CONTENT", "content has nothing to show: give a title, subtitle, body, attachment, sound or badge", field: field)
+      throw ChimeError(.notificationInvalidNoContent, "content has nothing to show: give a title, subtitle, body, attachment, sound or badge", field: field)
     }
   }
 
   public static func validate(_ sound: Sound, field: String) throws(ChimeError) {
     if let volume = sound.volume {
       guard sound.isCritical else {
-        throw .invalidArgument("INVALID_SOUND_VOLUME", "a volume is only for critical sounds (defaultCritical, criticalNamed)", field: "\(field).volume")
+        throw ChimeError(.invalidSoundVolume, "a volume is only for critical sounds (defaultCritical, criticalNamed)", field: "\(field).volume")
       }
       guard volume.isFinite, volume >= 0, volume <= 1 else {
-        throw .invalidArgument("INVALID_SOUND_VOLUME", "volume must be within 0...1 (got \(volume))", field: "\(field).volume")
+        throw ChimeError(.invalidSoundVolume, "volume must be within 0...1 (got \(volume))", field: "\(field).volume")
       }
     }
     if sound.kind == .named || sound.kind == .criticalNamed {
@@ -93,10 +93,10 @@ public enum RequestValidator {
     guard !json.isEmpty else { return }
     let bytes = json.utf8.count
     guard bytes <= Limits.userInfoMaxBytes else {
-      throw .invalidArgument("USER_INFO_TOO_LARGE", "user info is \(bytes) bytes; the limit is \(Limits.userInfoMaxBytes)", field: field)
+      throw ChimeError(.userInfoTooLarge, "user info is \(bytes) bytes; the limit is \(Limits.userInfoMaxBytes)", field: field)
     }
     guard JSONShape.isObject(Array(json.utf8), maxDepth: Limits.userInfoMaxDepth) else {
-      throw .invalidArgument("INVALID_USER_INFO", "user info must be a JSON object", field: field)
+      throw ChimeError(.invalidUserInfo, "user info must be a JSON object", field: field)
     }
   }
 
@@ -104,13 +104,13 @@ public enum RequestValidator {
     switch trigger {
     case .timeInterval(let t):
       guard t.seconds.isFinite, t.seconds > 0 else {
-        throw .invalidArgument("INVALID_INTERVAL", "time interval must be a positive number of seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
+        throw ChimeError(.invalidInterval, "time interval must be a positive number of seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
       }
       guard t.seconds <= Limits.maximumIntervalSeconds else {
-        throw .invalidArgument("INVALID_INTERVAL", "time interval is longer than 100 years", field: "\(field).time_interval.seconds")
+        throw ChimeError(.invalidInterval, "time interval is longer than 100 years", field: "\(field).time_interval.seconds")
       }
       if t.repeats && t.seconds < Limits.minimumRepeatInterval {
-        throw .invalidArgument("INVALID_INTERVAL", "a repeating time interval must be at least 60 seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
+        throw ChimeError(.invalidInterval, "a repeating time interval must be at least 60 seconds (got \(t.seconds))", field: "\(field).time_interval.seconds")
       }
     case .calendar(let c):
       try CalendarEngine.validate(c, field: "\(field).calendar")
@@ -124,7 +124,7 @@ public enum SoundName {
   public static func validate(_ name: String, field: String) throws(ChimeError) {
     let bytes = name.utf8.count
     guard bytes > 0, bytes <= 255, !name.contains("/"), !name.utf8.contains(0), name != ".", name != ".." else {
-      throw .invalidArgument("INVALID_SOUND_NAME", "sound name must be a plain file name (no '/', no '..', 1...255 bytes)", field: field)
+      throw ChimeError(.invalidSoundName, "sound name must be a plain file name (no '/', no '..', 1...255 bytes)", field: field)
     }
   }
 }

@@ -3,120 +3,107 @@ import ChimeWire
 import Logging
 
 /// Turns calls into service requests: checks the app id and deadline, decodes the payload,
-/// runs the method and encodes its answer. The one place where wire messages meet the service.
-/// Loop thread only.
+/// runs the method and encodes its answer, each method through its descriptor in the call
+/// table (`Calls`). The one place where wire messages meet the service. Loop thread only.
 final class CallRouter {
-  private let service: NotificationService
   private let clock: any WallClock
   private let logger: Logger
+  private let handlers: [Method: RouteTable.Handler]
   /// Set when the daemon is shutting down: new calls are refused with UNAVAILABLE.
   var draining = false
 
   init(service: NotificationService, clock: any WallClock, logger: Logger) {
-    self.service = service
     self.clock = clock
     self.logger = logger
+    handlers = Self.routes(service: service, clock: clock).handlers
+    precondition(Set(handlers.keys) == Set(Method.allCases), "every method must be routed")
   }
 
   func start(_ call: any ServerCall, header: CallHeader, payload: [UInt8]) {
     guard !draining else {
-      call.finish(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")))
+      call.finish(.failure(ChimeError(.shuttingDown, "chimed is shutting down")))
       return
     }
     do throws(ChimeError) {
       try AppID.validate(header.appID)
       if let deadline = header.deadline, deadline <= clock.now() {
-        throw ChimeError(.deadlineExceeded, reason: "DEADLINE_EXCEEDED", "the call's deadline passed before it started")
+        throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
       }
-      try route(call, payload: payload)
+      guard let handler = handlers[call.method] else { throw .unimplemented(call.method.rawValue) }
+      try handler(call, payload)
     } catch {
       call.finish(.failure(error))
     }
   }
 
-  private func route(_ call: any ServerCall, payload: [UInt8]) throws(ChimeError) {
-    let app = call.app
-    switch call.method {
-    case .add:
-      let request = try WireCodec.decodeAddRequest(payload)
-      service.add(app: app, request: request) { result in
-        call.finish(result.map(WireCodec.encodeAddResponse))
-      }
-    case .getPending:
-      let page = try WireCodec.decodePageRequest(payload)
+  /// Every method's handler: the service call behind each descriptor.
+  private static func routes(service: NotificationService, clock: any WallClock) -> RouteTable {
+    var table = RouteTable()
+    table.unary(Calls.add) { call, request, reply in
+      service.add(app: call.app, request: request, reply: reply)
+    }
+    table.unary(Calls.getPending) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
-      service.pending(app: app, page: page) { result in
-        call.finish(result.map(WireCodec.encodeGetPendingResponse))
-      }
-    case .getDelivered:
-      let page = try WireCodec.decodePageRequest(payload)
+      service.pending(app: call.app, page: page, reply: reply)
+    }
+    table.unary(Calls.getDelivered) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
-      service.delivered(app: app, page: page) { result in
-        call.finish(result.map(WireCodec.encodeGetDeliveredResponse))
-      }
-    case .removePending:
-      let ids = try WireCodec.decodeIdentifiersRequest(payload)
-      service.removePending(app: app, identifiers: ids) { result in
-        call.finish(result.map(WireCodec.encodeRemoveResponse))
-      }
-    case .removeAllPending:
-      service.removePending(app: app, identifiers: nil) { result in
-        call.finish(result.map(WireCodec.encodeRemoveResponse))
-      }
-    case .removeDelivered:
-      let ids = try WireCodec.decodeIdentifiersRequest(payload)
-      service.removeDelivered(app: app, identifiers: ids) { result in
-        call.finish(result.map(WireCodec.encodeRemoveResponse))
-      }
-    case .removeAllDelivered:
-      service.removeDelivered(app: app, identifiers: nil) { result in
-        call.finish(result.map(WireCodec.encodeRemoveResponse))
-      }
-    case .subscribe:
-      let cursor = try WireCodec.decodeSubscribeRequest(payload)
-      let sink = StreamSink(call: call)
+      service.delivered(app: call.app, page: page, reply: reply)
+    }
+    table.unary(Calls.removePending) { call, identifiers, reply in
+      service.removePending(app: call.app, identifiers: identifiers, reply: reply)
+    }
+    table.unary(Calls.removeAllPending) { call, _, reply in
+      service.removePending(app: call.app, identifiers: nil, reply: reply)
+    }
+    table.unary(Calls.removeDelivered) { call, identifiers, reply in
+      service.removeDelivered(app: call.app, identifiers: identifiers, reply: reply)
+    }
+    table.unary(Calls.removeAllDelivered) { call, _, reply in
+      service.removeDelivered(app: call.app, identifiers: nil, reply: reply)
+    }
+    table.serverStreaming(Calls.subscribe) { call, cursor, send in
+      let app = call.app
+      let sink = StreamSink(send: send)
       let token = service.subscribe(app: app, after: cursor, sink: sink)
-      call.onCancel = { [service] in
+      call.onCancel = {
         _ = sink  // the hub holds the sink weakly; the call keeps it alive
         service.unsubscribe(app: app, token: token)
       }
-    case .nextTriggerDates:
-      let (trigger, after, count) = try WireCodec.decodeNextTriggerDatesRequest(payload)
-      guard let trigger else {
-        throw .invalidArgument("TRIGGER_REQUIRED", "give a trigger to preview", field: "trigger")
-      }
-      let dates = try TriggerPlanner.preview(trigger, after: after ?? clock.now(), count: count == 0 ? 5 : count)
-      call.finish(.success(WireCodec.encodeNextTriggerDatesResponse(dates)))
-    case .setCategories, .getCategories:
-      throw .unimplemented("categories")
-    case .respond, .registerExtension:
-      throw .unimplemented("responses and content extensions")
-    case .requestAuthorization, .getSettings, .setBadgeCount:
-      throw .unimplemented("authorization and badge")
-    case .registerApp:
-      let r = try WireCodec.decodeRegisterAppRequest(payload)
-      service.registerApp(app: app, container: r.container, groups: r.groupContainers, bundle: r.bundle) { result in
-        call.finish(result.map(WireCodec.encodeAppLayout))
-      }
-    case .getApp:
-      try WireCodec.decodeEmpty(payload)
-      service.app(app: app) { result in call.finish(result.map(WireCodec.encodeAppLayout)) }
-    case .listApps:
-      try WireCodec.decodeEmpty(payload)
-      service.apps { result in call.finish(result.map(WireCodec.encodeListAppsResponse)) }
-    case .checkSound:
-      let name = try WireCodec.decodeCheckSoundRequest(payload)
-      service.checkSound(app: app, name: name) { result in call.finish(result.map(WireCodec.encodeCheckSoundResponse)) }
     }
+    table.unary(Calls.nextTriggerDates) { _, request, reply throws(ChimeError) in
+      guard let trigger = request.trigger else {
+        throw ChimeError(.triggerRequired, "give a trigger to preview", field: "trigger")
+      }
+      let count = request.count == 0 ? 5 : request.count
+      reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count)))
+    }
+    table.unimplemented([.setCategories, .getCategories], "categories")
+    table.unimplemented([.respond, .registerExtension], "responses and content extensions")
+    table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
+    table.unary(Calls.registerApp) { call, registration, reply in
+      service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
+                          bundle: registration.bundle, reply: reply)
+    }
+    table.unary(Calls.getApp) { call, _, reply in
+      service.app(app: call.app, reply: reply)
+    }
+    table.unary(Calls.listApps) { _, _, reply in
+      service.apps(reply: reply)
+    }
+    table.unary(Calls.checkSound) { call, name, reply in
+      service.checkSound(app: call.app, name: name, reply: reply)
+    }
+    return table
   }
 }
 
 /// Sends a subscriber's events as stream messages of its call.
 private final class StreamSink: EventSink {
-  let call: any ServerCall
-  init(call: any ServerCall) { self.call = call }
+  let sendEvent: (Event) -> Bool
+  init(send: @escaping (Event) -> Bool) { sendEvent = send }
 
   func send(_ event: Event) -> Bool {
-    call.sendMessage(WireCodec.encodeEvent(event))
+    sendEvent(event)
   }
 }

@@ -124,17 +124,17 @@ final class Connection {
     switch frame {
     case .call(let callID, let header, let payload):
       guard callID != 0 else {
-        refuse(.invalidArgument("INVALID_CALL_ID", "call id 0 is reserved"))
+        refuse(ChimeError(.invalidCallID, "call id 0 is reserved"))
         return
       }
       guard calls[callID] == nil else {
         write(.reply(id: callID, payload: [], endOfStream: true,
-                     status: .invalidArgument("DUPLICATE_CALL_ID", "call id \(callID) is already in flight on this connection")))
+                     status: ChimeError(.duplicateCallID, "call id \(callID) is already in flight on this connection")))
         return
       }
       guard let method = Method(rawValue: header.method) else {
         write(.reply(id: callID, payload: [], endOfStream: true,
-                     status: ChimeError(.unimplemented, reason: "UNKNOWN_METHOD", "unknown method \"\(header.method.prefix(200))\"")))
+                     status: ChimeError(.unknownMethod, "unknown method \"\(header.method.prefix(200))\"")))
         return
       }
       let call = ActiveCall(id: callID, method: method, app: header.appID, connection: self)
@@ -143,13 +143,13 @@ final class Connection {
     case .cancel(let callID):
       guard let call = calls[callID] else {
         write(.reply(id: callID, payload: [], endOfStream: true,
-                     status: .notFound("UNKNOWN_CALL", "no call \(callID) is in flight on this connection")))
+                     status: ChimeError(.unknownCall, "no call \(callID) is in flight on this connection")))
         return
       }
       call.cancelled()
-      call.finish(.failure(ChimeError(.cancelled, reason: "CANCELLED", "cancelled by the client")))
+      call.finish(.failure(ChimeError(.cancelled, "cancelled by the client")))
     case .reply:
-      refuse(.invalidArgument("MALFORMED_FRAME", "clients send calls and cancels, not replies"))
+      refuse(ChimeError(.malformedFrame, "clients send calls and cancels, not replies"))
     }
   }
 

@@ -18,7 +18,7 @@ enum ProtoMessage {
     defer { arena.freeAll() }
     let message = build(arena)
     guard !arena.cutAtNUL else {
-      throw .invalidArgument("FIELD_CONTAINS_NUL", "a string in the \(what) contains a NUL character, which cannot be sent")
+      throw ChimeError(.fieldContainsNUL, "a string in the \(what) contains a NUL character, which cannot be sent")
     }
     return pack(message, lengthPrefix: false)
   }

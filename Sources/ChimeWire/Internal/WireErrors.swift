@@ -3,22 +3,22 @@ import ChimeCore
 /// The statuses decoding fails with. All are INVALID_ARGUMENT: the bytes came from a peer.
 enum WireErrors {
   static func malformedPayload(_ message: String) -> ChimeError {
-    .invalidArgument("MALFORMED_PAYLOAD", "payload is not a valid \(message) message")
+    ChimeError(.malformedPayload, "payload is not a valid \(message) message")
   }
 
   static func containsNUL(field: String) -> ChimeError {
-    .invalidArgument("FIELD_CONTAINS_NUL", "\(field) contains a NUL character", field: field)
+    ChimeError(.fieldContainsNUL, "\(field) contains a NUL character", field: field)
   }
 
   static func invalidUTF8(field: String) -> ChimeError {
-    .invalidArgument("MALFORMED_PAYLOAD", "\(field) is not valid UTF-8", field: field)
+    ChimeError(.malformedPayload, "\(field) is not valid UTF-8", field: field)
   }
 
   static func unknownEnum(_ raw: UInt32, field: String) -> ChimeError {
-    .invalidArgument("UNKNOWN_ENUM_VALUE", "\(field) has the unknown value \(Int32(bitPattern: raw))", field: field)
+    ChimeError(.unknownEnumValue, "\(field) has the unknown value \(Int32(bitPattern: raw))", field: field)
   }
 
   static func unknownValue(_ value: String, field: String) -> ChimeError {
-    .invalidArgument("UNKNOWN_ENUM_VALUE", "\(field) has the unknown value \"\(value)\"", field: field)
+    ChimeError(.unknownEnumValue, "\(field) has the unknown value \"\(value)\"", field: field)
   }
 }

@@ -98,16 +98,16 @@ struct AttachmentVerdict {
           let facts = try MediaInspector.inspect(source, typeHint: options.typeHint)
           verdict.facts = facts
           try AttachmentOptionsValidator.validate(options, facts: facts, field: "options")
-        } catch where error.reason == "MEDIA_READ_FAILED" {
+        } catch where error.has(.mediaReadFailed) {
           // As the daemon reports it: the file changed or failed under the reader.
-          verdict.error = ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "\(path) could not be read to its end: \(error.message)")
+          verdict.error = ChimeError(.attachmentCorrupt, "\(path) could not be read to its end: \(error.message)")
         } catch {
           verdict.error = error
         }
         return verdict
       }
     } catch {
-      return AttachmentVerdict(error: ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_URL", error.message))
+      return AttachmentVerdict(error: ChimeError(.attachmentInvalidURL, error.message))
     }
   }
 

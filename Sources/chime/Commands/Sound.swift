@@ -74,8 +74,8 @@ struct SoundVerdict {
       var resolution = SoundResolution(plays: .default)
       resolution.path = path
       switch error.kind {
-      case .missing, .symlink: resolution.reason = "SOUND_NOT_FOUND"
-      case .notRegular, .unreadable: resolution.reason = "SOUND_CORRUPT"
+      case .missing, .symlink: resolution.reason = Reason.soundNotFound.name
+      case .notRegular, .unreadable: resolution.reason = Reason.soundCorrupt.name
       }
       resolution.message = error.message
       return SoundVerdict(resolution: resolution)

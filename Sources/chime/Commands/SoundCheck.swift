@@ -38,7 +38,7 @@ extension SoundCommand {
         }
         print("searched for \(name) (app \(options.appID)):")
         for (i, step) in check.searched.enumerated() {
-          let mark = step.exists ? (i == check.searched.count - 1 && check.resolution.reason != "SOUND_NOT_FOUND" ? "found" : "exists") : "absent"
+          let mark = step.exists ? (i == check.searched.count - 1 && check.resolution.reason != Reason.soundNotFound.name ? "found" : "exists") : "absent"
           print("  \(i + 1). \(mark.padding(toLength: 7, withPad: " ", startingAt: 0)) \(step.path)\(step.note.isEmpty ? "" : "  (\(step.note))")")
         }
         let r = check.resolution

@@ -33,7 +33,7 @@ struct Watch: AsyncParsableCommand {
         }
         fflush(nil)
       }
-      throw ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "the daemon ended the stream")
+      throw ChimeError(.connectionClosed, "the daemon ended the stream")
     }
   }
 }

@@ -1,0 +1,219 @@
+/// A stable, machine-readable reason for a status, with the status code it goes with: the one
+/// catalogue of every reason Chime sends, throws or records.
+///
+/// Build errors from it (`ChimeError(.shuttingDown, "chimed is shutting down")`), so a reason's
+/// spelling and its code are written once. `ChimeError.reason` stays a `String`, because a peer
+/// (a newer daemon, another client) may send reasons this build does not know; compare with
+/// `error.has(.unknownEnumValue)`. The README's "Reasons" table lists the same reasons, and a
+/// test keeps the two in step.
+public struct Reason: Hashable, Sendable, CustomStringConvertible {
+  /// The text on the wire, e.g. `SHUTTING_DOWN`.
+  public let name: String
+  /// The status code the reason is sent with.
+  public let code: StatusCode
+
+  init(_ name: String, _ code: StatusCode) {
+    self.name = name
+    self.code = code
+  }
+
+  public var description: String { name }
+
+  // MARK: Calls and connections
+
+  /// The method exists in the protocol but chimed does not implement it yet.
+  public static let unimplemented = Reason("UNIMPLEMENTED", .unimplemented)
+  /// Something failed inside Chime that the caller cannot fix; the cause is in the log.
+  public static let `internal` = Reason("INTERNAL", .internal)
+  /// The call's deadline passed before chimed started it.
+  public static let deadlineExceeded = Reason("DEADLINE_EXCEEDED", .deadlineExceeded)
+  /// chimed is stopping: the call or connection is refused, and work not yet durable is dropped.
+  public static let shuttingDown = Reason("SHUTTING_DOWN", .unavailable)
+  /// The caller cancelled the call.
+  public static let cancelled = Reason("CANCELLED", .cancelled)
+  /// The call names a method chimed does not know.
+  public static let unknownMethod = Reason("UNKNOWN_METHOD", .unimplemented)
+  /// A cancel names a call id that is not in flight on the connection.
+  public static let unknownCall = Reason("UNKNOWN_CALL", .notFound)
+  /// A call used the reserved call id 0.
+  public static let invalidCallID = Reason("INVALID_CALL_ID", .invalidArgument)
+  /// A call reused the id of a call still in flight on the connection.
+  public static let duplicateCallID = Reason("DUPLICATE_CALL_ID", .invalidArgument)
+  /// The peer runs as another user than chimed.
+  public static let peerNotAllowed = Reason("PEER_NOT_ALLOWED", .permissionDenied)
+  /// The app id is empty, too long or not reverse-DNS style.
+  public static let invalidAppID = Reason("INVALID_APP_ID", .invalidArgument)
+
+  // MARK: Frames and payloads
+
+  /// Bytes that are not a `chime.v1.Frame`, a frame with no kind, or a reply sent to chimed.
+  public static let malformedFrame = Reason("MALFORMED_FRAME", .invalidArgument)
+  /// A frame over the size limit (1 MiB by default), received or about to be sent.
+  public static let frameTooLarge = Reason("FRAME_TOO_LARGE", .resourceExhausted)
+  /// A payload that is not the call's message, or a string in it that is not UTF-8.
+  public static let malformedPayload = Reason("MALFORMED_PAYLOAD", .invalidArgument)
+  /// An enum value this build does not know (a newer peer's).
+  public static let unknownEnumValue = Reason("UNKNOWN_ENUM_VALUE", .invalidArgument)
+  /// A string holds a NUL character, which the wire cannot carry faithfully.
+  public static let fieldContainsNUL = Reason("FIELD_CONTAINS_NUL", .invalidArgument)
+
+  // MARK: Reaching the daemon
+
+  /// Nothing accepts connections at the socket path.
+  public static let daemonUnavailable = Reason("DAEMON_UNAVAILABLE", .unavailable)
+  /// The connection to chimed broke or was closed, or a stream ended early.
+  public static let connectionClosed = Reason("CONNECTION_CLOSED", .unavailable)
+  /// The socket path is empty or holds a NUL byte.
+  public static let invalidSocketPath = Reason("INVALID_SOCKET_PATH", .invalidArgument)
+  /// The socket path is longer than a Unix socket address holds (107 bytes).
+  public static let socketPathTooLong = Reason("SOCKET_PATH_TOO_LONG", .invalidArgument)
+
+  // MARK: Daemon start-up
+
+  /// chimed could not create its event loop.
+  public static let loopFailed = Reason("LOOP_FAILED", .unavailable)
+  /// chimed failed while starting up for a reason not covered by another start-up reason.
+  public static let startupFailed = Reason("STARTUP_FAILED", .unavailable)
+  /// chimed could not listen on its socket.
+  public static let listenFailed = Reason("LISTEN_FAILED", .unavailable)
+  /// chimed could not create or resolve its data directory.
+  public static let dataDirUnavailable = Reason("DATA_DIR_UNAVAILABLE", .unavailable)
+
+  // MARK: Requests and content
+
+  /// A request identifier that is empty, too long or holds control characters.
+  public static let invalidIdentifier = Reason("INVALID_IDENTIFIER", .invalidArgument)
+  /// A text field over its byte limit.
+  public static let fieldTooLong = Reason("FIELD_TOO_LONG", .invalidArgument)
+  /// A negative badge.
+  public static let invalidBadge = Reason("INVALID_BADGE", .invalidArgument)
+  /// A relevance score outside 0...1.
+  public static let invalidRelevanceScore = Reason("INVALID_RELEVANCE_SCORE", .invalidArgument)
+  /// More attachments than a request may carry.
+  public static let tooManyAttachments = Reason("TOO_MANY_ATTACHMENTS", .invalidArgument)
+  /// Two attachments of a request share an identifier.
+  public static let duplicateAttachmentIdentifier = Reason("DUPLICATE_ATTACHMENT_IDENTIFIER", .invalidArgument)
+  /// Content with nothing to show (UNErrorCodeNotificationInvalidNoContent).
+  public static let notificationInvalidNoContent = Reason("NOTIFICATION_INVALID_NO_CONTENT", .invalidArgument)
+  /// A volume on a sound that is not critical, or one outside 0...1.
+  public static let invalidSoundVolume = Reason("INVALID_SOUND_VOLUME", .invalidArgument)
+  /// A sound name that is not a plain file name.
+  public static let invalidSoundName = Reason("INVALID_SOUND_NAME", .invalidArgument)
+  /// User info over its byte limit.
+  public static let userInfoTooLarge = Reason("USER_INFO_TOO_LARGE", .invalidArgument)
+  /// User info that is not a JSON object (or nests too deep).
+  public static let invalidUserInfo = Reason("INVALID_USER_INFO", .invalidArgument)
+  /// A time interval that is not positive, too long, or repeats more often than every 60 s.
+  public static let invalidInterval = Reason("INVALID_INTERVAL", .invalidArgument)
+  /// A missed-fire policy with a lateness that is not a positive number of seconds.
+  public static let invalidMissedFirePolicy = Reason("INVALID_MISSED_FIRE_POLICY", .invalidArgument)
+  /// A calendar component out of its range.
+  public static let invalidDateComponent = Reason("INVALID_DATE_COMPONENT", .invalidArgument)
+  /// A time zone identifier this machine does not know.
+  public static let invalidTimeZone = Reason("INVALID_TIME_ZONE", .invalidArgument)
+  /// A calendar trigger that names no component or matches no future date
+  /// (UNErrorCodeNotificationInvalidNoDate).
+  public static let notificationInvalidNoDate = Reason("NOTIFICATION_INVALID_NO_DATE", .invalidArgument)
+  /// `--calendar` text that does not parse.
+  public static let invalidCalendarSpec = Reason("INVALID_CALENDAR_SPEC", .invalidArgument)
+  /// A trigger preview asked for without a trigger.
+  public static let triggerRequired = Reason("TRIGGER_REQUIRED", .invalidArgument)
+  /// A trigger preview asked for a count outside 1...1000.
+  public static let invalidCount = Reason("INVALID_COUNT", .invalidArgument)
+
+  // MARK: Listings and removal
+
+  /// A page size outside 0...1000.
+  public static let invalidPageSize = Reason("INVALID_PAGE_SIZE", .invalidArgument)
+  /// A page token that is not one the listing returned.
+  public static let invalidPageToken = Reason("INVALID_PAGE_TOKEN", .invalidArgument)
+  /// More identifiers in one call than allowed.
+  public static let tooManyIdentifiers = Reason("TOO_MANY_IDENTIFIERS", .invalidArgument)
+
+  // MARK: Apps
+
+  /// More group containers than an app may register.
+  public static let tooManyGroupContainers = Reason("TOO_MANY_GROUP_CONTAINERS", .invalidArgument)
+  /// A registered directory that does not exist, is not a directory or is not the user's.
+  public static let invalidAppDirectory = Reason("INVALID_APP_DIRECTORY", .invalidArgument)
+
+  // MARK: Attachments
+
+  /// An attachment path that cannot be used: not absolute, missing, a symbolic link, not a
+  /// regular file, unreadable, or inside chimed's data directory.
+  public static let attachmentInvalidURL = Reason("ATTACHMENT_INVALID_URL", .invalidArgument)
+  /// Bytes of no supported type, or a type hint that is unknown or contradicts them.
+  public static let attachmentUnrecognizedType = Reason("ATTACHMENT_UNRECOGNIZED_TYPE", .invalidArgument)
+  /// An empty attachment, or one over its class's size limit.
+  public static let attachmentInvalidFileSize = Reason("ATTACHMENT_INVALID_FILE_SIZE", .invalidArgument)
+  /// An attachment whose container is broken, or that could not be read to its end.
+  public static let attachmentCorrupt = Reason("ATTACHMENT_CORRUPT", .invalidArgument)
+  /// A valid attachment that could not be put into the store. INTERNAL here; the attachment
+  /// store also sends it as RESOURCE_EXHAUSTED (disk full) and FAILED_PRECONDITION (the file
+  /// could not leave its directory), as the README documents.
+  public static let attachmentMoveIntoDataStoreFailed = Reason("ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", .internal)
+  /// The attachments would take the app over its quota.
+  public static let attachmentQuotaExceeded = Reason("ATTACHMENT_QUOTA_EXCEEDED", .resourceExhausted)
+  /// A thumbnail clipping rectangle that is not finite or leaves the unit square.
+  public static let invalidThumbnailClippingRect = Reason("INVALID_THUMBNAIL_CLIPPING_RECT", .invalidArgument)
+  /// A thumbnail time outside the movie or GIF, or given for a still image or audio.
+  public static let invalidThumbnailTime = Reason("INVALID_THUMBNAIL_TIME", .invalidArgument)
+  /// A media file could not be read (I/O error, or it changed size while being read). Callers
+  /// usually turn it into their own reason (`ATTACHMENT_CORRUPT`, `SOUND_CORRUPT`).
+  public static let mediaReadFailed = Reason("MEDIA_READ_FAILED", .internal)
+
+  // MARK: Sounds
+
+  /// No sound file of that name in the app's sound directories. Reported in a sound
+  /// resolution (the default sound plays), not sent as a status.
+  public static let soundNotFound = Reason("SOUND_NOT_FOUND", .notFound)
+  /// A sound file of another container or codec than the playable ones.
+  public static let soundUnsupportedFormat = Reason("SOUND_UNSUPPORTED_FORMAT", .invalidArgument)
+  /// A sound of 30 seconds or longer. Reported in a sound resolution (the default sound
+  /// plays), not sent as a status.
+  public static let soundTooLong = Reason("SOUND_TOO_LONG", .invalidArgument)
+  /// An empty or broken sound file, or one with no audio.
+  public static let soundCorrupt = Reason("SOUND_CORRUPT", .invalidArgument)
+
+  // MARK: The store
+
+  /// The store cannot be opened. (Also sent as INTERNAL for a damaged store and as
+  /// FAILED_PRECONDITION for one written by a newer chimed: see the README.)
+  public static let storeUnavailable = Reason("STORE_UNAVAILABLE", .unavailable)
+  /// The store could not be read.
+  public static let storeReadFailed = Reason("STORE_READ_FAILED", .unavailable)
+  /// A change could not be saved.
+  public static let storeWriteFailed = Reason("STORE_WRITE_FAILED", .unavailable)
+  /// The store is closed (chimed is stopping).
+  public static let storeClosed = Reason("STORE_CLOSED", .unavailable)
+  /// The disk or database is full.
+  public static let storeFull = Reason("STORE_FULL", .resourceExhausted)
+  /// A stored record could not be read back.
+  public static let storeCorrupt = Reason("STORE_CORRUPT", .internal)
+
+  /// Every reason above, in their order.
+  public static let all: [Reason] = [
+    unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
+    invalidCallID, duplicateCallID, peerNotAllowed, invalidAppID,
+    malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
+    daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
+    loopFailed, startupFailed, listenFailed, dataDirUnavailable,
+    invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
+    duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
+    userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,
+    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, triggerRequired, invalidCount,
+    invalidPageSize, invalidPageToken, tooManyIdentifiers,
+    tooManyGroupContainers, invalidAppDirectory,
+    attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,
+    attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, invalidThumbnailClippingRect,
+    invalidThumbnailTime, mediaReadFailed,
+    soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
+    storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
+  ]
+
+  /// The catalogued reason named `name`, or nil for one this build does not know.
+  public init?(named name: String) {
+    guard let reason = Self.all.first(where: { $0.name == name }) else { return nil }
+    self = reason
+  }
+}

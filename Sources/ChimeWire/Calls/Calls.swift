@@ -1,0 +1,117 @@
+public import ChimeCore
+
+/// The call table: every NotificationCenter method that has messages, paired once with the
+/// codecs of its request and response. `ChimeClient` sends through these descriptors and the
+/// daemon's router answers through them: `try await unary(Calls.add, request)` returns an
+/// `AddResult`, and nothing else compiles.
+///
+/// The methods not here (`Calls.undescribed`: categories, responses, content extensions,
+/// authorization, settings, badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
+public enum Calls {
+  // MARK: Pending
+
+  /// `Add`: schedules a request; answers what became of it.
+  public static let add = CallDescriptor(
+    .add,
+    encodeRequest: WireCodec.encodeAddRequest, decodeRequest: WireCodec.decodeAddRequest,
+    encodeResponse: WireCodec.encodeAddResponse, decodeResponse: WireCodec.decodeAddResponse)
+
+  /// `GetPending`: one page of the app's pending requests.
+  public static let getPending = CallDescriptor(
+    .getPending,
+    encodeRequest: WireCodec.encodePageRequest, decodeRequest: WireCodec.decodePageRequest,
+    encodeResponse: WireCodec.encodeGetPendingResponse, decodeResponse: WireCodec.decodeGetPendingResponse)
+
+  /// `RemovePending`: answers the identifiers that existed.
+  public static let removePending = CallDescriptor(
+    .removePending,
+    encodeRequest: WireCodec.encodeIdentifiersRequest, decodeRequest: WireCodec.decodeIdentifiersRequest,
+    encodeResponse: WireCodec.encodeRemoveResponse, decodeResponse: WireCodec.decodeRemoveResponse)
+
+  /// `RemoveAllPending`: answers the identifiers that existed.
+  public static let removeAllPending = CallDescriptor(
+    .removeAllPending,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeRemoveResponse, decodeResponse: WireCodec.decodeRemoveResponse)
+
+  // MARK: Delivered
+
+  /// `GetDelivered`: one page of the app's delivered notifications.
+  public static let getDelivered = CallDescriptor(
+    .getDelivered,
+    encodeRequest: WireCodec.encodePageRequest, decodeRequest: WireCodec.decodePageRequest,
+    encodeResponse: WireCodec.encodeGetDeliveredResponse, decodeResponse: WireCodec.decodeGetDeliveredResponse)
+
+  /// `RemoveDelivered`: answers the identifiers that existed.
+  public static let removeDelivered = CallDescriptor(
+    .removeDelivered,
+    encodeRequest: WireCodec.encodeIdentifiersRequest, decodeRequest: WireCodec.decodeIdentifiersRequest,
+    encodeResponse: WireCodec.encodeRemoveResponse, decodeResponse: WireCodec.decodeRemoveResponse)
+
+  /// `RemoveAllDelivered`: answers the identifiers that existed.
+  public static let removeAllDelivered = CallDescriptor(
+    .removeAllDelivered,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeRemoveResponse, decodeResponse: WireCodec.decodeRemoveResponse)
+
+  // MARK: Events and previews
+
+  /// `Subscribe`: the app's events after a cursor (nil: new ones only), as a stream.
+  public static let subscribe = ServerStreamingCallDescriptor(
+    .subscribe,
+    encodeRequest: WireCodec.encodeSubscribeRequest(after:), decodeRequest: WireCodec.decodeSubscribeRequest,
+    encodeMessage: WireCodec.encodeEvent, decodeMessage: WireCodec.decodeEvent)
+
+  /// `NextTriggerDates`: upcoming fires of a trigger.
+  public static let nextTriggerDates = CallDescriptor(
+    .nextTriggerDates,
+    encodeRequest: WireCodec.encodeNextTriggerDatesRequest, decodeRequest: WireCodec.decodeNextTriggerDatesRequest,
+    encodeResponse: WireCodec.encodeNextTriggerDatesResponse, decodeResponse: WireCodec.decodeNextTriggerDatesResponse)
+
+  // MARK: Apps and sounds
+
+  /// `RegisterApp`: records the app's layout and answers it.
+  public static let registerApp = CallDescriptor(
+    .registerApp,
+    encodeRequest: WireCodec.encodeRegisterAppRequest, decodeRequest: WireCodec.decodeRegisterAppRequest,
+    encodeResponse: WireCodec.encodeAppLayout, decodeResponse: WireCodec.decodeAppLayout)
+
+  /// `GetApp`: the app's layout, registered or the defaults.
+  public static let getApp = CallDescriptor(
+    .getApp,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeAppLayout, decodeResponse: WireCodec.decodeAppLayout)
+
+  /// `ListApps`: every registered app's layout.
+  public static let listApps = CallDescriptor(
+    .listApps,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeListAppsResponse, decodeResponse: WireCodec.decodeListAppsResponse)
+
+  /// `CheckSound`: where the daemon looks for a sound name, and what would play.
+  public static let checkSound = CallDescriptor(
+    .checkSound,
+    encodeRequest: WireCodec.encodeCheckSoundRequest(name:), decodeRequest: WireCodec.decodeCheckSoundRequest,
+    encodeResponse: WireCodec.encodeCheckSoundResponse, decodeResponse: WireCodec.decodeCheckSoundResponse)
+
+  // MARK: The table as a whole
+
+  /// The methods described above, in their order.
+  public static let methods: [Method] = [
+    add.method, getPending.method, removePending.method, removeAllPending.method,
+    getDelivered.method, removeDelivered.method, removeAllDelivered.method,
+    subscribe.method, nextTriggerDates.method,
+    registerApp.method, getApp.method, listApps.method, checkSound.method,
+  ]
+
+  /// The methods of the protocol with no descriptor yet; the daemon answers them UNIMPLEMENTED.
+  public static var undescribed: [Method] {
+    Method.allCases.filter { !methods.contains($0) }
+  }
+
+  private static let emptyEncoder: @Sendable (Empty) throws(ChimeError) -> [UInt8] = { _ in WireCodec.encodeEmpty() }
+  private static let emptyDecoder: @Sendable ([UInt8]) throws(ChimeError) -> Empty = { bytes throws(ChimeError) in
+    try WireCodec.decodeEmpty(bytes)
+    return Empty()
+  }
+}
