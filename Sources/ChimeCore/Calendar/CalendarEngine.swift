@@ -36,15 +36,28 @@ public import Foundation
 /// the zone it runs in now, so 08:00 stays 08:00 on the wall clock after the user moves.
 ///
 /// ## Clock changes (DST and other offset changes)
-/// - A matching wall time skipped by a forward jump fires at the first instant after the jump
-///   (`DSTGapPolicy.nextValid`, e.g. 02:30 on Europe/Berlin's spring day fires at 03:00:00
-///   +02:00) or not at all (`.skip`). Several skipped wall times share that one instant and
-///   fire once.
-/// - A matching wall time that occurs twice after a backward jump fires at its first
-///   occurrence (`DSTOverlapPolicy.first`) or at both (`.both`).
-/// - Successive fires are strictly increasing, one per intended occurrence: a repeating
-///   trigger never fires twice for one wall time (except under `.both`), never drops a day
-///   that exists, and never loops.
+/// The rule follows cron's long-standing behaviour (jobs at a fixed time are caught up once and
+/// never doubled; jobs with a wildcard hour follow the new time).
+/// - **A pattern that fixes the hour** (`hour` given, or pinned to 00 because a day-level or
+///   larger unit is the smallest given: daily, weekly, monthly, yearly) follows the wall
+///   clock, one fire per intended occurrence:
+///   - a matching wall time skipped by a forward jump fires at the first instant after the
+///     jump (`DSTGapPolicy.nextValid`, e.g. 02:30 on Europe/Berlin's spring day fires at
+///     03:00:00 +02:00) or not at all (`.skip`); several skipped wall times share that one
+///     instant and fire once;
+///   - a matching wall time that occurs twice after a backward jump fires at its first
+///     occurrence (`DSTOverlapPolicy.first`) or at both (`.both`).
+/// - **A pattern that leaves the hour free** (`minute=30` hourly, `second=0` every minute)
+///   follows real time: it fires at the instants whose wall time matches. A wall time in a gap
+///   does not fire (`minute=30` in America/New_York on 2012-03-11 fires at 01:30 and 03:30), and
+///   one that occurs twice fires at each occurrence (`minute=8` in Europe/London on 1995-10-22
+///   fires at 01:08 +01:00, 01:08 +00:00 and 02:08). The trigger's DST policies do not apply.
+/// - **A day that does not exist in the zone has no occurrences**: Pacific/Apia skipped
+///   2011-12-30, so a daily 09:00 trigger fires on the 29th and the 31st, under either gap
+///   policy.
+/// - Successive fires are strictly increasing: a repeating trigger never fires twice for one
+///   wall time (except under `.both`, or at a repeated wall time with the hour free), never
+///   drops a day that exists, and never loops.
 ///
 /// ## Cost
 /// No Foundation call on the hot path: dates are computed on day numbers, months and years a
@@ -52,8 +65,8 @@ public import Foundation
 /// of offset changes read from Foundation once (about 1 ms per zone, on first use).
 public enum CalendarEngine {
   /// The next fire strictly after `after`, or nil if the trigger never fires again (a past
-  /// year, a zone Foundation does not know, every match in a skipped gap, or no match before
-  /// year 10000).
+  /// year, a zone Foundation does not know, every match in a skipped gap or on a skipped day,
+  /// or no match before year 10000).
   ///
   /// - Parameter zone: the zone of a floating trigger (one without `timeZone`); ignored when
   ///   the trigger names its zone.
@@ -83,7 +96,8 @@ public enum CalendarEngine {
   ///
   /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` for a zone Foundation does not know, or
   ///   `NOTIFICATION_INVALID_NO_DATE` when the trigger matches no date after `after` (a year in
-  ///   the past, or every match skipped by a DST gap under `.skip`), with `field` +
+  ///   the past, every match skipped by a DST gap under `.skip`, or every match on a day the
+  ///   zone skipped), with `field` +
   ///   `.components` as the field path.
   public static func firstFire(after: Instant, trigger: CalendarTrigger, zone: TimeZone, field: String) throws(ChimeError) -> FireDate {
     if let id = trigger.components.timeZone, !id.isEmpty, ZoneTables.table(named: id) == nil {

@@ -41,8 +41,8 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Fire when the date matches these components, e.g. \"weekday=mon,hour=9,minute=30\" (see chime next --help).")
   var calendar: String?
   @Option(help: "IANA time zone for --calendar (default: floating, follows the daemon's zone).") var tz: String?
-  @Option(help: "DST gap policy for --calendar: next (default) or skip.") var dstGap = "next"
-  @Option(help: "DST overlap policy for --calendar: first (default) or both.") var dstOverlap = "first"
+  @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.") var dstGap = "next"
+  @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.") var dstOverlap = "first"
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
   @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).")
   var missed: String?

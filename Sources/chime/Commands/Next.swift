@@ -12,9 +12,17 @@ struct Next: ParsableCommand {
       week-of-month, week-of-year, year-for-week-of-year. Unset components are free; smaller \
       ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
 
+      A trigger without --repeats fires once, so it prints one instant whatever --count says.
+
+      At clock changes, a pattern that fixes the hour (hour given, or a daily, weekly, monthly \
+      or yearly pattern at 00:00) follows the wall clock as --dst-gap and --dst-overlap say. A \
+      pattern that leaves the hour free (minute=30 every hour, second=0 every minute) follows \
+      real time: a wall time the clock skips does not fire, one it repeats fires each time, \
+      and the two options do not apply. A day the zone skipped has no occurrences.
+
       Examples:
-        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --count 5
-        chime next --calendar "month=2,day=29,hour=8" --count 3 --json
+        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats --count 5
+        chime next --calendar "month=2,day=29,hour=8" --repeats --count 3 --json
         chime next --interval 90s --repeats --count 4
       """
   )
@@ -22,11 +30,11 @@ struct Next: ParsableCommand {
   @Option(help: "Calendar components, e.g. \"weekday=2,hour=9,minute=30\".") var calendar: String?
   @Option(help: "IANA time zone for --calendar (default: floating, the zone chime runs in).") var tz: String?
   @Option(help: "A time interval such as 90s, 10m, 2h.") var interval: String?
-  @Flag(help: "Repeat (calendar: every match; interval: every interval).") var repeats = false
+  @Flag(help: "Repeat (calendar: every match; interval: every interval). Without it, one instant.") var repeats = false
   @Option(help: "Start strictly after this instant (ISO 8601; default now).") var after: String?
-  @Option(help: "How many instants (1–1000).") var count = 5
-  @Option(help: "DST gap policy for calendar triggers: next (default) or skip.") var dstGap = "next"
-  @Option(help: "DST overlap policy for calendar triggers: first (default) or both.") var dstOverlap = "first"
+  @Option(help: "How many instants with --repeats (1–1000; default 5).") var count: Int?
+  @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.") var dstGap = "next"
+  @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.") var dstOverlap = "first"
   @Flag(help: "Print JSON: an array of {utc, local, zone, utc_offset_seconds, dst_note}.") var json = false
 
   func run() throws {
@@ -39,10 +47,13 @@ struct Next: ParsableCommand {
     }
     let dates: [FireDate]
     do {
-      dates = try TriggerPlanner.preview(trigger, after: start, count: count)
+      dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5)
     } catch {
       FileHandle.standardError.write(Data("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")\n".utf8))
       throw ExitCode(1)
+    }
+    if let count, count > 1, !trigger.repeats {
+      FileHandle.standardError.write(Data("chime: one instant, not \(count): without --repeats the trigger fires once (add --repeats to list \(count))\n".utf8))
     }
     if json {
       JSONOutput.print(dates.map { d -> [String: Any] in

@@ -92,5 +92,24 @@ import Testing
     #expect(berlin.resolve(wall: fallDay + 10_800) == .single(fallDay + 7200))
     // Just after the fall-back, the earliest wall time still ahead is 02:00, not 02:00:01+.
     #expect(berlin.earliestWall(after: fallDay + 1800) == fallDay + 7200)
+    // One second before the spring-forward (at 01:00Z), the skipped 02:00 ..< 03:00 still have
+    // their gap's end ahead: the walk starts at 02:00, not 03:00.
+    let jump = springDay + 3600
+    #expect(berlin.earliestWall(after: jump - 2) == springDay + 7200 - 1)
+    #expect(berlin.earliestWall(after: jump - 1) == springDay + 7200)
+    #expect(berlin.earliestWall(after: jump) == springDay + 10_800 + 1)
+  }
+
+  @Test func showsDayIsFalseOnlyForADaySkippedWhole() throws {
+    let apia = ZoneTable(zone: try #require(TimeZone(identifier: "Pacific/Apia")))
+    let skipped = CivilDate.dayNumber(year: 2011, month: 12, day: 30)
+    #expect(!apia.showsDay(skipped))
+    #expect(apia.showsDay(skipped - 1))
+    #expect(apia.showsDay(skipped + 1))
+    // A day whose first hour is skipped (Sao Paulo's midnight change) exists.
+    let saoPaulo = ZoneTable(zone: try #require(TimeZone(identifier: "America/Sao_Paulo")))
+    #expect(saoPaulo.showsDay(CivilDate.dayNumber(year: 2018, month: 11, day: 4)))
+    let berlin = ZoneTable(zone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    #expect(berlin.showsDay(CivilDate.dayNumber(year: 2027, month: 3, day: 28)))
   }
 }

@@ -68,6 +68,11 @@ struct CalendarPattern: Hashable, Sendable {
     firstDayOfRunOnly = !hasDayUnit && hasLargerDateUnit && c.hour == nil && c.minute == nil && c.second == nil
   }
 
+  /// The hour is left free (`minute=30` hourly, `second=0` every minute): the pattern follows
+  /// real time at clock changes rather than the wall clock (see `FireSearch`). A pattern whose
+  /// smallest given unit is a day or larger has its hour pinned to 0: it fixes the hour.
+  var followsRealTime: Bool { hour == nil }
+
   // MARK: Dates
 
   /// Whether day `n` satisfies every given date component (ignoring the first-day-of-run rule).

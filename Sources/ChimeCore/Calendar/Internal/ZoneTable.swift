@@ -80,12 +80,16 @@ final class ZoneTable: Sendable {
     offsets[period(fold(t).0)]
   }
 
-  /// The smallest wall time that some instant after `t` shows: normally the wall time at
-  /// `t + 1`, but earlier when the clock is set back within the next two days.
+  /// The smallest wall time whose first instant (`resolve(wall:).first`: its first
+  /// occurrence, or the end of the gap that skipped it) is after `t`. Normally the wall time
+  /// at `t + 1`; earlier when the clock is set back within the next two days (the second
+  /// occurrences are still ahead), or when it jumps forward exactly at `t + 1` (the wall times
+  /// it skips have their gap's end, `t + 1`, ahead).
   func earliestWall(after t: Int64) -> Int64 {
     let (u, shift) = fold(t + 1)
     var i = period(u)
     var best = u + Int64(offsets[i])
+    if i > 0, transitions[i - 1] == u { best = min(best, u + Int64(offsets[i - 1])) }
     i += 1
     while i < offsets.count, transitions[i - 1] <= u + 2 * CivilDate.secondsPerDay {
       best = min(best, transitions[i - 1] + Int64(offsets[i]))
@@ -109,6 +113,25 @@ final class ZoneTable: Sendable {
       case .single(let t), .repeated(let t, _), .skipped(let t): t
       }
     }
+  }
+
+  /// Whether some instant shows a wall time on local day `day` (days since 1970-01-01):
+  /// false only for a day the clock jumped over whole, such as 2011-12-30 in Pacific/Apia.
+  func showsDay(_ day: Int) -> Bool {
+    let w = fold(Int64(day) * CivilDate.secondsPerDay).0
+    let end = w + CivilDate.secondsPerDay
+    var i = period(w - Self.offsetBound)
+    let hi = period(end + Self.offsetBound)
+    while i <= hi {
+      // Period i holds the instants transitions[i - 1] ..< transitions[i]; its wall times
+      // are those plus its offset.
+      let offset = Int64(offsets[i])
+      let showsFrom = i == 0 ? Int64.min : transitions[i - 1] + offset
+      let showsTo = i == transitions.count ? Int64.max : transitions[i] + offset
+      if showsFrom < end && showsTo > w { return true }
+      i += 1
+    }
+    return false
   }
 
   func resolve(wall: Int64) -> Resolution {

@@ -8,6 +8,12 @@ import Foundation
 /// (`Calendar.dateComponents`), and sees gaps and overlaps as jumps of the wall clock between
 /// two steps.
 ///
+/// The rule at clock changes: a pattern that fixes the hour (given, or 00 under a day-level
+/// component) fires a wall time skipped by a jump at the first instant after it (`nextValid`,
+/// once however many it skipped) and a repeated one at its first occurrence only (`first`); one
+/// that leaves the hour free fires at the instants that show a matching wall time and nothing
+/// else, whatever its policies say. A wall time on a day the jump skipped whole has no fire.
+///
 /// To stay fast it may leap over a stretch of wall time it has already shown cannot match (the
 /// rest of a day whose date fails, the rest of an hour whose hour fails, ...), but only when
 /// Foundation reports no offset change inside the stretch, so the wall clock moves in step
@@ -32,8 +38,6 @@ final class CalendarOracle {
   init(_ trigger: CalendarTrigger, zone: TimeZone) {
     self.zone = zone
     c = trigger.components
-    gap = trigger.dstGap
-    overlap = trigger.dstOverlap
     // The smallest given unit pins the smaller ones to their minimum.
     if c.second != nil {
       (hour, minute, second) = (c.hour, c.minute, c.second)
@@ -44,6 +48,9 @@ final class CalendarOracle {
     } else {
       (hour, minute, second) = (0, 0, 0)
     }
+    // A free hour follows real time: skipped wall times do not fire, repeated ones fire again.
+    gap = hour == nil ? .skip : trigger.dstGap
+    overlap = hour == nil ? .both : trigger.dstOverlap
     pinnedDay = c.day == nil && c.weekday == nil && c.hour == nil && c.minute == nil && c.second == nil
     step = c.second != nil ? 1 : 60
 
@@ -159,10 +166,13 @@ final class CalendarOracle {
     while t <= limit {
       let w = wall(t)
       if w > previous + step, gap == .nextValid {
-        // The wall clock jumped over previous + step ..< w: those wall times do not exist.
+        // The wall clock jumped over previous + step ..< w: those wall times do not exist. A
+        // day between the two sides of the jump does not exist at all.
+        let days = (split(previous).day, split(w).day)
         var skipped = previous + step
         while skipped < w {
-          if matches(wall: skipped) { return t }
+          let day = split(skipped).day
+          if matches(wall: skipped), day == days.0 || day == days.1 { return t }
           skipped += step
         }
       }

@@ -36,9 +36,13 @@ enum CalendarTestSupport {
     return CalendarTrigger(components: c, repeats: repeats, dstGap: gap, dstOverlap: overlap)
   }
 
-  /// `2027-03-28T03:00:00+02:00` or `...Z` as an instant.
+  /// `2027-03-28T03:00:00+02:00` or `...Z`, or with milliseconds (`...T00:59:59.999Z`), as an
+  /// instant.
   static func instant(_ iso: String) -> Instant {
-    Instant(try! Date(iso, strategy: .iso8601))
+    if iso.contains(".") {
+      return Instant(try! Date(iso, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+    return Instant(try! Date(iso, strategy: .iso8601))
   }
 
   /// The local wall time of an instant in `zone`, as `yyyy-MM-dd HH:mm:ss`, from Foundation.
