@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeSystem
 import ChimeWire
 import Synchronization
 

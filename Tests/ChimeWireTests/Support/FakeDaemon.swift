@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeSystem
 import ChimeTestSupport
 import ChimeWire
 import Foundation
@@ -33,18 +34,7 @@ final class FakeDaemon: Sendable {
     let directory = TemporaryDirectory(prefix: "chime-wire")
     self.directory = directory
     socketPath = directory.socketPath
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(directory.socketPath.utf8)) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard fd >= 0, bound == 0, listen(fd, 4) == 0 else {
-      close(fd)
-      throw ChimeError(.internal, reason: "FAKE_DAEMON", "cannot listen at \(directory.socketPath): \(String(cString: strerror(errno)))")
-    }
-    let endpoint = Endpoint(listener: fd)
+    let endpoint = Endpoint(listener: try UnixSocket.listen(path: directory.socketPath, backlog: 4).rawValue)
     self.endpoint = endpoint
     let (stream, continuation) = AsyncStream.makeStream(of: Frame.self)
     frames = stream
@@ -86,12 +76,10 @@ final class FakeDaemon: Sendable {
   func sendRaw(_ bytes: [UInt8]) throws {
     let fd = endpoint.peer.withLock { $0 }
     precondition(fd >= 0, "no client connected yet")
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else { throw ChimeError(.unavailable, reason: "FAKE_DAEMON", "send: \(String(cString: strerror(errno)))") }
-      offset += n
+    do throws(Errno) {
+      try UnixSocket.sendAll(FileDescriptor(rawValue: fd), bytes)
+    } catch {
+      throw ChimeError(.unavailable, reason: "FAKE_DAEMON", "send: \(error)")
     }
   }
 

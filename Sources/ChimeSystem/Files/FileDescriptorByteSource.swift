@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+public import ChimeCore
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A regular file the caller has already opened (once, without following symlinks), read with
 /// `pread(2)` so the file offset is never moved and the same descriptor can be inspected and
