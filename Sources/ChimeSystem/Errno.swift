@@ -4,6 +4,7 @@ import Glibc
 /// word them without importing Glibc. Its description is the C library's text
 /// (`strerror`), e.g. "No such file or directory".
 public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The `errno` value, e.g. `ENOENT`.
   public var code: Int32
 
   public init(_ code: Int32) { self.code = code }
@@ -11,6 +12,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   /// The `errno` the last failed call on this thread left.
   static var current: Errno { Errno(errno) }
 
+  /// The C library's words for it.
   public var description: String { String(cString: strerror(code)) }
 
   /// ENOENT.

@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeSystem
 import ChimeTestSupport
-import Glibc
 import Testing
 
 /// The one Unix-socket helper: no path is cut short, refusals say why.
@@ -20,13 +19,21 @@ import Testing
     defer { listener.close() }
     let client = try UnixSocket.connect(path: path)
     defer { client.close() }
-    let peer = accept(listener.rawValue, nil, nil)
-    #expect(peer >= 0)
-    defer { close(peer) }
+    let peer = try UnixSocket.accept(listener)
+    defer { peer.close() }
     try UnixSocket.sendAll(client, [1, 2, 3])
     var buffer = [UInt8](repeating: 0, count: 3)
-    #expect(buffer.withUnsafeMutableBytes { recv(peer, $0.baseAddress, 3, Int32(MSG_WAITALL)) } == 3)
+    var received = 0
+    while received < 3 {
+      let n = try buffer.withUnsafeMutableBytes { raw throws(Errno) in
+        try UnixSocket.receive(peer, into: UnsafeMutableRawBufferPointer(rebasing: raw[received...]))
+      }
+      guard n > 0 else { break }
+      received += n
+    }
     #expect(buffer == [1, 2, 3])
+    UnixSocket.shutdown(client)
+    #expect(try buffer.withUnsafeMutableBytes { raw throws(Errno) in try UnixSocket.receive(peer, into: raw) } == 0, "the end")
     #expect(UnixSocket.isAccepting(path: path))
   }
 

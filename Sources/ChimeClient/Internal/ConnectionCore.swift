@@ -2,7 +2,6 @@ import ChimeCore
 import ChimeSystem
 import ChimeWire
 import Foundation
-import Glibc
 import Synchronization
 
 /// The socket and the table of calls in flight, shared by the public `ChimeConnection` and the
@@ -115,7 +114,7 @@ final class ConnectionCore: Sendable {
       return (waiters, error)
     }
     guard let error else { return }
-    shutdown(fd.rawValue, Int32(SHUT_RDWR))
+    UnixSocket.shutdown(fd)
     for waiter in waiters {
       switch waiter {
       case .unary(let call): call.complete(.failure(error))
@@ -132,11 +131,12 @@ final class ConnectionCore: Sendable {
     defer { buffer.deallocate() }
     var why = "the daemon closed the connection"
     reading: while true {
-      let n = read(fd.rawValue, buffer.baseAddress, buffer.count)
-      if n < 0 {
-        if errno == EINTR { continue }
-        why = "read failed: \(Errno(errno))"
-        break
+      let n: Int
+      do throws(Errno) {
+        n = try UnixSocket.receive(fd, into: buffer)
+      } catch {
+        why = "read failed: \(error)"
+        break reading
       }
       if n == 0 { break }
       decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

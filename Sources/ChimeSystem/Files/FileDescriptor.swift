@@ -3,8 +3,10 @@ import Glibc
 /// An open file descriptor and the few calls made on one. A value, not an owner: whoever opened
 /// it calls `close()` once. Every call retries on EINTR; a failure throws its `Errno`.
 public struct FileDescriptor: Hashable, Sendable {
+  /// The descriptor number.
   public let rawValue: Int32
 
+  /// Wraps a descriptor opened elsewhere (its owner still closes it).
   public init(rawValue: Int32) { self.rawValue = rawValue }
 
   /// Creates `path`, which must not exist yet, read-write with `mode` (close-on-exec).
@@ -16,6 +18,7 @@ public struct FileDescriptor: Hashable, Sendable {
     return FileDescriptor(rawValue: fd)
   }
 
+  /// Closes the descriptor (errors ignored: there is nothing left to do with it).
   public func close() { _ = Glibc.close(rawValue) }
 
   /// A second descriptor on the same open file (`dup(2)`); the caller closes it.

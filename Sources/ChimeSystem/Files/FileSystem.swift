@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 import Glibc
 
 /// The few file-system calls the attachment store, the sound lookup and app registration

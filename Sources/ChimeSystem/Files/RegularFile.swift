@@ -5,8 +5,11 @@ import Glibc
 /// without blocking (a FIFO), and only if `fstat` says it is a regular file. The descriptor then
 /// feeds `FileDescriptorByteSource`, so what is inspected is what was opened.
 public struct RegularFile: Sendable {
+  /// The open descriptor, read-only; `close()` closes it.
   public let descriptor: FileDescriptor
+  /// Bytes, from the `fstat` made at the open.
   public let size: Int
+  /// Device and inode of the opened file, to tell later whether a path still names it.
   public let device: UInt64
   public let inode: UInt64
   /// How many names (hard links) the file has.
@@ -14,8 +17,11 @@ public struct RegularFile: Sendable {
 
   /// Why a path cannot be used, in words that name it.
   public struct OpenFailure: Error, Sendable {
+    /// Missing (also a path through a non-directory), a symlink, there but not a regular
+    /// file, or there but not readable.
     public enum Kind: Sendable { case missing, symlink, notRegular, unreadable }
     public var kind: Kind
+    /// Names the path and says what is wrong.
     public var message: String
     /// The errno of the failed call (0 when the file opened but is not a regular file).
     public var errno: Int32
@@ -53,8 +59,10 @@ public struct RegularFile: Sendable {
     return body(file.byteSource)
   }
 
+  /// The opened bytes, read with `pread(2)` up to `size`.
   public var byteSource: FileDescriptorByteSource { FileDescriptorByteSource(fileDescriptor: descriptor.rawValue, count: size) }
 
+  /// Closes the descriptor; the file's byte sources are unusable afterwards.
   public func close() { descriptor.close() }
 
   private static func failure(_ path: String, _ code: Int32) -> OpenFailure {

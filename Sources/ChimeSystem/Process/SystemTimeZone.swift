@@ -5,6 +5,7 @@ import Glibc
 /// fixed when first read): `$TZ` if set, else the zone `/etc/localtime` links to, else
 /// Foundation's answer.
 public enum SystemTimeZone {
+  /// The zone as the machine has it now (never fails: Foundation's answer last).
   @Sendable
   public static func current() -> TimeZone {
     zone(tz: ProcessEnvironment.variables["TZ"], localtimeLink: localtimeLink()) ?? TimeZone.current

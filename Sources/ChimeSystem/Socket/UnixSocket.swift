@@ -43,6 +43,21 @@ public enum UnixSocket {
     return FileDescriptor(rawValue: fd)
   }
 
+  /// The next connection waiting on a listening socket, blocking until one comes (`accept(2)`,
+  /// retried on EINTR, then made close-on-exec).
+  ///
+  /// - Throws: the `Errno` of `accept(2)` (EINVAL once the listener is shut down).
+  public static func accept(_ listener: FileDescriptor) throws(Errno) -> FileDescriptor {
+    while true {
+      let fd = Glibc.accept(listener.rawValue, nil, nil)
+      if fd >= 0 {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return FileDescriptor(rawValue: fd)
+      }
+      if errno != EINTR { throw .current }
+    }
+  }
+
   /// True when something accepts connections at `path` (a live daemon, not a stale socket
   /// file); false for a path that cannot be a socket address.
   public static func isAccepting(path: String) -> Bool {
@@ -73,6 +88,24 @@ public enum UnixSocket {
       return 0
     }
     if failure != 0 { throw Errno(failure) }
+  }
+
+  /// Receives what has arrived, up to `buffer.count` bytes, waiting for some (`recv(2)`, retried
+  /// on EINTR). Returns how many; 0 when the peer has closed its side.
+  ///
+  /// - Throws: the `Errno` of `recv(2)` (ECONNRESET, EBADF after a close).
+  public static func receive(_ fd: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+    while true {
+      let n = recv(fd.rawValue, buffer.baseAddress, buffer.count, 0)
+      if n >= 0 { return n }
+      if errno != EINTR { throw .current }
+    }
+  }
+
+  /// Shuts the connection down both ways (`shutdown(2)`): a thread blocked receiving on it wakes
+  /// up with 0, the peer sees the end. The descriptor stays open until closed.
+  public static func shutdown(_ fd: FileDescriptor) {
+    _ = Glibc.shutdown(fd.rawValue, Int32(SHUT_RDWR))
   }
 
   private static func unavailable(path: String, _ failure: Errno) -> ChimeError {

@@ -5,6 +5,7 @@ import Glibc
 /// `SocketPath.maxBytes` (107) bytes. Every connect and bind in Chime goes through one, so no
 /// path is ever cut short into another.
 public struct UnixSocketAddress: Hashable, Sendable {
+  /// The path, at most 107 bytes, no NUL.
   public let path: String
 
   /// - Throws: INVALID_ARGUMENT `INVALID_SOCKET_PATH` for an empty path or one holding NUL;
