@@ -43,6 +43,13 @@ let package = Package(
       name: "ChimeCore",
       swiftSettings: strictSettings
     ),
+    // The few syscalls the domain needs (files opened safely, the system zone, the environment,
+    // Unix sockets), behind small Swift types: ChimeCore stays pure.
+    .target(
+      name: "ChimeSystem",
+      dependencies: ["ChimeCore"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeStore",
       dependencies: [
@@ -60,7 +67,7 @@ let package = Package(
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeWire", "CLibUV",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -70,7 +77,7 @@ let package = Package(
     .executableTarget(
       name: "chimed",
       dependencies: [
-        "ChimeServer", "ChimeCore",
+        "ChimeServer", "ChimeCore", "ChimeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -78,13 +85,13 @@ let package = Package(
     ),
     .target(
       name: "ChimeClient",
-      dependencies: ["ChimeCore", "ChimeWire"],
+      dependencies: ["ChimeCore", "ChimeSystem", "ChimeWire"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore",
+        "ChimeClient", "ChimeCore", "ChimeSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
@@ -92,7 +99,7 @@ let package = Package(
     .executableTarget(
       name: "chime-bench",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeWire",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
@@ -101,11 +108,12 @@ let package = Package(
     // Tests mirror the sources; shared helpers live in ChimeTestSupport.
     .target(
       name: "ChimeTestSupport",
-      dependencies: ["ChimeCore", "ChimeClient"],
+      dependencies: ["ChimeCore", "ChimeSystem", "ChimeClient"],
       path: "Tests/ChimeTestSupport",
       swiftSettings: strictSettings
     ),
     .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(

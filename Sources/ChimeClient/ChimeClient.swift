@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeSystem
 public import ChimeWire
 
 /// The NotificationCenter calls for one app, over a `ChimeConnection`. Every error thrown is a

@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeSystem
 public import ChimeWire
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeServer
+import ChimeSystem
 import Foundation
 import Logging
 

@@ -195,17 +195,4 @@ import Testing
     #expect(stats.attachmentsSwept == 1)
     #expect(stats.attachmentsMissing == [lostPath])
   }
-
-  /// Polls every 10 ms, for at most `seconds`, for an effect that happens off the loop; records
-  /// an issue and returns false when it never comes.
-  @discardableResult
-  func waitUntil(within seconds: Int = 2, _ condition: () -> Bool,
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> Bool {
-    for _ in 0..<(seconds * 100) {
-      if condition() { return true }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not met within \(seconds) s", sourceLocation: sourceLocation)
-    return false
-  }
 }

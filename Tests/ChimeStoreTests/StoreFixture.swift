@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -7,6 +8,7 @@ import Testing
 /// A store in a fresh temporary directory, removed when the fixture goes away.
 final class StoreFixture {
   let directory: URL
+  private let temporary: TemporaryDirectory
   let path: String
   let retention: Int
   let quota: Int64
@@ -15,16 +17,15 @@ final class StoreFixture {
   init(retention: Int = ChimeDatabase.defaultEventRetention, directory parent: String? = nil,
        quota: Int64 = Limits.attachmentQuotaDefault) throws {
     self.quota = quota
-    let parent = parent.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
-    directory = parent.appendingPathComponent("chime-store-\(UUID().uuidString)")
+    temporary = TemporaryDirectory(prefix: "chime-store", in: parent ?? "/tmp")
+    directory = URL(fileURLWithPath: temporary.path)
     path = directory.appendingPathComponent("state/chime.db").path
     self.retention = retention
     db = try ChimeDatabase(path: path, eventRetention: retention, attachmentQuota: quota)
   }
 
   deinit {
-    db.close()
-    try? FileManager.default.removeItem(at: directory)
+    db.close()  // before `temporary` removes the directory
   }
 
   /// Closes the database and opens it again from disk.

@@ -1,37 +1,21 @@
-import Glibc
 public import ChimeCore
+import ChimeSystem
+import Glibc
 
 /// A bare Unix-socket connection for tests that send bytes a well-behaved client never would.
 public final class RawSocket: @unchecked Sendable {
   public let fd: Int32
 
-  public init(path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var addr = sockaddr_un()
-    addr.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-      for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
-    }
-    let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard rc == 0 else {
-      close(fd)
-      throw ChimeError(.unavailable, reason: "CONNECT_FAILED", "connect \(path): \(String(cString: strerror(errno)))")
-    }
+  /// - Throws: what `UnixSocket.connect` throws (UNAVAILABLE `DAEMON_UNAVAILABLE` when nothing
+  ///   listens at `path`).
+  public init(path: String) throws(ChimeError) {
+    fd = try UnixSocket.connect(path: path).rawValue
   }
 
   /// Writes all bytes; false if the peer closed.
   @discardableResult
   public func write(_ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { return false }
-      offset += n
-    }
-    return true
+    (try? UnixSocket.sendAll(FileDescriptor(rawValue: fd), bytes)) != nil
   }
 
   /// Reads what arrives within `timeout` seconds; returns (bytes, sawEOF).

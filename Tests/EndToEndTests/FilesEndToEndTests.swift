@@ -55,7 +55,7 @@ import Testing
 
     // Removing the requests empties the store.
     #expect(try ChimeCLI.run(["remove", "a", "b"], socket: socket, app: app).status == 0)
-    try poll { MediaCorpus.files(under: daemon.dataDirectory + "/attachments").isEmpty }
+    pollUntil { MediaCorpus.files(under: daemon.dataDirectory + "/attachments").isEmpty }
     #expect(daemon.terminate() == 0)
   }
 
@@ -310,14 +310,5 @@ import Testing
     padded.append(contentsOf: Array("free".utf8))
     padded.append(Data(count: pad - 8))
     return padded
-  }
-
-  /// Waits (bounded) for an effect that follows an answer off the daemon's loop.
-  func poll(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    for _ in 0..<200 {
-      if condition() { return }
-      usleep(10_000)
-    }
-    Issue.record("condition not met within 2 s", sourceLocation: sourceLocation)
   }
 }

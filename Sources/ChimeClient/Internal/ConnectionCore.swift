@@ -1,7 +1,7 @@
 import ChimeCore
+import ChimeSystem
 import ChimeWire
 import Foundation
-import Glibc
 import Synchronization
 
 /// The socket and the table of calls in flight, shared by the public `ChimeConnection` and the
@@ -21,18 +21,18 @@ final class ConnectionCore: Sendable {
     var farewell: ChimeError?
   }
 
-  let fd: Int32
+  let fd: FileDescriptor
   let maxFrameBytes: Int
   private let state = Mutex(State())
   private let writeLock = Mutex(())
 
-  init(fd: Int32, maxFrameBytes: Int) {
+  init(fd: FileDescriptor, maxFrameBytes: Int) {
     self.fd = fd
     self.maxFrameBytes = maxFrameBytes
   }
 
   deinit {
-    Glibc.close(fd)
+    fd.close()
   }
 
   /// Starts the reader thread, which keeps the core alive until the connection is down.
@@ -85,7 +85,13 @@ final class ConnectionCore: Sendable {
   /// Writes bytes to the socket; writers take turns so frames never interleave.
   func send(_ bytes: [UInt8]) throws(ChimeError) {
     if let closed = state.withLock({ $0.closed }) { throw closed }
-    try writeLock.withLock { _ throws(ChimeError) in try UnixSocket.writeAll(fd, bytes) }
+    try writeLock.withLock { _ throws(ChimeError) in
+      do throws(Errno) {
+        try UnixSocket.sendAll(fd, bytes)
+      } catch {
+        throw ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "cannot write to chimed: \(error)")
+      }
+    }
   }
 
   var isClosed: Bool { state.withLock { $0.closed != nil } }
@@ -104,7 +110,7 @@ final class ConnectionCore: Sendable {
       return (waiters, error)
     }
     guard let error else { return }
-    shutdown(fd, Int32(SHUT_RDWR))
+    UnixSocket.shutdown(fd)
     for waiter in waiters {
       switch waiter {
       case .unary(let call): call.complete(.failure(error))
@@ -121,11 +127,12 @@ final class ConnectionCore: Sendable {
     defer { buffer.deallocate() }
     var why = "the daemon closed the connection"
     reading: while true {
-      let n = read(fd, buffer.baseAddress, buffer.count)
-      if n < 0 {
-        if errno == EINTR { continue }
-        why = "read failed: \(UnixSocket.errorText(errno))"
-        break
+      let n: Int
+      do throws(Errno) {
+        n = try UnixSocket.receive(fd, into: buffer)
+      } catch {
+        why = "read failed: \(error)"
+        break reading
       }
       if n == 0 { break }
       decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))

@@ -18,7 +18,8 @@ public protocol ByteSource {
 extension ChimeError {
   /// The bytes could not be read (an I/O error, or the file changed size while being read).
   /// Not the file's fault as far as the inspectors can tell; the caller decides the status.
-  static func mediaReadFailed(_ message: String) -> ChimeError {
+  /// Byte sources outside ChimeCore throw it too.
+  public static func mediaReadFailed(_ message: String) -> ChimeError {
     ChimeError(.mediaReadFailed, message)
   }
 }

@@ -1,6 +1,6 @@
 import ChimeCore
+import ChimeSystem
 import Foundation
-import Glibc
 import Logging
 
 /// The attachment store: `<data dir>/attachments/<app>/<uuid>.<ext>`, files private to the
@@ -61,8 +61,11 @@ final class AttachmentStore: Sendable {
     defer { source.close() }
     // Where the opened file really is, from its descriptor: a directory swapped for a symlink
     // between a check by path and the open cannot move it, so these checks see what is used.
-    guard let opened = FileSystem.openedPath(source.fileDescriptor) else {
-      throw invalidURL("\(path) cannot be located (\(FileSystem.describe(errno)))", field: field + ".path")
+    let opened: String
+    do throws(Errno) {
+      opened = try source.descriptor.openedPath()
+    } catch {
+      throw invalidURL("\(path) cannot be located (\(error))", field: field + ".path")
     }
     if FileSystem.isWithin(opened, root: FileSystem.realPath(privateDirectory) ?? privateDirectory) {
       throw invalidURL("\(path) is inside chimed's own data directory and cannot be attached", field: field + ".path")
@@ -81,50 +84,60 @@ final class AttachmentStore: Sendable {
     }
 
     let appDirectory = root + "/" + app
-    guard FileSystem.makeDirectories(appDirectory) else {
-      throw moveFailed("cannot create the attachment store directory", errno: errno, field: field)
+    do throws(Errno) {
+      try FileSystem.makeDirectories(appDirectory)
+    } catch {
+      throw moveFailed("cannot create the attachment store directory", error, field: field)
     }
     let base = appDirectory + "/" + UUID().uuidString.lowercased()
     let temporary = base + ".staging"
     // The stored file and the descriptor we inspect: the same inode, so what was inspected is
     // what is stored. A move links the opened inode (no copy); a bundle file, or a source on
     // another file system, is copied and the copy is inspected.
-    var storedFD: Int32 = -1
+    let storedFD: FileDescriptor
     // A file with other names (hard links) is copied: the store keeps a file of its own.
-    if !inBundle, source.linkCount == 1, linkOpened(source.fileDescriptor, to: temporary) {
-      guard fsync(source.fileDescriptor) == 0 else {
-        let e = errno
-        unlink(temporary)
-        throw moveFailed("cannot sync the attachment", errno: e, field: field)
+    if !inBundle, source.linkCount == 1, linkOpened(source.descriptor, to: temporary) {
+      do throws(Errno) {
+        try source.descriptor.sync()
+      } catch {
+        try? FileSystem.unlink(temporary)
+        throw moveFailed("cannot sync the attachment", error, field: field)
       }
-      storedFD = dup(source.fileDescriptor)
+      do throws(Errno) {
+        storedFD = try source.descriptor.duplicate()
+      } catch {
+        try? FileSystem.unlink(temporary)
+        throw moveFailed("cannot open the stored attachment", error, field: field)
+      }
     } else {
-      storedFD = try copy(source.fileDescriptor, size: size, to: temporary, field: field)
+      storedFD = try copy(source.descriptor, size: size, to: temporary, field: field)
     }
-    defer { close(storedFD) }
+    defer { storedFD.close() }
 
     let facts: MediaFacts
     do throws(ChimeError) {
-      facts = try MediaInspector.inspect(FileDescriptorByteSource(fileDescriptor: storedFD, count: size),
+      facts = try MediaInspector.inspect(FileDescriptorByteSource(fileDescriptor: storedFD.rawValue, count: size),
                                          typeHint: attachment.options.typeHint, field: field)
       try AttachmentOptionsValidator.validate(attachment.options, facts: facts, field: field + ".options")
     } catch {
-      unlink(temporary)
+      try? FileSystem.unlink(temporary)
       if error.reason == "MEDIA_READ_FAILED" {
         throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "\(path) could not be read to its end: \(error.message)", field: field)
       }
       throw error
     }
     let final = base + "." + Self.fileExtension(facts.type)
-    guard rename(temporary, final) == 0 else {
-      let e = errno
-      unlink(temporary)
-      throw moveFailed("cannot name the stored attachment", errno: e, field: field)
+    do throws(Errno) {
+      try FileSystem.rename(temporary, to: final)
+    } catch {
+      try? FileSystem.unlink(temporary)
+      throw moveFailed("cannot name the stored attachment", error, field: field)
     }
-    guard FileSystem.syncDirectory(appDirectory) else {
-      let e = errno
-      unlink(final)
-      throw moveFailed("cannot sync the attachment store", errno: e, field: field)
+    do throws(Errno) {
+      try FileSystem.syncDirectory(appDirectory)
+    } catch {
+      try? FileSystem.unlink(final)
+      throw moveFailed("cannot sync the attachment store", error, field: field)
     }
     var stored = attachment
     stored.info = AttachmentInfo(facts, storePath: final)
@@ -135,50 +148,57 @@ final class AttachmentStore: Sendable {
   /// Hard-links the opened file into the store through /proc (no path lookup of the source
   /// again, so it cannot be swapped). False when that is not possible here (another file
   /// system, protected hard links, no /proc): the caller copies instead.
-  private func linkOpened(_ fd: Int32, to path: String) -> Bool {
-    linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+  private func linkOpened(_ fd: FileDescriptor, to path: String) -> Bool {
+    do throws(Errno) {
+      try fd.link(to: path)
+      return true
+    } catch {
+      return false
+    }
   }
 
   /// Copies `size` bytes from `fd` into a new private file, fsyncs it and returns a descriptor
   /// open on the copy.
-  private func copy(_ fd: Int32, size: Int, to path: String, field: String) throws(ChimeError) -> Int32 {
-    let out = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard out >= 0 else { throw moveFailed("cannot create the stored copy", errno: errno, field: field) }
+  private func copy(_ fd: FileDescriptor, size: Int, to path: String, field: String) throws(ChimeError) -> FileDescriptor {
+    let out: FileDescriptor
+    do throws(Errno) {
+      out = try FileDescriptor.createNew(path, mode: 0o600)
+    } catch {
+      throw moveFailed("cannot create the stored copy", error, field: field)
+    }
+    func giveUp() {
+      out.close()
+      try? FileSystem.unlink(path)
+    }
     var offset = 0
     let chunk = 1 << 20
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 16)
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
     defer { buffer.deallocate() }
     while offset < size {
-      let n = pread(fd, buffer, min(chunk, size - offset), off_t(offset))
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else {
-        let e = errno
-        close(out)
-        unlink(path)
-        if n == 0 {
-          throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "the file shrank while it was being copied", field: field)
-        }
-        throw moveFailed("cannot read the attachment", errno: e, field: field)
+      let n: Int
+      do throws(Errno) {
+        n = try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(chunk, size - offset)]), at: offset)
+      } catch {
+        giveUp()
+        throw moveFailed("cannot read the attachment", error, field: field)
       }
-      var written = 0
-      while written < n {
-        let w = write(out, buffer + written, n - written)
-        if w < 0, errno == EINTR { continue }
-        guard w > 0 else {
-          let e = errno
-          close(out)
-          unlink(path)
-          throw moveFailed("cannot write the stored copy", errno: e, field: field)
-        }
-        written += w
+      guard n > 0 else {
+        giveUp()
+        throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "the file shrank while it was being copied", field: field)
+      }
+      do throws(Errno) {
+        try out.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+      } catch {
+        giveUp()
+        throw moveFailed("cannot write the stored copy", error, field: field)
       }
       offset += n
     }
-    guard fsync(out) == 0 else {
-      let e = errno
-      close(out)
-      unlink(path)
-      throw moveFailed("cannot sync the stored copy", errno: e, field: field)
+    do throws(Errno) {
+      try out.sync()
+    } catch {
+      giveUp()
+      throw moveFailed("cannot sync the stored copy", error, field: field)
     }
     return out
   }
@@ -189,12 +209,14 @@ final class AttachmentStore: Sendable {
   /// that was stored (a file put there since is left alone).
   func finish(_ staged: [StagedAttachment]) {
     for item in staged where item.removesSource {
-      guard let st = FileSystem.lstatus(item.source), UInt64(st.st_dev) == item.sourceDevice, UInt64(st.st_ino) == item.sourceInode else {
+      guard let st = FileSystem.lstatus(item.source), st.device == item.sourceDevice, st.inode == item.sourceInode else {
         continue
       }
-      if unlink(item.source) != 0 {
+      do throws(Errno) {
+        try FileSystem.unlink(item.source)
+      } catch {
         logger.warning("attachment stored but its source could not be removed",
-                       metadata: ["source": "\(item.source)", "error": "\(FileSystem.describe(errno))"])
+                       metadata: ["source": "\(item.source)", "error": "\(error)"])
       }
     }
   }
@@ -214,9 +236,11 @@ final class AttachmentStore: Sendable {
         logger.warning("not a store path; left alone", metadata: ["path": "\(path)"])
         continue
       }
-      if unlink(inStore) != 0 && errno != ENOENT {
-        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(inStore)", "error": "\(FileSystem.describe(errno))"])
-      }
+      do throws(Errno) {
+        try FileSystem.unlink(inStore)
+      } catch where error != .noSuchFile {
+        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(inStore)", "error": "\(error)"])
+      } catch {}
     }
   }
 
@@ -243,7 +267,7 @@ final class AttachmentStore: Sendable {
       guard let names = try? files.contentsOfDirectory(atPath: directory) else { continue }
       for name in names where !held.contains(app + "/" + name) {
         let path = directory + "/" + name
-        if unlink(path) == 0 { report.removed.append(path) }
+        if (try? FileSystem.unlink(path)) != nil { report.removed.append(path) }
       }
     }
     for path in known.sorted() where storePath(path).flatMap(FileSystem.lstatus) == nil {
@@ -288,12 +312,12 @@ final class AttachmentStore: Sendable {
     ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_URL", message, field: field)
   }
 
-  private func moveFailed(_ what: String, errno code: Int32, field: String) -> ChimeError {
-    logger.error("attachment store write failed", metadata: ["what": "\(what)", "error": "\(FileSystem.describe(code))"])
-    if code == ENOSPC || code == EDQUOT {
+  private func moveFailed(_ what: String, _ failure: Errno, field: String) -> ChimeError {
+    logger.error("attachment store write failed", metadata: ["what": "\(what)", "error": "\(failure)"])
+    if failure == .noSpace || failure == .quotaExceeded {
       return ChimeError(.resourceExhausted, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED",
                         "\(what): the disk holding chimed's attachment store is full", field: field)
     }
-    return ChimeError(.internal, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", "\(what): \(FileSystem.describe(code))", field: field)
+    return ChimeError(.internal, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", "\(what): \(failure)", field: field)
   }
 }

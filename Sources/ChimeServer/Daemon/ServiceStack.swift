@@ -1,5 +1,6 @@
 import ChimeCore
 import ChimeStore
+import ChimeSystem
 import Logging
 
 /// What the daemon serves with, built in order: the store in the data directory, the attachment

@@ -1,13 +1,12 @@
-import Glibc
 import ChimeCore
+import ChimeSystem
+import Glibc
 
 /// Prepares the path the daemon listens on: parent directory 0700 owned by us, no live
 /// daemon already there, no stale socket file left in the way.
 enum SocketFile {
   static func prepare(_ path: String) throws(ChimeLoopError) {
-    guard path.utf8.count <= SocketPath.maxBytes else {
-      throw ChimeLoopError("socket path is \(path.utf8.count) bytes; Unix sockets allow at most \(SocketPath.maxBytes): \(path)")
-    }
+    try UnixListener.checkAddress(path)
     guard path.hasPrefix("/") else {
       throw ChimeLoopError("socket path must be absolute: \(path)")
     }
@@ -20,7 +19,7 @@ enum SocketFile {
       guard (st.st_mode & S_IFMT) == S_IFSOCK else {
         throw ChimeLoopError("\(path) exists and is not a socket; refusing to replace it")
       }
-      if isLive(path) {
+      if UnixSocket.isAccepting(path: path) {
         throw ChimeLoopError("another chimed is already listening on \(path)")
       }
       unlink(path)
@@ -55,20 +54,5 @@ enum SocketFile {
     if st.st_mode & 0o077 != 0 && dir.hasSuffix("/chime") {
       chmod(dir, 0o700)
     }
-  }
-
-  private static func isLive(_ path: String) -> Bool {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var addr = sockaddr_un()
-    addr.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-      for (i, b) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = b }
-    }
-    let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    return rc == 0
   }
 }

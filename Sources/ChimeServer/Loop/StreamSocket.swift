@@ -1,5 +1,6 @@
 internal import CLibUV
-import Glibc
+import ChimeCore
+import ChimeSystem
 
 /// An accepted Unix-socket stream. Loop thread only.
 ///
@@ -101,6 +102,8 @@ final class UnixListener {
   private var isClosed = false
 
   init(loop: EventLoop, path: String, backlog: Int32 = 128, onAccept: @escaping (StreamSocket) -> Void) throws(ChimeLoopError) {
+    // uv_pipe_bind (libuv < 1.46) silently cuts a path over 107 bytes: refuse one first.
+    try Self.checkAddress(path)
     self.loop = loop
     self.onAccept = onAccept
     handle = .allocate(capacity: 1)
@@ -113,6 +116,16 @@ final class UnixListener {
     if rc != 0 {
       close()
       throw ChimeLoopError("listen on \(path)", rc)
+    }
+  }
+
+  /// Refuses a path `sockaddr_un` cannot hold whole (empty, NUL, over 107 bytes), with
+  /// `UnixSocketAddress`'s words.
+  static func checkAddress(_ path: String) throws(ChimeLoopError) {
+    do throws(ChimeError) {
+      _ = try UnixSocketAddress(path)
+    } catch {
+      throw ChimeLoopError(error.message)
     }
   }
 

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeStore
-import Glibc
+import ChimeSystem
 
 /// App layouts and sound lookup. Directory checks run off the loop.
 extension NotificationService {
@@ -40,10 +40,10 @@ extension NotificationService {
   /// Why `path` cannot be registered, or nil.
   private static func directoryProblem(_ path: String) -> String? {
     if let problem = FileSystem.problem(withAbsolutePath: path) { return problem }
-    var st = stat()
-    guard stat(path, &st) == 0 else { return "does not exist" }
-    guard FileSystem.isDirectory(st) else { return "is not a directory" }
-    guard st.st_uid == getuid() else { return "belongs to uid \(st.st_uid), not to chimed's user (uid \(getuid()))" }
+    guard let st = FileSystem.status(path) else { return "does not exist" }
+    guard st.isDirectory else { return "is not a directory" }
+    let uid = ProcessEnvironment.userID
+    guard st.ownerID == uid else { return "belongs to uid \(st.ownerID), not to chimed's user (uid \(uid))" }
     return nil
   }
 

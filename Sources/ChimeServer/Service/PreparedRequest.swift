@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeStore
-import Glibc
+import ChimeSystem
 
 /// A request made ready to store: its sound resolved in the app's layout and its attachments
 /// inspected and staged in the attachment store (their `info` filled in).
@@ -23,7 +23,7 @@ struct PreparedRequest: Sendable {
     guard !files.isEmpty else { return prepared }
 
     // A cheap look first, so a request that cannot fit copies nothing. The commit checks again.
-    if let sizes = Self.plannedBytes(files.map { FileSystem.lstatus($0.path).map { Int64($0.st_size) } ?? 0 }) {
+    if let sizes = Self.plannedBytes(files.map { FileSystem.lstatus($0.path).map(\.size) ?? 0 }) {
       let used = try database.attachmentUsage(app: app, replacing: request.identifier, deliveredAtOnce: request.trigger == nil)
       if used > database.attachmentQuota - sizes {
         throw ChimeError(.resourceExhausted, reason: "ATTACHMENT_QUOTA_EXCEEDED",

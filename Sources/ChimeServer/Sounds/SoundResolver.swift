@@ -1,5 +1,5 @@
 import ChimeCore
-import Glibc
+import ChimeSystem
 
 /// Finds a custom sound by file name in an app's layout — the container's `Library/Sounds`,
 /// each group container's `Library/Sounds`, then the bundle; the first file wins — and judges
@@ -44,7 +44,7 @@ enum SoundResolver {
         continue
       }
       var target = candidate
-      if FileSystem.isSymlink(st) {
+      if st.isSymbolicLink {
         guard let resolved = FileSystem.realPath(candidate) else {
           steps.append(SoundSearchStep(path: candidate, exists: false, note: "a symbolic link to nothing"))
           continue
@@ -55,11 +55,11 @@ enum SoundResolver {
           continue
         }
         target = resolved
-        if let pointed = FileSystem.lstatus(resolved), FileSystem.isDirectory(pointed) {
+        if let pointed = FileSystem.lstatus(resolved), pointed.isDirectory {
           steps.append(SoundSearchStep(path: candidate, exists: true, note: "a symbolic link to the directory \(resolved), not a sound file; passed over"))
           continue
         }
-      } else if FileSystem.isDirectory(st) {
+      } else if st.isDirectory {
         steps.append(SoundSearchStep(path: candidate, exists: true, note: "a directory, not a sound file; passed over"))
         continue
       }
@@ -72,9 +72,9 @@ enum SoundResolver {
         return SoundCheck(searched: steps, resolution: unopenable(error, path: target))
       }
       defer { file.close() }
-      guard let opened = FileSystem.openedPath(file.fileDescriptor), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) })
+      guard let opened = try? file.descriptor.openedPath(), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) })
       else {
-        let place = FileSystem.openedPath(file.fileDescriptor) ?? target
+        let place = (try? file.descriptor.openedPath()) ?? target
         steps.append(SoundSearchStep(path: candidate, exists: true,
                                      note: "resolves to \(place), outside the app's sound directories; not followed"))
         continue
@@ -117,7 +117,7 @@ enum SoundResolver {
       let file = try RegularFile.open(path)
       defer { file.close() }
       let allowed = allowedDirectories(layout)
-      if let opened = FileSystem.openedPath(file.fileDescriptor), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) }) {
+      if let opened = try? file.descriptor.openedPath(), allowed.contains(where: { FileSystem.isWithin(opened, root: $0) }) {
         now = SoundRules.resolve(file.byteSource, path: path)
         changed = "the sound file \(path) changed after the request was added: \(now.message); the default sound plays"
       } else {

@@ -1,12 +1,7 @@
 import ArgumentParser
 import ChimeCore
+import ChimeSystem
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `chime attachment`: local checks of attachment files. Named `AttachmentCommand` so it does
 /// not shadow ChimeCore's `Attachment` model type inside this module.

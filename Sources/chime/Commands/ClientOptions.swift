@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
+import ChimeSystem
 import Foundation
 
 /// Options every subcommand takes after its name.
@@ -16,7 +17,7 @@ struct ClientOptions: ParsableArguments {
 
   var appID: String {
     if let app, !app.isEmpty { return app }
-    if let env = ProcessInfo.processInfo.environment["CHIME_APP"], !env.isEmpty { return env }
+    if let env = ProcessEnvironment.variables["CHIME_APP"], !env.isEmpty { return env }
     return "chime.cli"
   }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeSystem
 import Foundation
 
 /// `chime sound`: local checks of notification sound files. Named `SoundCommand` so it does not

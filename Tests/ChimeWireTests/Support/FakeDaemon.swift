@@ -1,8 +1,8 @@
 import ChimeCore
+import ChimeSystem
 import ChimeTestSupport
 import ChimeWire
 import Foundation
-import Glibc
 import Synchronization
 
 /// A stand-in daemon on a Unix socket in a fresh temporary directory. It accepts one connection,
@@ -17,15 +17,15 @@ final class FakeDaemon: Sendable {
 
   /// The sockets, shared with the reader thread; closed once neither needs them.
   private final class Endpoint: Sendable {
-    let listener: Int32
-    let peer = Mutex<Int32>(-1)
+    let listener: FileDescriptor
+    let peer = Mutex<FileDescriptor?>(nil)
     let framingError = Mutex<FramingError?>(nil)
 
-    init(listener: Int32) { self.listener = listener }
+    init(listener: FileDescriptor) { self.listener = listener }
 
     deinit {
-      close(listener)
-      peer.withLock { if $0 >= 0 { close($0) } }
+      listener.close()
+      peer.withLock { $0?.close() }
     }
   }
 
@@ -33,31 +33,18 @@ final class FakeDaemon: Sendable {
     let directory = TemporaryDirectory(prefix: "chime-wire")
     self.directory = directory
     socketPath = directory.socketPath
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(directory.socketPath.utf8)) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard fd >= 0, bound == 0, listen(fd, 4) == 0 else {
-      close(fd)
-      throw ChimeError(.internal, reason: "FAKE_DAEMON", "cannot listen at \(directory.socketPath): \(String(cString: strerror(errno)))")
-    }
-    let endpoint = Endpoint(listener: fd)
+    let endpoint = Endpoint(listener: try UnixSocket.listen(path: directory.socketPath, backlog: 4))
     self.endpoint = endpoint
     let (stream, continuation) = AsyncStream.makeStream(of: Frame.self)
     frames = stream
     Thread {
       defer { continuation.finish() }
-      let client = accept(endpoint.listener, nil, nil)
-      guard client >= 0 else { return }
+      guard let client = try? UnixSocket.accept(endpoint.listener) else { return }
       endpoint.peer.withLock { $0 = client }
       var decoder = FrameDecoder()
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
-        let n = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
-        if n < 0, errno == EINTR { continue }
+        let n = buffer.withUnsafeMutableBytes { (try? UnixSocket.receive(client, into: $0)) ?? 0 }
         guard n > 0 else { return }
         decoder.append(Array(buffer[0..<n]))
         do throws(FramingError) {
@@ -71,8 +58,8 @@ final class FakeDaemon: Sendable {
   }
 
   deinit {
-    shutdown(endpoint.listener, Int32(SHUT_RDWR))
-    endpoint.peer.withLock { if $0 >= 0 { _ = shutdown($0, Int32(SHUT_RDWR)) } }
+    UnixSocket.shutdown(endpoint.listener)
+    endpoint.peer.withLock { $0.map(UnixSocket.shutdown) }
   }
 
   /// The error that ended `frames`, if the client sent a bad frame.
@@ -84,20 +71,17 @@ final class FakeDaemon: Sendable {
 
   /// Writes bytes to the accepted connection (call only after a frame arrived from it).
   func sendRaw(_ bytes: [UInt8]) throws {
-    let fd = endpoint.peer.withLock { $0 }
-    precondition(fd >= 0, "no client connected yet")
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else { throw ChimeError(.unavailable, reason: "FAKE_DAEMON", "send: \(String(cString: strerror(errno)))") }
-      offset += n
+    guard let fd = endpoint.peer.withLock({ $0 }) else { preconditionFailure("no client connected yet") }
+    do throws(Errno) {
+      try UnixSocket.sendAll(fd, bytes)
+    } catch {
+      throw ChimeError(.unavailable, reason: "FAKE_DAEMON", "send: \(error)")
     }
   }
 
   /// Hangs up on the client.
   func closeConnection() {
-    endpoint.peer.withLock { if $0 >= 0 { _ = shutdown($0, Int32(SHUT_RDWR)) } }
+    endpoint.peer.withLock { $0.map(UnixSocket.shutdown) }
   }
 
   /// Answers every call with what `handler` returns, until the client goes away. Use either this

@@ -1,17 +1,13 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 
-/// SplitMix64: a small seeded generator, so random cases are the same on every run.
+/// The calendar tests' seeded generator: ChimeTestSupport's SplitMix64 under the name these
+/// tests use (the test files themselves need not import ChimeTestSupport).
 struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  private var base: SplitMix64
+  init(seed: UInt64) { base = SplitMix64(seed: seed) }
+  mutating func next() -> UInt64 { base.next() }
 }
 
 enum CalendarTestSupport {

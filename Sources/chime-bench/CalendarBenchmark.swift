@@ -1,40 +1,41 @@
+import ChimeCore
 import Foundation
 
 /// Measures `CalendarEngine.nextFire` over a mixed set of triggers and zones, for `chime-bench`
 /// (run it from a release build). Each call is timed on its own with the continuous clock.
-public enum CalendarBenchmark {
-  public struct Case: Sendable {
-    public var name: String
-    public var trigger: CalendarTrigger
-    public var zone: String
+enum CalendarBenchmark {
+  struct Case: Sendable {
+    var name: String
+    var trigger: CalendarTrigger
+    var zone: String
 
-    public init(name: String, trigger: CalendarTrigger, zone: String) {
+    init(name: String, trigger: CalendarTrigger, zone: String) {
       self.name = name
       self.trigger = trigger
       self.zone = zone
     }
   }
 
-  public struct CaseResult: Sendable {
-    public var name: String
-    public var zone: String
-    public var medianMicros: Double
-    public var maxMicros: Double
+  struct CaseResult: Sendable {
+    var name: String
+    var zone: String
+    var medianMicros: Double
+    var maxMicros: Double
   }
 
-  public struct Result: Sendable, CustomStringConvertible {
-    public var calls: Int
-    public var medianMicros: Double
-    public var p90Micros: Double
-    public var p99Micros: Double
-    public var maxMicros: Double
+  struct Result: Sendable, CustomStringConvertible {
+    var calls: Int
+    var medianMicros: Double
+    var p90Micros: Double
+    var p99Micros: Double
+    var maxMicros: Double
     /// The slowest single run, noise included.
-    public var rawMaxMicros: Double
+    var rawMaxMicros: Double
     /// Building the zone tables on first use (not part of the per-call numbers).
-    public var warmUpMillis: Double
-    public var cases: [CaseResult]
+    var warmUpMillis: Double
+    var cases: [CaseResult]
 
-    public var description: String {
+    var description: String {
       var lines = [
         String(format: "calendar next-fire: %d queries, median %.2f µs, p90 %.2f µs, p99 %.2f µs, max %.2f µs (slowest single run %.2f µs; zone tables built in %.1f ms)",
                calls, medianMicros, p90Micros, p99Micros, maxMicros, rawMaxMicros, warmUpMillis),
@@ -55,7 +56,7 @@ public enum CalendarBenchmark {
   /// The mixed set: daily, hourly, weekly, monthly and yearly triggers, DST-night times, sparse
   /// ones (Feb 29, the 5th Friday, 5th Friday of February, Feb 29 on a Monday, week 53), in
   /// zones with 1-hour, 30-minute and no DST, a +05:45 zone and Apia.
-  public static let mixedCases: [Case] = {
+  static let mixedCases: [Case] = {
     let zones = ["UTC", "Europe/Berlin", "America/New_York", "America/Sao_Paulo", "Australia/Lord_Howe",
                  "Asia/Kathmandu", "Pacific/Apia", "Pacific/Chatham"]
     let shapes: [(String, CalendarComponents)] = [
@@ -94,7 +95,7 @@ public enum CalendarBenchmark {
   /// A query's cost is the fastest of `repeats` back-to-back runs of it: the computation is
   /// deterministic, so slower runs measure the machine (preemption by other processes), not
   /// the engine. The slowest single run is reported apart, as `rawMaxMicros`.
-  public static func run(cases: [Case] = mixedCases, queriesPerCase: Int = 2000, repeats: Int = 3, seed: UInt64 = 0x5EED) -> Result {
+  static func run(cases: [Case] = mixedCases, queriesPerCase: Int = 2000, repeats: Int = 3, seed: UInt64 = 0x5EED) -> Result {
     let clock = ContinuousClock()
     let warmStart = clock.now
     var zones: [String: TimeZone] = [:]

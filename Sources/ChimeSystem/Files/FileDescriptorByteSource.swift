@@ -1,8 +1,5 @@
-#if canImport(Glibc)
+public import ChimeCore
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A regular file the caller has already opened (once, without following symlinks), read with
 /// `pread(2)` so the file offset is never moved and the same descriptor can be inspected and
@@ -10,7 +7,9 @@ import Darwin
 ///
 /// The source does not own the descriptor and never closes it.
 public struct FileDescriptorByteSource: ByteSource, Sendable {
+  /// The descriptor read from; not owned.
   public let fileDescriptor: Int32
+  /// The bytes the source spans: the file's size when the source was made.
   public let count: Int
 
   /// Takes the size from `fstat(2)`.
@@ -38,6 +37,10 @@ public struct FileDescriptorByteSource: ByteSource, Sendable {
     self.count = max(0, count)
   }
 
+  /// Exactly `n` bytes at `offset`.
+  ///
+  /// - Throws: `MEDIA_READ_FAILED` (INTERNAL) for a range outside the file, a failed `pread`, or
+  ///   a file that ends early (it shrank while being read).
   public func read(at offset: Int, count n: Int) throws(ChimeError) -> [UInt8] {
     guard offset >= 0, n >= 0, offset <= count, n <= count - offset else {
       throw .mediaReadFailed("read of \(n) bytes at offset \(offset) is outside the \(count)-byte file")

@@ -1,16 +1,15 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Opens a file the way attachments and sounds are opened, by the daemon and by the CLI's
 /// preflight checks alike: once, read-only, without following a symlink in the last component,
 /// without blocking (a FIFO), and only if `fstat` says it is a regular file. The descriptor then
 /// feeds `FileDescriptorByteSource`, so what is inspected is what was opened.
 public struct RegularFile: Sendable {
-  public let fileDescriptor: Int32
+  /// The open descriptor, read-only; `close()` closes it.
+  public let descriptor: FileDescriptor
+  /// Bytes, from the `fstat` made at the open.
   public let size: Int
+  /// Device and inode of the opened file, to tell later whether a path still names it.
   public let device: UInt64
   public let inode: UInt64
   /// How many names (hard links) the file has.
@@ -18,45 +17,53 @@ public struct RegularFile: Sendable {
 
   /// Why a path cannot be used, in words that name it.
   public struct OpenFailure: Error, Sendable {
+    /// Missing (also a path through a non-directory), a symlink, there but not a regular
+    /// file, or there but not readable.
     public enum Kind: Sendable { case missing, symlink, notRegular, unreadable }
     public var kind: Kind
+    /// Names the path and says what is wrong.
     public var message: String
     /// The errno of the failed call (0 when the file opened but is not a regular file).
     public var errno: Int32
   }
 
   /// Opens `path`; the caller owns the descriptor (`close()`).
+  ///
+  /// - Throws: `OpenFailure`: `.missing` (no such file, or a component is not a directory),
+  ///   `.symlink` (the last component is one), `.notRegular` (a directory, FIFO, socket or
+  ///   device), `.unreadable` (permission, or any other errno).
   public static func open(_ path: String) throws(OpenFailure) -> RegularFile {
-    #if canImport(Glibc)
     let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    #else
-    let fd = Darwin.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    #endif
     guard fd >= 0 else { throw failure(path, errno) }
     var st = stat()
     guard fstat(fd, &st) == 0 else {
       let code = errno
-      closeDescriptor(fd)
-      throw OpenFailure(kind: .unreadable, message: "\(path) cannot be examined (\(text(code)))", errno: code)
+      Glibc.close(fd)
+      throw OpenFailure(kind: .unreadable, message: "\(path) cannot be examined (\(Errno(code)))", errno: code)
     }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      closeDescriptor(fd)
-      throw OpenFailure(kind: .notRegular, message: "\(path) is not a regular file (it is \(kind(st.st_mode)))", errno: 0)
+    let status = FileStatus(st)
+    guard status.isRegular else {
+      Glibc.close(fd)
+      throw OpenFailure(kind: .notRegular, message: "\(path) is not a regular file (it is \(describe(status.kind)))", errno: 0)
     }
-    return RegularFile(fileDescriptor: fd, size: Int(st.st_size), device: UInt64(st.st_dev), inode: UInt64(st.st_ino),
-                       linkCount: UInt64(st.st_nlink))
+    return RegularFile(descriptor: FileDescriptor(rawValue: fd), size: Int(status.size), device: status.device,
+                       inode: status.inode, linkCount: status.linkCount)
   }
 
   /// Opens `path`, hands `body` a byte source over it and closes it afterwards.
+  ///
+  /// - Throws: `OpenFailure` as `open(_:)` does; `body` itself does not throw.
   public static func withByteSource<T>(_ path: String, _ body: (FileDescriptorByteSource) -> T) throws(OpenFailure) -> T {
     let file = try open(path)
     defer { file.close() }
     return body(file.byteSource)
   }
 
-  public var byteSource: FileDescriptorByteSource { FileDescriptorByteSource(fileDescriptor: fileDescriptor, count: size) }
+  /// The opened bytes, read with `pread(2)` up to `size`.
+  public var byteSource: FileDescriptorByteSource { FileDescriptorByteSource(fileDescriptor: descriptor.rawValue, count: size) }
 
-  public func close() { closeDescriptor(fileDescriptor) }
+  /// Closes the descriptor; the file's byte sources are unusable afterwards.
+  public func close() { descriptor.close() }
 
   private static func failure(_ path: String, _ code: Int32) -> OpenFailure {
     switch code {
@@ -65,36 +72,25 @@ public struct RegularFile: Sendable {
     case ENOTDIR:
       return OpenFailure(kind: .missing, message: "\(path) does not exist (a component of the path is not a directory)", errno: code)
     case ELOOP:
-      var st = stat()
-      if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
+      if FileSystem.lstatus(path)?.isSymbolicLink == true {
         return OpenFailure(kind: .symlink, message: "\(path) is a symbolic link; symlinks are not followed, give the file itself", errno: code)
       }
       return OpenFailure(kind: .unreadable, message: "\(path) cannot be opened (too many levels of symbolic links)", errno: code)
     case EACCES, EPERM:
       return OpenFailure(kind: .unreadable, message: "\(path) cannot be read (permission denied)", errno: code)
     default:
-      return OpenFailure(kind: .unreadable, message: "\(path) cannot be opened (\(text(code)))", errno: code)
+      return OpenFailure(kind: .unreadable, message: "\(path) cannot be opened (\(Errno(code)))", errno: code)
     }
   }
 
-  private static func kind(_ mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR: "a character device"
-    case S_IFBLK: "a block device"
-    default: "not a file"
+  private static func describe(_ kind: FileStatus.Kind) -> String {
+    switch kind {
+    case .directory: "a directory"
+    case .fifo: "a FIFO"
+    case .socket: "a socket"
+    case .characterDevice: "a character device"
+    case .blockDevice: "a block device"
+    case .regular, .symbolicLink, .unknown: "not a file"
     }
   }
-
-  private static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
-}
-
-private func closeDescriptor(_ fd: Int32) {
-  #if canImport(Glibc)
-  _ = Glibc.close(fd)
-  #else
-  _ = Darwin.close(fd)
-  #endif
 }

@@ -1,0 +1,36 @@
+public import ChimeCore
+import Glibc
+
+/// A Unix-socket path checked to fit `sockaddr_un`: not empty, no NUL byte, at most
+/// `SocketPath.maxBytes` (107) bytes. Every connect and bind in Chime goes through one, so no
+/// path is ever cut short into another.
+public struct UnixSocketAddress: Hashable, Sendable {
+  /// The path, at most 107 bytes, no NUL.
+  public let path: String
+
+  /// - Throws: INVALID_ARGUMENT `INVALID_SOCKET_PATH` for an empty path or one holding NUL;
+  ///   INVALID_ARGUMENT `SOCKET_PATH_TOO_LONG` for one over 107 bytes.
+  public init(_ path: String) throws(ChimeError) {
+    let bytes = path.utf8.count
+    guard bytes > 0, !path.utf8.contains(0) else {
+      throw .invalidArgument("INVALID_SOCKET_PATH", "socket path \(path.debugDescription) is empty or holds a NUL byte")
+    }
+    guard bytes <= SocketPath.maxBytes else {
+      throw .invalidArgument(
+        "SOCKET_PATH_TOO_LONG",
+        "socket path \(path) is \(bytes) bytes; a Unix socket path holds at most \(SocketPath.maxBytes)"
+      )
+    }
+    self.path = path
+  }
+
+  /// Calls `body` with the address as a `sockaddr` and its length.
+  func withSockaddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.utf8) }
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+  }
+}
