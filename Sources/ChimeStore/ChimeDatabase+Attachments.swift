@@ -54,7 +54,7 @@ extension ChimeDatabase {
     let used = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(bytes), 0) FROM attachment WHERE app = ?"),
                                   arguments: [app]) ?? 0
     guard used <= attachmentQuota else {
-      throw ChimeError(.resourceExhausted, reason: "ATTACHMENT_QUOTA_EXCEEDED",
+      throw ChimeError(.attachmentQuotaExceeded,
                        "attachments would take \(used) bytes; the app's quota is \(attachmentQuota) bytes. Remove pending requests or delivered notifications that hold attachments",
                        field: "request.content.attachments")
     }

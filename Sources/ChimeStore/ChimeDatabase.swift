@@ -62,7 +62,7 @@ public final class ChimeDatabase: Sendable {
       }
       if try pool.read({ db in try Schema.migrator.hasBeenSuperseded(db) }) {
         logger.error("the database was migrated by a newer version", metadata: ["path": "\(path)"])
-        throw ChimeError(.failedPrecondition, reason: "STORE_UNAVAILABLE",
+        throw ChimeError(.failedPrecondition, reason: Reason.storeUnavailable.name,
                          "the notification store was written by a newer version of chimed")
       }
       try Schema.migrator.migrate(pool)

@@ -20,9 +20,9 @@ public final class WriteTransaction {
   }
 
   static func check(app: String, identifier: String) throws(ChimeError) {
-    guard !app.isEmpty else { throw .invalidArgument("INVALID_APP_ID", "app id is empty", field: "app_id") }
+    guard !app.isEmpty else { throw ChimeError(.invalidAppID, "app id is empty", field: "app_id") }
     guard !identifier.isEmpty else {
-      throw .invalidArgument("INVALID_IDENTIFIER", "identifier is empty", field: "request.identifier")
+      throw ChimeError(.invalidIdentifier, "identifier is empty", field: "request.identifier")
     }
   }
 

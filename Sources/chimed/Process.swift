@@ -24,7 +24,7 @@ enum DaemonProcess {
     var absolute = path
     if !path.hasPrefix("/") {
       guard let cwd = getcwd(nil, 0) else {
-        throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot resolve \(path): \(String(cString: strerror(errno)))")
+        throw ChimeError(.dataDirUnavailable, "cannot resolve \(path): \(String(cString: strerror(errno)))")
       }
       absolute = String(cString: cwd) + "/" + path
       free(cwd)
@@ -33,7 +33,7 @@ enum DaemonProcess {
     for component in absolute.split(separator: "/") {
       partial += "/" + component
       if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-        throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot create \(partial): \(String(cString: strerror(errno)))")
+        throw ChimeError(.dataDirUnavailable, "cannot create \(partial): \(String(cString: strerror(errno)))")
       }
     }
   }

@@ -89,7 +89,7 @@ final class ConnectionCore: Sendable {
       do throws(Errno) {
         try UnixSocket.sendAll(fd, bytes)
       } catch {
-        throw ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "cannot write to chimed: \(error)")
+        throw ChimeError(.connectionClosed, "cannot write to chimed: \(error)")
       }
     }
   }

@@ -25,30 +25,30 @@ extension CalendarEngine {
     try check(c.second, 0...59, "second", base)
     try check(c.weekday, 1...7, "weekday", base)
     if let ordinal = c.weekdayOrdinal, !(1...5).contains(ordinal), ordinal != -1 {
-      throw .invalidArgument("INVALID_DATE_COMPONENT", "weekday_ordinal must be within 1...5, or -1 for the last (got \(ordinal))", field: "\(base).weekday_ordinal")
+      throw ChimeError(.invalidDateComponent, "weekday_ordinal must be within 1...5, or -1 for the last (got \(ordinal))", field: "\(base).weekday_ordinal")
     }
     try check(c.weekOfMonth, 1...6, "week_of_month", base)
     try check(c.weekOfYear, 1...53, "week_of_year", base)
     try check(c.yearForWeekOfYear, 1...9999, "year_for_week_of_year", base)
     if let id = c.timeZone, !id.isEmpty {
       guard id.utf8.count <= 64, ZoneTables.table(named: id) != nil else {
-        throw .invalidArgument("INVALID_TIME_ZONE", "unknown time zone \"\(id.prefix(64))\"", field: "\(base).time_zone")
+        throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id.prefix(64))\"", field: "\(base).time_zone")
       }
     }
     guard let pattern = CalendarPattern(c) else {
-      throw .invalidArgument("NOTIFICATION_INVALID_NO_DATE", "a calendar trigger needs at least one date component", field: base)
+      throw ChimeError(.notificationInvalidNoDate, "a calendar trigger needs at least one date component", field: base)
     }
     guard pattern.canMatch else {
-      throw .invalidArgument("NOTIFICATION_INVALID_NO_DATE", "\(describe(c)) never matches a date", field: base)
+      throw ChimeError(.notificationInvalidNoDate, "\(describe(c)) never matches a date", field: base)
     }
     if let now, nextFire(after: now, trigger: trigger, zone: zone) == nil {
-      throw .invalidArgument("NOTIFICATION_INVALID_NO_DATE", "\(describe(c)) matches no date after \(now)", field: base)
+      throw ChimeError(.notificationInvalidNoDate, "\(describe(c)) matches no date after \(now)", field: base)
     }
   }
 
   private static func check(_ value: Int?, _ range: ClosedRange<Int>, _ name: String, _ base: String) throws(ChimeError) {
     if let value, !range.contains(value) {
-      throw .invalidArgument("INVALID_DATE_COMPONENT", "\(name) must be within \(range.lowerBound)...\(range.upperBound) (got \(value))", field: "\(base).\(name)")
+      throw ChimeError(.invalidDateComponent, "\(name) must be within \(range.lowerBound)...\(range.upperBound) (got \(value))", field: "\(base).\(name)")
     }
   }
 }

@@ -101,11 +101,10 @@ public enum CalendarEngine {
   ///   `.components` as the field path.
   public static func firstFire(after: Instant, trigger: CalendarTrigger, zone: TimeZone, field: String) throws(ChimeError) -> FireDate {
     if let id = trigger.components.timeZone, !id.isEmpty, ZoneTables.table(named: id) == nil {
-      throw .invalidArgument("INVALID_TIME_ZONE", "unknown time zone \"\(id)\"", field: "\(field).components.time_zone")
+      throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id)\"", field: "\(field).components.time_zone")
     }
     guard let fire = nextFire(after: after, trigger: trigger, zone: zone) else {
-      throw .invalidArgument(
-        "NOTIFICATION_INVALID_NO_DATE",
+      throw ChimeError(.notificationInvalidNoDate,
         "\(describe(trigger.components)) matches no date after \(after)",
         field: "\(field).components")
     }

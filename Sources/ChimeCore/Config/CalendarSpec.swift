@@ -43,6 +43,6 @@ public enum CalendarSpec {
   private static let weekdays = ["sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7]
 
   private static func bad(_ message: String) -> ChimeError {
-    .invalidArgument("INVALID_CALENDAR_SPEC", message, field: "calendar")
+    ChimeError(.invalidCalendarSpec, message, field: "calendar")
   }
 }

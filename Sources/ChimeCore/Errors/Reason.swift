@@ -76,6 +76,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let startupFailed = Reason("STARTUP_FAILED", .unavailable)
   /// chimed could not listen on its socket.
   public static let listenFailed = Reason("LISTEN_FAILED", .unavailable)
+  /// A Unix socket could not be bound or listened on (the message has the system's reason).
+  public static let socketListenFailed = Reason("SOCKET_LISTEN_FAILED", .unavailable)
   /// chimed could not create or resolve its data directory.
   public static let dataDirUnavailable = Reason("DATA_DIR_UNAVAILABLE", .unavailable)
 
@@ -197,7 +199,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidCallID, duplicateCallID, peerNotAllowed, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
-    loopFailed, startupFailed, listenFailed, dataDirUnavailable,
+    loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable,
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,

@@ -72,14 +72,14 @@ final class AttachmentStore: Sendable {
     }
     let size = source.size
     guard size <= MediaClass.maxByteLimit else {
-      throw ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_FILE_SIZE",
+      throw ChimeError(.attachmentInvalidFileSize,
                        "the file is \(size) bytes; no attachment may exceed \(MediaClass.maxByteLimit) bytes (movie limit)", field: field)
     }
     let inBundle = bundleRoot.map { FileSystem.isWithin(opened, root: $0) } ?? false
     if !inBundle, let problem = FileSystem.whyNotRemovable(opened) {
       // Checked before anything is stored: a file that would stay where it is after a "move"
       // is refused rather than silently copied.
-      throw ChimeError(.failedPrecondition, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED",
+      throw ChimeError(.failedPrecondition, reason: Reason.attachmentMoveIntoDataStoreFailed.name,
                        "\(path) cannot be moved into chimed's attachment store: \(problem)", field: field + ".path")
     }
 
@@ -121,8 +121,8 @@ final class AttachmentStore: Sendable {
       try AttachmentOptionsValidator.validate(attachment.options, facts: facts, field: field + ".options")
     } catch {
       try? FileSystem.unlink(temporary)
-      if error.reason == "MEDIA_READ_FAILED" {
-        throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "\(path) could not be read to its end: \(error.message)", field: field)
+      if error.has(.mediaReadFailed) {
+        throw ChimeError(.attachmentCorrupt, "\(path) could not be read to its end: \(error.message)", field: field)
       }
       throw error
     }
@@ -184,7 +184,7 @@ final class AttachmentStore: Sendable {
       }
       guard n > 0 else {
         giveUp()
-        throw ChimeError(.invalidArgument, reason: "ATTACHMENT_CORRUPT", "the file shrank while it was being copied", field: field)
+        throw ChimeError(.attachmentCorrupt, "the file shrank while it was being copied", field: field)
       }
       do throws(Errno) {
         try out.writeAll(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
@@ -309,15 +309,15 @@ final class AttachmentStore: Sendable {
   }
 
   private func invalidURL(_ message: String, field: String) -> ChimeError {
-    ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_URL", message, field: field)
+    ChimeError(.attachmentInvalidURL, message, field: field)
   }
 
   private func moveFailed(_ what: String, _ failure: Errno, field: String) -> ChimeError {
     logger.error("attachment store write failed", metadata: ["what": "\(what)", "error": "\(failure)"])
     if failure == .noSpace || failure == .quotaExceeded {
-      return ChimeError(.resourceExhausted, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED",
+      return ChimeError(.resourceExhausted, reason: Reason.attachmentMoveIntoDataStoreFailed.name,
                         "\(what): the disk holding chimed's attachment store is full", field: field)
     }
-    return ChimeError(.internal, reason: "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", "\(what): \(failure)", field: field)
+    return ChimeError(.attachmentMoveIntoDataStoreFailed, "\(what): \(failure)", field: field)
   }
 }

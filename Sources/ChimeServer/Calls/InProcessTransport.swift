@@ -23,7 +23,7 @@ final class InProcessTransport: CallTransport {
       throw Self.closedError
     }
     let reply = await slot.value { [loop] in
-      let cancelled = ChimeError(.cancelled, reason: "CANCELLED", "the \(method.rawValue) call was cancelled")
+      let cancelled = ChimeError(.cancelled, "the \(method.rawValue) call was cancelled")
       slot.complete(.failure(cancelled))
       loop.execute { call.cancel(with: cancelled) }
     }
@@ -49,7 +49,7 @@ final class InProcessTransport: CallTransport {
       if case .failure(let error) = result { continuation.finish(throwing: error) } else { continuation.finish() }
     })
     continuation.onTermination = { [loop] _ in
-      loop.execute { call.cancel(with: ChimeError(.cancelled, reason: "CANCELLED", "the stream was ended by its consumer")) }
+      loop.execute { call.cancel(with: ChimeError(.cancelled, "the stream was ended by its consumer")) }
     }
     if !start(call, CallHeader(method: method.rawValue, appID: app), payload) {
       continuation.finish(throwing: Self.closedError)
@@ -68,6 +68,6 @@ final class InProcessTransport: CallTransport {
   }
 
   private static var closedError: ChimeError {
-    ChimeError(.unavailable, reason: "CONNECTION_CLOSED", "the in-process transport is closed or chimed has stopped")
+    ChimeError(.connectionClosed, "the in-process transport is closed or chimed has stopped")
   }
 }

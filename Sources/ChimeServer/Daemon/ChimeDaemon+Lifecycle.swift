@@ -70,7 +70,7 @@ extension ChimeDaemon {
   }
 
   static var goodbye: ChimeError {
-    ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down")
+    ChimeError(.shuttingDown, "chimed is shutting down")
   }
 }
 

@@ -27,7 +27,7 @@ public final class ChimeDaemon: Sendable {
     do {
       loop = try EventLoop()
     } catch {
-      throw ChimeError(.unavailable, reason: "LOOP_FAILED", error.description)
+      throw ChimeError(.loopFailed, error.description)
     }
   }
 

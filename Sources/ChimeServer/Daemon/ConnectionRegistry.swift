@@ -36,7 +36,7 @@ final class ConnectionRegistry {
       listener = try UnixListener(loop: loop, path: path) { [unowned self] socket in accept(socket) }
       SocketFile.restrict(path)
     } catch {
-      throw ChimeError(.unavailable, reason: "LISTEN_FAILED", error.description)
+      throw ChimeError(.listenFailed, error.description)
     }
   }
 
@@ -88,7 +88,7 @@ final class ConnectionRegistry {
     let me = getuid()
     guard let peer = socket.peerCredentials(), peer.uid == me else {
       configuration.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
-      connection.refuse(ChimeError(.permissionDenied, reason: "PEER_NOT_ALLOWED", "chimed serves only its own user (uid \(me))"))
+      connection.refuse(ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))
       return
     }
     if let refusing {

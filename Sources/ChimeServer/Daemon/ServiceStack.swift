@@ -24,7 +24,7 @@ final class ServiceStack {
     // One spelling of the data directory for every path stored under it: absolute, symlinks
     // resolved, whatever form --data-dir or $XDG_STATE_HOME gave.
     guard let dataDirectory = FileSystem.realPath(configuration.dataDirectory) else {
-      throw ChimeError(.unavailable, reason: "DATA_DIR_UNAVAILABLE", "cannot resolve the data directory \(configuration.dataDirectory)")
+      throw ChimeError(.dataDirUnavailable, "cannot resolve the data directory \(configuration.dataDirectory)")
     }
     database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
                                  attachmentQuota: configuration.attachmentQuotaBytes)

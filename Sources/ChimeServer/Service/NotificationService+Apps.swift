@@ -12,7 +12,7 @@ extension NotificationService {
     var layout = AppLayout(appID: app, container: container.isEmpty ? defaults.container : container,
                            groupContainers: groups, bundle: bundle.isEmpty ? defaults.bundle : bundle)
     guard groups.count <= Limits.groupContainersMax else {
-      reply(.failure(.invalidArgument("TOO_MANY_GROUP_CONTAINERS", "at most \(Limits.groupContainersMax) group containers", field: "group_containers")))
+      reply(.failure(ChimeError(.tooManyGroupContainers, "at most \(Limits.groupContainersMax) group containers", field: "group_containers")))
       return
     }
     var given: [(String, String)] = []
@@ -24,7 +24,7 @@ extension NotificationService {
     loop.runBlocking({ () -> ChimeError? in
       for (path, field) in directories {
         if let problem = Self.directoryProblem(path) {
-          return .invalidArgument("INVALID_APP_DIRECTORY", "\(path) \(problem)", field: field)
+          return ChimeError(.invalidAppDirectory, "\(path) \(problem)", field: field)
         }
       }
       return nil

@@ -171,7 +171,7 @@ final class NotificationService {
       loop.runBlocking(prepare, then: then)
     } else {
       fileLane.run(prepare, then: then, refuse: { [self] in
-        reply(.failure(ChimeError(.unavailable, reason: "SHUTTING_DOWN", "chimed is shutting down; the request was not scheduled and its files are untouched")))
+        reply(.failure(ChimeError(.shuttingDown, "chimed is shutting down; the request was not scheduled and its files are untouched")))
         preparationEnded()
       })
     }
@@ -296,7 +296,7 @@ final class NotificationService {
 
   private func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {
     guard identifiers.count <= Limits.identifiersPerCallMax else {
-      return .invalidArgument("TOO_MANY_IDENTIFIERS", "at most \(Limits.identifiersPerCallMax) identifiers per call", field: "identifiers")
+      return ChimeError(.tooManyIdentifiers, "at most \(Limits.identifiersPerCallMax) identifiers per call", field: "identifiers")
     }
     for (i, id) in identifiers.enumerated() {
       do { try RequestValidator.validateIdentifier(id, field: "identifiers[\(i)]") } catch { return error }

@@ -26,7 +26,7 @@ struct PreparedRequest: Sendable {
     if let sizes = Self.plannedBytes(files.map { FileSystem.lstatus($0.path).map(\.size) ?? 0 }) {
       let used = try database.attachmentUsage(app: app, replacing: request.identifier, deliveredAtOnce: request.trigger == nil)
       if used > database.attachmentQuota - sizes {
-        throw ChimeError(.resourceExhausted, reason: "ATTACHMENT_QUOTA_EXCEEDED",
+        throw ChimeError(.attachmentQuotaExceeded,
                          "the attachments take \(sizes) bytes and the app already holds \(used); its quota is \(database.attachmentQuota) bytes. Remove pending requests or delivered notifications that hold attachments",
                          field: "request.content.attachments")
       }

@@ -83,7 +83,7 @@ enum SoundResolver {
       return SoundCheck(searched: steps, resolution: SoundRules.resolve(file.byteSource, path: opened))
     }
     var resolution = SoundResolution(plays: .default)
-    resolution.reason = "SOUND_NOT_FOUND"
+    resolution.reason = Reason.soundNotFound.name
     resolution.message = "no sound named \"\(name)\" in the app's container, group containers or bundle; the default sound plays"
     return SoundCheck(searched: steps, resolution: resolution)
   }
@@ -123,12 +123,12 @@ enum SoundResolver {
       } else {
         now = SoundResolution(plays: .default)
         now.path = path
-        now.reason = "SOUND_NOT_FOUND"
+        now.reason = Reason.soundNotFound.name
         changed = "the sound file \(path) now leads outside the app's sound directories (a directory on the way was replaced); the default sound plays"
       }
     } catch {
       now = unopenable(error, path: path)
-      changed = now.reason == "SOUND_NOT_FOUND"
+      changed = now.reason == Reason.soundNotFound.name
         ? "the sound file \(path) was removed after the request was added; the default sound plays"
         : "the sound file \(path) changed after the request was added: \(error.message); the default sound plays"
     }
@@ -146,7 +146,7 @@ enum SoundResolver {
   private static func unopenable(_ error: RegularFile.OpenFailure, path: String) -> SoundResolution {
     var resolution = SoundResolution(plays: .default)
     resolution.path = path
-    resolution.reason = error.kind == .missing || error.kind == .symlink ? "SOUND_NOT_FOUND" : "SOUND_CORRUPT"
+    resolution.reason = error.kind == .missing || error.kind == .symlink ? Reason.soundNotFound.name : Reason.soundCorrupt.name
     resolution.message = "\(error.message); the default sound plays"
     return resolution
   }

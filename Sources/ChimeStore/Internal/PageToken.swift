@@ -18,8 +18,7 @@ struct PageToken: Equatable {
 
   static let maxLength = 1024
 
-  static let invalid = ChimeError.invalidArgument(
-    "INVALID_PAGE_TOKEN", "page token is not one this listing returned", field: "page_token")
+  static let invalid = ChimeError(.invalidPageToken, "page token is not one this listing returned", field: "page_token")
 
   var encoded: String {
     var bytes: [UInt8] = [kind.rawValue]

@@ -10,19 +10,19 @@ enum StoreError {
   }
 
   /// The database is full (or its size limit was reached).
-  static let full = ChimeError(.resourceExhausted, reason: "STORE_FULL", "the notification store is full")
-  static let closed = ChimeError(.unavailable, reason: "STORE_CLOSED", "the notification store is closed")
+  static let full = ChimeError(.storeFull, "the notification store is full")
+  static let closed = ChimeError(.storeClosed, "the notification store is closed")
 
   static func unavailable(_ access: Access) -> ChimeError {
     switch access {
-    case .open: ChimeError(.unavailable, reason: "STORE_UNAVAILABLE", "the notification store cannot be opened")
-    case .read: ChimeError(.unavailable, reason: "STORE_READ_FAILED", "the notification store could not be read")
-    case .write: ChimeError(.unavailable, reason: "STORE_WRITE_FAILED", "the change could not be saved")
+    case .open: ChimeError(.storeUnavailable, "the notification store cannot be opened")
+    case .read: ChimeError(.storeReadFailed, "the notification store could not be read")
+    case .write: ChimeError(.storeWriteFailed, "the change could not be saved")
     }
   }
 
   static func corrupt(_ what: String) -> ChimeError {
-    ChimeError(.internal, reason: "STORE_CORRUPT", "a stored \(what) could not be read")
+    ChimeError(.storeCorrupt, "a stored \(what) could not be read")
   }
 
   /// True for SQLite errors that end the statement but leave the transaction usable, so a
@@ -54,9 +54,9 @@ enum StoreError {
          .SQLITE_PERM, .SQLITE_PROTOCOL, .SQLITE_INTERRUPT, .SQLITE_ABORT:
       return unavailable(access)
     case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-      return access == .open ? ChimeError(.internal, reason: "STORE_UNAVAILABLE", "the notification store is damaged") : corrupt("record")
+      return access == .open ? ChimeError(.internal, reason: Reason.storeUnavailable.name, "the notification store is damaged") : corrupt("record")
     default:
-      return access == .open ? ChimeError(.internal, reason: "STORE_UNAVAILABLE", "the notification store cannot be opened") : .internal()
+      return access == .open ? ChimeError(.internal, reason: Reason.storeUnavailable.name, "the notification store cannot be opened") : .internal()
     }
   }
 }

@@ -14,7 +14,7 @@ public struct RegisterApp: Mutation {
   }
 
   public func apply(in t: WriteTransaction) throws {
-    guard !layout.appID.isEmpty else { throw ChimeError.invalidArgument("INVALID_APP_ID", "app id is empty", field: "app_id") }
+    guard !layout.appID.isEmpty else { throw ChimeError(.invalidAppID, "app id is empty", field: "app_id") }
     let groups = String(decoding: try JSONEncoder().encode(layout.groupContainers), as: UTF8.self)
     try t.db.cachedStatement(sql: """
       INSERT INTO app (id, container, groups, bundle, registered_at) VALUES (?, ?, ?, ?, ?)

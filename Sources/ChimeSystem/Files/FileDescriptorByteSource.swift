@@ -22,7 +22,7 @@ public struct FileDescriptorByteSource: ByteSource, Sendable {
       throw .mediaReadFailed("fstat failed (errno \(errno))")
     }
     guard (st.st_mode & S_IFMT) == S_IFREG else {
-      throw ChimeError(.invalidArgument, reason: "ATTACHMENT_INVALID_URL", "not a regular file")
+      throw ChimeError(.attachmentInvalidURL, "not a regular file")
     }
     guard st.st_size >= 0, let size = Int(exactly: st.st_size) else {
       throw .mediaReadFailed("file size \(st.st_size) is not usable")

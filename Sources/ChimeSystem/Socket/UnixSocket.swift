@@ -110,13 +110,12 @@ public enum UnixSocket {
 
   private static func unavailable(path: String, _ failure: Errno) -> ChimeError {
     ChimeError(
-      .unavailable,
-      reason: "DAEMON_UNAVAILABLE",
+      .daemonUnavailable,
       "cannot connect to chimed at \(path): \(failure); is the daemon running? Start it with `chimed`"
     )
   }
 
   private static func listenFailed(path: String, _ failure: Errno) -> ChimeError {
-    ChimeError(.unavailable, reason: "SOCKET_LISTEN_FAILED", "cannot listen on \(path): \(failure)")
+    ChimeError(.socketListenFailed, "cannot listen on \(path): \(failure)")
   }
 }

@@ -13,11 +13,11 @@ public struct UnixSocketAddress: Hashable, Sendable {
   public init(_ path: String) throws(ChimeError) {
     let bytes = path.utf8.count
     guard bytes > 0, !path.utf8.contains(0) else {
-      throw .invalidArgument("INVALID_SOCKET_PATH", "socket path \(path.debugDescription) is empty or holds a NUL byte")
+      throw ChimeError(.invalidSocketPath, "socket path \(path.debugDescription) is empty or holds a NUL byte")
     }
     guard bytes <= SocketPath.maxBytes else {
-      throw .invalidArgument(
-        "SOCKET_PATH_TOO_LONG",
+      throw ChimeError(
+        .socketPathTooLong,
         "socket path \(path) is \(bytes) bytes; a Unix socket path holds at most \(SocketPath.maxBytes)"
       )
     }

@@ -5,30 +5,6 @@ import Testing
 /// Reasons are spelled once, in the catalogue (Sources/ChimeCore/Errors/Reason.swift): a
 /// reason written as a string literal anywhere else in Sources/ fails here.
 @Suite struct ReasonLiteralTests {
-  /// TEMPORARY. Files other engineers are rewriting in parallel, which still spell reasons as
-  /// literals; each switches to the catalogue after its rewrite merges. Remove a file here once
-  /// it is converted: the test fails while an entry no longer holds a literal, so this list only
-  /// shrinks.
-  static let temporaryAllowlist: Set<String> = [
-    "Sources/ChimeClient/Internal/UnixSocket.swift",
-    "Sources/ChimeCore/Calendar/CalendarEngine+Validation.swift",
-    "Sources/ChimeCore/Calendar/CalendarEngine.swift",
-    "Sources/ChimeCore/Config/CalendarSpec.swift",
-    "Sources/ChimeCore/Media/FileDescriptorByteSource.swift",
-    "Sources/ChimeServer/Attachments/AttachmentStore.swift",
-    "Sources/ChimeServer/ChimeDaemon.swift",
-    "Sources/ChimeServer/Service/NotificationService+Apps.swift",
-    "Sources/ChimeServer/Service/NotificationService.swift",
-    "Sources/ChimeServer/Service/PreparedRequest.swift",
-    "Sources/ChimeServer/Sounds/SoundResolver.swift",
-    "Sources/ChimeStore/ChimeDatabase+Apps.swift",
-    "Sources/ChimeStore/ChimeDatabase+Attachments.swift",
-    "Sources/ChimeStore/ChimeDatabase+Commit.swift",
-    "Sources/ChimeStore/ChimeDatabase.swift",
-    "Sources/ChimeStore/Internal/PageToken.swift",
-    "Sources/ChimeStore/Internal/StoreError.swift",
-  ]
-
   /// Files that may always spell reasons: the catalogue, and the status code names (a few
   /// reasons are spelled like a code: `INTERNAL`, `CANCELLED`, ...).
   static let exempt: Set<String> = [
@@ -81,20 +57,11 @@ import Testing
   }
 
   @Test func noReasonIsSpelledOutsideTheCatalogue() throws {
-    for file in Self.sources where !Self.exempt.contains(file) && !Self.temporaryAllowlist.contains(file) {
+    for file in Self.sources where !Self.exempt.contains(file) {
       for literal in try Self.reasonLiterals(in: file) {
         Issue.record("\(literal): use the catalogue constant instead (ChimeError(.someReason, ...), Reason.someReason.name, error.has(.someReason))")
       }
     }
   }
 
-  @Test func theTemporaryAllowlistOnlyNamesFilesStillHoldingLiterals() throws {
-    for file in Self.temporaryAllowlist.sorted() {
-      guard Self.sources.contains(file) else {
-        Issue.record("\(file) is gone: remove it from ReasonLiteralTests.temporaryAllowlist")
-        continue
-      }
-      #expect(try !Self.reasonLiterals(in: file).isEmpty, "\(file) spells no reason any more: remove it from ReasonLiteralTests.temporaryAllowlist")
-    }
-  }
 }
