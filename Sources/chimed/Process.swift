@@ -1,4 +1,6 @@
 import ChimeCore
+import ChimeSystem
+import Foundation
 import Glibc
 
 /// What the chimed process sets up before a daemon runs in it.
@@ -19,22 +21,13 @@ enum DaemonProcess {
   /// Creates `path` (relative to the working directory unless absolute) and its missing
   /// parents with mode 0700.
   ///
-  /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` naming the directory that could not be made.
+  /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` with the system's reason.
   static func makePrivateDirectory(_ path: String) throws(ChimeError) {
-    var absolute = path
-    if !path.hasPrefix("/") {
-      guard let cwd = getcwd(nil, 0) else {
-        throw ChimeError(.dataDirUnavailable, "cannot resolve \(path): \(String(cString: strerror(errno)))")
-      }
-      absolute = String(cString: cwd) + "/" + path
-      free(cwd)
-    }
-    var partial = ""
-    for component in absolute.split(separator: "/") {
-      partial += "/" + component
-      if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-        throw ChimeError(.dataDirUnavailable, "cannot create \(partial): \(String(cString: strerror(errno)))")
-      }
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    do {
+      try FileSystem.makeDirectories(absolute)
+    } catch {
+      throw ChimeError(.dataDirUnavailable, "cannot create \(absolute): \(error)")
     }
   }
 }

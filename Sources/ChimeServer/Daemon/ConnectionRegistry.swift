@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeWire
-import Glibc
+import ChimeSystem
 import Logging
 
 /// The socket side of the daemon: the listener, the connections it accepted (each checked to
@@ -64,7 +64,7 @@ final class ConnectionRegistry {
 
   /// Removes the socket file, if this daemon made one.
   func removeSocketFile() {
-    unlink(configuration.socketPath)
+    try? FileSystem.unlink(configuration.socketPath)
   }
 
   private func endCutoff() {
@@ -85,7 +85,7 @@ final class ConnectionRegistry {
       }
     )
     connections[id] = connection
-    let me = getuid()
+    let me = ProcessEnvironment.userID
     guard let peer = socket.peerCredentials(), peer.uid == me else {
       configuration.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
       connection.refuse(ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))

@@ -138,7 +138,7 @@ final class Scheduler {
 
   private func refill(after: ScheduleKey?, limit: Int) {
     let database = self.database
-    loop.runBlocking({ Result { () throws(ChimeError) in try database.soonest(after: after, limit: limit) } }, then: { [self] result in
+    loop.runBlocking(catching: { () throws(ChimeError) in try database.soonest(after: after, limit: limit) }, then: { [self] result in
       switch result {
       case .success(let keys):
         perform(machine.refillFinished(keys, now: clock.now()))

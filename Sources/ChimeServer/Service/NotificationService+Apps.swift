@@ -50,21 +50,15 @@ extension NotificationService {
   /// The app's registered layout, or its defaults (`registered` false).
   func app(app: String, reply: @escaping Reply<AppLayout>) {
     let database = self.database, appsDirectory = self.appsDirectory
-    loop.runBlocking({ () -> Result<AppLayout, ChimeError> in
-      do throws(ChimeError) {
-        return .success(try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
-      } catch {
-        return .failure(error)
-      }
+    loop.runBlocking(catching: { () throws(ChimeError) in
+      try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
     }, then: reply)
   }
 
   /// Every registered app. Any app may list them: layouts are paths of the same user.
   func apps(reply: @escaping Reply<[AppLayout]>) {
     let database = self.database
-    loop.runBlocking({ () -> Result<[AppLayout], ChimeError> in
-      do throws(ChimeError) { return .success(try database.apps()) } catch { return .failure(error) }
-    }, then: reply)
+    loop.runBlocking(catching: { () throws(ChimeError) in try database.apps() }, then: reply)
   }
 
   /// Where `name` would be found for `app` and what would play.
@@ -75,13 +69,8 @@ extension NotificationService {
       return reply(.failure(error))
     }
     let database = self.database, appsDirectory = self.appsDirectory
-    loop.runBlocking({ () -> Result<SoundCheck, ChimeError> in
-      do throws(ChimeError) {
-        let layout = try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
-        return .success(SoundResolver.check(name: name, layout: layout))
-      } catch {
-        return .failure(error)
-      }
+    loop.runBlocking(catching: { () throws(ChimeError) in
+      SoundResolver.check(name: name, layout: try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
     }, then: reply)
   }
 }

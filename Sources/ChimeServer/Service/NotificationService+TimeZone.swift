@@ -23,15 +23,13 @@ extension NotificationService {
 
   private func replanBatch(after: (app: String, identifier: String)?, generation: Int) {
     let database = self.database, zone = self.zone, now = clock.now(), limit = Self.replanBatchSize
-    loop.runBlocking({ () -> Result<(ReplanFloating, last: (app: String, identifier: String)?, full: Bool), ChimeError> in
-      Result { () throws(ChimeError) in
+    loop.runBlocking(catching: { () throws(ChimeError) -> (ReplanFloating, last: (app: String, identifier: String)?, full: Bool) in
         let rows = try database.floatingRows(after: after, limit: limit)
         let changes = rows.map { row in
           ReplanFloating.Change(row: row, decision: FloatingReplan.decide(row.pending.request, current: row.key.due, zone: zone, now: now))
         }.filter { $0.decision != .unchanged }
         let last = rows.last.map { (app: $0.key.app, identifier: $0.key.identifier) }
         return (ReplanFloating(zone: zone, changes: changes, at: now), last, rows.count == limit)
-      }
     }, then: { [self] result in
       guard generation == replanGeneration else { return }  // a newer zone re-plans from the start
       switch result {

@@ -145,11 +145,8 @@ final class NotificationService {
     let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
     let prepare = { @Sendable () -> Result<PreparedRequest, ChimeError> in
       beforeStaging?(app, request.identifier)
-      do throws(ChimeError) {
-        return .success(try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments,
-                                                    appsDirectory: appsDirectory))
-      } catch {
-        return .failure(error)
+      return Result { () throws(ChimeError) in
+        try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory)
       }
     }
     preparing += 1
@@ -291,7 +288,7 @@ final class NotificationService {
 
   private func read<T: Sendable>(_ reply: @escaping Reply<T>, _ query: @escaping @Sendable (ChimeDatabase) throws(ChimeError) -> T) {
     let database = self.database
-    loop.runBlocking({ Result { () throws(ChimeError) in try query(database) } }, then: reply)
+    loop.runBlocking(catching: { () throws(ChimeError) in try query(database) }, then: reply)
   }
 
   private func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {

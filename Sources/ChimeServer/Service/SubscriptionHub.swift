@@ -101,9 +101,7 @@ final class SubscriptionHub {
     let app = subscriber.app
     let after = subscriber.lastCursor
     let limit = replayPage
-    loop.runBlocking({ () -> Result<[Event], ChimeError> in
-      do throws(ChimeError) { return .success(try database.events(app: app, after: after, limit: limit)) } catch { return .failure(error) }
-    }, then: { [self] result in
+    loop.runBlocking(catching: { () throws(ChimeError) in try database.events(app: app, after: after, limit: limit) }, then: { [self] result in
       guard subscribers[app]?[subscriber.id] != nil else { return }
       switch result {
       case .failure(let error):
