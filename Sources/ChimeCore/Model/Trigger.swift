@@ -30,12 +30,17 @@ public struct CalendarComponents: Hashable, Sendable, Codable {
   public init() {}
 }
 
+/// What a pattern that fixes the hour (given, or 00 under a day-level component) does with a
+/// wall time a spring-forward gap skips. Patterns that leave the hour free follow real time and
+/// ignore it: a wall time in a gap does not fire.
 public enum DSTGapPolicy: Int, Hashable, Sendable, Codable {
   /// A wall time skipped by a spring-forward gap fires at the first instant after the gap.
   case nextValid = 1
   case skip = 2
 }
 
+/// What a pattern that fixes the hour does with a wall time that occurs twice. Patterns that
+/// leave the hour free ignore it: they fire at each occurrence.
 public enum DSTOverlapPolicy: Int, Hashable, Sendable, Codable {
   /// A wall time that occurs twice fires once, at the first occurrence.
   case first = 1

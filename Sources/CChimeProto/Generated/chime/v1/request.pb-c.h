@@ -58,6 +58,11 @@ typedef enum _Chime__V1__SoundKind {
   CHIME__V1__SOUND_KIND__SOUND_KIND_CRITICAL_NAMED = 5
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SOUND_KIND)
 } Chime__V1__SoundKind;
+/*
+ * The DST policies apply to patterns that fix the hour (given, or 00 under a day-level
+ * component). Patterns that leave the hour free follow real time and ignore them: a wall time
+ * in a gap does not fire, a repeated one fires at each occurrence.
+ */
 typedef enum _Chime__V1__DstGapPolicy {
   /*
    * NEXT_VALID
