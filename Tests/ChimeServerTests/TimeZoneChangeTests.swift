@@ -52,4 +52,47 @@ import Testing
     #expect(e.identifiers == ["floating"])
     #expect(e.delivered?.due == Self.start.adding(seconds: 8 * 3600))
   }
+
+  /// More floating requests than one re-plan batch (256), across two apps: every one moves,
+  /// each with its own event, and the fixed ones do not.
+  @Test func aZoneChangeReplansEveryFloatingRequestInBatches() async throws {
+    let zone = Zone()
+    let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
+      configuration.timeZone = { zone.current.withLock { $0 } }
+    }
+    var eight = CalendarComponents()
+    eight.hour = 8
+    let apps = ["org.example.a", "org.example.b"]
+    let perApp = 300
+    for app in apps {
+      let client = try d.client(app: app, over: .inProcess)
+      for i in 0..<perApp {
+        var components = eight
+        if i % 10 == 0 { components.timeZone = "Europe/Berlin" }  // every tenth is fixed
+        _ = try await client.add(NotificationRequest(identifier: "r\(i)", content: NotificationContent(title: "08:00"),
+                                                     trigger: .calendar(CalendarTrigger(components: components, repeats: true))))
+      }
+    }
+    let watcher = try d.client(app: apps[1], over: .inProcess)
+    var events = watcher.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+
+    zone.set("America/New_York")
+    d.daemon.timeZoneDidChange()
+    var replanned = Set<String>()
+    while replanned.count < perApp - perApp / 10 {
+      let event = try await nextEvent(&events) { $0.kind == .pendingReplaced }
+      replanned.formUnion(event.identifiers)
+    }
+    #expect(replanned.allSatisfy { Int($0.dropFirst())! % 10 != 0 })
+    for app in apps {
+      let pending = try await d.client(app: app, over: .inProcess).allPending()
+      #expect(pending.count == perApp)
+      for request in pending {
+        let fixed = Int(request.request.identifier.dropFirst())! % 10 == 0
+        // 08:00 Berlin = 06:00Z today; 08:00 New York = 12:00Z today.
+        #expect(request.nextFire == Self.start.adding(seconds: fixed ? 2 * 3600 : 8 * 3600), "\(app) \(request.request.identifier)")
+      }
+    }
+  }
 }
