@@ -30,6 +30,11 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    .systemLibrary(
+      name: "CSystemd",
+      pkgConfig: "libsystemd",
+      providers: [.apt(["libsystemd-dev"])]
+    ),
     .target(
       name: "CChimeProto",
       path: "Sources/CChimeProto",
@@ -77,7 +82,7 @@ let package = Package(
     .executableTarget(
       name: "chimed",
       dependencies: [
-        "ChimeServer", "ChimeCore", "ChimeSystem",
+        "ChimeServer", "ChimeCore", "ChimeSystem", "CSystemd",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

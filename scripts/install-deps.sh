@@ -11,6 +11,8 @@ packages=(
   protobuf-compiler     # protoc (used by protoc-c)
   libsqlite3-dev        # the store (GRDB links the system SQLite)
   pkg-config
+  libsystemd-dev        # socket activation and readiness (sd_listen_fds, sd_notify)
+  systemd               # systemd-socket-activate and systemd-analyze for the service tests
   python3
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip

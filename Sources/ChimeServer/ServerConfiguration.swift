@@ -37,6 +37,13 @@ public struct ServerConfiguration: Sendable {
   /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger
+  /// A Unix stream socket already bound and listening, to serve instead of binding
+  /// `socketPath` (socket activation: the service manager owns the socket file, so chimed
+  /// neither prepares nor removes it). `socketPath` still names it in logs.
+  public var inheritedListener: Int32?
+  /// Called once, on the loop, when a graceful shutdown begins (chimed tells the service
+  /// manager it is stopping).
+  public var onStopping: (@Sendable () -> Void)?
 
   public init(socketPath: String, dataDirectory: String, logger: Logger = Logger(label: "chimed")) {
     self.socketPath = socketPath

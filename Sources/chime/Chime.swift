@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeCore
 
 @main
 struct Chime: AsyncParsableCommand {
@@ -22,6 +23,7 @@ struct Chime: AsyncParsableCommand {
         chime attachment check ~/clip.mp4
         chime apps register org.example.tea --container ~/tea
       """,
+    version: ChimeVersion.string,
     subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

@@ -18,7 +18,8 @@ struct Chimed: ParsableCommand {
       Examples:
         chimed
         chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
-      """
+      """,
+    version: ChimeVersion.string
   )
 
   @Option(help: "Unix socket path (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock).")
@@ -77,12 +78,20 @@ struct Chimed: ParsableCommand {
     }
     DaemonProcess.prepareSignals()
     do throws(ChimeError) {
+      // Socket activation: serve the socket systemd made (its path for the logs).
+      if let fd = try ServiceManager.inheritedListener() {
+        configuration.inheritedListener = fd
+        configuration.socketPath = UnixSocketAddress.bound(to: fd) ?? "(inherited socket)"
+      }
+      configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping: finishing commits in flight") }
       try DaemonProcess.makePrivateDirectory(configuration.dataDirectory)
       let daemon = try ChimeDaemon(configuration: configuration)
       try daemon.run(handleSignals: true) { path in
-        // One line on stdout once listening: scripts and tests wait for it.
+        // One line on stdout once listening: scripts and tests wait for it; systemd hears READY=1.
         print("chimed listening on \(path)")
         fflush(nil)
+        ServiceManager.notify("READY=1\n" + Watchdog.status(DaemonStats(), socketPath: path))
+        Watchdog.start(daemon, everyMillis: ServiceManager.watchdogPingMillis(), socketPath: path)
       }
     } catch {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))

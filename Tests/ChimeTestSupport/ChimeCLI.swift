@@ -1,6 +1,4 @@
-import Dispatch
 public import Foundation
-import Glibc
 
 /// Runs the built `chime` binary as a user would, capturing its output.
 public enum ChimeCLI {
@@ -19,49 +17,11 @@ public enum ChimeCLI {
   /// A run that takes longer than `timeout` seconds is killed (and fails on its status).
   public static func run(_ arguments: [String], socket: String? = nil, app: String? = nil, directory: String? = nil,
                          timeout: Double = 60) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
+    var environment: [String: String] = [:]
     if let socket { environment["CHIME_SOCKET"] = socket }
     if let app { environment["CHIME_APP"] = app }
-    process.environment = environment
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    // Read both pipes at once so a full stderr cannot block the child while we wait on stdout.
-    let stderrData = Mutex<Data>()
-    let reader = Thread { stderrData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = stderrData.wait()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-  }
-
-  /// A value handed from the stderr reader thread.
-  private final class Mutex<Value>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var value: Value?
-
-    func set(_ new: Value) {
-      condition.lock()
-      value = new
-      condition.signal()
-      condition.unlock()
-    }
-
-    func wait() -> Value {
-      condition.lock()
-      defer { condition.unlock() }
-      while value == nil { condition.wait() }
-      return value!
-    }
+    let result = try ChildProcess.run(DaemonProcess.binDirectory + "/chime", arguments, environment: environment,
+                                      directory: directory, timeout: timeout)
+    return Run(status: result.status, stdout: result.output, stderr: result.errors)
   }
 }

@@ -39,6 +39,9 @@ public final class DaemonProcess: @unchecked Sendable {
     process.environment = environment
   }
 
+  /// systemd's stand-alone socket activator (Debian's `systemd` package).
+  public static let socketActivate = "/usr/bin/systemd-socket-activate"
+
   /// Starts the daemon and waits (bounded) for its "listening" line.
   public func start(timeout: Double = 30) throws {
     try process.run()

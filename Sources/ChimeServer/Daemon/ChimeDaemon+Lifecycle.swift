@@ -41,6 +41,7 @@ extension ChimeDaemon {
     guard let running = parts.withLock({ $0 })?.value, !running.shuttingDown else { return }
     running.shuttingDown = true
     configuration.logger.info("shutting down", metadata: ["reason": "\(reason)"])
+    configuration.onStopping?()
     running.registry?.stopListening(refusing: Self.goodbye)
     guard let stack = running.stack else { return tearDown() }
     stack.drain { [unowned self] in tearDown() }

@@ -77,6 +77,9 @@ public final class ChimeDaemon: Sendable {
     loop.execute { [self] in beginShutdown(reason: "shutdown requested") }
   }
 
+  /// True once the loop has stopped.
+  public var isStopped: Bool { stopped.withLock { $0 } }
+
   /// Blocks until the loop has stopped.
   public func waitUntilStopped() {
     if stopped.withLock({ $0 }) { return }

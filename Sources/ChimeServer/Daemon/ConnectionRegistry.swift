@@ -26,12 +26,16 @@ final class ConnectionRegistry {
   var count: Int { connections.count }
 
   /// Binds the socket (directory 0700, socket 0600, a stale socket file replaced, a live
-  /// daemon refused) and starts accepting.
+  /// daemon refused) and starts accepting; or accepts on the inherited listener.
   ///
   /// - Throws: UNAVAILABLE `LISTEN_FAILED` with the reason.
   func listen() throws(ChimeError) {
     let path = configuration.socketPath
     do {
+      if let fd = configuration.inheritedListener {
+        listener = try UnixListener(loop: loop, listening: fd) { [unowned self] socket in accept(socket) }
+        return
+      }
       try SocketFile.prepare(path)
       listener = try UnixListener(loop: loop, path: path) { [unowned self] socket in accept(socket) }
       SocketFile.restrict(path)
@@ -62,8 +66,10 @@ final class ConnectionRegistry {
     }
   }
 
-  /// Removes the socket file, if this daemon made one.
+  /// Removes the socket file, if this daemon made one (an inherited socket's file is the
+  /// service manager's).
   func removeSocketFile() {
+    guard configuration.inheritedListener == nil else { return }
     try? FileSystem.unlink(configuration.socketPath)
   }
 

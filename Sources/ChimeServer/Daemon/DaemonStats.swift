@@ -12,4 +12,6 @@ public struct DaemonStats: Sendable, Hashable {
   /// Attachment adds staging now, and waiting for their turn.
   public var fileLaneRunning = 0
   public var fileLaneQueued = 0
+
+  public init() {}
 }

@@ -119,6 +119,24 @@ final class UnixListener {
     }
   }
 
+  /// Serves a socket that is already bound and listening (socket activation: the service
+  /// manager made it and passed it down). The listener takes ownership of `fd`.
+  init(loop: EventLoop, listening fd: Int32, backlog: Int32 = 128, onAccept: @escaping (StreamSocket) -> Void) throws(ChimeLoopError) {
+    self.loop = loop
+    self.onAccept = onAccept
+    handle = .allocate(capacity: 1)
+    uv_pipe_init(loop.raw, handle, 0)
+    handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    var rc = uv_pipe_open(handle, fd)
+    if rc == 0 {
+      rc = uv_listen(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), backlog, listenerCallback())
+    }
+    if rc != 0 {
+      close()
+      throw ChimeLoopError("listen on the inherited socket (fd \(fd))", rc)
+    }
+  }
+
   /// Refuses a path `sockaddr_un` cannot hold whole (empty, NUL, over 107 bytes), with
   /// `UnixSocketAddress`'s words.
   static func checkAddress(_ path: String) throws(ChimeLoopError) {

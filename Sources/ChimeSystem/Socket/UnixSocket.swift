@@ -43,6 +43,32 @@ public enum UnixSocket {
     return FileDescriptor(rawValue: fd)
   }
 
+  /// A datagram socket bound at `path`, such as a service manager's `NOTIFY_SOCKET` (tests
+  /// stand in for systemd with one).
+  ///
+  /// - Throws: as `listen` does.
+  public static func bindDatagram(path: String) throws(ChimeError) -> FileDescriptor {
+    let address = try UnixSocketAddress(path)
+    let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw listenFailed(path: path, .current) }
+    guard address.withSockaddr({ bind(fd, $0, $1) }) == 0 else {
+      let failure = Errno.current
+      Glibc.close(fd)
+      throw listenFailed(path: path, failure)
+    }
+    return FileDescriptor(rawValue: fd)
+  }
+
+  /// Waits up to `millis` for `fd` to be readable (`poll(2)`); false on timeout.
+  public static func waitReadable(_ fd: FileDescriptor, millis: Int32) -> Bool {
+    var pfd = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
+    while true {
+      let ready = poll(&pfd, 1, millis)
+      if ready < 0 && errno == EINTR { continue }
+      return ready > 0
+    }
+  }
+
   /// The next connection waiting on a listening socket, blocking until one comes (`accept(2)`,
   /// retried on EINTR, then made close-on-exec).
   ///

@@ -33,4 +33,19 @@ public struct UnixSocketAddress: Hashable, Sendable {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
   }
+
+  /// The path a bound Unix socket `fd` listens on (a socket handed down by a service manager);
+  /// nil when it is not a named Unix socket.
+  public static func bound(to fd: Int32) -> String? {
+    var address = sockaddr_un()
+    var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+    let rc = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard rc == 0, address.sun_family == sa_family_t(AF_UNIX) else { return nil }
+    let path = withUnsafeBytes(of: &address.sun_path) { raw in
+      String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+    }
+    return path.isEmpty ? nil : path
+  }
 }

@@ -1,0 +1,25 @@
+import ChimeServer
+import Foundation
+
+/// Pings systemd's watchdog (when `WatchdogSec=` is set) while the daemon's loop answers: each
+/// ping follows a round trip through the loop (`stats()`), so a loop that hangs stops the pings
+/// and systemd restarts chimed. The same round trip refreshes the `STATUS=` line.
+enum Watchdog {
+  static func start(_ daemon: ChimeDaemon, everyMillis millis: UInt64?, socketPath: String) {
+    guard let millis else { return }
+    let thread = Thread {
+      while true {
+        Thread.sleep(forTimeInterval: Double(millis) / 1000)
+        let stats = daemon.stats()
+        if daemon.isStopped { return }
+        ServiceManager.notify(Self.status(stats, socketPath: socketPath) + "\nWATCHDOG=1")
+      }
+    }
+    thread.name = "chimed-watchdog"
+    thread.start()
+  }
+
+  static func status(_ stats: DaemonStats, socketPath: String) -> String {
+    "STATUS=serving on \(socketPath): \(stats.connections) connections, \(stats.subscribers) subscribers, \(stats.scheduleWindowKeys) due times in memory"
+  }
+}
