@@ -91,6 +91,38 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.nextTriggerDates, .init(trigger: trigger, after: after, count: count))
   }
 
+  // MARK: Categories and responses
+
+  /// Replaces all of this app's categories (an empty list removes them). Notifications already
+  /// delivered keep the category they were delivered with.
+  ///
+  /// - Throws: INVALID_ARGUMENT `TOO_MANY_CATEGORIES`, `DUPLICATE_CATEGORY_IDENTIFIER`,
+  ///   `INVALID_IDENTIFIER`, `TOO_MANY_ACTIONS`, `DUPLICATE_ACTION_IDENTIFIER`,
+  ///   `RESERVED_ACTION_IDENTIFIER`, `TOO_MANY_IDENTIFIERS`, `FIELD_TOO_LONG` with the field path
+  ///   (`categories[0].actions[2].identifier`); the transport's errors.
+  public func setCategories(_ categories: [NotificationCategory]) async throws(ChimeError) {
+    _ = try await unary(Calls.setCategories, categories)
+  }
+
+  /// This app's categories, in the order they were set; empty when none.
+  public func categories() async throws(ChimeError) -> [NotificationCategory] {
+    try await unary(Calls.getCategories, Empty())
+  }
+
+  /// Reports the user's answer to the delivered notification `notificationIdentifier`: opened
+  /// (`NotificationAction.defaultIdentifier`, the default), dismissed
+  /// (`NotificationAction.dismissIdentifier`) or one of its category's actions, with `text` for a
+  /// text-input action. The app's subscribers get a `response` event; the notification leaves
+  /// the delivered list.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`; INVALID_ARGUMENT `UNKNOWN_ACTION`,
+  ///   `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`; FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  @discardableResult
+  public func respond(to notificationIdentifier: String, action: String = NotificationAction.defaultIdentifier,
+                      text: String = "") async throws(ChimeError) -> RespondResult {
+    try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
+  }
+
   // MARK: Apps and sounds
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty

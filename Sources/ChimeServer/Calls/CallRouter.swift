@@ -78,8 +78,16 @@ final class CallRouter {
       let count = request.count == 0 ? 5 : request.count
       reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count)))
     }
-    table.unimplemented([.setCategories, .getCategories], "categories")
-    table.unimplemented([.respond, .registerExtension], "responses and content extensions")
+    table.unary(Calls.setCategories) { call, categories, reply in
+      service.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }
+    }
+    table.unary(Calls.getCategories) { call, _, reply in
+      service.categories(app: call.app, reply: reply)
+    }
+    table.unary(Calls.respond) { call, response, reply in
+      service.respond(app: call.app, response: response, reply: reply)
+    }
+    table.unimplemented([.registerExtension], "content extensions")
     table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,

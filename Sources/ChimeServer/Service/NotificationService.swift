@@ -187,8 +187,8 @@ final class NotificationService {
       let delivered = DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound)
       writer.submit(DeliverNow(app: app, delivered: delivered, at: now)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
-          published(outcome.events, files: outcome.discardedFiles, delivered: delivered, app: app)
-          return AddResult(pending: pending, replaced: outcome.replaced, delivered: delivered)
+          published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
+          return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
         }
       }
     } else {

@@ -22,24 +22,6 @@ EVENT_KIND_RESPONSE: EventKind
 EVENT_KIND_SUBSCRIBED: EventKind
 EVENT_KIND_UNSPECIFIED: EventKind
 
-class Action(_message.Message):
-    __slots__ = ["authentication_required", "destructive", "foreground", "icon", "identifier", "text_input", "title"]
-    AUTHENTICATION_REQUIRED_FIELD_NUMBER: _ClassVar[int]
-    DESTRUCTIVE_FIELD_NUMBER: _ClassVar[int]
-    FOREGROUND_FIELD_NUMBER: _ClassVar[int]
-    ICON_FIELD_NUMBER: _ClassVar[int]
-    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
-    TEXT_INPUT_FIELD_NUMBER: _ClassVar[int]
-    TITLE_FIELD_NUMBER: _ClassVar[int]
-    authentication_required: bool
-    destructive: bool
-    foreground: bool
-    icon: str
-    identifier: str
-    text_input: TextInput
-    title: str
-    def __init__(self, identifier: _Optional[str] = ..., title: _Optional[str] = ..., authentication_required: bool = ..., destructive: bool = ..., foreground: bool = ..., text_input: _Optional[_Union[TextInput, _Mapping]] = ..., icon: _Optional[str] = ...) -> None: ...
-
 class AddRequest(_message.Message):
     __slots__ = ["request"]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
@@ -93,20 +75,6 @@ class AuthorizationResponse(_message.Message):
     granted: bool
     settings: NotificationSettings
     def __init__(self, granted: bool = ..., settings: _Optional[_Union[NotificationSettings, _Mapping]] = ...) -> None: ...
-
-class Category(_message.Message):
-    __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "identifier", "intent_identifiers"]
-    ACTIONS_FIELD_NUMBER: _ClassVar[int]
-    CUSTOM_DISMISS_ACTION_FIELD_NUMBER: _ClassVar[int]
-    HIDDEN_PREVIEWS_BODY_PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
-    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
-    INTENT_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
-    actions: _containers.RepeatedCompositeFieldContainer[Action]
-    custom_dismiss_action: bool
-    hidden_previews_body_placeholder: str
-    identifier: str
-    intent_identifiers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, identifier: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., intent_identifiers: _Optional[_Iterable[str]] = ..., hidden_previews_body_placeholder: _Optional[str] = ..., custom_dismiss_action: bool = ...) -> None: ...
 
 class CheckSoundRequest(_message.Message):
     __slots__ = ["name"]
@@ -169,8 +137,8 @@ class FireDate(_message.Message):
 class GetCategoriesResponse(_message.Message):
     __slots__ = ["categories"]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
-    categories: _containers.RepeatedCompositeFieldContainer[Category]
-    def __init__(self, categories: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
+    categories: _containers.RepeatedCompositeFieldContainer[_request_pb2.Category]
+    def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
 class GetDeliveredResponse(_message.Message):
     __slots__ = ["next_page_token", "notifications"]
@@ -285,10 +253,12 @@ class RespondRequest(_message.Message):
     def __init__(self, response: _Optional[_Union[NotificationResponse, _Mapping]] = ...) -> None: ...
 
 class RespondResponse(_message.Message):
-    __slots__ = ["routed_to"]
+    __slots__ = ["removed", "routed_to"]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
     ROUTED_TO_FIELD_NUMBER: _ClassVar[int]
+    removed: bool
     routed_to: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, routed_to: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, routed_to: _Optional[_Iterable[str]] = ..., removed: bool = ...) -> None: ...
 
 class SetBadgeCountRequest(_message.Message):
     __slots__ = ["count"]
@@ -299,8 +269,8 @@ class SetBadgeCountRequest(_message.Message):
 class SetCategoriesRequest(_message.Message):
     __slots__ = ["categories"]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
-    categories: _containers.RepeatedCompositeFieldContainer[Category]
-    def __init__(self, categories: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
+    categories: _containers.RepeatedCompositeFieldContainer[_request_pb2.Category]
+    def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
 class SoundSearchStep(_message.Message):
     __slots__ = ["exists", "note", "path"]
@@ -317,14 +287,6 @@ class SubscribeRequest(_message.Message):
     AFTER_CURSOR_FIELD_NUMBER: _ClassVar[int]
     after_cursor: int
     def __init__(self, after_cursor: _Optional[int] = ...) -> None: ...
-
-class TextInput(_message.Message):
-    __slots__ = ["button_title", "placeholder"]
-    BUTTON_TITLE_FIELD_NUMBER: _ClassVar[int]
-    PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
-    button_title: str
-    placeholder: str
-    def __init__(self, button_title: _Optional[str] = ..., placeholder: _Optional[str] = ...) -> None: ...
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -30,9 +30,6 @@ typedef struct Chime__V1__Event Chime__V1__Event;
 typedef struct Chime__V1__NextTriggerDatesRequest Chime__V1__NextTriggerDatesRequest;
 typedef struct Chime__V1__FireDate Chime__V1__FireDate;
 typedef struct Chime__V1__NextTriggerDatesResponse Chime__V1__NextTriggerDatesResponse;
-typedef struct Chime__V1__Action Chime__V1__Action;
-typedef struct Chime__V1__TextInput Chime__V1__TextInput;
-typedef struct Chime__V1__Category Chime__V1__Category;
 typedef struct Chime__V1__SetCategoriesRequest Chime__V1__SetCategoriesRequest;
 typedef struct Chime__V1__GetCategoriesResponse Chime__V1__GetCategoriesResponse;
 typedef struct Chime__V1__NotificationResponse Chime__V1__NotificationResponse;
@@ -287,54 +284,9 @@ struct  Chime__V1__NextTriggerDatesResponse
 
 
 /*
- * Categories and actions.
+ * Categories and actions (Action, TextInput, Category) are in request.proto: a delivered
+ * notification carries a snapshot of its category.
  */
-struct  Chime__V1__Action
-{
-  ProtobufCMessage base;
-  char *identifier;
-  char *title;
-  protobuf_c_boolean authentication_required;
-  protobuf_c_boolean destructive;
-  protobuf_c_boolean foreground;
-  /*
-   * Text input action when set.
-   */
-  Chime__V1__TextInput *text_input;
-  char *icon;
-};
-#define CHIME__V1__ACTION__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__action__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, NULL, (char *)protobuf_c_empty_string }
-
-
-struct  Chime__V1__TextInput
-{
-  ProtobufCMessage base;
-  char *button_title;
-  char *placeholder;
-};
-#define CHIME__V1__TEXT_INPUT__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__text_input__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
-
-
-struct  Chime__V1__Category
-{
-  ProtobufCMessage base;
-  char *identifier;
-  size_t n_actions;
-  Chime__V1__Action **actions;
-  size_t n_intent_identifiers;
-  char **intent_identifiers;
-  char *hidden_previews_body_placeholder;
-  protobuf_c_boolean custom_dismiss_action;
-};
-#define CHIME__V1__CATEGORY__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__category__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
-
-
 struct  Chime__V1__SetCategoriesRequest
 {
   ProtobufCMessage base;
@@ -392,10 +344,14 @@ struct  Chime__V1__RespondResponse
    */
   size_t n_routed_to;
   char **routed_to;
+  /*
+   * The notification left the delivered list.
+   */
+  protobuf_c_boolean removed;
 };
 #define CHIME__V1__RESPOND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__respond_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0 }
 
 
 struct  Chime__V1__RegisterExtensionRequest
@@ -807,63 +763,6 @@ Chime__V1__NextTriggerDatesResponse *
 void   chime__v1__next_trigger_dates_response__free_unpacked
                      (Chime__V1__NextTriggerDatesResponse *message,
                       ProtobufCAllocator *allocator);
-/* Chime__V1__Action methods */
-void   chime__v1__action__init
-                     (Chime__V1__Action         *message);
-size_t chime__v1__action__get_packed_size
-                     (const Chime__V1__Action   *message);
-size_t chime__v1__action__pack
-                     (const Chime__V1__Action   *message,
-                      uint8_t             *out);
-size_t chime__v1__action__pack_to_buffer
-                     (const Chime__V1__Action   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__Action *
-       chime__v1__action__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__action__free_unpacked
-                     (Chime__V1__Action *message,
-                      ProtobufCAllocator *allocator);
-/* Chime__V1__TextInput methods */
-void   chime__v1__text_input__init
-                     (Chime__V1__TextInput         *message);
-size_t chime__v1__text_input__get_packed_size
-                     (const Chime__V1__TextInput   *message);
-size_t chime__v1__text_input__pack
-                     (const Chime__V1__TextInput   *message,
-                      uint8_t             *out);
-size_t chime__v1__text_input__pack_to_buffer
-                     (const Chime__V1__TextInput   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__TextInput *
-       chime__v1__text_input__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__text_input__free_unpacked
-                     (Chime__V1__TextInput *message,
-                      ProtobufCAllocator *allocator);
-/* Chime__V1__Category methods */
-void   chime__v1__category__init
-                     (Chime__V1__Category         *message);
-size_t chime__v1__category__get_packed_size
-                     (const Chime__V1__Category   *message);
-size_t chime__v1__category__pack
-                     (const Chime__V1__Category   *message,
-                      uint8_t             *out);
-size_t chime__v1__category__pack_to_buffer
-                     (const Chime__V1__Category   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__Category *
-       chime__v1__category__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__category__free_unpacked
-                     (Chime__V1__Category *message,
-                      ProtobufCAllocator *allocator);
 /* Chime__V1__SetCategoriesRequest methods */
 void   chime__v1__set_categories_request__init
                      (Chime__V1__SetCategoriesRequest         *message);
@@ -1228,15 +1127,6 @@ typedef void (*Chime__V1__FireDate_Closure)
 typedef void (*Chime__V1__NextTriggerDatesResponse_Closure)
                  (const Chime__V1__NextTriggerDatesResponse *message,
                   void *closure_data);
-typedef void (*Chime__V1__Action_Closure)
-                 (const Chime__V1__Action *message,
-                  void *closure_data);
-typedef void (*Chime__V1__TextInput_Closure)
-                 (const Chime__V1__TextInput *message,
-                  void *closure_data);
-typedef void (*Chime__V1__Category_Closure)
-                 (const Chime__V1__Category *message,
-                  void *closure_data);
 typedef void (*Chime__V1__SetCategoriesRequest_Closure)
                  (const Chime__V1__SetCategoriesRequest *message,
                   void *closure_data);
@@ -1501,9 +1391,6 @@ extern const ProtobufCMessageDescriptor chime__v1__event__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__next_trigger_dates_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__fire_date__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__next_trigger_dates_response__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__action__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__text_input__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__category__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__set_categories_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__get_categories_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_response__descriptor;
