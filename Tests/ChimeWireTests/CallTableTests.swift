@@ -41,6 +41,16 @@ import Testing
     try roundTrip(Calls.listApps, Empty(), [layout, layout])
     try roundTrip(Calls.checkSound, "ding.caf",
                   SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: Fixtures.fullSoundResolution()))
+    try roundTrip(Calls.setCategories, [Fixtures.fullCategory(), Fixtures.minimalCategory], Empty())
+    try roundTrip(Calls.getCategories, Empty(), [Fixtures.fullCategory(), Fixtures.minimalCategory])
+    try roundTrip(Calls.getCategories, Empty(), [])
+    try roundTrip(Calls.respond, Fixtures.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
+    try roundTrip(Calls.respond, NotificationResponse(notificationIdentifier: "n"), RespondResult(removed: false))
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())) == Fixtures.fullCategory())
+    // An action with an empty text input stays a text-input action.
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())).actions[2].textInput != nil)
+    // A delivered notification without a category has none after the trip.
+    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
 
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(41)) == 41)
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(nil)) == nil)
