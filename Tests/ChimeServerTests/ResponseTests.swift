@@ -129,6 +129,24 @@ import Testing
     #expect(try await nextEvent(&bEvents).identifiers == ["b-own"])
   }
 
+  /// Two answers to one notification at once: exactly one is accepted (the other finds it gone),
+  /// and subscribers see one response.
+  @Test(arguments: Transport.allCases) func concurrentAnswersAcceptExactlyOne(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let client = try await invited(d, over: transport)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    async let first = caughtError { try await client.respond(to: "lunch", action: "accept") }
+    async let second = caughtError { try await client.respond(to: "lunch", action: "decline") }
+    let errors = await [first, second]
+    #expect(errors.filter { $0 == nil }.count == 1)
+    #expect(errors.compactMap { $0?.reason } == ["NOTIFICATION_NOT_DELIVERED"])
+    _ = try await nextEvent(&events) { $0.kind == .response }
+    _ = try await client.add(.tea("marker", in: 60))
+    let next = try await nextEvent(&events) { $0.kind != .deliveredRemoved }
+    #expect(next.kind == .pendingAdded, "a second response event was sent")
+  }
+
   @Test func responsesAndSnapshotsSurviveARestart() async throws {
     let d = try InProcessDaemon()
     let client = try await invited(d, over: .inProcess, ids: ["a", "b"])
