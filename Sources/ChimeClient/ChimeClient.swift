@@ -123,6 +123,16 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
   }
 
+  /// Registers this connection as the app's content extension `identifier` for `categories`.
+  /// The stream starts with a `registered` event, then carries each notification delivered in
+  /// those categories and each response to one; the registration ends with the stream.
+  /// A refused registration ends the stream with INVALID_ARGUMENT `INVALID_IDENTIFIER`,
+  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS` or ALREADY_EXISTS
+  /// `EXTENSION_ALREADY_REGISTERED`.
+  public func registerExtension(_ identifier: String, categories: [String]) -> AsyncThrowingStream<ExtensionEvent, any Error> {
+    serverStream(Calls.registerExtension, ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories)) { _ in false }
+  }
+
   // MARK: Apps and sounds
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty

@@ -8,11 +8,11 @@ import Testing
     #expect(Set(Calls.methods).count == Calls.methods.count)
     #expect(Set(Calls.methods).isDisjoint(with: Calls.undescribed))
     #expect(Set(Calls.methods).union(Calls.undescribed) == Set(Method.allCases))
-    #expect(Calls.undescribed == [.registerExtension, .requestAuthorization, .getSettings, .setBadgeCount])
+    #expect(Calls.undescribed == [.requestAuthorization, .getSettings, .setBadgeCount])
   }
 
-  @Test func onlySubscribeStreamsAmongTheDescribedMethods() {
-    #expect(Calls.methods.filter(\.isServerStreaming) == [Calls.subscribe.method])
+  @Test func onlySubscribeAndRegisterExtensionStreamAmongTheDescribedMethods() {
+    #expect(Calls.methods.filter(\.isServerStreaming) == [Calls.subscribe.method, Calls.registerExtension.method])
   }
 
   private func roundTrip<Request: Equatable, Response: Equatable>(
@@ -51,6 +51,11 @@ import Testing
     #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())).actions[2].textInput != nil)
     // A delivered notification without a category has none after the trip.
     #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
+    let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
+    #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
+    for event in [ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+      #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
+    }
 
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(41)) == 41)
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(nil)) == nil)

@@ -406,7 +406,7 @@ static void test_bad_app_and_unimplemented(void) {
   if (c == NULL) return;
   uint8_t *reply = NULL;
   size_t reply_len = 0;
-  CHECK(chime_call(c, "RegisterExtension", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
+  CHECK(chime_call(c, "NoSuchMethod", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
   CHECK(st.code == 12 && reply == NULL);
   CHECK(chime_call(c, "/chime.v1.NotificationCenter/NoSuchMethod", NULL, 0, NULL, NULL, &st) == CHIME_UNIMPLEMENTED);
   CHECK_OK(chime_pending(c, &list, &st), st);

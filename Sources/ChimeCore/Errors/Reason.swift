@@ -215,6 +215,10 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let textRequired = Reason("TEXT_REQUIRED", .invalidArgument)
   /// A dismissal was reported for a notification whose category lacks `customDismissAction`.
   public static let dismissNotEnabled = Reason("DISMISS_NOT_ENABLED", .failedPrecondition)
+  /// A content extension registered for no category.
+  public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
+  /// A content extension identifier is already registered (live) for the app.
+  public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -236,6 +240,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
+    extensionCategoriesRequired, extensionAlreadyRegistered,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

@@ -87,7 +87,15 @@ final class CallRouter {
     table.unary(Calls.respond) { call, response, reply in
       service.respond(app: call.app, response: response, reply: reply)
     }
-    table.unimplemented([.registerExtension], "content extensions")
+    table.serverStreaming(Calls.registerExtension) { call, registration, send throws(ChimeError) in
+      let app = call.app
+      let sink = ExtensionStreamSink(send: send)
+      let token = try service.registerExtension(app: app, registration, sink: sink)
+      call.onCancel = {
+        _ = sink  // the hub holds the sink weakly; the call keeps it alive
+        service.unregisterExtension(app: app, token: token)
+      }
+    }
     table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
@@ -112,6 +120,16 @@ private final class StreamSink: EventSink {
   init(send: @escaping (Event) -> Bool) { sendEvent = send }
 
   func send(_ event: Event) -> Bool {
+    sendEvent(event)
+  }
+}
+
+/// Sends a content extension's messages as stream messages of its call.
+private final class ExtensionStreamSink: ExtensionSink {
+  let sendEvent: (ExtensionEvent) -> Bool
+  init(send: @escaping (ExtensionEvent) -> Bool) { sendEvent = send }
+
+  func send(_ event: ExtensionEvent) -> Bool {
     sendEvent(event)
   }
 }

@@ -36,12 +36,16 @@ extension NotificationService {
         return
       }
       let delivered = found
-      // Where a content extension registered for the category will be asked first.
+      // Where a content extension registered for the category will be asked first; today
+      // extensions are told after the commit, and the answer is "no extension".
+      let category = delivered.request.content.categoryIdentifier
       let plan = ResponsePlan.decide(response, extension: .noExtension)
       writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
         reply(result.map { outcome in
           published(outcome.events, files: outcome.discardedFiles, app: app)
-          return RespondResult(removed: outcome.removed)
+          let routed = extensions.routes(app: app, category: category)
+          extensions.responded(response, category: category, app: app)
+          return RespondResult(routedTo: routed, removed: outcome.removed)
         })
       }
     })

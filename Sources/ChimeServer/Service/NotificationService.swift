@@ -15,6 +15,8 @@ final class NotificationService {
   let clock: any WallClock
   let logger: Logger
   let hub: SubscriptionHub
+  /// Live content-extension registrations.
+  let extensions = ExtensionHub()
   private(set) var scheduler: Scheduler!
   private let presenter: any Presenter
   let zoneProvider: @Sendable () -> TimeZone
@@ -275,6 +277,7 @@ final class NotificationService {
     hub.publish(events, app: app)
     discard(files)
     if let delivered {
+      extensions.delivered(delivered, app: app)
       presenter.present(delivered, app: app)
     }
   }

@@ -5,8 +5,7 @@ public import ChimeCore
 /// daemon's router answers through them: `try await unary(Calls.add, request)` returns an
 /// `AddResult`, and nothing else compiles.
 ///
-/// The methods not here (`Calls.undescribed`: content extensions, authorization, settings,
-/// badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
+/// The methods not here (`Calls.undescribed`: authorization, settings, badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
 public enum Calls {
   // MARK: Pending
 
@@ -88,6 +87,14 @@ public enum Calls {
     encodeRequest: WireCodec.encodeRespondRequest, decodeRequest: WireCodec.decodeRespondRequest,
     encodeResponse: WireCodec.encodeRespondResponse, decodeResponse: WireCodec.decodeRespondResponse)
 
+  /// `RegisterExtension`: registers the connection as a content extension of the app for some
+  /// categories; streams `registered`, then the notifications delivered in them and the
+  /// responses to those.
+  public static let registerExtension = ServerStreamingCallDescriptor(
+    .registerExtension,
+    encodeRequest: WireCodec.encodeRegisterExtensionRequest, decodeRequest: WireCodec.decodeRegisterExtensionRequest,
+    encodeMessage: WireCodec.encodeExtensionEvent, decodeMessage: WireCodec.decodeExtensionEvent)
+
   // MARK: Apps and sounds
 
   /// `RegisterApp`: records the app's layout and answers it.
@@ -121,7 +128,7 @@ public enum Calls {
     add.method, getPending.method, removePending.method, removeAllPending.method,
     getDelivered.method, removeDelivered.method, removeAllDelivered.method,
     subscribe.method, nextTriggerDates.method,
-    setCategories.method, getCategories.method, respond.method,
+    setCategories.method, getCategories.method, respond.method, registerExtension.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
   ]
 

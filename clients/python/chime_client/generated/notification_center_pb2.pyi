@@ -115,12 +115,14 @@ class Event(_message.Message):
     def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
-    __slots__ = ["delivered", "response"]
+    __slots__ = ["delivered", "registered", "response"]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     delivered: _request_pb2.DeliveredNotification
+    registered: bool
     response: NotificationResponse
-    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ...) -> None: ...
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ...) -> None: ...
 
 class FireDate(_message.Message):
     __slots__ = ["dst_note", "time_zone", "unix_ms", "utc_offset_seconds"]

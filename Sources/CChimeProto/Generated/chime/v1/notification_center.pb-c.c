@@ -2346,7 +2346,7 @@ const ProtobufCMessageDescriptor chime__v1__register_extension_request__descript
   (ProtobufCMessageInit) chime__v1__register_extension_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[3] =
 {
   {
     "delivered",
@@ -2372,15 +2372,28 @@ static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "registered",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, registered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
   0,   /* field[0] = delivered */
+  2,   /* field[2] = registered */
   1,   /* field[1] = response */
 };
 static const ProtobufCIntRange chime__v1__extension_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
 {
@@ -2390,7 +2403,7 @@ const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
   "Chime__V1__ExtensionEvent",
   "chime.v1",
   sizeof(Chime__V1__ExtensionEvent),
-  2,
+  3,
   chime__v1__extension_event__field_descriptors,
   chime__v1__extension_event__field_indices_by_name,
   1,  chime__v1__extension_event__number_ranges,

@@ -371,10 +371,14 @@ struct  Chime__V1__ExtensionEvent
   ProtobufCMessage base;
   Chime__V1__DeliveredNotification *delivered;
   Chime__V1__NotificationResponse *response;
+  /*
+   * Sent once, first, when the registration is live.
+   */
+  protobuf_c_boolean registered;
 };
 #define CHIME__V1__EXTENSION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_event__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, 0 }
 
 
 struct  Chime__V1__AuthorizationRequest
