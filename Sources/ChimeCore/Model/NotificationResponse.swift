@@ -17,16 +17,3 @@ public struct NotificationResponse: Hashable, Sendable, Codable {
     self.at = at
   }
 }
-
-/// What `Respond` answers.
-public struct RespondResult: Hashable, Sendable {
-  /// Content extensions the response was routed to (none until content extensions exist).
-  public var routedTo: [String]
-  /// The notification left the delivered list.
-  public var removed: Bool
-
-  public init(routedTo: [String] = [], removed: Bool) {
-    self.routedTo = routedTo
-    self.removed = removed
-  }
-}

@@ -1,16 +1,3 @@
-/// What a content extension answered about a response before chimed acts on it. Content
-/// extensions do not exist yet: today every response is decided with `.noExtension`.
-public enum ExtensionAnswer: Hashable, Sendable {
-  /// No extension handles the notification's category (or none answered in time).
-  case noExtension
-  /// Keep the notification delivered; the app is not told (UNNotificationContentExtensionResponseOption.doNotDismiss).
-  case doNotDismiss
-  /// Remove the notification; the app is not told (`.dismiss`).
-  case dismiss
-  /// Remove the notification and tell the app (`.dismissAndForwardAction`).
-  case dismissAndForward
-}
-
 /// What a response does (pure): which responses are accepted for a delivered notification,
 /// and, given an extension's answer, whether the notification leaves the delivered list and
 /// whether the app's subscribers get a `response` event.

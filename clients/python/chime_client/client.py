@@ -235,7 +235,8 @@ class Subscription:
     """
 
     def __init__(self, connection: Connection, call_id: int, replies: "queue.SimpleQueue[Any]",
-                 method: str) -> None:
+                 method: str, message_type: Type[Message] = nc_pb2.Event) -> None:
+        self._message_type = message_type
         self._connection = connection
         self._call_id = call_id
         self._replies = replies
@@ -273,7 +274,7 @@ class Subscription:
                     raise ending
                 raise StopIteration
             self._ending = ending  # raised on the next call, after this last event
-        return _decode(nc_pb2.Event, item.payload, self._method)
+        return _decode(self._message_type, item.payload, self._method)
 
     def close(self) -> None:
         """Cancels the call (the daemon stops sending). Safe to call more than once."""
@@ -356,11 +357,11 @@ class Client:
             raise ChimeError.from_status(item.status)
         return _decode(response_type, item.payload, path)
 
-    def stream(self, method: str, request: Message) -> Subscription:
-        """Starts a server-streaming call; its messages are chime.v1.Event."""
+    def stream(self, method: str, request: Message, message_type: Type[Message] = nc_pb2.Event) -> Subscription:
+        """Starts a server-streaming call; its messages are ``message_type`` (chime.v1.Event by default)."""
         path = _method_path(method)
         call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
-        return Subscription(self._connection, call_id, replies, path)
+        return Subscription(self._connection, call_id, replies, path, message_type)
 
     # -- NotificationCenter --------------------------------------------------------------------
 
@@ -445,6 +446,16 @@ class Client:
         DISMISS_NOT_ENABLED."""
         response = nc_pb2.NotificationResponse(notification_identifier=identifier, action_identifier=action, user_text=text)
         return self.call("Respond", nc_pb2.RespondRequest(response=response), nc_pb2.RespondResponse)
+
+    def register_extension(self, identifier: str, categories: Iterable[str]) -> Subscription:
+        """Registers this connection as the app's content extension ``identifier`` for
+        ``categories``. The stream yields ``chime.v1.ExtensionEvent``s: first one with
+        ``registered`` set, then each notification delivered in those categories
+        (``delivered``) and each response to one (``response``). Closing the subscription (or
+        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED or
+        EXTENSION_CATEGORIES_REQUIRED (raised by the first read)."""
+        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories))
+        return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
 
     # -- apps and sounds -----------------------------------------------------------------------
 

@@ -105,3 +105,21 @@ def test_apps_cannot_answer_each_other(daemon, app_id):
             b.respond("lunch", "accept")
         assert caught.value.reason == "NOTIFICATION_NOT_DELIVERED"
         a.respond("lunch", "accept")
+
+
+def test_content_extension_sees_its_categorys_deliveries_and_responses(daemon, app_id):
+    with Client(daemon.socket_path, app=app_id, timeout=10.0) as app, \
+            Client(daemon.socket_path, app=app_id, timeout=10.0) as ext:
+        app.set_categories([INVITE])
+        with ext.register_extension("invite-ui", ["event-invite"]) as events:
+            assert events.next(timeout=EVENT_TIMEOUT).registered
+            with pytest.raises(ChimeError) as caught:
+                with app.register_extension("invite-ui", ["event-invite"]) as twice:
+                    twice.next(timeout=EVENT_TIMEOUT)
+            assert caught.value.reason == "EXTENSION_ALREADY_REGISTERED"
+            app.add("plain", title="Plain")
+            app.add("lunch", title="Lunch", category="event-invite")
+            shown = events.next(timeout=EVENT_TIMEOUT)
+            assert shown.delivered.request.identifier == "lunch"
+            assert list(app.respond("lunch", "accept").routed_to) == ["invite-ui"]
+            assert events.next(timeout=EVENT_TIMEOUT).response.action_identifier == "accept"
