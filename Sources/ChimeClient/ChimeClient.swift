@@ -133,6 +133,16 @@ public struct ChimeClient: Sendable {
     serverStream(Calls.registerExtension, ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories)) { _ in false }
   }
 
+  /// A content extension's answer to the response it was shown with `responseID`
+  /// (`ExtensionEvent.responseID`): keep the notification (`.doNotDismiss`), remove it
+  /// (`.dismiss`), or remove it and tell the app (`.dismissAndForward`).
+  ///
+  /// - Throws: NOT_FOUND `RESPONSE_NOT_AWAITED` when that response no longer waits for this
+  ///   extension (answered, past its deadline, or another extension's).
+  public func answerResponse(_ responseID: UInt64, extension identifier: String, with answer: ExtensionAnswer) async throws(ChimeError) {
+    _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
+  }
+
   // MARK: Apps and sounds
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty

@@ -53,7 +53,10 @@ import Testing
     #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
     let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
     #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
-    for event in [ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+    for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
+      try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
+    }
+    for event in [ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
       #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
     }
 

@@ -219,6 +219,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
   /// A content extension identifier is already registered (live) for the app.
   public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
+  /// An extension answered a response that does not await its answer (answered, timed out, or another's).
+  public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -240,7 +242,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
-    extensionCategoriesRequired, extensionAlreadyRegistered,
+    extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

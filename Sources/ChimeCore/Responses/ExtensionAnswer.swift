@@ -1,6 +1,5 @@
-/// What a content extension answered about a response before chimed acts on it. Extensions
-/// cannot answer yet (they are told after the commit): today every response is decided with
-/// `.noExtension`.
+/// What a content extension answered about a response before chimed acts on it (or
+/// `.noExtension` when none handles the category, or none answered before the deadline).
 public enum ExtensionAnswer: Hashable, Sendable {
   /// No extension handles the notification's category (or none answered in time).
   case noExtension

@@ -97,6 +97,10 @@ final class CallRouter {
       }
     }
     table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
+    table.unary(Calls.answerResponse) { call, request, reply throws(ChimeError) in
+      try service.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
+      reply(.success(Empty()))
+    }
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
                           bundle: registration.bundle, reply: reply)

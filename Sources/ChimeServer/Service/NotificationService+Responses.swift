@@ -36,17 +36,27 @@ extension NotificationService {
         return
       }
       let delivered = found
-      // Where a content extension registered for the category will be asked first; today
-      // extensions are told after the commit, and the answer is "no extension".
+      // The first content extension of the category is asked before anything is recorded;
+      // without one (or without an answer in time) the response goes ahead as if there were none.
       let category = delivered.request.content.categoryIdentifier
-      let plan = ResponsePlan.decide(response, extension: .noExtension)
-      writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
-        reply(result.map { outcome in
-          published(outcome.events, files: outcome.discardedFiles, app: app)
-          let routed = extensions.routes(app: app, category: category)
-          extensions.responded(response, category: category, app: app)
-          return RespondResult(routedTo: routed, removed: outcome.removed)
-        })
+      let routed = extensions.routes(app: app, category: category)
+      var asked: String?
+      let commit = { [self] (answer: ExtensionAnswer) in
+        let plan = ResponsePlan.decide(response, extension: answer)
+        writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
+          reply(result.map { outcome in
+            published(outcome.events, files: outcome.discardedFiles, app: app)
+            extensions.responded(response, category: category, app: app, except: asked)
+            return RespondResult(routedTo: routed, removed: outcome.removed)
+          })
+        }
+      }
+      let deadline = response.at.adding(millis: extensionAnswerTimeoutMillis)
+      asked = extensions.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
+      if asked == nil {
+        commit(.noExtension)
+      } else {
+        armExtensionDeadline()
       }
     })
   }

@@ -95,6 +95,12 @@ public enum Calls {
     encodeRequest: WireCodec.encodeRegisterExtensionRequest, decodeRequest: WireCodec.decodeRegisterExtensionRequest,
     encodeMessage: WireCodec.encodeExtensionEvent, decodeMessage: WireCodec.decodeExtensionEvent)
 
+  /// `AnswerResponse`: a content extension's answer to a response it was asked about.
+  public static let answerResponse = CallDescriptor(
+    .answerResponse,
+    encodeRequest: WireCodec.encodeAnswerResponseRequest, decodeRequest: WireCodec.decodeAnswerResponseRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
   // MARK: Apps and sounds
 
   /// `RegisterApp`: records the app's layout and answers it.
@@ -128,7 +134,7 @@ public enum Calls {
     add.method, getPending.method, removePending.method, removeAllPending.method,
     getDelivered.method, removeDelivered.method, removeAllDelivered.method,
     subscribe.method, nextTriggerDates.method,
-    setCategories.method, getCategories.method, respond.method, registerExtension.method,
+    setCategories.method, getCategories.method, respond.method, registerExtension.method, answerResponse.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
   ]
 

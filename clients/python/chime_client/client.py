@@ -457,6 +457,14 @@ class Client:
         request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories))
         return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
 
+    def answer_response(self, extension: str, response_id: int, option: int) -> None:
+        """A content extension's answer to the response it was shown with ``response_id``
+        (``ExtensionEvent.response_id``): ``option`` is a ``chime.v1.ExtensionResponseOption``
+        (EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS, _DISMISS, _DISMISS_AND_FORWARD). Raises
+        RESPONSE_NOT_AWAITED when it no longer waits (answered, past its deadline)."""
+        request = nc_pb2.AnswerResponseRequest(extension_identifier=extension, response_id=response_id, option=option)
+        self.call("AnswerResponse", request, nc_pb2.Empty)
+
     # -- apps and sounds -----------------------------------------------------------------------
 
     def register_app(self, container: str = "", group_containers: Iterable[str] = (),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from chime_client import DEFAULT_ACTION, DISMISS_ACTION, ChimeError, Client, Code, category, category_json, pb
@@ -121,5 +123,17 @@ def test_content_extension_sees_its_categorys_deliveries_and_responses(daemon, a
             app.add("lunch", title="Lunch", category="event-invite")
             shown = events.next(timeout=EVENT_TIMEOUT)
             assert shown.delivered.request.identifier == "lunch"
-            assert list(app.respond("lunch", "accept").routed_to) == ["invite-ui"]
-            assert events.next(timeout=EVENT_TIMEOUT).response.action_identifier == "accept"
+            # The response waits for the extension's answer (asked on another thread here).
+            result = {}
+            responder = threading.Thread(target=lambda: result.update(answer=app.respond("lunch", "accept")))
+            responder.start()
+            asked = events.next(timeout=EVENT_TIMEOUT)
+            assert asked.response.action_identifier == "accept" and asked.response_id != 0
+            ext.answer_response("invite-ui", asked.response_id, nc.EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS)
+            responder.join(EVENT_TIMEOUT)
+            assert list(result["answer"].routed_to) == ["invite-ui"]
+            assert not result["answer"].removed
+            assert sorted(d.request.identifier for d in app.delivered()) == ["lunch", "plain"]
+            with pytest.raises(ChimeError) as caught:
+                ext.answer_response("invite-ui", asked.response_id, nc.EXTENSION_RESPONSE_OPTION_DISMISS)
+            assert caught.value.reason == "RESPONSE_NOT_AWAITED"

@@ -21,6 +21,10 @@ EVENT_KIND_PENDING_REPLACED: EventKind
 EVENT_KIND_RESPONSE: EventKind
 EVENT_KIND_SUBSCRIBED: EventKind
 EVENT_KIND_UNSPECIFIED: EventKind
+EXTENSION_RESPONSE_OPTION_DISMISS: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_UNSPECIFIED: ExtensionResponseOption
 
 class AddRequest(_message.Message):
     __slots__ = ["request"]
@@ -37,6 +41,16 @@ class AddResponse(_message.Message):
     pending: _request_pb2.PendingRequest
     replaced: bool
     def __init__(self, pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., replaced: bool = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ...) -> None: ...
+
+class AnswerResponseRequest(_message.Message):
+    __slots__ = ["extension_identifier", "option", "response_id"]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    OPTION_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    extension_identifier: str
+    option: ExtensionResponseOption
+    response_id: int
+    def __init__(self, extension_identifier: _Optional[str] = ..., response_id: _Optional[int] = ..., option: _Optional[_Union[ExtensionResponseOption, str]] = ...) -> None: ...
 
 class AppLayout(_message.Message):
     __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
@@ -115,14 +129,16 @@ class Event(_message.Message):
     def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
-    __slots__ = ["delivered", "registered", "response"]
+    __slots__ = ["delivered", "registered", "response", "response_id"]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     delivered: _request_pb2.DeliveredNotification
     registered: bool
     response: NotificationResponse
-    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ...) -> None: ...
+    response_id: int
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ...) -> None: ...
 
 class FireDate(_message.Message):
     __slots__ = ["dst_note", "time_zone", "unix_ms", "utc_offset_seconds"]
@@ -291,6 +307,9 @@ class SubscribeRequest(_message.Message):
     def __init__(self, after_cursor: _Optional[int] = ...) -> None: ...
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class ExtensionResponseOption(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class AuthorizationStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -37,6 +37,7 @@ typedef struct Chime__V1__RespondRequest Chime__V1__RespondRequest;
 typedef struct Chime__V1__RespondResponse Chime__V1__RespondResponse;
 typedef struct Chime__V1__RegisterExtensionRequest Chime__V1__RegisterExtensionRequest;
 typedef struct Chime__V1__ExtensionEvent Chime__V1__ExtensionEvent;
+typedef struct Chime__V1__AnswerResponseRequest Chime__V1__AnswerResponseRequest;
 typedef struct Chime__V1__AuthorizationRequest Chime__V1__AuthorizationRequest;
 typedef struct Chime__V1__AuthorizationResponse Chime__V1__AuthorizationResponse;
 typedef struct Chime__V1__NotificationSettings Chime__V1__NotificationSettings;
@@ -73,6 +74,19 @@ typedef enum _Chime__V1__EventKind {
   CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED = 9
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
+/*
+ * What a content extension wants done with a response (UNNotificationContentExtensionResponseOption).
+ */
+typedef enum _Chime__V1__ExtensionResponseOption {
+  /*
+   * treated as DISMISS_AND_FORWARD
+   */
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED = 0,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS = 1,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS = 2,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EXTENSION_RESPONSE_OPTION)
+} Chime__V1__ExtensionResponseOption;
 typedef enum _Chime__V1__AuthorizationStatus {
   CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_NOT_DETERMINED = 0,
   CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED = 1,
@@ -375,10 +389,27 @@ struct  Chime__V1__ExtensionEvent
    * Sent once, first, when the registration is live.
    */
   protobuf_c_boolean registered;
+  /*
+   * Set (non-zero) on a response chimed waits for the extension to answer with AnswerResponse
+   * before acting on it; without an answer in time it acts as if there were no extension.
+   */
+  uint64_t response_id;
 };
 #define CHIME__V1__EXTENSION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_event__descriptor) \
-    , NULL, NULL, 0 }
+    , NULL, NULL, 0, 0 }
+
+
+struct  Chime__V1__AnswerResponseRequest
+{
+  ProtobufCMessage base;
+  char *extension_identifier;
+  uint64_t response_id;
+  Chime__V1__ExtensionResponseOption option;
+};
+#define CHIME__V1__ANSWER_RESPONSE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__answer_response_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED }
 
 
 struct  Chime__V1__AuthorizationRequest
@@ -900,6 +931,25 @@ Chime__V1__ExtensionEvent *
 void   chime__v1__extension_event__free_unpacked
                      (Chime__V1__ExtensionEvent *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__AnswerResponseRequest methods */
+void   chime__v1__answer_response_request__init
+                     (Chime__V1__AnswerResponseRequest         *message);
+size_t chime__v1__answer_response_request__get_packed_size
+                     (const Chime__V1__AnswerResponseRequest   *message);
+size_t chime__v1__answer_response_request__pack
+                     (const Chime__V1__AnswerResponseRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__answer_response_request__pack_to_buffer
+                     (const Chime__V1__AnswerResponseRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AnswerResponseRequest *
+       chime__v1__answer_response_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__answer_response_request__free_unpacked
+                     (Chime__V1__AnswerResponseRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__AuthorizationRequest methods */
 void   chime__v1__authorization_request__init
                      (Chime__V1__AuthorizationRequest         *message);
@@ -1152,6 +1202,9 @@ typedef void (*Chime__V1__RegisterExtensionRequest_Closure)
 typedef void (*Chime__V1__ExtensionEvent_Closure)
                  (const Chime__V1__ExtensionEvent *message,
                   void *closure_data);
+typedef void (*Chime__V1__AnswerResponseRequest_Closure)
+                 (const Chime__V1__AnswerResponseRequest *message,
+                  void *closure_data);
 typedef void (*Chime__V1__AuthorizationRequest_Closure)
                  (const Chime__V1__AuthorizationRequest *message,
                   void *closure_data);
@@ -1241,6 +1294,10 @@ struct Chime__V1__NotificationCenter_Service
                              const Chime__V1__RegisterExtensionRequest *input,
                              Chime__V1__ExtensionEvent_Closure closure,
                              void *closure_data);
+  void (*answer_response)(Chime__V1__NotificationCenter_Service *service,
+                          const Chime__V1__AnswerResponseRequest *input,
+                          Chime__V1__Empty_Closure closure,
+                          void *closure_data);
   void (*request_authorization)(Chime__V1__NotificationCenter_Service *service,
                                 const Chime__V1__AuthorizationRequest *input,
                                 Chime__V1__AuthorizationResponse_Closure closure,
@@ -1290,6 +1347,7 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## get_categories,\
       function_prefix__ ## respond,\
       function_prefix__ ## register_extension,\
+      function_prefix__ ## answer_response,\
       function_prefix__ ## request_authorization,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## set_badge_count,\
@@ -1349,6 +1407,10 @@ void chime__v1__notification_center__register_extension(ProtobufCService *servic
                                                         const Chime__V1__RegisterExtensionRequest *input,
                                                         Chime__V1__ExtensionEvent_Closure closure,
                                                         void *closure_data);
+void chime__v1__notification_center__answer_response(ProtobufCService *service,
+                                                     const Chime__V1__AnswerResponseRequest *input,
+                                                     Chime__V1__Empty_Closure closure,
+                                                     void *closure_data);
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
@@ -1381,6 +1443,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    chime__v1__event_kind__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__extension_response_option__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__authorization_status__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__empty__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__add_request__descriptor;
@@ -1402,6 +1465,7 @@ extern const ProtobufCMessageDescriptor chime__v1__respond_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__answer_response_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_settings__descriptor;
