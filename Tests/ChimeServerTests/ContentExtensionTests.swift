@@ -121,6 +121,24 @@ import Testing
     #expect(late?.reason == "RESPONSE_NOT_AWAITED")
   }
 
+  /// Stopping chimed does not lose a response waiting for an extension: it goes ahead and is
+  /// committed before chimed exits, and is there after a restart.
+  @Test func aResponseWaitingAtShutdownGoesAheadAndIsKept() async throws {
+    let d = try InProcessDaemon()
+    let setUp = try await setUp(d, over: .socket)
+    var stream = setUp.stream
+    let app = setUp.app
+    let answered = Task { await caughtError { try await app.respond(to: "lunch", action: "accept") } }
+    #expect(try await nextExtensionEvent(&stream).responseID != 0)
+    d.stop()
+    _ = await answered.value  // answered or cut off by the stop; either way the action is kept:
+    try d.restart()
+    let again = try d.client()
+    #expect(try await again.allDelivered().isEmpty)
+    var replay = again.subscribe(after: 0).makeAsyncIterator()
+    #expect(try await nextEvent(&replay) { $0.kind == .response }.identifiers == ["lunch"])
+  }
+
   @Test func anExtensionThatGoesAwayDoesNotHoldTheResponse() async throws {
     let d = try InProcessDaemon()
     let app = try d.client(over: .inProcess)

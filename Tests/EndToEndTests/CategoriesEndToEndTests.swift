@@ -120,4 +120,29 @@ import Testing
     #expect(result.removed)
     #expect(second.terminate() == 0)
   }
+
+  /// A content extension on its own connection to the real chimed keeps a notification the
+  /// user answered from the CLI.
+  @Test func aContentExtensionAnswersACLIResponse() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    let ext = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    try await ext.setCategories([NotificationCategory(identifier: "event-invite", actions: [NotificationAction(identifier: "accept", title: "Accept")])])
+    var stream = ext.registerExtension("invite-ui", categories: ["event-invite"]).makeAsyncIterator()
+    #expect(try await nextMessage(&stream).registered)
+    #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
+    #expect(try await nextMessage(&stream).delivered?.request.identifier == "lunch")
+
+    let cli = Task.detached { try ChimeCLI.run(["respond", "lunch", "--action", "accept", "--json"], socket: daemon.socketPath, app: Self.app) }
+    let asked = try await nextMessage(&stream)
+    #expect(asked.response?.actionIdentifier == "accept")
+    try await ext.answerResponse(asked.responseID, extension: "invite-ui", with: .doNotDismiss)
+    let run = try await cli.value
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.object?["removed"] as? Bool == false)
+    #expect(run.object?["routed_to"] as? [String] == ["invite-ui"])
+    #expect(try await ext.allDelivered().map(\.request.identifier) == ["lunch"])
+    #expect(daemon.terminate() == 0)
+  }
 }
