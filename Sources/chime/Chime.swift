@@ -24,6 +24,6 @@ struct Chime: AsyncParsableCommand {
         chime categories set categories.json
         chime respond lunch --action accept
       """,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

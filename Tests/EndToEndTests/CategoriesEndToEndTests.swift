@@ -145,4 +145,37 @@ import Testing
     #expect(try await ext.allDelivered().map(\.request.identifier) == ["lunch"])
     #expect(daemon.terminate() == 0)
   }
+
+  /// `chime extension` answers a response from `chime respond` with `--answer keep`.
+  @Test func theExtensionCommandKeepsANotification() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
+    process.arguments = ["extension", "invite-ui", "--category", "event-invite", "--answer", "keep", "--responses", "1",
+                         "--socket", daemon.socketPath, "--app", Self.app]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    // Its first line says it is registered.
+    var first = Data()
+    while !first.contains(UInt8(ascii: "\n")) {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      first += chunk
+    }
+    #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered invite-ui"))
+
+    #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
+    let respond = try chime(["respond", "lunch"], daemon)
+    #expect(respond.status == 0, "\(respond.stderr)")
+    #expect(!respond.stdout.contains("removed"), "\(respond.stdout)")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect((String(decoding: first, as: UTF8.self) + rest).contains("answered keep"))
+    #expect(try chime(["delivered", "--json"], daemon).objects?.count == 1)
+    #expect(daemon.terminate() == 0)
+  }
 }
