@@ -52,7 +52,10 @@ extension NotificationService {
         }
       }
       let deadline = response.at.adding(millis: extensionAnswerTimeoutMillis)
-      asked = extensions.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
+      // Not once chimed is stopping (the deadline timer is gone): nothing would end the wait.
+      if extensionTimer != nil {
+        asked = extensions.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
+      }
       if asked == nil {
         commit(.noExtension)
       } else {
