@@ -91,6 +91,58 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.nextTriggerDates, .init(trigger: trigger, after: after, count: count))
   }
 
+  // MARK: Categories and responses
+
+  /// Replaces all of this app's categories (an empty list removes them). Notifications already
+  /// delivered keep the category they were delivered with.
+  ///
+  /// - Throws: INVALID_ARGUMENT `TOO_MANY_CATEGORIES`, `DUPLICATE_CATEGORY_IDENTIFIER`,
+  ///   `INVALID_IDENTIFIER`, `TOO_MANY_ACTIONS`, `DUPLICATE_ACTION_IDENTIFIER`,
+  ///   `RESERVED_ACTION_IDENTIFIER`, `TOO_MANY_IDENTIFIERS`, `FIELD_TOO_LONG` with the field path
+  ///   (`categories[0].actions[2].identifier`); the transport's errors.
+  public func setCategories(_ categories: [NotificationCategory]) async throws(ChimeError) {
+    _ = try await unary(Calls.setCategories, categories)
+  }
+
+  /// This app's categories, in the order they were set; empty when none.
+  public func categories() async throws(ChimeError) -> [NotificationCategory] {
+    try await unary(Calls.getCategories, Empty())
+  }
+
+  /// Reports the user's answer to the delivered notification `notificationIdentifier`: opened
+  /// (`NotificationAction.defaultIdentifier`, the default), dismissed
+  /// (`NotificationAction.dismissIdentifier`) or one of its category's actions, with `text` for a
+  /// text-input action. The app's subscribers get a `response` event; the notification leaves
+  /// the delivered list.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`; INVALID_ARGUMENT `UNKNOWN_ACTION`,
+  ///   `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`; FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  @discardableResult
+  public func respond(to notificationIdentifier: String, action: String = NotificationAction.defaultIdentifier,
+                      text: String = "") async throws(ChimeError) -> RespondResult {
+    try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
+  }
+
+  /// Registers this connection as the app's content extension `identifier` for `categories`.
+  /// The stream starts with a `registered` event, then carries each notification delivered in
+  /// those categories and each response to one; the registration ends with the stream.
+  /// A refused registration ends the stream with INVALID_ARGUMENT `INVALID_IDENTIFIER`,
+  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS` or ALREADY_EXISTS
+  /// `EXTENSION_ALREADY_REGISTERED`.
+  public func registerExtension(_ identifier: String, categories: [String]) -> AsyncThrowingStream<ExtensionEvent, any Error> {
+    serverStream(Calls.registerExtension, ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories)) { _ in false }
+  }
+
+  /// A content extension's answer to the response it was shown with `responseID`
+  /// (`ExtensionEvent.responseID`): keep the notification (`.doNotDismiss`), remove it
+  /// (`.dismiss`), or remove it and tell the app (`.dismissAndForward`).
+  ///
+  /// - Throws: NOT_FOUND `RESPONSE_NOT_AWAITED` when that response no longer waits for this
+  ///   extension (answered, past its deadline, or another extension's).
+  public func answerResponse(_ responseID: UInt64, extension identifier: String, with answer: ExtensionAnswer) async throws(ChimeError) {
+    _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
+  }
+
   // MARK: Apps and sounds
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
   /// Called on the work pool as an add's attachments start staging, before any file is looked
   /// at. Tests hold it to stop chimed with adds staging and adds waiting for the lane.
   public var beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
+  /// How long a response waits for a content extension's answer before chimed acts on it as if
+  /// there were no extension (measured on `clock`).
+  public var extensionAnswerTimeoutMillis: Int64 = 5_000
   /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger

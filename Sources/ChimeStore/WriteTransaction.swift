@@ -59,6 +59,17 @@ public final class WriteTransaction {
       ])
   }
 
+  /// `delivered` with the snapshot of its category as `app` has it now in this transaction
+  /// (none when the content names no category or the app has no such category). Taken at the
+  /// delivery's commit, so a `SetCategories` is either wholly before or wholly after it.
+  func withCategorySnapshot(_ delivered: DeliveredNotification, app: String) throws -> DeliveredNotification {
+    let identifier = delivered.request.content.categoryIdentifier
+    guard !identifier.isEmpty else { return delivered }
+    var snapshotted = delivered
+    snapshotted.category = try ChimeDatabase.category(app: app, identifier: identifier, db: db, codec: codec)
+    return snapshotted
+  }
+
   /// Appends `event` to `app`'s log; returns it with its cursor.
   func append(_ event: Event, app: String) throws -> Event {
     appendedEvents = true

@@ -181,7 +181,7 @@ public enum WireCodec {
     }
   }
 
-  /// `Event`. The proto's `response` field has no ChimeCore counterpart yet and is not carried.
+  /// `Event`.
   public static func encodeEvent(_ event: Event) -> [UInt8] {
     ProtoMessage.pack { arena in
       let m = arena.message(chime__v1__event__init)
@@ -195,6 +195,9 @@ public enum WireCodec {
       if let pending = event.pending {
         m.pointee.pending = RequestProto.build(pending, in: arena)
       }
+      if let response = event.response {
+        m.pointee.response = CategoryProto.build(response, in: arena)
+      }
       arena.assign(&m.pointee.note, event.note)
       return m
     }
@@ -207,6 +210,7 @@ public enum WireCodec {
       let e = m.pointee
       let delivered: DeliveredNotification? = if let d = e.delivered { try RequestProto.delivered(d, "delivered") } else { nil }
       let pending: PendingRequest? = if let p = e.pending { try RequestProto.pending(p, "pending") } else { nil }
+      let response: NotificationResponse? = if let r = e.response { try CategoryProto.response(r.pointee, "response") } else { nil }
       return Event(
         cursor: e.cursor,
         at: Instant(unixMillis: e.at_unix_ms),
@@ -214,6 +218,7 @@ public enum WireCodec {
         identifiers: try ProtoMessage.texts(e.identifiers, count: e.n_identifiers, "identifiers"),
         delivered: delivered,
         pending: pending,
+        response: response,
         note: try ProtoMessage.text(e.note, "note")
       )
     }

@@ -22,8 +22,10 @@ struct Chime: AsyncParsableCommand {
         chime add pic --title "Pic" --in 1h --attach ~/pic.png --sound ding.caf
         chime attachment check ~/clip.mp4
         chime apps register org.example.tea --container ~/tea
+        chime categories set categories.json
+        chime respond lunch --action accept
       """,
     version: ChimeVersion.string,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

@@ -43,6 +43,9 @@ struct Chimed: ParsableCommand {
   @Option(help: "A fire later than this many seconds after its due time is marked missed.")
   var missedGrace: Double = 2
 
+  @Option(help: "Seconds a response waits for a content extension's answer before going ahead without it.")
+  var extensionTimeout: Double = 5
+
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
@@ -71,6 +74,7 @@ struct Chimed: ParsableCommand {
     configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
+    configuration.extensionAnswerTimeoutMillis = Int64(max(0, extensionTimeout) * 1000)
     guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
     configuration.fileLaneWidth = fileLaneWidth
     if clockOffset != 0 {

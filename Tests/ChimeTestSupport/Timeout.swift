@@ -35,6 +35,28 @@ public func nextEvent(
   return event
 }
 
+/// The next message of any server stream (or the timeout's error; a stream that ends is
+/// UNAVAILABLE `STREAM_ENDED`).
+public func nextMessage<Message: Sendable>(
+  _ iterator: inout AsyncThrowingStream<Message, any Error>.AsyncIterator, within seconds: Double = 10
+) async throws -> Message {
+  let box = MessageBox(iterator)
+  let message = try await withTimeout(seconds, "waiting for a stream message") {
+    guard let message = try await box.next() else {
+      throw ChimeError(.unavailable, reason: "STREAM_ENDED", "the stream ended")
+    }
+    return message
+  }
+  iterator = box.iterator
+  return message
+}
+
+private final class MessageBox<Message>: @unchecked Sendable {
+  var iterator: AsyncThrowingStream<Message, any Error>.AsyncIterator
+  init(_ iterator: AsyncThrowingStream<Message, any Error>.AsyncIterator) { self.iterator = iterator }
+  func next() async throws -> Message? { try await iterator.next() }
+}
+
 private final class IteratorBox: @unchecked Sendable {
   var iterator: AsyncThrowingStream<Event, any Error>.AsyncIterator
   init(_ iterator: AsyncThrowingStream<Event, any Error>.AsyncIterator) { self.iterator = iterator }

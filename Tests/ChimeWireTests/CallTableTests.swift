@@ -8,11 +8,11 @@ import Testing
     #expect(Set(Calls.methods).count == Calls.methods.count)
     #expect(Set(Calls.methods).isDisjoint(with: Calls.undescribed))
     #expect(Set(Calls.methods).union(Calls.undescribed) == Set(Method.allCases))
-    #expect(Calls.undescribed == [.setCategories, .getCategories, .respond, .registerExtension, .requestAuthorization, .getSettings, .setBadgeCount])
+    #expect(Calls.undescribed == [.requestAuthorization, .getSettings, .setBadgeCount])
   }
 
-  @Test func onlySubscribeStreamsAmongTheDescribedMethods() {
-    #expect(Calls.methods.filter(\.isServerStreaming) == [Calls.subscribe.method])
+  @Test func onlySubscribeAndRegisterExtensionStreamAmongTheDescribedMethods() {
+    #expect(Calls.methods.filter(\.isServerStreaming) == [Calls.subscribe.method, Calls.registerExtension.method])
   }
 
   private func roundTrip<Request: Equatable, Response: Equatable>(
@@ -41,6 +41,24 @@ import Testing
     try roundTrip(Calls.listApps, Empty(), [layout, layout])
     try roundTrip(Calls.checkSound, "ding.caf",
                   SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: Fixtures.fullSoundResolution()))
+    try roundTrip(Calls.setCategories, [Fixtures.fullCategory(), Fixtures.minimalCategory], Empty())
+    try roundTrip(Calls.getCategories, Empty(), [Fixtures.fullCategory(), Fixtures.minimalCategory])
+    try roundTrip(Calls.getCategories, Empty(), [])
+    try roundTrip(Calls.respond, Fixtures.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
+    try roundTrip(Calls.respond, NotificationResponse(notificationIdentifier: "n"), RespondResult(removed: false))
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())) == Fixtures.fullCategory())
+    // An action with an empty text input stays a text-input action.
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())).actions[2].textInput != nil)
+    // A delivered notification without a category has none after the trip.
+    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
+    let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
+    #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
+    for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
+      try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
+    }
+    for event in [ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+      #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
+    }
 
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(41)) == 41)
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(nil)) == nil)

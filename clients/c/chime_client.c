@@ -676,3 +676,227 @@ int chime_remove_all(chime_client *client, chime_id_list *removed, chime_status 
   chime__v1__empty__init(&request);
   return remove_call(client, "RemoveAllPending", &request.base, removed, status);
 }
+
+int chime_add_now(chime_client *client, const char *identifier, const char *title, const char *body,
+                  const char *category_identifier, chime_status *status) {
+  if (identifier == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
+  }
+  Chime__V1__NotificationContent content;
+  chime__v1__notification_content__init(&content);
+  if (title != NULL) {
+    content.title = (char *)title;
+  }
+  if (body != NULL) {
+    content.body = (char *)body;
+  }
+  if (category_identifier != NULL) {
+    content.category_identifier = (char *)category_identifier;
+  }
+  Chime__V1__NotificationRequest request;
+  chime__v1__notification_request__init(&request);
+  request.identifier = (char *)identifier;
+  request.content = &content;
+  Chime__V1__AddRequest add;
+  chime__v1__add_request__init(&add);
+  add.request = &request;
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, "Add", &add.base, &chime__v1__add_response__descriptor, &message, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  chime__v1__add_response__free_unpacked((Chime__V1__AddResponse *)message, NULL);
+  return ok(status);
+}
+
+/* ---- categories and responses ------------------------------------------------------------- */
+
+static char *text_or_empty(const char *text) { return (char *)(text != NULL ? text : ""); }
+
+int chime_set_categories(chime_client *client, const chime_category *categories, size_t count, chime_status *status) {
+  if (categories == NULL && count > 0) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "categories is NULL");
+  }
+  size_t action_total = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (categories[i].actions == NULL && categories[i].action_count > 0) {
+      return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "categories[%zu].actions is NULL", i);
+    }
+    if (categories[i].intent_identifiers == NULL && categories[i].intent_identifier_count > 0) {
+      return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "categories[%zu].intent_identifiers is NULL", i);
+    }
+    action_total += categories[i].action_count;
+  }
+  /* One allocation each for the messages, the pointer arrays and the text inputs. */
+  Chime__V1__Category *cats = calloc(count > 0 ? count : 1, sizeof *cats);
+  Chime__V1__Category **cat_ptrs = calloc(count > 0 ? count : 1, sizeof *cat_ptrs);
+  Chime__V1__Action *acts = calloc(action_total > 0 ? action_total : 1, sizeof *acts);
+  Chime__V1__Action **act_ptrs = calloc(action_total > 0 ? action_total : 1, sizeof *act_ptrs);
+  Chime__V1__TextInput *inputs = calloc(action_total > 0 ? action_total : 1, sizeof *inputs);
+  int code;
+  if (cats == NULL || cat_ptrs == NULL || acts == NULL || act_ptrs == NULL || inputs == NULL) {
+    code = fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  } else {
+    size_t a = 0;
+    for (size_t i = 0; i < count; i++) {
+      const chime_category *from = &categories[i];
+      Chime__V1__Category *to = &cats[i];
+      chime__v1__category__init(to);
+      to->identifier = text_or_empty(from->identifier);
+      to->n_actions = from->action_count;
+      to->actions = &act_ptrs[a];
+      to->n_intent_identifiers = from->intent_identifier_count;
+      to->intent_identifiers = (char **)from->intent_identifiers;
+      to->hidden_previews_body_placeholder = text_or_empty(from->hidden_previews_body_placeholder);
+      to->summary_format = text_or_empty(from->summary_format);
+      to->custom_dismiss_action = (from->options & CHIME_CATEGORY_CUSTOM_DISMISS_ACTION) != 0;
+      to->hidden_previews_show_title = (from->options & CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_TITLE) != 0;
+      to->hidden_previews_show_subtitle = (from->options & CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_SUBTITLE) != 0;
+      for (size_t j = 0; j < from->action_count; j++, a++) {
+        const chime_action *action = &from->actions[j];
+        Chime__V1__Action *m = &acts[a];
+        chime__v1__action__init(m);
+        m->identifier = text_or_empty(action->identifier);
+        m->title = text_or_empty(action->title);
+        m->icon = text_or_empty(action->icon);
+        m->authentication_required = (action->options & CHIME_ACTION_AUTHENTICATION_REQUIRED) != 0;
+        m->destructive = (action->options & CHIME_ACTION_DESTRUCTIVE) != 0;
+        m->foreground = (action->options & CHIME_ACTION_FOREGROUND) != 0;
+        if (action->text_input) {
+          chime__v1__text_input__init(&inputs[a]);
+          inputs[a].button_title = text_or_empty(action->text_input_button_title);
+          inputs[a].placeholder = text_or_empty(action->text_input_placeholder);
+          m->text_input = &inputs[a];
+        }
+        act_ptrs[a] = m;
+      }
+      cat_ptrs[i] = to;
+    }
+    Chime__V1__SetCategoriesRequest request;
+    chime__v1__set_categories_request__init(&request);
+    request.n_categories = count;
+    request.categories = cat_ptrs;
+    ProtobufCMessage *message = NULL;
+    code = unary(client, "SetCategories", &request.base, &chime__v1__empty__descriptor, &message, status);
+    if (code == CHIME_OK) {
+      chime__v1__empty__free_unpacked((Chime__V1__Empty *)message, NULL);
+      code = ok(status);
+    }
+  }
+  free(cats);
+  free(cat_ptrs);
+  free(acts);
+  free(act_ptrs);
+  free(inputs);
+  return code;
+}
+
+void chime_category_list_free(chime_category_list *list) {
+  if (list == NULL) {
+    return;
+  }
+  for (size_t i = 0; i < list->count; i++) {
+    free((void *)list->items[i].actions);
+  }
+  free(list->items);
+  if (list->owner != NULL) {
+    chime__v1__get_categories_response__free_unpacked((Chime__V1__GetCategoriesResponse *)list->owner, NULL);
+  }
+  list->items = NULL;
+  list->count = 0;
+  list->owner = NULL;
+}
+
+int chime_categories(chime_client *client, chime_category_list *out, chime_status *status) {
+  if (out == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "out is NULL");
+  }
+  out->count = 0;
+  out->items = NULL;
+  out->owner = NULL;
+  Chime__V1__Empty request;
+  chime__v1__empty__init(&request);
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, "GetCategories", &request.base, &chime__v1__get_categories_response__descriptor, &message,
+                   status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  Chime__V1__GetCategoriesResponse *response = (Chime__V1__GetCategoriesResponse *)message;
+  out->owner = response;
+  if (response->n_categories == 0) {
+    return ok(status);
+  }
+  out->items = calloc(response->n_categories, sizeof *out->items);
+  if (out->items == NULL) {
+    chime_category_list_free(out);
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  for (size_t i = 0; i < response->n_categories; i++) {
+    const Chime__V1__Category *from = response->categories[i];
+    chime_category *to = &out->items[i];
+    out->count = i + 1;
+    to->identifier = from->identifier;
+    to->intent_identifiers = (const char *const *)from->intent_identifiers;
+    to->intent_identifier_count = from->n_intent_identifiers;
+    to->hidden_previews_body_placeholder = from->hidden_previews_body_placeholder;
+    to->summary_format = from->summary_format;
+    to->options = (from->custom_dismiss_action ? CHIME_CATEGORY_CUSTOM_DISMISS_ACTION : 0u) |
+                  (from->hidden_previews_show_title ? CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_TITLE : 0u) |
+                  (from->hidden_previews_show_subtitle ? CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_SUBTITLE : 0u);
+    if (from->n_actions == 0) {
+      continue;
+    }
+    chime_action *actions = calloc(from->n_actions, sizeof *actions);
+    if (actions == NULL) {
+      chime_category_list_free(out);
+      return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    }
+    for (size_t j = 0; j < from->n_actions; j++) {
+      const Chime__V1__Action *action = from->actions[j];
+      actions[j].identifier = action->identifier;
+      actions[j].title = action->title;
+      actions[j].icon = action->icon;
+      actions[j].options = (action->authentication_required ? CHIME_ACTION_AUTHENTICATION_REQUIRED : 0u) |
+                           (action->destructive ? CHIME_ACTION_DESTRUCTIVE : 0u) |
+                           (action->foreground ? CHIME_ACTION_FOREGROUND : 0u);
+      if (action->text_input != NULL) {
+        actions[j].text_input = true;
+        actions[j].text_input_button_title = action->text_input->button_title;
+        actions[j].text_input_placeholder = action->text_input->placeholder;
+      }
+    }
+    to->actions = actions;
+    to->action_count = from->n_actions;
+  }
+  return ok(status);
+}
+
+int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
+                  chime_status *status) {
+  if (identifier == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
+  }
+  if (removed != NULL) {
+    *removed = false;
+  }
+  Chime__V1__NotificationResponse response;
+  chime__v1__notification_response__init(&response);
+  response.notification_identifier = (char *)identifier;
+  response.action_identifier = (char *)(action != NULL ? action : CHIME_DEFAULT_ACTION);
+  response.user_text = text_or_empty(text);
+  Chime__V1__RespondRequest request;
+  chime__v1__respond_request__init(&request);
+  request.response = &response;
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, "Respond", &request.base, &chime__v1__respond_response__descriptor, &message, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  Chime__V1__RespondResponse *answer = (Chime__V1__RespondResponse *)message;
+  if (removed != NULL) {
+    *removed = answer->removed;
+  }
+  chime__v1__respond_response__free_unpacked(answer, NULL);
+  return ok(status);
+}

@@ -141,6 +141,79 @@ int chime_remove_all(chime_client *client, chime_id_list *removed, chime_status 
 void chime_id_list_free(chime_id_list *list);
 
 /*
+ * Delivers `identifier` at once (a request with no trigger), in the category
+ * `category_identifier` (NULL or "" for none), so that it can be answered with chime_respond.
+ */
+int chime_add_now(chime_client *client, const char *identifier, const char *title, const char *body,
+                  const char *category_identifier, chime_status *status);
+
+/* ---- Categories and actions (UNNotificationCategory / UNNotificationAction) ---- */
+
+/* chime_action.options bits */
+#define CHIME_ACTION_AUTHENTICATION_REQUIRED 0x1u
+#define CHIME_ACTION_DESTRUCTIVE 0x2u
+#define CHIME_ACTION_FOREGROUND 0x4u
+/* chime_category.options bits */
+#define CHIME_CATEGORY_CUSTOM_DISMISS_ACTION 0x1u
+#define CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_TITLE 0x2u
+#define CHIME_CATEGORY_HIDDEN_PREVIEWS_SHOW_SUBTITLE 0x4u
+
+/* The actions of a response that opened or dismissed a notification. */
+#define CHIME_DEFAULT_ACTION "chime.default"
+#define CHIME_DISMISS_ACTION "chime.dismiss"
+
+/* An action. NULL strings mean "". A text-input action has `text_input` set. */
+typedef struct chime_action {
+  const char *identifier;
+  const char *title;
+  unsigned options; /* CHIME_ACTION_* */
+  const char *icon;
+  bool text_input;
+  const char *text_input_button_title;
+  const char *text_input_placeholder;
+} chime_action;
+
+/* A category. NULL strings mean "". */
+typedef struct chime_category {
+  const char *identifier;
+  const chime_action *actions;
+  size_t action_count;
+  unsigned options; /* CHIME_CATEGORY_* */
+  const char *const *intent_identifiers;
+  size_t intent_identifier_count;
+  const char *hidden_previews_body_placeholder;
+  const char *summary_format;
+} chime_category;
+
+/* The app's categories as chime_categories returns them; everything is owned by the list. */
+typedef struct chime_category_list {
+  size_t count;
+  chime_category *items;
+  void *owner; /* private */
+} chime_category_list;
+
+/*
+ * Replaces all of the app's categories (count 0 removes them). A refusal names its field in
+ * status->field, e.g. reason DUPLICATE_ACTION_IDENTIFIER, field
+ * "categories[0].actions[2].identifier".
+ */
+int chime_set_categories(chime_client *client, const chime_category *categories, size_t count, chime_status *status);
+
+/* The app's categories in the order they were set. Free with chime_category_list_free. */
+int chime_categories(chime_client *client, chime_category_list *out, chime_status *status);
+void chime_category_list_free(chime_category_list *list);
+
+/*
+ * Answers the delivered notification `identifier`: `action` NULL or CHIME_DEFAULT_ACTION
+ * (opened), CHIME_DISMISS_ACTION, or an action of its category; `text` (NULL for none) for a
+ * text-input action. `removed`, when not NULL, says the notification left the delivered list.
+ * Refusals: NOT_FOUND NOTIFICATION_NOT_DELIVERED; INVALID_ARGUMENT UNKNOWN_ACTION,
+ * TEXT_REQUIRED, TEXT_NOT_ACCEPTED; FAILED_PRECONDITION DISMISS_NOT_ENABLED.
+ */
+int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
+                  chime_status *status);
+
+/*
  * Any unary call: `method` is a NotificationCenter method name ("GetDelivered") or a full
  * path ("/chime.v1.NotificationCenter/GetDelivered"); `payload` is the serialized request
  * message. On success *reply (free with free(); may be NULL when empty) holds the serialized

@@ -406,11 +406,108 @@ static void test_bad_app_and_unimplemented(void) {
   if (c == NULL) return;
   uint8_t *reply = NULL;
   size_t reply_len = 0;
-  CHECK(chime_call(c, "GetCategories", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
+  CHECK(chime_call(c, "NoSuchMethod", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
   CHECK(st.code == 12 && reply == NULL);
   CHECK(chime_call(c, "/chime.v1.NotificationCenter/NoSuchMethod", NULL, 0, NULL, NULL, &st) == CHIME_UNIMPLEMENTED);
   CHECK_OK(chime_pending(c, &list, &st), st);
   chime_pending_list_free(&list);
+  chime_close(c);
+}
+
+static const chime_action invite_actions[] = {
+    {.identifier = "accept", .title = "Accept"},
+    {.identifier = "decline", .title = "Decline", .options = CHIME_ACTION_DESTRUCTIVE},
+    {.identifier = "comment", .title = "Comment", .text_input = true, .text_input_button_title = "Send",
+     .text_input_placeholder = "Type here..."},
+};
+static const char *const invite_intents[] = {"intent.reply"};
+static const chime_category invite = {
+    .identifier = "event-invite",
+    .actions = invite_actions,
+    .action_count = 3,
+    .options = CHIME_CATEGORY_CUSTOM_DISMISS_ACTION,
+    .intent_identifiers = invite_intents,
+    .intent_identifier_count = 1,
+    .summary_format = "%u more invitations",
+};
+
+static void test_categories(void) {
+  chime_client *c = connect_app("org.example.ctest.categories");
+  if (c == NULL) return;
+  chime_status st;
+  chime_category_list list;
+  CHECK_OK(chime_categories(c, &list, &st), st);
+  CHECK(list.count == 0);
+  chime_category_list_free(&list);
+
+  const chime_category plain = {.identifier = "plain"};
+  const chime_category both[] = {invite, plain};
+  CHECK_OK(chime_set_categories(c, both, 2, &st), st);
+  CHECK_OK(chime_categories(c, &list, &st), st);
+  CHECK(list.count == 2);
+  if (list.count == 2) {
+    const chime_category *got = &list.items[0];
+    CHECK_STR(got->identifier, "event-invite");
+    CHECK(got->options == CHIME_CATEGORY_CUSTOM_DISMISS_ACTION);
+    CHECK(got->action_count == 3);
+    CHECK_STR(got->summary_format, "%u more invitations");
+    CHECK(got->intent_identifier_count == 1);
+    if (got->action_count == 3) {
+      CHECK_STR(got->actions[1].identifier, "decline");
+      CHECK(got->actions[1].options == CHIME_ACTION_DESTRUCTIVE && !got->actions[1].text_input);
+      CHECK(got->actions[2].text_input);
+      CHECK_STR(got->actions[2].text_input_button_title, "Send");
+    }
+    CHECK_STR(list.items[1].identifier, "plain");
+    CHECK(list.items[1].action_count == 0);
+  }
+  chime_category_list_free(&list);
+
+  /* A refusal names its field and changes nothing. */
+  chime_action twice[] = {{.identifier = "a", .title = "A"}, {.identifier = "a", .title = "B"}};
+  chime_category bad = {.identifier = "bad", .actions = twice, .action_count = 2};
+  CHECK(chime_set_categories(c, &bad, 1, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "DUPLICATE_ACTION_IDENTIFIER");
+  CHECK_STR(st.field, "categories[0].actions[1].identifier");
+  CHECK_OK(chime_categories(c, &list, &st), st);
+  CHECK(list.count == 2);
+  chime_category_list_free(&list);
+
+  CHECK_OK(chime_set_categories(c, NULL, 0, &st), st);
+  CHECK_OK(chime_categories(c, &list, &st), st);
+  CHECK(list.count == 0);
+  chime_category_list_free(&list);
+  chime_close(c);
+}
+
+static void test_respond(void) {
+  chime_client *c = connect_app("org.example.ctest.respond");
+  if (c == NULL) return;
+  chime_status st;
+  CHECK_OK(chime_set_categories(c, &invite, 1, &st), st);
+  CHECK_OK(chime_add_now(c, "lunch", "Lunch", NULL, "event-invite", &st), st);
+  CHECK_OK(chime_add_now(c, "team", "Team", NULL, "event-invite", &st), st);
+  CHECK_OK(chime_add_now(c, "plain", "Plain", NULL, NULL, &st), st);
+
+  bool removed = false;
+  CHECK(chime_respond(c, "nope", NULL, NULL, &removed, &st) == CHIME_NOT_FOUND);
+  CHECK_STR(st.reason, "NOTIFICATION_NOT_DELIVERED");
+  CHECK(chime_respond(c, "lunch", "maybe", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "UNKNOWN_ACTION");
+  CHECK(chime_respond(c, "lunch", "comment", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "TEXT_REQUIRED");
+  CHECK_STR(st.field, "response.user_text");
+  CHECK(chime_respond(c, "lunch", "accept", "yes", NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "TEXT_NOT_ACCEPTED");
+  CHECK(chime_respond(c, "plain", CHIME_DISMISS_ACTION, NULL, NULL, &st) == CHIME_FAILED_PRECONDITION);
+  CHECK_STR(st.reason, "DISMISS_NOT_ENABLED");
+
+  CHECK_OK(chime_respond(c, "lunch", "comment", "Running late", &removed, &st), st);
+  CHECK(removed);
+  CHECK_OK(chime_respond(c, "team", CHIME_DISMISS_ACTION, NULL, &removed, &st), st);
+  CHECK_OK(chime_respond(c, "plain", NULL, NULL, &removed, &st), st);
+  CHECK(chime_respond(c, "plain", NULL, NULL, &removed, &st) == CHIME_NOT_FOUND);
+  CHECK(!removed);
   chime_close(c);
 }
 
@@ -552,6 +649,8 @@ int main(void) {
   run("apps are isolated", test_app_isolation);
   run("bad app id and unimplemented methods", test_bad_app_and_unimplemented);
   run("generic call sees a delivery", test_generic_call_sees_delivery);
+  run("categories set, get, refused", test_categories);
+  run("responses and their refusals", test_respond);
   run("oversized call is refused locally", test_oversized_call);
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);

@@ -193,6 +193,35 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// A stored record could not be read back.
   public static let storeCorrupt = Reason("STORE_CORRUPT", .internal)
 
+  // MARK: Categories and responses
+
+  /// An app declares more categories than `Limits.categoriesPerAppMax`.
+  public static let tooManyCategories = Reason("TOO_MANY_CATEGORIES", .invalidArgument)
+  /// Two categories of one app have the same identifier.
+  public static let duplicateCategoryIdentifier = Reason("DUPLICATE_CATEGORY_IDENTIFIER", .invalidArgument)
+  /// A category has more than `Limits.actionsPerCategoryMax` actions.
+  public static let tooManyActions = Reason("TOO_MANY_ACTIONS", .invalidArgument)
+  /// Two actions of one category have the same identifier.
+  public static let duplicateActionIdentifier = Reason("DUPLICATE_ACTION_IDENTIFIER", .invalidArgument)
+  /// An action is named `chime.default` or `chime.dismiss`, which responses use for opening and dismissing.
+  public static let reservedActionIdentifier = Reason("RESERVED_ACTION_IDENTIFIER", .invalidArgument)
+  /// A response names a notification that is not in the app's delivered list.
+  public static let notificationNotDelivered = Reason("NOTIFICATION_NOT_DELIVERED", .notFound)
+  /// A response names an action that the notification's category did not have when it was delivered.
+  public static let unknownAction = Reason("UNKNOWN_ACTION", .invalidArgument)
+  /// A response carries text for an action that takes none.
+  public static let textNotAccepted = Reason("TEXT_NOT_ACCEPTED", .invalidArgument)
+  /// A response to a text-input action carries no text.
+  public static let textRequired = Reason("TEXT_REQUIRED", .invalidArgument)
+  /// A dismissal was reported for a notification whose category lacks `customDismissAction`.
+  public static let dismissNotEnabled = Reason("DISMISS_NOT_ENABLED", .failedPrecondition)
+  /// A content extension registered for no category.
+  public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
+  /// A content extension identifier is already registered (live) for the app.
+  public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
+  /// An extension answered a response that does not await its answer (answered, timed out, or another's).
+  public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)
+
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
@@ -211,6 +240,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidThumbnailTime, mediaReadFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
     storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
+    tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
+    notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
+    extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

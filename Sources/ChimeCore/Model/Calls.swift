@@ -63,6 +63,7 @@ public enum Method: String, CaseIterable, Sendable {
   case getCategories = "/chime.v1.NotificationCenter/GetCategories"
   case respond = "/chime.v1.NotificationCenter/Respond"
   case registerExtension = "/chime.v1.NotificationCenter/RegisterExtension"
+  case answerResponse = "/chime.v1.NotificationCenter/AnswerResponse"
   case requestAuthorization = "/chime.v1.NotificationCenter/RequestAuthorization"
   case getSettings = "/chime.v1.NotificationCenter/GetSettings"
   case setBadgeCount = "/chime.v1.NotificationCenter/SetBadgeCount"

@@ -36,9 +36,13 @@ public struct Event: Hashable, Sendable, Codable {
   public var identifiers: [String]
   public var delivered: DeliveredNotification?
   public var pending: PendingRequest?
+  /// The user's answer, on a `.response` event.
+  public var response: NotificationResponse?
   public var note: String
 
-  public init(cursor: UInt64 = 0, at: Instant, kind: Kind, identifiers: [String] = [], delivered: DeliveredNotification? = nil, pending: PendingRequest? = nil, note: String = "") {
+  public init(cursor: UInt64 = 0, at: Instant, kind: Kind, identifiers: [String] = [], delivered: DeliveredNotification? = nil, pending: PendingRequest? = nil,
+              response: NotificationResponse? = nil, note: String = "") {
+    self.response = response
     self.cursor = cursor
     self.at = at
     self.kind = kind

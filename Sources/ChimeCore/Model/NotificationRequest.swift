@@ -42,12 +42,18 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   /// Delivered late because the daemon was down or the machine slept.
   public var missed: Bool
   public var sound: SoundResolution?
+  /// The app's category named by the content's `categoryIdentifier`, as it was at delivery
+  /// (nil when there was none): the actions a response may name. Replacing the app's
+  /// categories later does not change it.
+  public var category: NotificationCategory?
 
-  public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil) {
+  public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
+              category: NotificationCategory? = nil) {
     self.request = request
     self.delivered = delivered
     self.due = due
     self.missed = missed
     self.sound = sound
+    self.category = category
   }
 }

@@ -13,6 +13,14 @@ public enum Limits {
   /// Bytes of one registered directory path.
   public static let pathMaxBytes = 4095
   public static let identifiersPerCallMax = 1000
+  /// Categories one app may declare.
+  public static let categoriesPerAppMax = 128
+  /// Actions one category may offer (UNNotificationCategory shows at most 10).
+  public static let actionsPerCategoryMax = 10
+  /// Intent identifiers one category may name.
+  public static let intentIdentifiersPerCategoryMax = 32
+  /// Bytes of an action's title, text-input button title or placeholder, or an icon name.
+  public static let actionTextMaxBytes = 256
   /// The largest frame (its body after the 4-byte length) a peer accepts unless configured
   /// otherwise: 1 MiB. The frame decoder, the Swift client and chimed (`--max-frame-bytes`)
   /// default to it.

@@ -78,9 +78,29 @@ final class CallRouter {
       let count = request.count == 0 ? 5 : request.count
       reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count)))
     }
-    table.unimplemented([.setCategories, .getCategories], "categories")
-    table.unimplemented([.respond, .registerExtension], "responses and content extensions")
+    table.unary(Calls.setCategories) { call, categories, reply in
+      service.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }
+    }
+    table.unary(Calls.getCategories) { call, _, reply in
+      service.categories(app: call.app, reply: reply)
+    }
+    table.unary(Calls.respond) { call, response, reply in
+      service.respond(app: call.app, response: response, reply: reply)
+    }
+    table.serverStreaming(Calls.registerExtension) { call, registration, send throws(ChimeError) in
+      let app = call.app
+      let sink = ExtensionStreamSink(send: send)
+      let token = try service.registerExtension(app: app, registration, sink: sink)
+      call.onCancel = {
+        _ = sink  // the hub holds the sink weakly; the call keeps it alive
+        service.unregisterExtension(app: app, token: token)
+      }
+    }
     table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
+    table.unary(Calls.answerResponse) { call, request, reply throws(ChimeError) in
+      try service.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
+      reply(.success(Empty()))
+    }
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
                           bundle: registration.bundle, reply: reply)
@@ -104,6 +124,16 @@ private final class StreamSink: EventSink {
   init(send: @escaping (Event) -> Bool) { sendEvent = send }
 
   func send(_ event: Event) -> Bool {
+    sendEvent(event)
+  }
+}
+
+/// Sends a content extension's messages as stream messages of its call.
+private final class ExtensionStreamSink: ExtensionSink {
+  let sendEvent: (ExtensionEvent) -> Bool
+  init(send: @escaping (ExtensionEvent) -> Bool) { sendEvent = send }
+
+  func send(_ event: ExtensionEvent) -> Bool {
     sendEvent(event)
   }
 }

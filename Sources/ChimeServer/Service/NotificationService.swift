@@ -15,6 +15,11 @@ final class NotificationService {
   let clock: any WallClock
   let logger: Logger
   let hub: SubscriptionHub
+  /// Live content-extension registrations and the responses waiting for their answers.
+  let extensions = ExtensionHub()
+  /// Fires at the earliest deadline of a response waiting for an extension.
+  var extensionTimer: LoopTimer?
+  let extensionAnswerTimeoutMillis: Int64
   private(set) var scheduler: Scheduler!
   private let presenter: any Presenter
   let zoneProvider: @Sendable () -> TimeZone
@@ -50,6 +55,7 @@ final class NotificationService {
     clock = configuration.clock
     logger = configuration.logger
     self.presenter = presenter
+    extensionAnswerTimeoutMillis = configuration.extensionAnswerTimeoutMillis
     writer = GroupCommitWriter(loop: loop, database: database)
     hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger)
     let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
@@ -65,6 +71,7 @@ final class NotificationService {
   }
 
   func start() {
+    extensionTimer = LoopTimer(loop: loop) { [unowned self] in expireExtensionAnswers() }
     let database = self.database
     loop.runBlocking({ (try? database.lastCursor()) ?? 0 }, then: { [hub] cursor in
       if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
@@ -86,6 +93,10 @@ final class NotificationService {
   func halt() {
     scheduler.stop()
     fileLane.close()
+    // Responses waiting for an extension go ahead now (their commits are what stop waits for).
+    extensions.resolveAll()
+    extensionTimer?.close()
+    extensionTimer = nil
   }
 
   /// Runs `action` once no add that went through the file path is still unanswered.
@@ -110,6 +121,7 @@ final class NotificationService {
   /// The wall clock moved (or a test moved its clock): due times are looked at again now.
   func clockChanged() {
     scheduler.clockChanged()
+    expireExtensionAnswers()
   }
 
   /// Listing pages stop short of this many bytes of records, so a reply fits the 1 MiB frame
@@ -187,8 +199,8 @@ final class NotificationService {
       let delivered = DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound)
       writer.submit(DeliverNow(app: app, delivered: delivered, at: now)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
-          published(outcome.events, files: outcome.discardedFiles, delivered: delivered, app: app)
-          return AddResult(pending: pending, replaced: outcome.replaced, delivered: delivered)
+          published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
+          return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
         }
       }
     } else {
@@ -275,6 +287,7 @@ final class NotificationService {
     hub.publish(events, app: app)
     discard(files)
     if let delivered {
+      extensions.delivered(delivered, app: app)
       presenter.present(delivered, app: app)
     }
   }

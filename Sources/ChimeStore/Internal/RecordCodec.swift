@@ -22,6 +22,14 @@ struct RecordCodec: Sendable {
     try WireCodec.decodeDeliveredNotification([UInt8](body))
   }
 
+  func encode(_ category: NotificationCategory) -> Data {
+    Data(WireCodec.encodeCategory(category))
+  }
+
+  func decode(_ type: NotificationCategory.Type, from body: Data) throws -> NotificationCategory {
+    try WireCodec.decodeCategory([UInt8](body))
+  }
+
   /// The `event.body` of `event` (cursor, app, instant and kind are columns too; the columns win).
   func eventBody(_ event: Event) -> Data {
     Data(WireCodec.encodeEvent(event))

@@ -93,6 +93,20 @@ enum Schema {
         CREATE INDEX attachment_by_owner ON attachment (app, identifier);
         """)
     }
+    migrator.registerMigration("v4: categories") { db in
+      // Each app's categories, replaced all at once (SetCategories). `position` keeps the order
+      // they were given in; `body` is the category as protobuf (chime.v1.Category). A delivered
+      // notification carries its own snapshot of its category, so nothing refers to these rows.
+      try db.execute(sql: """
+        CREATE TABLE category (
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          position INTEGER NOT NULL CHECK (position >= 0),
+          body BLOB NOT NULL,
+          PRIMARY KEY (app, identifier)
+        ) WITHOUT ROWID;
+        """)
+    }
     return migrator
   }()
 }

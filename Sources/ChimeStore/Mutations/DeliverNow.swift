@@ -3,7 +3,8 @@ import GRDB
 
 /// A request with no trigger, delivered at once. Removes a pending request with the same
 /// identifier (`replaced`, event `.pendingRemoved`), records `delivered` (replacing a delivered
-/// notification with the same identifier) and appends a `.delivered` event.
+/// notification with the same identifier) with the snapshot of its category taken in the same
+/// transaction, and appends a `.delivered` event.
 public struct DeliverNow: Mutation {
   public var app: String
   public var delivered: DeliveredNotification
@@ -20,12 +21,15 @@ public struct DeliverNow: Mutation {
     /// A pending request with the same identifier existed and was removed.
     public var replaced = false
     public var discardedFiles: [String] = []
+    /// What was recorded: `delivered` with its category snapshot.
+    public var delivered: DeliveredNotification
   }
 
   public func apply(in t: WriteTransaction) throws -> Outcome {
     let identifier = delivered.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
-    var outcome = Outcome()
+    let delivered = try t.withCategorySnapshot(self.delivered, app: app)
+    var outcome = Outcome(delivered: delivered)
     if try t.delete(.pending, app: app, identifier: identifier) {
       outcome.replaced = true
       let removed = Event(at: at, kind: .pendingRemoved, identifiers: [identifier], note: "replaced by a request delivered at once")

@@ -2,7 +2,8 @@ public import ChimeCore
 import GRDB
 
 /// Carries out a planned fire of the pending row it was planned from: records the delivered
-/// notification (event `.delivered`, with `note`) or the skip (event `.missedSkipped`), then
+/// notification with the snapshot of its category taken in this transaction (event
+/// `.delivered`, with `note`) or the skip (event `.missedSkipped`), then
 /// advances a repeating request to `next` (`fire_count` + 1) or removes it. When the row
 /// changed since it was read (replaced, removed, fired), nothing happens: the outcome is
 /// `.stale`.
@@ -59,7 +60,8 @@ public struct Fire: Mutation {
     var events: [Event] = []
     var delivered: DeliveredNotification?
     switch delivery {
-    case .deliver(let record, let note):
+    case .deliver(let planned, let note):
+      let record = try t.withCategorySnapshot(planned, app: key.app)
       try t.storeDelivered(record, app: key.app)
       try t.store.deliverAttachments(app: key.app, identifier: key.identifier, db: t.db)
       delivered = record

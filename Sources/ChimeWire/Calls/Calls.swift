@@ -5,8 +5,7 @@ public import ChimeCore
 /// daemon's router answers through them: `try await unary(Calls.add, request)` returns an
 /// `AddResult`, and nothing else compiles.
 ///
-/// The methods not here (`Calls.undescribed`: categories, responses, content extensions,
-/// authorization, settings, badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
+/// The methods not here (`Calls.undescribed`: authorization, settings, badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
 public enum Calls {
   // MARK: Pending
 
@@ -68,6 +67,40 @@ public enum Calls {
     encodeRequest: WireCodec.encodeNextTriggerDatesRequest, decodeRequest: WireCodec.decodeNextTriggerDatesRequest,
     encodeResponse: WireCodec.encodeNextTriggerDatesResponse, decodeResponse: WireCodec.decodeNextTriggerDatesResponse)
 
+  // MARK: Categories and responses
+
+  /// `SetCategories`: replaces all of the app's categories.
+  public static let setCategories = CallDescriptor(
+    .setCategories,
+    encodeRequest: WireCodec.encodeSetCategoriesRequest, decodeRequest: WireCodec.decodeSetCategoriesRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
+  /// `GetCategories`: the app's categories, in the order they were set (empty when none).
+  public static let getCategories = CallDescriptor(
+    .getCategories,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeGetCategoriesResponse, decodeResponse: WireCodec.decodeGetCategoriesResponse)
+
+  /// `Respond`: the user's answer to a delivered notification.
+  public static let respond = CallDescriptor(
+    .respond,
+    encodeRequest: WireCodec.encodeRespondRequest, decodeRequest: WireCodec.decodeRespondRequest,
+    encodeResponse: WireCodec.encodeRespondResponse, decodeResponse: WireCodec.decodeRespondResponse)
+
+  /// `RegisterExtension`: registers the connection as a content extension of the app for some
+  /// categories; streams `registered`, then the notifications delivered in them and the
+  /// responses to those.
+  public static let registerExtension = ServerStreamingCallDescriptor(
+    .registerExtension,
+    encodeRequest: WireCodec.encodeRegisterExtensionRequest, decodeRequest: WireCodec.decodeRegisterExtensionRequest,
+    encodeMessage: WireCodec.encodeExtensionEvent, decodeMessage: WireCodec.decodeExtensionEvent)
+
+  /// `AnswerResponse`: a content extension's answer to a response it was asked about.
+  public static let answerResponse = CallDescriptor(
+    .answerResponse,
+    encodeRequest: WireCodec.encodeAnswerResponseRequest, decodeRequest: WireCodec.decodeAnswerResponseRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
   // MARK: Apps and sounds
 
   /// `RegisterApp`: records the app's layout and answers it.
@@ -101,6 +134,7 @@ public enum Calls {
     add.method, getPending.method, removePending.method, removeAllPending.method,
     getDelivered.method, removeDelivered.method, removeAllDelivered.method,
     subscribe.method, nextTriggerDates.method,
+    setCategories.method, getCategories.method, respond.method, registerExtension.method, answerResponse.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
   ]
 

@@ -174,7 +174,8 @@ extension RequestProto {
       delivered: Instant(unixMillis: m.delivered_unix_ms),
       due: Instant(unixMillis: m.due_unix_ms),
       missed: m.missed != 0,
-      sound: try soundResolution(m.sound, "\(path()).sound")
+      sound: try soundResolution(m.sound, "\(path()).sound"),
+      category: try m.category.map { (c) throws(ChimeError) in try CategoryProto.category(c.pointee, "\(path()).category") }
     )
   }
 

@@ -190,6 +190,9 @@ enum RequestProto {
     if let sound = d.sound {
       m.pointee.sound = build(sound, in: arena)
     }
+    if let category = d.category {
+      m.pointee.category = CategoryProto.build(category, in: arena)
+    }
     return m
   }
 

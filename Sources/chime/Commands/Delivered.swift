@@ -47,10 +47,12 @@ struct Delivered: AsyncParsableCommand {
         return
       }
       let now = Instant(Date())
-      var table = Table(headers: ["ID", "TITLE", "DELIVERED", "NOTE"])
+      var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"])
       for n in notifications {
         let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
-        table.add([n.request.identifier, n.request.content.title,
+        let category = n.request.content.categoryIdentifier
+        let actions = n.category.map { c in c.actions.isEmpty ? "" : " (" + c.actions.map(\.identifier).joined(separator: ", ") + ")" } ?? ""
+        table.add([n.request.identifier, n.request.content.title, category + actions,
                    "\(TimeText.local(n.delivered)) (\(DurationText.relative(n.delivered, from: now)))", note])
       }
       print(table.render(), terminator: "")

@@ -55,6 +55,13 @@ enum JSONOutput {
     object["due"] = TimeText.iso(d.due)
     object["missed"] = d.missed
     if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
+    if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
+    return object
+  }
+
+  static func response(_ r: NotificationResponse) -> [String: Any] {
+    var object: [String: Any] = ["id": r.notificationIdentifier, "action": r.actionIdentifier, "at": TimeText.iso(r.at)]
+    if !r.userText.isEmpty { object["text"] = r.userText }
     return object
   }
 
@@ -65,6 +72,7 @@ enum JSONOutput {
     if !e.note.isEmpty { object["note"] = e.note }
     if let d = e.delivered { object["delivered"] = delivered(d) }
     if let p = e.pending { object["pending"] = pending(p) }
+    if let r = e.response { object["response"] = response(r) }
     return object
   }
 }

@@ -41,6 +41,9 @@ enum TimeText {
       line += d.missed ? "  (missed; was due \(local(d.due)))" : late >= 1 ? "  (\(DurationText.format(late)) late)" : ""
     } else if let p = event.pending {
       line += "  next \(local(p.nextFire))"
+    } else if let r = event.response {
+      line += "  \(r.actionIdentifier)"
+      if !r.userText.isEmpty { line += "  \"\(r.userText)\"" }
     }
     if !event.note.isEmpty && event.kind != .subscribed { line += "  — \(event.note)" }
     return line

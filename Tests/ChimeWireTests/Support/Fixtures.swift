@@ -91,8 +91,30 @@ enum Fixtures {
       delivered: Instant(unixMillis: 1_800_000_200_000),
       due: Instant(unixMillis: 1_800_000_123_456),
       missed: true,
-      sound: fullSoundResolution()
+      sound: fullSoundResolution(),
+      category: fullCategory()
     )
+  }
+
+  /// A category with every field and option set, and a plain one.
+  static func fullCategory() -> NotificationCategory {
+    NotificationCategory(
+      identifier: "event-invite",
+      actions: [
+        NotificationAction(identifier: "accept", title: "Accept ✓", options: [.authenticationRequired, .destructive, .foreground], icon: "emblem-ok"),
+        NotificationAction(identifier: "comment", title: "Comment", textInput: .init(buttonTitle: "Send", placeholder: "Type here...")),
+        NotificationAction(identifier: "empty-input", title: "Empty", textInput: .init()),
+      ],
+      intentIdentifiers: ["intent.a", "intent.b"],
+      options: [.customDismissAction, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle],
+      hiddenPreviewsBodyPlaceholder: "An invitation",
+      summaryFormat: "%u more invitations")
+  }
+
+  static let minimalCategory = NotificationCategory(identifier: "c")
+
+  static func fullResponse() -> NotificationResponse {
+    NotificationResponse(notificationIdentifier: "tea-ready", actionIdentifier: "comment", userText: "Running late ü", at: Instant(unixMillis: 1_800_000_400_000))
   }
 
   static let minimalDelivered = DeliveredNotification(request: minimalRequest, delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))
@@ -105,6 +127,7 @@ enum Fixtures {
       identifiers: ["a", "", "ü"],
       delivered: fullDelivered(),
       pending: fullPending(),
+      response: fullResponse(),
       note: "replaced by a newer request"
     )
   }

@@ -13,12 +13,13 @@ Messages are the chime.v1 protobuf classes, importable from ``chime_client.pb``
 
 from types import SimpleNamespace as _Namespace
 
-from .client import Client, Subscription, default_socket_path, notification_request
+from .client import (DEFAULT_ACTION, DISMISS_ACTION, Client, Subscription, category, category_json,
+                     default_socket_path, notification_request)
 from .errors import ChimeError, Code, code_name
 from .generated import frame_pb2, notification_center_pb2, request_pb2
 
 pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2)
 
 __all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
-           "notification_request", "pb"]
+           "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb"]
 __version__ = "0.1.0"

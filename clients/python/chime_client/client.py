@@ -85,6 +85,81 @@ def _attachment(item: Union[str, os.PathLike, request_pb2.Attachment]) -> reques
     return request_pb2.Attachment(path=os.path.abspath(os.fspath(item)))
 
 
+DEFAULT_ACTION = "chime.default"
+"""The action of a response that opened the notification (UNNotificationDefaultActionIdentifier)."""
+DISMISS_ACTION = "chime.dismiss"
+"""The action of a response that dismissed it (only for categories with customDismissAction)."""
+
+_CATEGORY_OPTIONS = {"customDismissAction": "custom_dismiss_action",
+                     "hiddenPreviewsShowTitle": "hidden_previews_show_title",
+                     "hiddenPreviewsShowSubtitle": "hidden_previews_show_subtitle"}
+_ACTION_OPTIONS = {"authenticationRequired": "authentication_required", "destructive": "destructive",
+                   "foreground": "foreground"}
+
+
+def category(value: Union[Mapping[str, Any], request_pb2.Category]) -> request_pb2.Category:
+    """A ``chime.v1.Category`` from the JSON shape ``chime categories set`` reads (see the
+    README): ``{"identifier": ..., "actions": [{"identifier", "title", "options": [...], "icon",
+    "textInput": {"buttonTitle", "placeholder"}}], "intentIdentifiers", "options": [...],
+    "hiddenPreviewsBodyPlaceholder", "summaryFormat"}``. A message is returned as is. Unknown
+    keys or option names raise ValueError."""
+    if isinstance(value, request_pb2.Category):
+        return value
+    known = {"identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat"}
+    unknown = set(value) - known
+    if unknown:
+        raise ValueError(f"unknown category keys: {sorted(unknown)}")
+    message = request_pb2.Category(
+        identifier=value["identifier"],
+        intent_identifiers=list(value.get("intentIdentifiers", ())),
+        hidden_previews_body_placeholder=value.get("hiddenPreviewsBodyPlaceholder", ""),
+        summary_format=value.get("summaryFormat", ""))
+    for name in value.get("options", ()):
+        if name not in _CATEGORY_OPTIONS:
+            raise ValueError(f"unknown category option {name!r}")
+        setattr(message, _CATEGORY_OPTIONS[name], True)
+    for item in value.get("actions", ()):
+        action_keys = set(item) - {"identifier", "title", "options", "icon", "textInput"}
+        if action_keys:
+            raise ValueError(f"unknown action keys: {sorted(action_keys)}")
+        action = message.actions.add(identifier=item["identifier"], title=item.get("title", ""), icon=item.get("icon", ""))
+        for name in item.get("options", ()):
+            if name not in _ACTION_OPTIONS:
+                raise ValueError(f"unknown action option {name!r}")
+            setattr(action, _ACTION_OPTIONS[name], True)
+        if item.get("textInput") is not None:
+            text_input = item["textInput"]
+            action.text_input.button_title = text_input.get("buttonTitle", "")
+            action.text_input.placeholder = text_input.get("placeholder", "")
+    return message
+
+
+def category_json(message: request_pb2.Category) -> dict[str, Any]:
+    """The JSON shape of a category, as ``chime categories list --json`` prints it."""
+    out: dict[str, Any] = {"identifier": message.identifier, "actions": []}
+    for action in message.actions:
+        item: dict[str, Any] = {"identifier": action.identifier, "title": action.title}
+        options = [name for name, field in _ACTION_OPTIONS.items() if getattr(action, field)]
+        if options:
+            item["options"] = options
+        if action.icon:
+            item["icon"] = action.icon
+        if action.HasField("text_input"):
+            item["textInput"] = {"buttonTitle": action.text_input.button_title,
+                                 "placeholder": action.text_input.placeholder}
+        out["actions"].append(item)
+    options = [name for name, field in _CATEGORY_OPTIONS.items() if getattr(message, field)]
+    if options:
+        out["options"] = options
+    if message.intent_identifiers:
+        out["intentIdentifiers"] = list(message.intent_identifiers)
+    if message.hidden_previews_body_placeholder:
+        out["hiddenPreviewsBodyPlaceholder"] = message.hidden_previews_body_placeholder
+    if message.summary_format:
+        out["summaryFormat"] = message.summary_format
+    return out
+
+
 def notification_request(identifier: str, title: str = "", body: str = "", subtitle: str = "", *,
                          in_seconds: Optional[float] = None,
                          calendar: Optional[Mapping[str, Any]] = None,
@@ -160,7 +235,8 @@ class Subscription:
     """
 
     def __init__(self, connection: Connection, call_id: int, replies: "queue.SimpleQueue[Any]",
-                 method: str) -> None:
+                 method: str, message_type: Type[Message] = nc_pb2.Event) -> None:
+        self._message_type = message_type
         self._connection = connection
         self._call_id = call_id
         self._replies = replies
@@ -198,7 +274,7 @@ class Subscription:
                     raise ending
                 raise StopIteration
             self._ending = ending  # raised on the next call, after this last event
-        return _decode(nc_pb2.Event, item.payload, self._method)
+        return _decode(self._message_type, item.payload, self._method)
 
     def close(self) -> None:
         """Cancels the call (the daemon stops sending). Safe to call more than once."""
@@ -281,11 +357,11 @@ class Client:
             raise ChimeError.from_status(item.status)
         return _decode(response_type, item.payload, path)
 
-    def stream(self, method: str, request: Message) -> Subscription:
-        """Starts a server-streaming call; its messages are chime.v1.Event."""
+    def stream(self, method: str, request: Message, message_type: Type[Message] = nc_pb2.Event) -> Subscription:
+        """Starts a server-streaming call; its messages are ``message_type`` (chime.v1.Event by default)."""
         path = _method_path(method)
         call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
-        return Subscription(self._connection, call_id, replies, path)
+        return Subscription(self._connection, call_id, replies, path, message_type)
 
     # -- NotificationCenter --------------------------------------------------------------------
 
@@ -347,6 +423,47 @@ class Client:
         if after is not None:
             request.after_cursor = after
         return self.stream("Subscribe", request)
+
+    # -- categories and responses --------------------------------------------------------------
+
+    def set_categories(self, categories: Iterable[Union[Mapping[str, Any], request_pb2.Category]]) -> None:
+        """Replaces all of this app's categories (an empty list removes them). Each is a
+        ``chime.v1.Category`` or its JSON shape (see :func:`category`). Refusals name the field,
+        e.g. reason DUPLICATE_ACTION_IDENTIFIER, field ``categories[0].actions[2].identifier``."""
+        request = nc_pb2.SetCategoriesRequest(categories=[category(c) for c in categories])
+        self.call("SetCategories", request, nc_pb2.Empty)
+
+    def categories(self) -> list[request_pb2.Category]:
+        """This app's categories, in the order they were set (empty when none)."""
+        return list(self.call("GetCategories", nc_pb2.Empty(), nc_pb2.GetCategoriesResponse).categories)
+
+    def respond(self, identifier: str, action: str = DEFAULT_ACTION, text: str = "") -> nc_pb2.RespondResponse:
+        """Reports the user's answer to the delivered notification ``identifier``: opened
+        (:data:`DEFAULT_ACTION`), dismissed (:data:`DISMISS_ACTION`) or one of its category's
+        actions, with ``text`` for a text-input action. Subscribers get an EVENT_KIND_RESPONSE
+        event; the answer's ``removed`` says the notification left the delivered list. Raises
+        ChimeError NOTIFICATION_NOT_DELIVERED, UNKNOWN_ACTION, TEXT_REQUIRED, TEXT_NOT_ACCEPTED or
+        DISMISS_NOT_ENABLED."""
+        response = nc_pb2.NotificationResponse(notification_identifier=identifier, action_identifier=action, user_text=text)
+        return self.call("Respond", nc_pb2.RespondRequest(response=response), nc_pb2.RespondResponse)
+
+    def register_extension(self, identifier: str, categories: Iterable[str]) -> Subscription:
+        """Registers this connection as the app's content extension ``identifier`` for
+        ``categories``. The stream yields ``chime.v1.ExtensionEvent``s: first one with
+        ``registered`` set, then each notification delivered in those categories
+        (``delivered``) and each response to one (``response``). Closing the subscription (or
+        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED or
+        EXTENSION_CATEGORIES_REQUIRED (raised by the first read)."""
+        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories))
+        return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
+
+    def answer_response(self, extension: str, response_id: int, option: int) -> None:
+        """A content extension's answer to the response it was shown with ``response_id``
+        (``ExtensionEvent.response_id``): ``option`` is a ``chime.v1.ExtensionResponseOption``
+        (EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS, _DISMISS, _DISMISS_AND_FORWARD). Raises
+        RESPONSE_NOT_AWAITED when it no longer waits (answered, past its deadline)."""
+        request = nc_pb2.AnswerResponseRequest(extension_identifier=extension, response_id=response_id, option=option)
+        self.call("AnswerResponse", request, nc_pb2.Empty)
 
     # -- apps and sounds -----------------------------------------------------------------------
 

@@ -21,24 +21,10 @@ EVENT_KIND_PENDING_REPLACED: EventKind
 EVENT_KIND_RESPONSE: EventKind
 EVENT_KIND_SUBSCRIBED: EventKind
 EVENT_KIND_UNSPECIFIED: EventKind
-
-class Action(_message.Message):
-    __slots__ = ["authentication_required", "destructive", "foreground", "icon", "identifier", "text_input", "title"]
-    AUTHENTICATION_REQUIRED_FIELD_NUMBER: _ClassVar[int]
-    DESTRUCTIVE_FIELD_NUMBER: _ClassVar[int]
-    FOREGROUND_FIELD_NUMBER: _ClassVar[int]
-    ICON_FIELD_NUMBER: _ClassVar[int]
-    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
-    TEXT_INPUT_FIELD_NUMBER: _ClassVar[int]
-    TITLE_FIELD_NUMBER: _ClassVar[int]
-    authentication_required: bool
-    destructive: bool
-    foreground: bool
-    icon: str
-    identifier: str
-    text_input: TextInput
-    title: str
-    def __init__(self, identifier: _Optional[str] = ..., title: _Optional[str] = ..., authentication_required: bool = ..., destructive: bool = ..., foreground: bool = ..., text_input: _Optional[_Union[TextInput, _Mapping]] = ..., icon: _Optional[str] = ...) -> None: ...
+EXTENSION_RESPONSE_OPTION_DISMISS: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS: ExtensionResponseOption
+EXTENSION_RESPONSE_OPTION_UNSPECIFIED: ExtensionResponseOption
 
 class AddRequest(_message.Message):
     __slots__ = ["request"]
@@ -55,6 +41,16 @@ class AddResponse(_message.Message):
     pending: _request_pb2.PendingRequest
     replaced: bool
     def __init__(self, pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., replaced: bool = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ...) -> None: ...
+
+class AnswerResponseRequest(_message.Message):
+    __slots__ = ["extension_identifier", "option", "response_id"]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    OPTION_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    extension_identifier: str
+    option: ExtensionResponseOption
+    response_id: int
+    def __init__(self, extension_identifier: _Optional[str] = ..., response_id: _Optional[int] = ..., option: _Optional[_Union[ExtensionResponseOption, str]] = ...) -> None: ...
 
 class AppLayout(_message.Message):
     __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
@@ -93,20 +89,6 @@ class AuthorizationResponse(_message.Message):
     granted: bool
     settings: NotificationSettings
     def __init__(self, granted: bool = ..., settings: _Optional[_Union[NotificationSettings, _Mapping]] = ...) -> None: ...
-
-class Category(_message.Message):
-    __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "identifier", "intent_identifiers"]
-    ACTIONS_FIELD_NUMBER: _ClassVar[int]
-    CUSTOM_DISMISS_ACTION_FIELD_NUMBER: _ClassVar[int]
-    HIDDEN_PREVIEWS_BODY_PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
-    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
-    INTENT_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
-    actions: _containers.RepeatedCompositeFieldContainer[Action]
-    custom_dismiss_action: bool
-    hidden_previews_body_placeholder: str
-    identifier: str
-    intent_identifiers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, identifier: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., intent_identifiers: _Optional[_Iterable[str]] = ..., hidden_previews_body_placeholder: _Optional[str] = ..., custom_dismiss_action: bool = ...) -> None: ...
 
 class CheckSoundRequest(_message.Message):
     __slots__ = ["name"]
@@ -147,12 +129,16 @@ class Event(_message.Message):
     def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
-    __slots__ = ["delivered", "response"]
+    __slots__ = ["delivered", "registered", "response", "response_id"]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    REGISTERED_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     delivered: _request_pb2.DeliveredNotification
+    registered: bool
     response: NotificationResponse
-    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ...) -> None: ...
+    response_id: int
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ...) -> None: ...
 
 class FireDate(_message.Message):
     __slots__ = ["dst_note", "time_zone", "unix_ms", "utc_offset_seconds"]
@@ -169,8 +155,8 @@ class FireDate(_message.Message):
 class GetCategoriesResponse(_message.Message):
     __slots__ = ["categories"]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
-    categories: _containers.RepeatedCompositeFieldContainer[Category]
-    def __init__(self, categories: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
+    categories: _containers.RepeatedCompositeFieldContainer[_request_pb2.Category]
+    def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
 class GetDeliveredResponse(_message.Message):
     __slots__ = ["next_page_token", "notifications"]
@@ -285,10 +271,12 @@ class RespondRequest(_message.Message):
     def __init__(self, response: _Optional[_Union[NotificationResponse, _Mapping]] = ...) -> None: ...
 
 class RespondResponse(_message.Message):
-    __slots__ = ["routed_to"]
+    __slots__ = ["removed", "routed_to"]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
     ROUTED_TO_FIELD_NUMBER: _ClassVar[int]
+    removed: bool
     routed_to: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, routed_to: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, routed_to: _Optional[_Iterable[str]] = ..., removed: bool = ...) -> None: ...
 
 class SetBadgeCountRequest(_message.Message):
     __slots__ = ["count"]
@@ -299,8 +287,8 @@ class SetBadgeCountRequest(_message.Message):
 class SetCategoriesRequest(_message.Message):
     __slots__ = ["categories"]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
-    categories: _containers.RepeatedCompositeFieldContainer[Category]
-    def __init__(self, categories: _Optional[_Iterable[_Union[Category, _Mapping]]] = ...) -> None: ...
+    categories: _containers.RepeatedCompositeFieldContainer[_request_pb2.Category]
+    def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
 class SoundSearchStep(_message.Message):
     __slots__ = ["exists", "note", "path"]
@@ -318,15 +306,10 @@ class SubscribeRequest(_message.Message):
     after_cursor: int
     def __init__(self, after_cursor: _Optional[int] = ...) -> None: ...
 
-class TextInput(_message.Message):
-    __slots__ = ["button_title", "placeholder"]
-    BUTTON_TITLE_FIELD_NUMBER: _ClassVar[int]
-    PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
-    button_title: str
-    placeholder: str
-    def __init__(self, button_title: _Optional[str] = ..., placeholder: _Optional[str] = ...) -> None: ...
-
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class ExtensionResponseOption(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class AuthorizationStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -28,6 +28,24 @@ SOUND_KIND_NAMED: SoundKind
 SOUND_KIND_NONE: SoundKind
 SOUND_KIND_UNSPECIFIED: SoundKind
 
+class Action(_message.Message):
+    __slots__ = ["authentication_required", "destructive", "foreground", "icon", "identifier", "text_input", "title"]
+    AUTHENTICATION_REQUIRED_FIELD_NUMBER: _ClassVar[int]
+    DESTRUCTIVE_FIELD_NUMBER: _ClassVar[int]
+    FOREGROUND_FIELD_NUMBER: _ClassVar[int]
+    ICON_FIELD_NUMBER: _ClassVar[int]
+    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    TEXT_INPUT_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    authentication_required: bool
+    destructive: bool
+    foreground: bool
+    icon: str
+    identifier: str
+    text_input: TextInput
+    title: str
+    def __init__(self, identifier: _Optional[str] = ..., title: _Optional[str] = ..., authentication_required: bool = ..., destructive: bool = ..., foreground: bool = ..., text_input: _Optional[_Union[TextInput, _Mapping]] = ..., icon: _Optional[str] = ...) -> None: ...
+
 class Attachment(_message.Message):
     __slots__ = ["identifier", "info", "options", "path"]
     IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
@@ -84,6 +102,26 @@ class CalendarTrigger(_message.Message):
     repeats: bool
     def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ...) -> None: ...
 
+class Category(_message.Message):
+    __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "hidden_previews_show_subtitle", "hidden_previews_show_title", "identifier", "intent_identifiers", "summary_format"]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    CUSTOM_DISMISS_ACTION_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_PREVIEWS_BODY_PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_PREVIEWS_SHOW_SUBTITLE_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_PREVIEWS_SHOW_TITLE_FIELD_NUMBER: _ClassVar[int]
+    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    INTENT_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FORMAT_FIELD_NUMBER: _ClassVar[int]
+    actions: _containers.RepeatedCompositeFieldContainer[Action]
+    custom_dismiss_action: bool
+    hidden_previews_body_placeholder: str
+    hidden_previews_show_subtitle: bool
+    hidden_previews_show_title: bool
+    identifier: str
+    intent_identifiers: _containers.RepeatedScalarFieldContainer[str]
+    summary_format: str
+    def __init__(self, identifier: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., intent_identifiers: _Optional[_Iterable[str]] = ..., hidden_previews_body_placeholder: _Optional[str] = ..., custom_dismiss_action: bool = ..., hidden_previews_show_title: bool = ..., hidden_previews_show_subtitle: bool = ..., summary_format: _Optional[str] = ...) -> None: ...
+
 class ClipRect(_message.Message):
     __slots__ = ["height", "width", "x", "y"]
     HEIGHT_FIELD_NUMBER: _ClassVar[int]
@@ -125,18 +163,20 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["delivered_unix_ms", "due_unix_ms", "missed", "request", "sound"]
+    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "missed", "request", "sound"]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     MISSED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
+    category: Category
     delivered_unix_ms: int
     due_unix_ms: int
     missed: bool
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ...) -> None: ...
 
 class MissedFirePolicy(_message.Message):
     __slots__ = ["action", "max_lateness_seconds"]
@@ -239,6 +279,14 @@ class SoundResolution(_message.Message):
     reason: str
     sample_rate: float
     def __init__(self, plays: _Optional[str] = ..., path: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., container: _Optional[str] = ..., codec: _Optional[str] = ..., channels: _Optional[int] = ..., sample_rate: _Optional[float] = ..., frames: _Optional[int] = ..., duration_seconds: _Optional[float] = ..., critical_downgraded: bool = ...) -> None: ...
+
+class TextInput(_message.Message):
+    __slots__ = ["button_title", "placeholder"]
+    BUTTON_TITLE_FIELD_NUMBER: _ClassVar[int]
+    PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
+    button_title: str
+    placeholder: str
+    def __init__(self, button_title: _Optional[str] = ..., placeholder: _Optional[str] = ...) -> None: ...
 
 class TimeIntervalTrigger(_message.Message):
     __slots__ = ["repeats", "seconds"]

@@ -593,141 +593,6 @@ void   chime__v1__next_trigger_dates_response__free_unpacked
   assert(message->base.descriptor == &chime__v1__next_trigger_dates_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-void   chime__v1__action__init
-                     (Chime__V1__Action         *message)
-{
-  static const Chime__V1__Action init_value = CHIME__V1__ACTION__INIT;
-  *message = init_value;
-}
-size_t chime__v1__action__get_packed_size
-                     (const Chime__V1__Action *message)
-{
-  assert(message->base.descriptor == &chime__v1__action__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t chime__v1__action__pack
-                     (const Chime__V1__Action *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &chime__v1__action__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t chime__v1__action__pack_to_buffer
-                     (const Chime__V1__Action *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &chime__v1__action__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Chime__V1__Action *
-       chime__v1__action__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Chime__V1__Action *)
-     protobuf_c_message_unpack (&chime__v1__action__descriptor,
-                                allocator, len, data);
-}
-void   chime__v1__action__free_unpacked
-                     (Chime__V1__Action *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &chime__v1__action__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
-void   chime__v1__text_input__init
-                     (Chime__V1__TextInput         *message)
-{
-  static const Chime__V1__TextInput init_value = CHIME__V1__TEXT_INPUT__INIT;
-  *message = init_value;
-}
-size_t chime__v1__text_input__get_packed_size
-                     (const Chime__V1__TextInput *message)
-{
-  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t chime__v1__text_input__pack
-                     (const Chime__V1__TextInput *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t chime__v1__text_input__pack_to_buffer
-                     (const Chime__V1__TextInput *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Chime__V1__TextInput *
-       chime__v1__text_input__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Chime__V1__TextInput *)
-     protobuf_c_message_unpack (&chime__v1__text_input__descriptor,
-                                allocator, len, data);
-}
-void   chime__v1__text_input__free_unpacked
-                     (Chime__V1__TextInput *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
-void   chime__v1__category__init
-                     (Chime__V1__Category         *message)
-{
-  static const Chime__V1__Category init_value = CHIME__V1__CATEGORY__INIT;
-  *message = init_value;
-}
-size_t chime__v1__category__get_packed_size
-                     (const Chime__V1__Category *message)
-{
-  assert(message->base.descriptor == &chime__v1__category__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t chime__v1__category__pack
-                     (const Chime__V1__Category *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &chime__v1__category__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t chime__v1__category__pack_to_buffer
-                     (const Chime__V1__Category *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &chime__v1__category__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Chime__V1__Category *
-       chime__v1__category__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Chime__V1__Category *)
-     protobuf_c_message_unpack (&chime__v1__category__descriptor,
-                                allocator, len, data);
-}
-void   chime__v1__category__free_unpacked
-                     (Chime__V1__Category *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &chime__v1__category__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
 void   chime__v1__set_categories_request__init
                      (Chime__V1__SetCategoriesRequest         *message)
 {
@@ -1041,6 +906,51 @@ void   chime__v1__extension_event__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &chime__v1__extension_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__answer_response_request__init
+                     (Chime__V1__AnswerResponseRequest         *message)
+{
+  static const Chime__V1__AnswerResponseRequest init_value = CHIME__V1__ANSWER_RESPONSE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__answer_response_request__get_packed_size
+                     (const Chime__V1__AnswerResponseRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__answer_response_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__answer_response_request__pack
+                     (const Chime__V1__AnswerResponseRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__answer_response_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__answer_response_request__pack_to_buffer
+                     (const Chime__V1__AnswerResponseRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__answer_response_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__AnswerResponseRequest *
+       chime__v1__answer_response_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__AnswerResponseRequest *)
+     protobuf_c_message_unpack (&chime__v1__answer_response_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__answer_response_request__free_unpacked
+                     (Chime__V1__AnswerResponseRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__answer_response_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   chime__v1__authorization_request__init
@@ -2188,263 +2098,6 @@ const ProtobufCMessageDescriptor chime__v1__next_trigger_dates_response__descrip
   (ProtobufCMessageInit) chime__v1__next_trigger_dates_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__action__field_descriptors[7] =
-{
-  {
-    "identifier",
-    1,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, identifier),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "title",
-    2,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, title),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "authentication_required",
-    3,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, authentication_required),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "destructive",
-    4,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, destructive),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "foreground",
-    5,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, foreground),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "text_input",
-    6,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_MESSAGE,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, text_input),
-    &chime__v1__text_input__descriptor,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "icon",
-    7,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Action, icon),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned chime__v1__action__field_indices_by_name[] = {
-  2,   /* field[2] = authentication_required */
-  3,   /* field[3] = destructive */
-  4,   /* field[4] = foreground */
-  6,   /* field[6] = icon */
-  0,   /* field[0] = identifier */
-  5,   /* field[5] = text_input */
-  1,   /* field[1] = title */
-};
-static const ProtobufCIntRange chime__v1__action__number_ranges[1 + 1] =
-{
-  { 1, 0 },
-  { 0, 7 }
-};
-const ProtobufCMessageDescriptor chime__v1__action__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "chime.v1.Action",
-  "Action",
-  "Chime__V1__Action",
-  "chime.v1",
-  sizeof(Chime__V1__Action),
-  7,
-  chime__v1__action__field_descriptors,
-  chime__v1__action__field_indices_by_name,
-  1,  chime__v1__action__number_ranges,
-  (ProtobufCMessageInit) chime__v1__action__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
-static const ProtobufCFieldDescriptor chime__v1__text_input__field_descriptors[2] =
-{
-  {
-    "button_title",
-    1,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__TextInput, button_title),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "placeholder",
-    2,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__TextInput, placeholder),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned chime__v1__text_input__field_indices_by_name[] = {
-  0,   /* field[0] = button_title */
-  1,   /* field[1] = placeholder */
-};
-static const ProtobufCIntRange chime__v1__text_input__number_ranges[1 + 1] =
-{
-  { 1, 0 },
-  { 0, 2 }
-};
-const ProtobufCMessageDescriptor chime__v1__text_input__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "chime.v1.TextInput",
-  "TextInput",
-  "Chime__V1__TextInput",
-  "chime.v1",
-  sizeof(Chime__V1__TextInput),
-  2,
-  chime__v1__text_input__field_descriptors,
-  chime__v1__text_input__field_indices_by_name,
-  1,  chime__v1__text_input__number_ranges,
-  (ProtobufCMessageInit) chime__v1__text_input__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
-static const ProtobufCFieldDescriptor chime__v1__category__field_descriptors[5] =
-{
-  {
-    "identifier",
-    1,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Category, identifier),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "actions",
-    2,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
-    offsetof(Chime__V1__Category, n_actions),
-    offsetof(Chime__V1__Category, actions),
-    &chime__v1__action__descriptor,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "intent_identifiers",
-    3,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_STRING,
-    offsetof(Chime__V1__Category, n_intent_identifiers),
-    offsetof(Chime__V1__Category, intent_identifiers),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "hidden_previews_body_placeholder",
-    4,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Category, hidden_previews_body_placeholder),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "custom_dismiss_action",
-    5,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Chime__V1__Category, custom_dismiss_action),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned chime__v1__category__field_indices_by_name[] = {
-  1,   /* field[1] = actions */
-  4,   /* field[4] = custom_dismiss_action */
-  3,   /* field[3] = hidden_previews_body_placeholder */
-  0,   /* field[0] = identifier */
-  2,   /* field[2] = intent_identifiers */
-};
-static const ProtobufCIntRange chime__v1__category__number_ranges[1 + 1] =
-{
-  { 1, 0 },
-  { 0, 5 }
-};
-const ProtobufCMessageDescriptor chime__v1__category__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "chime.v1.Category",
-  "Category",
-  "Chime__V1__Category",
-  "chime.v1",
-  sizeof(Chime__V1__Category),
-  5,
-  chime__v1__category__field_descriptors,
-  chime__v1__category__field_indices_by_name,
-  1,  chime__v1__category__number_ranges,
-  (ProtobufCMessageInit) chime__v1__category__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
 static const ProtobufCFieldDescriptor chime__v1__set_categories_request__field_descriptors[1] =
 {
   {
@@ -2636,7 +2289,7 @@ const ProtobufCMessageDescriptor chime__v1__respond_request__descriptor =
   (ProtobufCMessageInit) chime__v1__respond_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__respond_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor chime__v1__respond_response__field_descriptors[2] =
 {
   {
     "routed_to",
@@ -2650,14 +2303,27 @@ static const ProtobufCFieldDescriptor chime__v1__respond_response__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "removed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RespondResponse, removed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__respond_response__field_indices_by_name[] = {
+  1,   /* field[1] = removed */
   0,   /* field[0] = routed_to */
 };
 static const ProtobufCIntRange chime__v1__respond_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor =
 {
@@ -2667,7 +2333,7 @@ const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor =
   "Chime__V1__RespondResponse",
   "chime.v1",
   sizeof(Chime__V1__RespondResponse),
-  1,
+  2,
   chime__v1__respond_response__field_descriptors,
   chime__v1__respond_response__field_indices_by_name,
   1,  chime__v1__respond_response__number_ranges,
@@ -2725,7 +2391,7 @@ const ProtobufCMessageDescriptor chime__v1__register_extension_request__descript
   (ProtobufCMessageInit) chime__v1__register_extension_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[4] =
 {
   {
     "delivered",
@@ -2751,15 +2417,41 @@ static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "registered",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, registered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "response_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, response_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
   0,   /* field[0] = delivered */
+  2,   /* field[2] = registered */
   1,   /* field[1] = response */
+  3,   /* field[3] = response_id */
 };
 static const ProtobufCIntRange chime__v1__extension_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
 {
@@ -2769,11 +2461,75 @@ const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
   "Chime__V1__ExtensionEvent",
   "chime.v1",
   sizeof(Chime__V1__ExtensionEvent),
-  2,
+  4,
   chime__v1__extension_event__field_descriptors,
   chime__v1__extension_event__field_indices_by_name,
   1,  chime__v1__extension_event__number_ranges,
   (ProtobufCMessageInit) chime__v1__extension_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__answer_response_request__field_descriptors[3] =
+{
+  {
+    "extension_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerResponseRequest, extension_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "response_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerResponseRequest, response_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "option",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerResponseRequest, option),
+    &chime__v1__extension_response_option__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__answer_response_request__field_indices_by_name[] = {
+  0,   /* field[0] = extension_identifier */
+  2,   /* field[2] = option */
+  1,   /* field[1] = response_id */
+};
+static const ProtobufCIntRange chime__v1__answer_response_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor chime__v1__answer_response_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.AnswerResponseRequest",
+  "AnswerResponseRequest",
+  "Chime__V1__AnswerResponseRequest",
+  "chime.v1",
+  sizeof(Chime__V1__AnswerResponseRequest),
+  3,
+  chime__v1__answer_response_request__field_descriptors,
+  chime__v1__answer_response_request__field_indices_by_name,
+  1,  chime__v1__answer_response_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__answer_response_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__authorization_request__field_descriptors[6] =
@@ -3473,6 +3229,38 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   chime__v1__event_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCEnumValue chime__v1__extension_response_option__enum_values_by_number[4] =
+{
+  { "EXTENSION_RESPONSE_OPTION_UNSPECIFIED", "CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED", 0 },
+  { "EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS", "CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS", 1 },
+  { "EXTENSION_RESPONSE_OPTION_DISMISS", "CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS", 2 },
+  { "EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD", "CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD", 3 },
+};
+static const ProtobufCIntRange chime__v1__extension_response_option__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex chime__v1__extension_response_option__enum_values_by_name[4] =
+{
+  { "EXTENSION_RESPONSE_OPTION_DISMISS", 2 },
+  { "EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD", 3 },
+  { "EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS", 1 },
+  { "EXTENSION_RESPONSE_OPTION_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor chime__v1__extension_response_option__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.ExtensionResponseOption",
+  "ExtensionResponseOption",
+  "Chime__V1__ExtensionResponseOption",
+  "chime.v1",
+  4,
+  chime__v1__extension_response_option__enum_values_by_number,
+  4,
+  chime__v1__extension_response_option__enum_values_by_name,
+  1,
+  chime__v1__extension_response_option__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
 static const ProtobufCEnumValue chime__v1__authorization_status__enum_values_by_number[4] =
 {
   { "AUTHORIZATION_STATUS_NOT_DETERMINED", "CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_NOT_DETERMINED", 0 },
@@ -3505,7 +3293,7 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[20] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[21] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -3520,6 +3308,7 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "GetCategories", &chime__v1__empty__descriptor, &chime__v1__get_categories_response__descriptor },
   { "Respond", &chime__v1__respond_request__descriptor, &chime__v1__respond_response__descriptor },
   { "RegisterExtension", &chime__v1__register_extension_request__descriptor, &chime__v1__extension_event__descriptor },
+  { "AnswerResponse", &chime__v1__answer_response_request__descriptor, &chime__v1__empty__descriptor },
   { "RequestAuthorization", &chime__v1__authorization_request__descriptor, &chime__v1__authorization_response__descriptor },
   { "GetSettings", &chime__v1__empty__descriptor, &chime__v1__notification_settings__descriptor },
   { "SetBadgeCount", &chime__v1__set_badge_count_request__descriptor, &chime__v1__empty__descriptor },
@@ -3530,23 +3319,24 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
-  19,        /* CheckSound */
-  17,        /* GetApp */
+  13,        /* AnswerResponse */
+  20,        /* CheckSound */
+  18,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
   1,        /* GetPending */
-  14,        /* GetSettings */
-  18,        /* ListApps */
+  15,        /* GetSettings */
+  19,        /* ListApps */
   8,        /* NextTriggerDates */
-  16,        /* RegisterApp */
+  17,        /* RegisterApp */
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
   5,        /* RemoveDelivered */
   2,        /* RemovePending */
-  13,        /* RequestAuthorization */
+  14,        /* RequestAuthorization */
   11,        /* Respond */
-  15,        /* SetBadgeCount */
+  16,        /* SetBadgeCount */
   9,        /* SetCategories */
   7         /* Subscribe */
 };
@@ -3557,7 +3347,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  20,
+  21,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -3665,13 +3455,21 @@ void chime__v1__notification_center__register_extension(ProtobufCService *servic
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void chime__v1__notification_center__answer_response(ProtobufCService *service,
+                                                     const Chime__V1__AnswerResponseRequest *input,
+                                                     Chime__V1__Empty_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
                                                            void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   const Chime__V1__Empty *input,
@@ -3679,7 +3477,7 @@ void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      const Chime__V1__SetBadgeCountRequest *input,
@@ -3687,7 +3485,7 @@ void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   const Chime__V1__RegisterAppRequest *input,
@@ -3695,7 +3493,7 @@ void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              const Chime__V1__Empty *input,
@@ -3703,7 +3501,7 @@ void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                const Chime__V1__Empty *input,
@@ -3711,7 +3509,7 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
@@ -3719,7 +3517,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

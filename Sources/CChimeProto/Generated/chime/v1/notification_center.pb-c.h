@@ -30,9 +30,6 @@ typedef struct Chime__V1__Event Chime__V1__Event;
 typedef struct Chime__V1__NextTriggerDatesRequest Chime__V1__NextTriggerDatesRequest;
 typedef struct Chime__V1__FireDate Chime__V1__FireDate;
 typedef struct Chime__V1__NextTriggerDatesResponse Chime__V1__NextTriggerDatesResponse;
-typedef struct Chime__V1__Action Chime__V1__Action;
-typedef struct Chime__V1__TextInput Chime__V1__TextInput;
-typedef struct Chime__V1__Category Chime__V1__Category;
 typedef struct Chime__V1__SetCategoriesRequest Chime__V1__SetCategoriesRequest;
 typedef struct Chime__V1__GetCategoriesResponse Chime__V1__GetCategoriesResponse;
 typedef struct Chime__V1__NotificationResponse Chime__V1__NotificationResponse;
@@ -40,6 +37,7 @@ typedef struct Chime__V1__RespondRequest Chime__V1__RespondRequest;
 typedef struct Chime__V1__RespondResponse Chime__V1__RespondResponse;
 typedef struct Chime__V1__RegisterExtensionRequest Chime__V1__RegisterExtensionRequest;
 typedef struct Chime__V1__ExtensionEvent Chime__V1__ExtensionEvent;
+typedef struct Chime__V1__AnswerResponseRequest Chime__V1__AnswerResponseRequest;
 typedef struct Chime__V1__AuthorizationRequest Chime__V1__AuthorizationRequest;
 typedef struct Chime__V1__AuthorizationResponse Chime__V1__AuthorizationResponse;
 typedef struct Chime__V1__NotificationSettings Chime__V1__NotificationSettings;
@@ -76,6 +74,19 @@ typedef enum _Chime__V1__EventKind {
   CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED = 9
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
+/*
+ * What a content extension wants done with a response (UNNotificationContentExtensionResponseOption).
+ */
+typedef enum _Chime__V1__ExtensionResponseOption {
+  /*
+   * treated as DISMISS_AND_FORWARD
+   */
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED = 0,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS = 1,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS = 2,
+  CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EXTENSION_RESPONSE_OPTION)
+} Chime__V1__ExtensionResponseOption;
 typedef enum _Chime__V1__AuthorizationStatus {
   CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_NOT_DETERMINED = 0,
   CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED = 1,
@@ -287,54 +298,9 @@ struct  Chime__V1__NextTriggerDatesResponse
 
 
 /*
- * Categories and actions.
+ * Categories and actions (Action, TextInput, Category) are in request.proto: a delivered
+ * notification carries a snapshot of its category.
  */
-struct  Chime__V1__Action
-{
-  ProtobufCMessage base;
-  char *identifier;
-  char *title;
-  protobuf_c_boolean authentication_required;
-  protobuf_c_boolean destructive;
-  protobuf_c_boolean foreground;
-  /*
-   * Text input action when set.
-   */
-  Chime__V1__TextInput *text_input;
-  char *icon;
-};
-#define CHIME__V1__ACTION__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__action__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, NULL, (char *)protobuf_c_empty_string }
-
-
-struct  Chime__V1__TextInput
-{
-  ProtobufCMessage base;
-  char *button_title;
-  char *placeholder;
-};
-#define CHIME__V1__TEXT_INPUT__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__text_input__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
-
-
-struct  Chime__V1__Category
-{
-  ProtobufCMessage base;
-  char *identifier;
-  size_t n_actions;
-  Chime__V1__Action **actions;
-  size_t n_intent_identifiers;
-  char **intent_identifiers;
-  char *hidden_previews_body_placeholder;
-  protobuf_c_boolean custom_dismiss_action;
-};
-#define CHIME__V1__CATEGORY__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&chime__v1__category__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0 }
-
-
 struct  Chime__V1__SetCategoriesRequest
 {
   ProtobufCMessage base;
@@ -392,10 +358,14 @@ struct  Chime__V1__RespondResponse
    */
   size_t n_routed_to;
   char **routed_to;
+  /*
+   * The notification left the delivered list.
+   */
+  protobuf_c_boolean removed;
 };
 #define CHIME__V1__RESPOND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__respond_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0 }
 
 
 struct  Chime__V1__RegisterExtensionRequest
@@ -415,10 +385,31 @@ struct  Chime__V1__ExtensionEvent
   ProtobufCMessage base;
   Chime__V1__DeliveredNotification *delivered;
   Chime__V1__NotificationResponse *response;
+  /*
+   * Sent once, first, when the registration is live.
+   */
+  protobuf_c_boolean registered;
+  /*
+   * Set (non-zero) on a response chimed waits for the extension to answer with AnswerResponse
+   * before acting on it; without an answer in time it acts as if there were no extension.
+   */
+  uint64_t response_id;
 };
 #define CHIME__V1__EXTENSION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_event__descriptor) \
-    , NULL, NULL }
+    , NULL, NULL, 0, 0 }
+
+
+struct  Chime__V1__AnswerResponseRequest
+{
+  ProtobufCMessage base;
+  char *extension_identifier;
+  uint64_t response_id;
+  Chime__V1__ExtensionResponseOption option;
+};
+#define CHIME__V1__ANSWER_RESPONSE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__answer_response_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED }
 
 
 struct  Chime__V1__AuthorizationRequest
@@ -807,63 +798,6 @@ Chime__V1__NextTriggerDatesResponse *
 void   chime__v1__next_trigger_dates_response__free_unpacked
                      (Chime__V1__NextTriggerDatesResponse *message,
                       ProtobufCAllocator *allocator);
-/* Chime__V1__Action methods */
-void   chime__v1__action__init
-                     (Chime__V1__Action         *message);
-size_t chime__v1__action__get_packed_size
-                     (const Chime__V1__Action   *message);
-size_t chime__v1__action__pack
-                     (const Chime__V1__Action   *message,
-                      uint8_t             *out);
-size_t chime__v1__action__pack_to_buffer
-                     (const Chime__V1__Action   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__Action *
-       chime__v1__action__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__action__free_unpacked
-                     (Chime__V1__Action *message,
-                      ProtobufCAllocator *allocator);
-/* Chime__V1__TextInput methods */
-void   chime__v1__text_input__init
-                     (Chime__V1__TextInput         *message);
-size_t chime__v1__text_input__get_packed_size
-                     (const Chime__V1__TextInput   *message);
-size_t chime__v1__text_input__pack
-                     (const Chime__V1__TextInput   *message,
-                      uint8_t             *out);
-size_t chime__v1__text_input__pack_to_buffer
-                     (const Chime__V1__TextInput   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__TextInput *
-       chime__v1__text_input__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__text_input__free_unpacked
-                     (Chime__V1__TextInput *message,
-                      ProtobufCAllocator *allocator);
-/* Chime__V1__Category methods */
-void   chime__v1__category__init
-                     (Chime__V1__Category         *message);
-size_t chime__v1__category__get_packed_size
-                     (const Chime__V1__Category   *message);
-size_t chime__v1__category__pack
-                     (const Chime__V1__Category   *message,
-                      uint8_t             *out);
-size_t chime__v1__category__pack_to_buffer
-                     (const Chime__V1__Category   *message,
-                      ProtobufCBuffer     *buffer);
-Chime__V1__Category *
-       chime__v1__category__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   chime__v1__category__free_unpacked
-                     (Chime__V1__Category *message,
-                      ProtobufCAllocator *allocator);
 /* Chime__V1__SetCategoriesRequest methods */
 void   chime__v1__set_categories_request__init
                      (Chime__V1__SetCategoriesRequest         *message);
@@ -996,6 +930,25 @@ Chime__V1__ExtensionEvent *
                       const uint8_t       *data);
 void   chime__v1__extension_event__free_unpacked
                      (Chime__V1__ExtensionEvent *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__AnswerResponseRequest methods */
+void   chime__v1__answer_response_request__init
+                     (Chime__V1__AnswerResponseRequest         *message);
+size_t chime__v1__answer_response_request__get_packed_size
+                     (const Chime__V1__AnswerResponseRequest   *message);
+size_t chime__v1__answer_response_request__pack
+                     (const Chime__V1__AnswerResponseRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__answer_response_request__pack_to_buffer
+                     (const Chime__V1__AnswerResponseRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AnswerResponseRequest *
+       chime__v1__answer_response_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__answer_response_request__free_unpacked
+                     (Chime__V1__AnswerResponseRequest *message,
                       ProtobufCAllocator *allocator);
 /* Chime__V1__AuthorizationRequest methods */
 void   chime__v1__authorization_request__init
@@ -1228,15 +1181,6 @@ typedef void (*Chime__V1__FireDate_Closure)
 typedef void (*Chime__V1__NextTriggerDatesResponse_Closure)
                  (const Chime__V1__NextTriggerDatesResponse *message,
                   void *closure_data);
-typedef void (*Chime__V1__Action_Closure)
-                 (const Chime__V1__Action *message,
-                  void *closure_data);
-typedef void (*Chime__V1__TextInput_Closure)
-                 (const Chime__V1__TextInput *message,
-                  void *closure_data);
-typedef void (*Chime__V1__Category_Closure)
-                 (const Chime__V1__Category *message,
-                  void *closure_data);
 typedef void (*Chime__V1__SetCategoriesRequest_Closure)
                  (const Chime__V1__SetCategoriesRequest *message,
                   void *closure_data);
@@ -1257,6 +1201,9 @@ typedef void (*Chime__V1__RegisterExtensionRequest_Closure)
                   void *closure_data);
 typedef void (*Chime__V1__ExtensionEvent_Closure)
                  (const Chime__V1__ExtensionEvent *message,
+                  void *closure_data);
+typedef void (*Chime__V1__AnswerResponseRequest_Closure)
+                 (const Chime__V1__AnswerResponseRequest *message,
                   void *closure_data);
 typedef void (*Chime__V1__AuthorizationRequest_Closure)
                  (const Chime__V1__AuthorizationRequest *message,
@@ -1347,6 +1294,10 @@ struct Chime__V1__NotificationCenter_Service
                              const Chime__V1__RegisterExtensionRequest *input,
                              Chime__V1__ExtensionEvent_Closure closure,
                              void *closure_data);
+  void (*answer_response)(Chime__V1__NotificationCenter_Service *service,
+                          const Chime__V1__AnswerResponseRequest *input,
+                          Chime__V1__Empty_Closure closure,
+                          void *closure_data);
   void (*request_authorization)(Chime__V1__NotificationCenter_Service *service,
                                 const Chime__V1__AuthorizationRequest *input,
                                 Chime__V1__AuthorizationResponse_Closure closure,
@@ -1396,6 +1347,7 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## get_categories,\
       function_prefix__ ## respond,\
       function_prefix__ ## register_extension,\
+      function_prefix__ ## answer_response,\
       function_prefix__ ## request_authorization,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## set_badge_count,\
@@ -1455,6 +1407,10 @@ void chime__v1__notification_center__register_extension(ProtobufCService *servic
                                                         const Chime__V1__RegisterExtensionRequest *input,
                                                         Chime__V1__ExtensionEvent_Closure closure,
                                                         void *closure_data);
+void chime__v1__notification_center__answer_response(ProtobufCService *service,
+                                                     const Chime__V1__AnswerResponseRequest *input,
+                                                     Chime__V1__Empty_Closure closure,
+                                                     void *closure_data);
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
@@ -1487,6 +1443,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    chime__v1__event_kind__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__extension_response_option__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__authorization_status__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__empty__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__add_request__descriptor;
@@ -1501,9 +1458,6 @@ extern const ProtobufCMessageDescriptor chime__v1__event__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__next_trigger_dates_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__fire_date__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__next_trigger_dates_response__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__action__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__text_input__descriptor;
-extern const ProtobufCMessageDescriptor chime__v1__category__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__set_categories_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__get_categories_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_response__descriptor;
@@ -1511,6 +1465,7 @@ extern const ProtobufCMessageDescriptor chime__v1__respond_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__answer_response_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_settings__descriptor;

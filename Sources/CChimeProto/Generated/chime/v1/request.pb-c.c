@@ -683,6 +683,141 @@ void   chime__v1__delivered_notification__free_unpacked
   assert(message->base.descriptor == &chime__v1__delivered_notification__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__action__init
+                     (Chime__V1__Action         *message)
+{
+  static const Chime__V1__Action init_value = CHIME__V1__ACTION__INIT;
+  *message = init_value;
+}
+size_t chime__v1__action__get_packed_size
+                     (const Chime__V1__Action *message)
+{
+  assert(message->base.descriptor == &chime__v1__action__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__action__pack
+                     (const Chime__V1__Action *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__action__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__action__pack_to_buffer
+                     (const Chime__V1__Action *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__action__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__Action *
+       chime__v1__action__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__Action *)
+     protobuf_c_message_unpack (&chime__v1__action__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__action__free_unpacked
+                     (Chime__V1__Action *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__action__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__text_input__init
+                     (Chime__V1__TextInput         *message)
+{
+  static const Chime__V1__TextInput init_value = CHIME__V1__TEXT_INPUT__INIT;
+  *message = init_value;
+}
+size_t chime__v1__text_input__get_packed_size
+                     (const Chime__V1__TextInput *message)
+{
+  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__text_input__pack
+                     (const Chime__V1__TextInput *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__text_input__pack_to_buffer
+                     (const Chime__V1__TextInput *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__TextInput *
+       chime__v1__text_input__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__TextInput *)
+     protobuf_c_message_unpack (&chime__v1__text_input__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__text_input__free_unpacked
+                     (Chime__V1__TextInput *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__text_input__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__category__init
+                     (Chime__V1__Category         *message)
+{
+  static const Chime__V1__Category init_value = CHIME__V1__CATEGORY__INIT;
+  *message = init_value;
+}
+size_t chime__v1__category__get_packed_size
+                     (const Chime__V1__Category *message)
+{
+  assert(message->base.descriptor == &chime__v1__category__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__category__pack
+                     (const Chime__V1__Category *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__category__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__category__pack_to_buffer
+                     (const Chime__V1__Category *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__category__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__Category *
+       chime__v1__category__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__Category *)
+     protobuf_c_message_unpack (&chime__v1__category__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__category__free_unpacked
+                     (Chime__V1__Category *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__category__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor chime__v1__sound__field_descriptors[3] =
 {
   {
@@ -2060,7 +2195,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[6] =
 {
   {
     "request",
@@ -2122,8 +2257,21 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "category",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, category),
+    &chime__v1__category__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
+  5,   /* field[5] = category */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
   3,   /* field[3] = missed */
@@ -2133,7 +2281,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2143,11 +2291,307 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  5,
+  6,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,
   (ProtobufCMessageInit) chime__v1__delivered_notification__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__action__field_descriptors[7] =
+{
+  {
+    "identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "authentication_required",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, authentication_required),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "destructive",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, destructive),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "foreground",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, foreground),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "text_input",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, text_input),
+    &chime__v1__text_input__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "icon",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Action, icon),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__action__field_indices_by_name[] = {
+  2,   /* field[2] = authentication_required */
+  3,   /* field[3] = destructive */
+  4,   /* field[4] = foreground */
+  6,   /* field[6] = icon */
+  0,   /* field[0] = identifier */
+  5,   /* field[5] = text_input */
+  1,   /* field[1] = title */
+};
+static const ProtobufCIntRange chime__v1__action__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor chime__v1__action__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.Action",
+  "Action",
+  "Chime__V1__Action",
+  "chime.v1",
+  sizeof(Chime__V1__Action),
+  7,
+  chime__v1__action__field_descriptors,
+  chime__v1__action__field_indices_by_name,
+  1,  chime__v1__action__number_ranges,
+  (ProtobufCMessageInit) chime__v1__action__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__text_input__field_descriptors[2] =
+{
+  {
+    "button_title",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__TextInput, button_title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "placeholder",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__TextInput, placeholder),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__text_input__field_indices_by_name[] = {
+  0,   /* field[0] = button_title */
+  1,   /* field[1] = placeholder */
+};
+static const ProtobufCIntRange chime__v1__text_input__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__text_input__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.TextInput",
+  "TextInput",
+  "Chime__V1__TextInput",
+  "chime.v1",
+  sizeof(Chime__V1__TextInput),
+  2,
+  chime__v1__text_input__field_descriptors,
+  chime__v1__text_input__field_indices_by_name,
+  1,  chime__v1__text_input__number_ranges,
+  (ProtobufCMessageInit) chime__v1__text_input__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__category__field_descriptors[8] =
+{
+  {
+    "identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "actions",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__Category, n_actions),
+    offsetof(Chime__V1__Category, actions),
+    &chime__v1__action__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "intent_identifiers",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__Category, n_intent_identifiers),
+    offsetof(Chime__V1__Category, intent_identifiers),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_previews_body_placeholder",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, hidden_previews_body_placeholder),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "custom_dismiss_action",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, custom_dismiss_action),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_previews_show_title",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, hidden_previews_show_title),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_previews_show_subtitle",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, hidden_previews_show_subtitle),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "summary_format",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Category, summary_format),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__category__field_indices_by_name[] = {
+  1,   /* field[1] = actions */
+  4,   /* field[4] = custom_dismiss_action */
+  3,   /* field[3] = hidden_previews_body_placeholder */
+  6,   /* field[6] = hidden_previews_show_subtitle */
+  5,   /* field[5] = hidden_previews_show_title */
+  0,   /* field[0] = identifier */
+  2,   /* field[2] = intent_identifiers */
+  7,   /* field[7] = summary_format */
+};
+static const ProtobufCIntRange chime__v1__category__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor chime__v1__category__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.Category",
+  "Category",
+  "Chime__V1__Category",
+  "chime.v1",
+  sizeof(Chime__V1__Category),
+  8,
+  chime__v1__category__field_descriptors,
+  chime__v1__category__field_indices_by_name,
+  1,  chime__v1__category__number_ranges,
+  (ProtobufCMessageInit) chime__v1__category__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue chime__v1__interruption_level__enum_values_by_number[5] =

@@ -31,6 +31,9 @@ typedef struct Chime__V1__Trigger Chime__V1__Trigger;
 typedef struct Chime__V1__NotificationRequest Chime__V1__NotificationRequest;
 typedef struct Chime__V1__PendingRequest Chime__V1__PendingRequest;
 typedef struct Chime__V1__DeliveredNotification Chime__V1__DeliveredNotification;
+typedef struct Chime__V1__Action Chime__V1__Action;
+typedef struct Chime__V1__TextInput Chime__V1__TextInput;
+typedef struct Chime__V1__Category Chime__V1__Category;
 
 
 /* --- enums --- */
@@ -544,10 +547,70 @@ struct  Chime__V1__DeliveredNotification
    */
   protobuf_c_boolean missed;
   Chime__V1__SoundResolution *sound;
+  /*
+   * The app's category named by the content's category_identifier, as it was when the
+   * notification was delivered (unset when there was none): what a response may answer.
+   */
+  Chime__V1__Category *category;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL }
+    , NULL, 0, 0, 0, NULL, NULL }
+
+
+/*
+ * Categories and actions.
+ */
+struct  Chime__V1__Action
+{
+  ProtobufCMessage base;
+  char *identifier;
+  char *title;
+  protobuf_c_boolean authentication_required;
+  protobuf_c_boolean destructive;
+  protobuf_c_boolean foreground;
+  /*
+   * Text input action when set.
+   */
+  Chime__V1__TextInput *text_input;
+  char *icon;
+};
+#define CHIME__V1__ACTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__action__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, NULL, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__TextInput
+{
+  ProtobufCMessage base;
+  char *button_title;
+  char *placeholder;
+};
+#define CHIME__V1__TEXT_INPUT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__text_input__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__Category
+{
+  ProtobufCMessage base;
+  char *identifier;
+  size_t n_actions;
+  Chime__V1__Action **actions;
+  size_t n_intent_identifiers;
+  char **intent_identifiers;
+  char *hidden_previews_body_placeholder;
+  protobuf_c_boolean custom_dismiss_action;
+  protobuf_c_boolean hidden_previews_show_title;
+  protobuf_c_boolean hidden_previews_show_subtitle;
+  /*
+   * e.g. "%u more invitations" (UNNotificationCategory.categorySummaryFormat).
+   */
+  char *summary_format;
+};
+#define CHIME__V1__CATEGORY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__category__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /* Chime__V1__Sound methods */
@@ -835,6 +898,63 @@ Chime__V1__DeliveredNotification *
 void   chime__v1__delivered_notification__free_unpacked
                      (Chime__V1__DeliveredNotification *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__Action methods */
+void   chime__v1__action__init
+                     (Chime__V1__Action         *message);
+size_t chime__v1__action__get_packed_size
+                     (const Chime__V1__Action   *message);
+size_t chime__v1__action__pack
+                     (const Chime__V1__Action   *message,
+                      uint8_t             *out);
+size_t chime__v1__action__pack_to_buffer
+                     (const Chime__V1__Action   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__Action *
+       chime__v1__action__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__action__free_unpacked
+                     (Chime__V1__Action *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__TextInput methods */
+void   chime__v1__text_input__init
+                     (Chime__V1__TextInput         *message);
+size_t chime__v1__text_input__get_packed_size
+                     (const Chime__V1__TextInput   *message);
+size_t chime__v1__text_input__pack
+                     (const Chime__V1__TextInput   *message,
+                      uint8_t             *out);
+size_t chime__v1__text_input__pack_to_buffer
+                     (const Chime__V1__TextInput   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__TextInput *
+       chime__v1__text_input__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__text_input__free_unpacked
+                     (Chime__V1__TextInput *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__Category methods */
+void   chime__v1__category__init
+                     (Chime__V1__Category         *message);
+size_t chime__v1__category__get_packed_size
+                     (const Chime__V1__Category   *message);
+size_t chime__v1__category__pack
+                     (const Chime__V1__Category   *message,
+                      uint8_t             *out);
+size_t chime__v1__category__pack_to_buffer
+                     (const Chime__V1__Category   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__Category *
+       chime__v1__category__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__category__free_unpacked
+                     (Chime__V1__Category *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Chime__V1__Sound_Closure)
@@ -882,6 +1002,15 @@ typedef void (*Chime__V1__PendingRequest_Closure)
 typedef void (*Chime__V1__DeliveredNotification_Closure)
                  (const Chime__V1__DeliveredNotification *message,
                   void *closure_data);
+typedef void (*Chime__V1__Action_Closure)
+                 (const Chime__V1__Action *message,
+                  void *closure_data);
+typedef void (*Chime__V1__TextInput_Closure)
+                 (const Chime__V1__TextInput *message,
+                  void *closure_data);
+typedef void (*Chime__V1__Category_Closure)
+                 (const Chime__V1__Category *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -908,6 +1037,9 @@ extern const ProtobufCMessageDescriptor chime__v1__trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__action__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__text_input__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__category__descriptor;
 
 PROTOBUF_C__END_DECLS
 

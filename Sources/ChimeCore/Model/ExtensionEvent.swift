@@ -1,0 +1,16 @@
+/// What a content extension's stream carries: first `registered`, then each notification
+/// delivered in its categories and each response to one.
+public struct ExtensionEvent: Hashable, Sendable {
+  public var registered: Bool
+  public var delivered: DeliveredNotification?
+  public var response: NotificationResponse?
+  /// Non-zero on a response chimed waits for the extension to answer (`AnswerResponse`).
+  public var responseID: UInt64
+
+  public init(registered: Bool = false, delivered: DeliveredNotification? = nil, response: NotificationResponse? = nil, responseID: UInt64 = 0) {
+    self.responseID = responseID
+    self.registered = registered
+    self.delivered = delivered
+    self.response = response
+  }
+}

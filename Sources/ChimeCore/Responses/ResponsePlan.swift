@@ -1,0 +1,75 @@
+/// What a response does (pure): which responses are accepted for a delivered notification,
+/// and, given an extension's answer, whether the notification leaves the delivered list and
+/// whether the app's subscribers get a `response` event.
+public struct ResponsePlan: Hashable, Sendable {
+  /// The notification leaves the delivered list.
+  public var removesDelivered: Bool
+  /// A `response` event goes to the app's subscribers.
+  public var forwardsToApp: Bool
+
+  public init(removesDelivered: Bool, forwardsToApp: Bool) {
+    self.removesDelivered = removesDelivered
+    self.forwardsToApp = forwardsToApp
+  }
+
+  /// Checks what can be checked without the store: the notification identifier, the action
+  /// identifier and the text's size.
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`, `FIELD_CONTAINS_NUL`.
+  public static func validate(_ response: NotificationResponse) throws(ChimeError) {
+    try RequestValidator.validateIdentifier(response.notificationIdentifier, field: "response.notification_identifier")
+    try RequestValidator.validateIdentifier(response.actionIdentifier, field: "response.action_identifier")
+    try CategoryValidator.text(response.userText, Limits.textMaxBytes, field: "response.user_text")
+  }
+
+  /// Checks `response` against `delivered` (nil when the app has no such delivered
+  /// notification) and its category snapshot.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`; INVALID_ARGUMENT `UNKNOWN_ACTION`,
+  ///   `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`; FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  public static func check(_ response: NotificationResponse, delivered: DeliveredNotification?) throws(ChimeError) {
+    let id = response.notificationIdentifier
+    guard let delivered else {
+      throw ChimeError(.notificationNotDelivered, "no delivered notification \"\(id)\"", field: "response.notification_identifier")
+    }
+    let action = response.actionIdentifier
+    let category = delivered.category
+    let acceptsText: Bool
+    switch action {
+    case NotificationAction.defaultIdentifier:
+      acceptsText = false
+    case NotificationAction.dismissIdentifier:
+      guard let category, category.options.contains(.customDismissAction) else {
+        let which = delivered.category.map { "category \"\($0.identifier)\"" } ?? "a notification without a category"
+        throw ChimeError(.dismissNotEnabled, "dismissals are reported only for categories with customDismissAction, not for \(which)",
+                         field: "response.action_identifier")
+      }
+      acceptsText = false
+    default:
+      guard let found = category?.action(action) else {
+        let offered = category.map { "category \"\($0.identifier)\" had no such action when \"\(id)\" was delivered" }
+          ?? "\"\(id)\" was delivered without a category"
+        throw ChimeError(.unknownAction, "no action \"\(action)\": \(offered)", field: "response.action_identifier")
+      }
+      acceptsText = found.textInput != nil
+    }
+    if acceptsText {
+      guard !response.userText.isEmpty else {
+        throw ChimeError(.textRequired, "action \"\(action)\" takes text: give the user's text", field: "response.user_text")
+      }
+    } else if !response.userText.isEmpty {
+      throw ChimeError(.textNotAccepted, "action \"\(action)\" takes no text", field: "response.user_text")
+    }
+  }
+
+  /// What an accepted response does, given the content extension's answer. Without an
+  /// extension, every response (opened, dismissed, an action) removes the notification and
+  /// reaches the app.
+  public static func decide(_ response: NotificationResponse, extension answer: ExtensionAnswer) -> ResponsePlan {
+    switch answer {
+    case .noExtension, .dismissAndForward: ResponsePlan(removesDelivered: true, forwardsToApp: true)
+    case .dismiss: ResponsePlan(removesDelivered: true, forwardsToApp: false)
+    case .doNotDismiss: ResponsePlan(removesDelivered: false, forwardsToApp: false)
+    }
+  }
+}

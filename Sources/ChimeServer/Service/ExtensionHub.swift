@@ -1,0 +1,140 @@
+import ChimeCore
+
+/// Where a content extension's stream messages go. Loop thread only.
+protocol ExtensionSink: AnyObject {
+  /// Sends one message; false when the stream is gone.
+  func send(_ event: ExtensionEvent) -> Bool
+}
+
+/// Each app's live content-extension registrations, and the fan-out of deliveries and
+/// responses to the extensions of their category. A registration lives as long as its call.
+/// Loop thread only.
+final class ExtensionHub {
+  private struct Entry {
+    let token: UInt64
+    let registration: ExtensionRegistration
+    weak var sink: (any ExtensionSink)?
+  }
+
+  /// A response waiting for an extension's answer.
+  private struct Ask {
+    let app: String
+    let extensionIdentifier: String
+    let token: UInt64
+    let deadline: Instant
+    let resolve: (ExtensionAnswer) -> Void
+  }
+
+  private var entries: [String: [Entry]] = [:]
+  private var nextToken: UInt64 = 1
+  private var asks: [UInt64: Ask] = [:]
+  private var nextAskID: UInt64 = 1
+
+  var registrationCount: Int { entries.values.reduce(0) { $0 + $1.count } }
+
+  /// Registers `sink` for `app`; returns a token for `unregister`.
+  ///
+  /// - Throws: ALREADY_EXISTS `EXTENSION_ALREADY_REGISTERED` when a live registration of the
+  ///   app has the same extension identifier.
+  func register(app: String, _ registration: ExtensionRegistration, sink: any ExtensionSink) throws(ChimeError) -> UInt64 {
+    prune(app)
+    let id = registration.extensionIdentifier
+    guard !(entries[app] ?? []).contains(where: { $0.registration.extensionIdentifier.utf8.elementsEqual(id.utf8) }) else {
+      throw ChimeError(.extensionAlreadyRegistered, "content extension \"\(id)\" is already registered by another connection",
+                       field: "extension_identifier")
+    }
+    let token = nextToken
+    nextToken += 1
+    entries[app, default: []].append(Entry(token: token, registration: registration, sink: sink))
+    return token
+  }
+
+  /// Ends a registration; responses waiting for its answer go ahead as if it had none.
+  func unregister(app: String, token: UInt64) {
+    entries[app]?.removeAll { $0.token == token }
+    if entries[app]?.isEmpty == true { entries[app] = nil }
+    resolve(asks.filter { $0.value.token == token }.map(\.key), with: .noExtension)
+  }
+
+  // MARK: Asking
+
+  /// Shows `response` to the first extension (by identifier) of `category` and calls `resolve`
+  /// exactly once with its answer, or with `.noExtension` when it does not answer by
+  /// `deadline` (see `expire`), its stream ends, or `resolveAll` runs. Returns the extension
+  /// asked, or nil when none handles the category (`resolve` is not called then).
+  func ask(app: String, category: String, response: NotificationResponse, deadline: Instant,
+           resolve: @escaping (ExtensionAnswer) -> Void) -> String? {
+    prune(app)
+    let candidates = (entries[app] ?? []).filter { $0.registration.handles(category) }
+      .sorted { $0.registration.extensionIdentifier < $1.registration.extensionIdentifier }
+    guard let entry = candidates.first(where: { $0.sink != nil }), let sink = entry.sink else { return nil }
+    let id = nextAskID
+    nextAskID += 1
+    asks[id] = Ask(app: app, extensionIdentifier: entry.registration.extensionIdentifier, token: entry.token, deadline: deadline, resolve: resolve)
+    if !sink.send(ExtensionEvent(response: response, responseID: id)) {
+      self.resolve([id], with: .noExtension)
+    }
+    return entry.registration.extensionIdentifier
+  }
+
+  /// An extension's answer to response `id`.
+  ///
+  /// - Throws: NOT_FOUND `RESPONSE_NOT_AWAITED` when that response does not await this
+  ///   extension's answer.
+  func answer(app: String, extensionIdentifier: String, id: UInt64, _ answer: ExtensionAnswer) throws(ChimeError) {
+    guard let ask = asks[id], ask.app == app, ask.extensionIdentifier.utf8.elementsEqual(extensionIdentifier.utf8) else {
+      throw ChimeError(.responseNotAwaited, "response \(id) does not await an answer from \"\(extensionIdentifier)\"", field: "response_id")
+    }
+    resolve([id], with: answer)
+  }
+
+  /// The earliest deadline of a waiting response.
+  var earliestDeadline: Instant? { asks.values.map(\.deadline).min() }
+
+  /// Responses whose deadline has passed go ahead as if there were no extension.
+  func expire(now: Instant) {
+    resolve(asks.filter { $0.value.deadline <= now }.map(\.key).sorted(), with: .noExtension)
+  }
+
+  /// Every waiting response goes ahead as if there were no extension (chimed is stopping).
+  func resolveAll() {
+    resolve(asks.keys.sorted(), with: .noExtension)
+  }
+
+  private func resolve(_ ids: [UInt64], with answer: ExtensionAnswer) {
+    for id in ids {
+      guard let ask = asks.removeValue(forKey: id) else { continue }
+      ask.resolve(answer)
+    }
+  }
+
+  /// The extension identifiers of `app` that handle `category`, sorted.
+  func routes(app: String, category: String) -> [String] {
+    prune(app)
+    return ExtensionRegistration.routes(category, among: (entries[app] ?? []).map(\.registration))
+  }
+
+  /// Shows a committed delivery to the extensions of its category.
+  func delivered(_ notification: DeliveredNotification, app: String) {
+    send(ExtensionEvent(delivered: notification), app: app, category: notification.request.content.categoryIdentifier)
+  }
+
+  /// Shows a committed response to the extensions of the notification's category, but for
+  /// `asked` (which was shown it with its `response_id`).
+  func responded(_ response: NotificationResponse, category: String, app: String, except asked: String? = nil) {
+    send(ExtensionEvent(response: response), app: app, category: category, except: asked)
+  }
+
+  private func send(_ event: ExtensionEvent, app: String, category: String, except: String? = nil) {
+    guard let group = entries[app] else { return }
+    for entry in group where entry.registration.handles(category) && entry.registration.extensionIdentifier != except {
+      _ = entry.sink?.send(event)
+    }
+  }
+
+  /// Drops entries whose stream is gone.
+  private func prune(_ app: String) {
+    entries[app]?.removeAll { $0.sink == nil }
+    if entries[app]?.isEmpty == true { entries[app] = nil }
+  }
+}

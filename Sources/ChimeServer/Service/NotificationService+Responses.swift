@@ -1,0 +1,66 @@
+import ChimeCore
+import ChimeStore
+
+/// Responses: the user opened, dismissed or answered a delivered notification.
+extension NotificationService {
+  /// Checks `response` against the app's delivered notification and the category snapshot it
+  /// was delivered with, decides what it does (`ResponsePlan`; no content extension is
+  /// consulted yet, so the answer is `.noExtension`), and commits it: the `response` event for
+  /// the app's subscribers and the notification's removal from the delivered list.
+  ///
+  /// An empty action identifier means the default action (the notification was opened).
+  /// Fails with NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, INVALID_ARGUMENT `UNKNOWN_ACTION`,
+  /// `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`, `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`, or
+  /// FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  func respond(app: String, response: NotificationResponse, reply: @escaping Reply<RespondResult>) {
+    var response = response
+    if response.actionIdentifier.isEmpty { response.actionIdentifier = NotificationAction.defaultIdentifier }
+    response.at = clock.now()
+    do {
+      try ResponsePlan.validate(response)
+    } catch {
+      return reply(.failure(error))
+    }
+    let database = self.database, identifier = response.notificationIdentifier
+    loop.runBlocking(catching: { () throws(ChimeError) in
+      try database.delivered(app: app, identifier: identifier)
+    }, then: { [self] (read: Result<DeliveredNotification?, ChimeError>) in
+      let checked = Result { () throws(ChimeError) -> DeliveredNotification? in
+        let found = try read.get()
+        try ResponsePlan.check(response, delivered: found)
+        return found
+      }
+      // check throws NOTIFICATION_NOT_DELIVERED for nil.
+      guard case .success(let found?) = checked else {
+        if case .failure(let error) = checked { reply(.failure(error)) }
+        return
+      }
+      let delivered = found
+      // The first content extension of the category is asked before anything is recorded;
+      // without one (or without an answer in time) the response goes ahead as if there were none.
+      let category = delivered.request.content.categoryIdentifier
+      let routed = extensions.routes(app: app, category: category)
+      var asked: String?
+      let commit = { [self] (answer: ExtensionAnswer) in
+        let plan = ResponsePlan.decide(response, extension: answer)
+        writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
+          reply(result.map { outcome in
+            published(outcome.events, files: outcome.discardedFiles, app: app)
+            extensions.responded(response, category: category, app: app, except: asked)
+            return RespondResult(routedTo: routed, removed: outcome.removed)
+          })
+        }
+      }
+      let deadline = response.at.adding(millis: extensionAnswerTimeoutMillis)
+      // Not once chimed is stopping (the deadline timer is gone): nothing would end the wait.
+      if extensionTimer != nil {
+        asked = extensions.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
+      }
+      if asked == nil {
+        commit(.noExtension)
+      } else {
+        armExtensionDeadline()
+      }
+    })
+  }
+}
