@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
   /// Called on the work pool as an add's attachments start staging, before any file is looked
   /// at. Tests hold it to stop chimed with adds staging and adds waiting for the lane.
   public var beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
+  /// What an app's first authorization request is answered, and whether an app that never
+  /// asked may post (`chimed --authorization allow|ask-denies`).
+  public var authorizationPolicy: AuthorizationPolicy = .allow
   /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger
