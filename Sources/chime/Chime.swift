@@ -21,7 +21,10 @@ struct Chime: AsyncParsableCommand {
         chime add pic --title "Pic" --in 1h --attach ~/pic.png --sound ding.caf
         chime attachment check ~/clip.mp4
         chime apps register org.example.tea --container ~/tea
+        chime authorize --alert --sound --badge --app org.example.tea
+        chime badge 3 --app org.example.tea
+        chime apps deny org.example.spam
       """,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self, Apps.self, AttachmentCommand.self, SoundCommand.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

@@ -42,6 +42,9 @@ struct Chimed: ParsableCommand {
   @Option(help: "A fire later than this many seconds after its due time is marked missed.")
   var missedGrace: Double = 2
 
+  @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`).")
+  var authorization: String = AuthorizationPolicy.allow.rawValue
+
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
@@ -72,6 +75,10 @@ struct Chimed: ParsableCommand {
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
     guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
     configuration.fileLaneWidth = fileLaneWidth
+    guard let policy = AuthorizationPolicy(rawValue: authorization) else {
+      throw ValidationError("--authorization: \"\(authorization)\" is not allow or ask-denies")
+    }
+    configuration.authorizationPolicy = policy
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }

@@ -65,6 +65,7 @@ enum JSONOutput {
     if !e.note.isEmpty { object["note"] = e.note }
     if let d = e.delivered { object["delivered"] = delivered(d) }
     if let p = e.pending { object["pending"] = pending(p) }
+    if let count = e.badgeCount { object["badge_count"] = count }
     return object
   }
 }

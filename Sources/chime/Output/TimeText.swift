@@ -42,6 +42,7 @@ enum TimeText {
     } else if let p = event.pending {
       line += "  next \(local(p.nextFire))"
     }
+    if let count = event.badgeCount { line += "  badge \(count)" }
     if !event.note.isEmpty && event.kind != .subscribed { line += "  — \(event.note)" }
     return line
   }
