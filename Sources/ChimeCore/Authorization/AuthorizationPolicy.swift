@@ -10,11 +10,13 @@ public enum AuthorizationPolicy: String, Hashable, Sendable, CaseIterable {
 
   /// The record after `app` asks for `options`. The first request decides from the policy;
   /// later ones (anything but not-determined recorded) return the record unchanged.
-  /// Provisional asks are allowed quietly under `allow`.
+  /// Provisional asks are allowed quietly under `allow`. What is granted is what was asked,
+  /// less what the user already switched off before the app asked.
   public func decide(_ options: AuthorizationOptions, recorded: AppAuthorization) -> AppAuthorization {
     guard recorded.status == .notDetermined else { return recorded }
     var decided = recorded
-    decided.granted = options.subtracting(.provisional)
+    let asked = options.subtracting(.provisional)
+    decided.granted = recorded.granted.map { asked.intersection($0) } ?? asked
     switch self {
     case .allow:
       decided.status = options.contains(.provisional) ? .provisional : .authorized

@@ -2,6 +2,8 @@
 /// (UNNotificationSettings), with its badge count.
 public struct NotificationSettings: Hashable, Sendable {
   public var status: AuthorizationStatus
+  /// Each permission as in effect now (false for a denied app, and for sound and badge of a
+  /// provisional one).
   public var alert: Bool
   public var sound: Bool
   public var badge: Bool
@@ -10,6 +12,7 @@ public struct NotificationSettings: Hashable, Sendable {
   public var carPlay: Bool
   public var announcement: Bool
   public var providesAppNotificationSettings: Bool
+  /// The app's badge count (0: no badge).
   public var badgeCount: Int
 
   public init(status: AuthorizationStatus = .notDetermined, alert: Bool = false, sound: Bool = false, badge: Bool = false,

@@ -23,6 +23,13 @@ import Testing
     #expect(allowed.granted == [.alert, .criticalAlert])
   }
 
+  @Test func aSwitchTheUserMadeBeforeTheFirstRequestHolds() {
+    let soundOff = AppSettingsChange(appID: "org.example.a", disable: [.sound]).applied(to: .none)
+    let decided = AuthorizationPolicy.allow.decide([.alert, .sound], recorded: soundOff)
+    #expect(decided.status == .authorized)
+    #expect(decided.granted == [.alert])
+  }
+
   @Test(arguments: AuthorizationPolicy.allCases) func laterRequestsReturnTheRecordUnchanged(_ policy: AuthorizationPolicy) {
     for status in [AuthorizationStatus.denied, .authorized, .provisional] {
       let recorded = AppAuthorization(status: status, granted: [.sound], badgeCount: 3)
