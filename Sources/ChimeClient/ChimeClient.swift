@@ -147,9 +147,12 @@ public struct ChimeClient: Sendable {
   /// The user's call: allows, denies or switches settings of `change.appID` (any app, not
   /// this client's), and answers that app's settings. An empty change just reads them.
   ///
-  /// - Throws: INVALID_ARGUMENT `INVALID_APP_ID` or `INVALID_APP_SETTINGS`.
+  /// - Throws: INVALID_ARGUMENT `INVALID_APP_ID` or `INVALID_APP_SETTINGS` (checked here before
+  ///   sending, and again by the daemon).
   public func setAppSettings(_ change: AppSettingsChange) async throws(ChimeError) -> NotificationSettings {
-    try await unary(Calls.setAppSettings, change)
+    // A setting both on and off cannot be sent faithfully: refuse it here, as the daemon would.
+    try change.validate()
+    return try await unary(Calls.setAppSettings, change)
   }
 
   // MARK: Through the call table

@@ -2,6 +2,7 @@ import ChimeClient
 import ChimeCore
 import ChimeServer
 import ChimeTestSupport
+import ChimeWire
 import Testing
 
 /// Authorization, settings and badge through the whole daemon with a manual clock.
@@ -168,6 +169,46 @@ import Testing
     #expect(critical?.criticalDowngraded == false)
     #expect(critical?.plays == .default)
     #expect(critical?.message.contains("critical") == false)
+  }
+
+  @Test(arguments: Transport.allCases) func theCriticalRuleFollowsThePermissionAtDelivery(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let app = try d.client(app: "org.example.alarm", over: transport)
+    let user = try d.client(app: "chime.cli", over: transport)
+    var events = app.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var request = NotificationRequest.tea("wake", in: 10)
+    request.content.sound = Sound(kind: .defaultCritical, volume: 1)
+    #expect(try await app.add(request).pending.sound?.criticalDowngraded == true)
+
+    _ = try await user.setAppSettings(AppSettingsChange(appID: "org.example.alarm", enable: [.criticalAlert]))
+    d.advance(seconds: 10)
+    let delivered = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(delivered.delivered?.sound?.criticalDowngraded == false)
+    #expect(delivered.delivered?.sound?.plays == .default)
+    #expect(delivered.note.isEmpty, "\(delivered.note)")
+  }
+
+  @Test(arguments: Transport.allCases) func userChangesNameTheirAppAndAreChecked(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let caller = try d.client(app: "org.example.caller", over: transport)
+    let changed = try await caller.setAppSettings(AppSettingsChange(appID: "org.example.target", disable: [.badge]))
+    #expect(!changed.badge && changed.sound)
+    #expect(try await caller.settings().badge)
+    #expect(try await d.client(app: "org.example.target", over: transport).settings() == changed)
+    await expectRefused("INVALID_APP_ID", code: .invalidArgument) {
+      _ = try await caller.setAppSettings(AppSettingsChange(appID: "not an app id", status: .denied))
+    }
+    await expectRefused("INVALID_APP_SETTINGS", code: .invalidArgument) {
+      _ = try await caller.setAppSettings(AppSettingsChange(appID: "org.example.target", enable: [.sound], disable: [.sound]))
+    }
+    // The daemon checks too, whatever a client sends.
+    for (change, reason) in [(AppSettingsChange(appID: "not an app id", status: .denied), "INVALID_APP_ID"),
+                             (AppSettingsChange(appID: "org.example.target", status: .provisional), "INVALID_APP_SETTINGS")] {
+      let payload = try WireCodec.encodeAppSettingsRequest(change)
+      await expectRefused(reason, code: .invalidArgument) { _ = try await caller.call(.setAppSettings, payload: payload) }
+    }
+    #expect(try await caller.setAppSettings(AppSettingsChange(appID: "org.example.target")) == changed)
   }
 
   @Test func decisionsAndBadgeSurviveARestart() async throws {
