@@ -26,22 +26,3 @@ public struct AuthorizationOptions: OptionSet, Hashable, Sendable, Codable {
   /// What the user grants an app that never asked when they allow it: alert, sound and badge.
   public static let userDefault: AuthorizationOptions = [.alert, .sound, .badge]
 }
-
-/// Whether an app may post notifications (UNAuthorizationStatus).
-public enum AuthorizationStatus: Int, Hashable, Sendable, Codable, CaseIterable {
-  case notDetermined = 0
-  case denied = 1
-  case authorized = 2
-  /// Allowed quietly: delivered without sound or badge.
-  case provisional = 3
-
-  /// `not-determined`, `denied`, `authorized`, `provisional`.
-  public var name: String {
-    switch self {
-    case .notDetermined: "not-determined"
-    case .denied: "denied"
-    case .authorized: "authorized"
-    case .provisional: "provisional"
-    }
-  }
-}
