@@ -189,6 +189,26 @@ import Testing
     #expect(delivered.note.isEmpty, "\(delivered.note)")
   }
 
+  @Test(arguments: Transport.allCases) func timeSensitiveNeedsItsPermission(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let plain = try d.client(app: "org.example.plain", over: transport)
+    let urgent = try d.client(app: "org.example.urgent", over: transport)
+    _ = try await urgent.requestAuthorization([.alert, .timeSensitive])
+    var request = NotificationRequest.tea("u", in: nil)
+    request.content.interruptionLevel = .timeSensitive
+    #expect(try await plain.add(request).delivered?.request.content.interruptionLevel == .active)
+    #expect(try await urgent.add(request).delivered?.request.content.interruptionLevel == .timeSensitive)
+
+    var events = plain.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    request.trigger = .timeInterval(TimeIntervalTrigger(seconds: 10))
+    _ = try await plain.add(request)
+    d.advance(seconds: 10)
+    let delivered = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(delivered.delivered?.request.content.interruptionLevel == .active)
+    #expect(delivered.note.contains(DeliveryShape.levelNote(.timeSensitive)), "\(delivered.note)")
+  }
+
   @Test(arguments: Transport.allCases) func userChangesNameTheirAppAndAreChecked(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let caller = try d.client(app: "org.example.caller", over: transport)

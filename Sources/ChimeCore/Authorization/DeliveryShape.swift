@@ -6,16 +6,21 @@
 ///   as a regular one and its resolution says `criticalDowngraded` (no note: it is the rule).
 /// - A badge in the content sets the count only with the badge permission (a note says when it
 ///   does not); absent leaves it, 0 clears it.
+/// - A time-sensitive level needs the time-sensitive permission and a critical level the
+///   critical-alert permission; otherwise the notification is delivered as active (a note says so).
 public struct DeliveryShape: Hashable, Sendable {
   public var sound: SoundResolution?
   /// The badge count to set, or nil to leave it.
   public var badge: Int?
+  /// The interruption level delivered.
+  public var level: InterruptionLevel
   /// Why the delivery differs from the content (for the delivered event's note); may be empty.
   public var notes: [String]
 
-  public init(sound: SoundResolution?, badge: Int?, notes: [String] = []) {
+  public init(sound: SoundResolution?, badge: Int?, level: InterruptionLevel = .active, notes: [String] = []) {
     self.sound = sound
     self.badge = badge
+    self.level = level
     self.notes = notes
   }
 
@@ -27,8 +32,15 @@ public struct DeliveryShape: Hashable, Sendable {
   /// The note of a delivery whose badge the settings kept from changing.
   public static let badgeOffNote = "badge: off in the app's settings; the badge is unchanged"
 
-  /// The delivery of content with `requested` sound (as `resolved`) and `badge`, under `allowed`.
-  public static func decide(requested: Sound?, resolved: SoundResolution?, badge: Int?, allowed: AuthorizationOptions) -> DeliveryShape {
+  /// The note of a delivery whose interruption level the settings lowered to active.
+  public static func levelNote(_ level: InterruptionLevel) -> String {
+    "interruption level: \(level.name) needs the app's \(level == .critical ? "critical-alert" : "time-sensitive") permission; delivered as active"
+  }
+
+  /// The delivery of content with `requested` sound (as `resolved`), `badge` and `level`, under
+  /// `allowed`.
+  public static func decide(requested: Sound?, resolved: SoundResolution?, badge: Int?, level: InterruptionLevel = .active,
+                            allowed: AuthorizationOptions) -> DeliveryShape {
     var notes: [String] = []
     var sound = critical(resolved, requested: requested, allowed: allowed)
     if let playing = sound, playing.plays != .none, !allowed.contains(.sound) {
@@ -41,7 +53,12 @@ public struct DeliveryShape: Hashable, Sendable {
     if let badge {
       if allowed.contains(.badge) { applied = badge } else { notes.append(badgeOffNote) }
     }
-    return DeliveryShape(sound: sound, badge: applied, notes: notes)
+    var delivered = level
+    if (level == .timeSensitive && !allowed.contains(.timeSensitive)) || (level == .critical && !allowed.contains(.criticalAlert)) {
+      delivered = .active
+      notes.append(levelNote(level))
+    }
+    return DeliveryShape(sound: sound, badge: applied, level: delivered, notes: notes)
   }
 
   /// `resolved` with the critical rule applied afresh (a downgrade noted earlier is undone

@@ -69,9 +69,13 @@ struct FirePreparation: Sendable {
         }
         let content = row.pending.request.content
         let shape = DeliveryShape.decide(requested: content.sound, resolved: sound, badge: content.badge.map { Int(clamping: $0) },
-                                         allowed: allowed)
+                                         level: content.interruptionLevel, allowed: allowed)
         var fire = Fire(row, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
         fire.badge = shape.badge
+        if shape.level != content.interruptionLevel, case .deliver(var record, let note) = fire.delivery {
+          record.request.content.interruptionLevel = shape.level
+          fire.delivery = .deliver(record, note: note)
+        }
         return .ready(fire)
       }
     }

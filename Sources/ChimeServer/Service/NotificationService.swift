@@ -199,8 +199,11 @@ final class NotificationService {
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
     if request.trigger == nil {
       let shape = DeliveryShape.decide(requested: request.content.sound, resolved: pending.sound,
-                                       badge: request.content.badge.map { Int(clamping: $0) }, allowed: permissions(of: app).effective)
-      let delivered = DeliveredNotification(request: request, delivered: now, due: now, sound: shape.sound)
+                                       badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
+                                       allowed: permissions(of: app).effective)
+      var shown = request
+      shown.content.interruptionLevel = shape.level
+      let delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound)
       writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: shape.note)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: delivered, app: app)

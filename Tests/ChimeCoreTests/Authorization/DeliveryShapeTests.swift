@@ -58,6 +58,22 @@ import Testing
     #expect(shape.notes == c.notes)
   }
 
+  static let levels: [(InterruptionLevel, AuthorizationOptions, InterruptionLevel)] = [
+    (.passive, [], .passive),
+    (.active, [], .active),
+    (.timeSensitive, [.alert], .active),
+    (.timeSensitive, [.timeSensitive], .timeSensitive),
+    (.critical, [.timeSensitive], .active),
+    (.critical, [.criticalAlert], .critical),
+  ]
+
+  @Test(arguments: levels) func interruptionLevelsNeedTheirPermission(_ c: (InterruptionLevel, AuthorizationOptions, InterruptionLevel)) {
+    let (level, allowed, delivered) = c
+    let shape = DeliveryShape.decide(requested: nil, resolved: nil, badge: nil, level: level, allowed: allowed)
+    #expect(shape.level == delivered)
+    #expect(shape.notes == (level == delivered ? [] : [DeliveryShape.levelNote(level)]))
+  }
+
   @Test func theCriticalRuleIsIdempotentAndKeepsOtherMessages() {
     var r = SoundResolution(plays: .default)
     r.message = "the sound file was removed"
