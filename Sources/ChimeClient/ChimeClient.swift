@@ -175,6 +175,38 @@ public struct ChimeClient: Sendable {
     serverStream(Calls.subscribe, cursor) { error in error.has(.unknownEnumValue) && error.field == "kind" }
   }
 
+  // MARK: Authorization, settings and badge
+
+  /// Asks for `options`. The first request records the daemon's policy decision; later ones
+  /// answer it unchanged.
+  public func requestAuthorization(_ options: AuthorizationOptions) async throws(ChimeError) -> AuthorizationResult {
+    try await unary(Calls.requestAuthorization, options)
+  }
+
+  /// The app's authorization status, effective settings and badge count.
+  public func settings() async throws(ChimeError) -> NotificationSettings {
+    try await unary(Calls.getSettings, Empty())
+  }
+
+  /// Sets the app's badge count (0 clears it).
+  ///
+  /// - Throws: INVALID_ARGUMENT `BADGE_INPUT_INVALID` for a negative count; PERMISSION_DENIED
+  ///   `BADGE_NOT_ALLOWED` when the app's badge setting is off.
+  public func setBadgeCount(_ count: Int) async throws(ChimeError) {
+    _ = try await unary(Calls.setBadgeCount, count)
+  }
+
+  /// The user's call: allows, denies or switches settings of `change.appID` (any app, not
+  /// this client's), and answers that app's settings. An empty change just reads them.
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_APP_ID` or `INVALID_APP_SETTINGS` (checked here before
+  ///   sending, and again by the daemon).
+  public func setAppSettings(_ change: AppSettingsChange) async throws(ChimeError) -> NotificationSettings {
+    // A setting both on and off cannot be sent faithfully: refuse it here, as the daemon would.
+    try change.validate()
+    return try await unary(Calls.setAppSettings, change)
+  }
+
   // MARK: Through the call table
 
   /// A unary call through its descriptor: the request encoded and the reply decoded with the

@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
   /// How long a response waits for a content extension's answer before chimed acts on it as if
   /// there were no extension (measured on `clock`).
   public var extensionAnswerTimeoutMillis: Int64 = 5_000
+  /// What an app's first authorization request is answered, and whether an app that never
+  /// asked may post (`chimed --authorization allow|ask-denies`).
+  public var authorizationPolicy: AuthorizationPolicy = .allow
   /// Present deliveries on the desktop (notify-send) in addition to the log.
   public var desktopNotifications: Bool = false
   public var logger: Logger

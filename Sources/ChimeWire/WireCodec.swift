@@ -199,6 +199,7 @@ public enum WireCodec {
         m.pointee.response = CategoryProto.build(response, in: arena)
       }
       arena.assign(&m.pointee.note, event.note)
+      m.pointee.badge_count = Int64(event.badgeCount ?? 0)
       return m
     }
   }
@@ -219,7 +220,8 @@ public enum WireCodec {
         delivered: delivered,
         pending: pending,
         response: response,
-        note: try ProtoMessage.text(e.note, "note")
+        note: try ProtoMessage.text(e.note, "note"),
+        badgeCount: e.kind == CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED ? Int(clamping: e.badge_count) : nil
       )
     }
   }
@@ -319,6 +321,7 @@ public enum WireCodec {
     case .response: CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE
     case .eventsLost: CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST
     case .subscribed: CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED
+    case .badgeChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED
     }
   }
 
@@ -333,6 +336,7 @@ public enum WireCodec {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE: .response
     case CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST: .eventsLost
     case CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED: .subscribed
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED: .badgeChanged
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

@@ -45,6 +45,8 @@ struct Chimed: ParsableCommand {
 
   @Option(help: "Seconds a response waits for a content extension's answer before going ahead without it.")
   var extensionTimeout: Double = 5
+  @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`).")
+  var authorization: String = AuthorizationPolicy.allow.rawValue
 
   @Option(help: .hidden)
   var clockOffset: Double = 0
@@ -77,6 +79,10 @@ struct Chimed: ParsableCommand {
     configuration.extensionAnswerTimeoutMillis = Int64(max(0, extensionTimeout) * 1000)
     guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
     configuration.fileLaneWidth = fileLaneWidth
+    guard let policy = AuthorizationPolicy(rawValue: authorization) else {
+      throw ValidationError("--authorization: \"\(authorization)\" is not allow or ask-denies")
+    }
+    configuration.authorizationPolicy = policy
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }

@@ -83,7 +83,7 @@ import Testing
   @Test func unimplementedMethodsSaySoHonestly() async throws {
     let d = try InProcessDaemon()
     let client = try d.client()
-    #expect(Calls.undescribed == [.requestAuthorization, .getSettings, .setBadgeCount])
+    #expect(Calls.undescribed.isEmpty)
     for method in Calls.undescribed {
       await expectError("UNIMPLEMENTED", code: .unimplemented) { _ = try await client.call(method, payload: [0xFF]) }
     }

@@ -177,6 +177,18 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// An empty or broken sound file, or one with no audio.
   public static let soundCorrupt = Reason("SOUND_CORRUPT", .invalidArgument)
 
+  // MARK: Authorization and badge
+
+  /// The app is denied notifications (by the user, or by the daemon's policy for apps the user
+  /// has not allowed).
+  public static let notificationsNotAllowed = Reason("NOTIFICATIONS_NOT_ALLOWED", .permissionDenied)
+  /// `SetBadgeCount` with a negative count.
+  public static let badgeInputInvalid = Reason("BADGE_INPUT_INVALID", .invalidArgument)
+  /// `SetBadgeCount` from an app whose badge permission is off.
+  public static let badgeNotAllowed = Reason("BADGE_NOT_ALLOWED", .permissionDenied)
+  /// A settings change the user cannot make (an authorization status other than allowed or denied).
+  public static let invalidAppSettings = Reason("INVALID_APP_SETTINGS", .invalidArgument)
+
   // MARK: The store
 
   /// The store cannot be opened. (Also sent as INTERNAL for a damaged store and as
@@ -239,6 +251,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, invalidThumbnailClippingRect,
     invalidThumbnailTime, mediaReadFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
+    notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,
     storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,

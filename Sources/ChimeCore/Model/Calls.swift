@@ -67,6 +67,7 @@ public enum Method: String, CaseIterable, Sendable {
   case requestAuthorization = "/chime.v1.NotificationCenter/RequestAuthorization"
   case getSettings = "/chime.v1.NotificationCenter/GetSettings"
   case setBadgeCount = "/chime.v1.NotificationCenter/SetBadgeCount"
+  case setAppSettings = "/chime.v1.NotificationCenter/SetAppSettings"
   case registerApp = "/chime.v1.NotificationCenter/RegisterApp"
   case getApp = "/chime.v1.NotificationCenter/GetApp"
   case listApps = "/chime.v1.NotificationCenter/ListApps"

@@ -13,6 +13,8 @@ public struct Event: Hashable, Sendable, Codable {
     case eventsLost = 8
     /// The stream is live (sent after any replayed events).
     case subscribed = 9
+    /// The app's badge count changed; `badgeCount` is the new count.
+    case badgeChanged = 10
 
     public var name: String {
       switch self {
@@ -25,6 +27,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .response: "response"
       case .eventsLost: "events-lost"
       case .subscribed: "subscribed"
+      case .badgeChanged: "badge-changed"
       }
     }
   }
@@ -39,10 +42,13 @@ public struct Event: Hashable, Sendable, Codable {
   /// The user's answer, on a `.response` event.
   public var response: NotificationResponse?
   public var note: String
+  /// `.badgeChanged`: the new count.
+  public var badgeCount: Int?
 
   public init(cursor: UInt64 = 0, at: Instant, kind: Kind, identifiers: [String] = [], delivered: DeliveredNotification? = nil, pending: PendingRequest? = nil,
-              response: NotificationResponse? = nil, note: String = "") {
+              response: NotificationResponse? = nil, note: String = "", badgeCount: Int? = nil) {
     self.response = response
+    self.badgeCount = badgeCount
     self.cursor = cursor
     self.at = at
     self.kind = kind

@@ -96,10 +96,22 @@ final class CallRouter {
         service.unregisterExtension(app: app, token: token)
       }
     }
-    table.unimplemented([.requestAuthorization, .getSettings, .setBadgeCount], "authorization and badge")
     table.unary(Calls.answerResponse) { call, request, reply throws(ChimeError) in
       try service.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
       reply(.success(Empty()))
+    }
+    table.unary(Calls.requestAuthorization) { call, options, reply in
+      service.requestAuthorization(app: call.app, options: options, reply: reply)
+    }
+    table.unary(Calls.getSettings) { call, _, reply in
+      service.getSettings(app: call.app, reply: reply)
+    }
+    table.unary(Calls.setBadgeCount) { call, count, reply in
+      service.setBadgeCount(app: call.app, count: count) { reply($0.map { Empty() }) }
+    }
+    // A user-side call: the app it changes is in the request; the caller's app id is not used.
+    table.unary(Calls.setAppSettings) { _, change, reply in
+      service.setAppSettings(change, reply: reply)
     }
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,

@@ -15,7 +15,8 @@ final class ServiceStack {
   let sweep: AttachmentStore.SweepReport
 
   /// Opens the store under `configuration.dataDirectory`, which must exist (chimed creates it),
-  /// and starts the service (its scheduler arms, its event cursor is read).
+  /// reads every app's authorization (a few rows per app, before any call can arrive) and starts
+  /// the service (its scheduler arms, its event cursor is read).
   ///
   /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` when the directory cannot be resolved; the
   ///   store's errors when it cannot be opened.
@@ -31,7 +32,8 @@ final class ServiceStack {
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger)
     sweep = Self.sweep(attachments, database: database, logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
-                                  presenter: LogPresenter(logger: logger), configuration: configuration)
+                                  presenter: LogPresenter(logger: logger), configuration: configuration,
+                                  authorizations: try database.authorizations())
     router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     service.start()
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])

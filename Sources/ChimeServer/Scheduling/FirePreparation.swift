@@ -23,6 +23,8 @@ struct FirePreparation: Sendable {
   let missedGraceMillis: Int64
   let soundRecheck: SoundRecheck
   let logger: Logger
+  /// What an app that never asked for authorization may do (`chimed --authorization`).
+  var policy: AuthorizationPolicy = .allow
 
   /// Blocking: call on the work pool. One answer per key, in order.
   func prepare(_ keys: [ScheduleKey], now: Instant, zone: TimeZone) -> [Prepared] {
@@ -33,6 +35,7 @@ struct FirePreparation: Sendable {
       return keys.map { _ in .failed(error) }
     }
     var layouts: [String: Result<AppLayout?, ChimeError>] = [:]
+    var permissions: [String: Result<AuthorizationOptions, ChimeError>] = [:]
     return rows.map { row -> Prepared in
       switch row {
       case .stale:
@@ -41,21 +44,46 @@ struct FirePreparation: Sendable {
         return .failed(error)
       case .current(let row):
         let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone)
-        guard case .deliver = plan.delivery, let sound = row.pending.sound, sound.plays == .named else {
+        guard case .deliver = plan.delivery else {
           return .ready(Fire(row, plan: plan, now: now, sound: row.pending.sound))
         }
         let app = row.key.app
-        if layouts[app] == nil { layouts[app] = registeredLayout(app) }
-        switch layouts[app]! {
-        case .failure(let error):
-          return .failed(error)
-        case .success(let registered):
-          let checked = soundRecheck(sound, app, registered)
-          let note = checked.plays == .named ? "" : "sound: \(checked.reason): \(checked.message)"
-          return .ready(Fire(row, plan: plan, now: now, sound: checked, note: note))
+        if permissions[app] == nil { permissions[app] = permissionsNow(app) }
+        let allowed: AuthorizationOptions
+        switch permissions[app]! {
+        case .failure(let error): return .failed(error)
+        case .success(let options): allowed = options
         }
+        var sound = row.pending.sound
+        var notes: [String] = []
+        if let named = sound, named.plays == .named {
+          if layouts[app] == nil { layouts[app] = registeredLayout(app) }
+          switch layouts[app]! {
+          case .failure(let error):
+            return .failed(error)
+          case .success(let registered):
+            let checked = soundRecheck(named, app, registered)
+            if checked.plays != .named { notes.append("sound: \(checked.reason): \(checked.message)") }
+            sound = checked
+          }
+        }
+        let content = row.pending.request.content
+        let shape = DeliveryShape.decide(requested: content.sound, resolved: sound, badge: content.badge.map { Int(clamping: $0) },
+                                         level: content.interruptionLevel, allowed: allowed)
+        var fire = Fire(row, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
+        fire.badge = shape.badge
+        if shape.level != content.interruptionLevel, case .deliver(var record, let note) = fire.delivery {
+          record.request.content.interruptionLevel = shape.level
+          fire.delivery = .deliver(record, note: note)
+        }
+        return .ready(fire)
       }
     }
+  }
+
+  /// The permissions in effect for `app` now, under the policy.
+  private func permissionsNow(_ app: String) -> Result<AuthorizationOptions, ChimeError> {
+    Result { () throws(ChimeError) in DeliveryPermissions(try database.authorization(app), policy: policy).effective }
   }
 
   /// The app's registered layout; nil when it never registered or its row does not decode (a

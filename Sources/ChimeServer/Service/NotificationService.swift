@@ -38,12 +38,19 @@ final class NotificationService {
   private let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
+  /// `chimed --authorization`.
+  let policy: AuthorizationPolicy
+  /// Every app's recorded authorization and badge count, as committed: read once at start-up,
+  /// then kept in step after each commit that changes them (only this service writes them).
+  var authorizations: [String: AppAuthorization]
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
   init(loop: EventLoop, database: ChimeDatabase, attachments: AttachmentStore, presenter: any Presenter,
-       configuration: ServerConfiguration) {
+       configuration: ServerConfiguration, authorizations: [String: AppAuthorization]) {
     let appsDirectory = configuration.appsDirectory
+    policy = configuration.authorizationPolicy
+    self.authorizations = authorizations
     self.attachments = attachments
     beforeStaging = configuration.beforeStaging
     fileLane = FileLane(loop: loop, width: configuration.fileLaneWidth)
@@ -61,7 +68,7 @@ final class NotificationService {
     let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
-                                      }, logger: logger)
+                                      }, logger: logger, policy: configuration.authorizationPolicy)
     scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock, configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
                           preparation: preparation, logger: logger, zone: { [unowned self] in zone }) { [unowned self] key, outcome in
       if case .fired(let events, let delivered, _, let files) = outcome {
@@ -137,6 +144,11 @@ final class NotificationService {
       reply(.failure(error))
       return
     }
+    let permissions = permissions(of: app)
+    if let refusal = permissions.refusal(app: app, policy: policy, status: authorization(of: app).status) {
+      return reply(.failure(refusal))
+    }
+    let criticalAllowed = permissions.effective.contains(.criticalAlert)
     let now = clock.now()
     let first: Instant
     do {
@@ -147,7 +159,8 @@ final class NotificationService {
     }
     guard Self.needsFiles(request) else {
       let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)  // not read: no named sound
-      let prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout))
+      let prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout,
+                                                                                    criticalAllowed: criticalAllowed))
       commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
       return
     }
@@ -158,7 +171,8 @@ final class NotificationService {
     let prepare = { @Sendable () -> Result<PreparedRequest, ChimeError> in
       beforeStaging?(app, request.identifier)
       return Result { () throws(ChimeError) in
-        try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory)
+        try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
+                                    criticalAllowed: criticalAllowed)
       }
     }
     preparing += 1
@@ -196,8 +210,13 @@ final class NotificationService {
     let request = prepared.request
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
     if request.trigger == nil {
-      let delivered = DeliveredNotification(request: request, delivered: now, due: now, sound: pending.sound)
-      writer.submit(DeliverNow(app: app, delivered: delivered, at: now)) { [self] result in
+      let shape = DeliveryShape.decide(requested: request.content.sound, resolved: pending.sound,
+                                       badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
+                                       allowed: permissions(of: app).effective)
+      var shown = request
+      shown.content.interruptionLevel = shape.level
+      let delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound)
+      writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: shape.note)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
           return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
@@ -284,6 +303,9 @@ final class NotificationService {
   /// After a commit: events to subscribers, files nothing holds off the store, a delivery to
   /// the presenter.
   func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
+    for event in events where event.kind == .badgeChanged {
+      authorizations[app, default: .none].badgeCount = event.badgeCount ?? 0
+    }
     hub.publish(events, app: app)
     discard(files)
     if let delivered {

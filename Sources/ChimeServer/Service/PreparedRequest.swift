@@ -9,16 +9,18 @@ struct PreparedRequest: Sendable {
   var sound: SoundResolution?
   var staged: [StagedAttachment] = []
 
-  /// Blocking (file I/O): runs on the work pool.
+  /// Blocking (file I/O): runs on the work pool. A critical sound stays critical only when
+  /// `criticalAllowed` (the app's critical-alert permission when it is added).
   ///
   /// - Throws: the attachment reasons (`ATTACHMENT_INVALID_URL`, `..._UNRECOGNIZED_TYPE`,
   ///   `..._INVALID_FILE_SIZE`, `..._CORRUPT`, `..._MOVE_INTO_DATA_STORE_FAILED`), bad options,
   ///   RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED` before anything is staged when the files
   ///   clearly do not fit, and store read failures.
   static func prepare(_ request: NotificationRequest, app: String, database: ChimeDatabase,
-                      attachments: AttachmentStore, appsDirectory: String) throws(ChimeError) -> PreparedRequest {
+                      attachments: AttachmentStore, appsDirectory: String, criticalAllowed: Bool) throws(ChimeError) -> PreparedRequest {
     let layout = try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
-    var prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout))
+    var prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout,
+                                                                                   criticalAllowed: criticalAllowed))
     let files = request.content.attachments
     guard !files.isEmpty else { return prepared }
 

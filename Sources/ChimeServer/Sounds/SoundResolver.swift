@@ -11,11 +11,9 @@ import ChimeSystem
 /// container or bundle). So a symlinked `Library` or `Sounds` directory pointing elsewhere, or a
 /// directory swapped for a symlink between a check and the open, cannot take the lookup out.
 enum SoundResolver {
-  static let criticalDowngradeNote =
-    "critical alerts need the app's critical-alert authorization, which chimed does not grant yet; the sound plays as a regular one"
-
-  /// What the request's sound will play, or nil when it has none.
-  static func resolve(_ sound: Sound?, layout: AppLayout) -> SoundResolution? {
+  /// What the request's sound will play, or nil when it has none. A critical sound is
+  /// downgraded unless `criticalAllowed` (the app's critical-alert permission now).
+  static func resolve(_ sound: Sound?, layout: AppLayout, criticalAllowed: Bool = false) -> SoundResolution? {
     guard let sound else { return nil }
     var resolution: SoundResolution
     switch sound.kind {
@@ -26,11 +24,7 @@ enum SoundResolver {
     case .named, .criticalNamed:
       resolution = check(name: sound.name, layout: layout).resolution
     }
-    if sound.isCritical {
-      resolution.criticalDowngraded = true
-      resolution.message = withCriticalNote(resolution.message)
-    }
-    return resolution
+    return DeliveryShape.critical(resolution, requested: sound, allowed: criticalAllowed ? .criticalAlert : [])
   }
 
   /// Looks `name` up in order and reports every place searched, up to the first match.
@@ -107,7 +101,7 @@ enum SoundResolver {
   /// directory on the way replaced by a symlink out is caught, while a path recorded through a
   /// symlinked parent such as `/home` still plays). Still playable: its facts now. Gone, led
   /// outside or unplayable: the default sound, with the reason and a message saying what
-  /// changed. A critical downgrade stays noted either way.
+  /// changed. The critical rule is applied afterwards by `DeliveryShape`.
   static func recheck(_ resolution: SoundResolution, layout: AppLayout) -> SoundResolution {
     guard resolution.plays == .named, !resolution.path.isEmpty else { return resolution }
     let path = resolution.path
@@ -136,7 +130,7 @@ enum SoundResolver {
     if now.plays == .named {
       now.message = resolution.message  // the critical note, if any
     } else {
-      now.message = resolution.criticalDowngraded ? withCriticalNote(changed) : changed
+      now.message = resolution.criticalDowngraded ? changed + "; " + DeliveryShape.criticalDowngradeNote : changed
     }
     return now
   }
@@ -149,9 +143,5 @@ enum SoundResolver {
     resolution.reason = error.kind == .missing || error.kind == .symlink ? Reason.soundNotFound.name : Reason.soundCorrupt.name
     resolution.message = "\(error.message); the default sound plays"
     return resolution
-  }
-
-  private static func withCriticalNote(_ message: String) -> String {
-    message.isEmpty ? criticalDowngradeNote : message + "; " + criticalDowngradeNote
   }
 }

@@ -107,6 +107,20 @@ enum Schema {
         ) WITHOUT ROWID;
         """)
     }
+    migrator.registerMigration("v5: authorization and badge") { db in
+      // Per app: the authorization status (AuthorizationStatus raw value), the permissions
+      // granted (AuthorizationOptions bits; NULL until the app asked or the user set one) and
+      // the badge count. A row exists once any of them was set.
+      try db.execute(sql: """
+        CREATE TABLE app_authorization (
+          app TEXT NOT NULL PRIMARY KEY CHECK (length(app) > 0),
+          status INTEGER NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 3),
+          granted INTEGER CHECK (granted >= 0),
+          badge_count INTEGER NOT NULL DEFAULT 0 CHECK (badge_count >= 0),
+          changed_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """)
+    }
     return migrator
   }()
 }

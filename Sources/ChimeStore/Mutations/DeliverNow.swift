@@ -4,16 +4,22 @@ import GRDB
 /// A request with no trigger, delivered at once. Removes a pending request with the same
 /// identifier (`replaced`, event `.pendingRemoved`), records `delivered` (replacing a delivered
 /// notification with the same identifier) with the snapshot of its category taken in the same
-/// transaction, and appends a `.delivered` event.
+/// transaction, and appends a `.delivered` event (with `note`); then sets the app's badge to
+/// `badge` when given (a `.badgeChanged` event if it changed).
 public struct DeliverNow: Mutation {
   public var app: String
   public var delivered: DeliveredNotification
   public var at: Instant
+  /// The badge count the delivery sets (decided by `DeliveryShape`), or nil to leave it.
+  public var badge: Int?
+  public var note: String
 
-  public init(app: String, delivered: DeliveredNotification, at: Instant) {
+  public init(app: String, delivered: DeliveredNotification, at: Instant, badge: Int? = nil, note: String = "") {
     self.app = app
     self.delivered = delivered
     self.at = at
+    self.badge = badge
+    self.note = note
   }
 
   public struct Outcome: MutationOutcome {
@@ -40,8 +46,11 @@ public struct DeliverNow: Mutation {
     try t.store.releaseAttachments(.delivered, app: app, identifier: identifier, db: t.db)
     outcome.discardedFiles = try t.store.collectAttachments(app: app, identifier: identifier, db: t.db)
     try t.store.holdAttachments(delivered.request, as: .delivered, app: app, db: t.db)
-    let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered)
+    let event = Event(at: at, kind: .delivered, identifiers: [identifier], delivered: delivered, note: note)
     outcome.events.append(try t.append(event, app: app))
+    if let badge, let changed = try t.setBadge(badge, app: app, at: at, identifiers: [identifier]) {
+      outcome.events.append(changed)
+    }
     return outcome
   }
 }

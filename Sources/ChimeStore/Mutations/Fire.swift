@@ -21,6 +21,8 @@ public struct Fire: Mutation {
   public var next: Instant?
   /// When the fire was seen.
   public var at: Instant
+  /// The badge count a delivery sets (decided by `DeliveryShape`), or nil to leave it.
+  public var badge: Int?
   public var app: String { key.app }
 
   /// The fire `plan` decided for `row`, seen at `now`, with the sound as checked at delivery.
@@ -67,6 +69,9 @@ public struct Fire: Mutation {
       delivered = record
       let event = Event(at: record.delivered, kind: .delivered, identifiers: [key.identifier], delivered: record, note: note)
       events.append(try t.append(event, app: key.app))
+      if let badge, let changed = try t.setBadge(badge, app: key.app, at: record.delivered, identifiers: [key.identifier]) {
+        events.append(changed)
+      }
     case .skip(let note):
       let event = Event(at: at, kind: .missedSkipped, identifiers: [key.identifier], note: note)
       events.append(try t.append(event, app: key.app))

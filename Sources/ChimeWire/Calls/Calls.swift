@@ -5,7 +5,7 @@ public import ChimeCore
 /// daemon's router answers through them: `try await unary(Calls.add, request)` returns an
 /// `AddResult`, and nothing else compiles.
 ///
-/// The methods not here (`Calls.undescribed`: authorization, settings, badge) have no codecs yet; the daemon answers them UNIMPLEMENTED.
+/// Every method of `Method` is described here (`Calls.undescribed` is empty).
 public enum Calls {
   // MARK: Pending
 
@@ -127,6 +127,34 @@ public enum Calls {
     encodeRequest: WireCodec.encodeCheckSoundRequest(name:), decodeRequest: WireCodec.decodeCheckSoundRequest,
     encodeResponse: WireCodec.encodeCheckSoundResponse, decodeResponse: WireCodec.decodeCheckSoundResponse)
 
+  // MARK: Authorization, settings and badge
+
+  /// `RequestAuthorization`: the first request records the policy's decision; later ones answer it.
+  public static let requestAuthorization = CallDescriptor(
+    .requestAuthorization,
+    encodeRequest: { options throws(ChimeError) in WireCodec.encodeAuthorizationRequest(options) },
+    decodeRequest: WireCodec.decodeAuthorizationRequest,
+    encodeResponse: WireCodec.encodeAuthorizationResponse, decodeResponse: WireCodec.decodeAuthorizationResponse)
+
+  /// `GetSettings`: the app's authorization status, effective settings and badge count.
+  public static let getSettings = CallDescriptor(
+    .getSettings,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeNotificationSettings, decodeResponse: WireCodec.decodeNotificationSettings)
+
+  /// `SetBadgeCount`: sets the app's badge count (0 clears it).
+  public static let setBadgeCount = CallDescriptor(
+    .setBadgeCount,
+    encodeRequest: { count throws(ChimeError) in WireCodec.encodeSetBadgeCountRequest(count) },
+    decodeRequest: WireCodec.decodeSetBadgeCountRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
+  /// `SetAppSettings`: the user changes another app's authorization and settings.
+  public static let setAppSettings = CallDescriptor(
+    .setAppSettings,
+    encodeRequest: WireCodec.encodeAppSettingsRequest, decodeRequest: WireCodec.decodeAppSettingsRequest,
+    encodeResponse: WireCodec.encodeNotificationSettings, decodeResponse: WireCodec.decodeNotificationSettings)
+
   // MARK: The table as a whole
 
   /// The methods described above, in their order.
@@ -136,6 +164,7 @@ public enum Calls {
     subscribe.method, nextTriggerDates.method,
     setCategories.method, getCategories.method, respond.method, registerExtension.method, answerResponse.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
+    requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
   ]
 
   /// The methods of the protocol with no descriptor yet; the daemon answers them UNIMPLEMENTED.

@@ -6,7 +6,7 @@ import Foundation
 /// `chime apps`: where apps keep their sounds and bundle files.
 struct Apps: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Register and show app layouts (container, group containers, bundle).",
+    abstract: "Register and show app layouts; allow, deny and set apps' notification settings.",
     discussion: """
       An app's custom sounds are looked up in its container's Library/Sounds, then each group \
       container's Library/Sounds in the order registered, then its bundle. Attachments from \
@@ -17,8 +17,14 @@ struct Apps: AsyncParsableCommand {
         chime apps register org.example.tea --container ~/tea --group ~/shared --bundle /opt/tea
         chime apps show org.example.tea
         chime apps list
+
+      allow, deny and settings are the user's side of authorization: they change the app named \
+      by ID (not --app), and only the user chimed runs as can reach chimed at all.
+        chime apps allow org.example.tea
+        chime apps deny org.example.spam
+        chime apps settings org.example.tea --sound off --badge off
       """,
-    subcommands: [Register.self, Show.self, List.self]
+    subcommands: [Register.self, Show.self, List.self, Allow.self, Deny.self, SettingsCommand.self]
   )
 }
 

@@ -73,6 +73,7 @@ enum JSONOutput {
     if let d = e.delivered { object["delivered"] = delivered(d) }
     if let p = e.pending { object["pending"] = pending(p) }
     if let r = e.response { object["response"] = response(r) }
+    if let count = e.badgeCount { object["badge_count"] = count }
     return object
   }
 }

@@ -45,6 +45,7 @@ enum TimeText {
       line += "  \(r.actionIdentifier)"
       if !r.userText.isEmpty { line += "  \"\(r.userText)\"" }
     }
+    if let count = event.badgeCount { line += "  badge \(count)" }
     if !event.note.isEmpty && event.kind != .subscribed { line += "  — \(event.note)" }
     return line
   }

@@ -488,6 +488,48 @@ class Client:
         in order) and what would play (``resolution``)."""
         return self.call("CheckSound", nc_pb2.CheckSoundRequest(name=name), nc_pb2.CheckSoundResponse)
 
+    # -- authorization, settings and badge ---------------------------------------------------
+
+    def request_authorization(self, *, alert: bool = False, sound: bool = False, badge: bool = False,
+                              critical_alert: bool = False, provisional: bool = False,
+                              time_sensitive: bool = False, car_play: bool = False,
+                              provides_app_notification_settings: bool = False,
+                              announcement: bool = False) -> nc_pb2.AuthorizationResponse:
+        """Asks for these options for this app. The first request records the daemon's policy
+        decision (``chimed --authorization``); later ones answer it unchanged. ``granted`` says
+        whether the app may post."""
+        request = nc_pb2.AuthorizationRequest(
+            alert=alert, sound=sound, badge=badge, critical_alert=critical_alert, provisional=provisional,
+            time_sensitive=time_sensitive, car_play=car_play,
+            provides_app_notification_settings=provides_app_notification_settings, announcement=announcement)
+        return self.call("RequestAuthorization", request, nc_pb2.AuthorizationResponse)
+
+    def settings(self) -> nc_pb2.NotificationSettings:
+        """This app's authorization status, effective settings and badge count."""
+        return self.call("GetSettings", nc_pb2.Empty(), nc_pb2.NotificationSettings)
+
+    def set_badge_count(self, count: int) -> None:
+        """Sets this app's badge count (0 clears it). Raises ChimeError ``BADGE_INPUT_INVALID``
+        for a negative count, ``BADGE_NOT_ALLOWED`` when the app's badge setting is off."""
+        self.call("SetBadgeCount", nc_pb2.SetBadgeCountRequest(count=count), nc_pb2.Empty)
+
+    def badge_count(self) -> int:
+        return int(self.settings().badge_count)
+
+    def set_app_settings(self, app_id: str, *, allow: Optional[bool] = None,
+                         **switches: bool) -> nc_pb2.NotificationSettings:
+        """The user's call: allows (``allow=True``), denies (``allow=False``) or switches settings
+        of the app ``app_id`` (not this client's), e.g. ``sound=False, badge=False``; returns that
+        app's settings. Switches: alert, sound, badge, critical_alert, time_sensitive, car_play,
+        announcement. With nothing to change it just reads them."""
+        request = nc_pb2.AppSettingsRequest(app_id=app_id)
+        if allow is not None:
+            request.status = (nc_pb2.AUTHORIZATION_STATUS_AUTHORIZED if allow
+                              else nc_pb2.AUTHORIZATION_STATUS_DENIED)
+        for name, value in switches.items():
+            setattr(request, name, bool(value))
+        return self.call("SetAppSettings", request, nc_pb2.NotificationSettings)
+
     # -- helpers -------------------------------------------------------------------------------
 
     @staticmethod

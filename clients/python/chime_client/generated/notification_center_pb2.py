@@ -15,19 +15,19 @@ _sym_db = _symbol_database.Default()
 from . import request_pb2 as chime_dot_v1_dot_request__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"chime/v1/notification_center.proto\x12\x08\x63hime.v1\x1a\x16\x63hime/v1/request.proto\"\x07\n\x05\x45mpty\"<\n\nAddRequest\x12.\n\x07request\x18\x01 \x01(\x0b\x32\x1d.chime.v1.NotificationRequest\"~\n\x0b\x41\x64\x64Response\x12)\n\x07pending\x18\x01 \x01(\x0b\x32\x18.chime.v1.PendingRequest\x12\x10\n\x08replaced\x18\x02 \x01(\x08\x12\x32\n\tdelivered\x18\x03 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\"4\n\x0bPageRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\"Y\n\x12GetPendingResponse\x12*\n\x08requests\x18\x01 \x03(\x0b\x32\x18.chime.v1.PendingRequest\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"g\n\x14GetDeliveredResponse\x12\x36\n\rnotifications\x18\x01 \x03(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\")\n\x12IdentifiersRequest\x12\x13\n\x0bidentifiers\x18\x01 \x03(\t\"!\n\x0eRemoveResponse\x12\x0f\n\x07removed\x18\x01 \x03(\t\"4\n\x10SubscribeRequest\x12\x16\n\x0c\x61\x66ter_cursor\x18\x01 \x01(\x04H\x00\x42\x08\n\x06resume\"\x82\x02\n\x05\x45vent\x12\x0e\n\x06\x63ursor\x18\x01 \x01(\x04\x12\x12\n\nat_unix_ms\x18\x02 \x01(\x03\x12!\n\x04kind\x18\x03 \x01(\x0e\x32\x13.chime.v1.EventKind\x12\x13\n\x0bidentifiers\x18\x04 \x03(\t\x12\x32\n\tdelivered\x18\x05 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12)\n\x07pending\x18\x06 \x01(\x0b\x32\x18.chime.v1.PendingRequest\x12\x30\n\x08response\x18\x07 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\x12\x0c\n\x04note\x18\x08 \x01(\t\"c\n\x17NextTriggerDatesRequest\x12\"\n\x07trigger\x18\x01 \x01(\x0b\x32\x11.chime.v1.Trigger\x12\x15\n\rafter_unix_ms\x18\x02 \x01(\x03\x12\r\n\x05\x63ount\x18\x03 \x01(\r\"\\\n\x08\x46ireDate\x12\x0f\n\x07unix_ms\x18\x01 \x01(\x03\x12\x11\n\ttime_zone\x18\x02 \x01(\t\x12\x1a\n\x12utc_offset_seconds\x18\x03 \x01(\x05\x12\x10\n\x08\x64st_note\x18\x04 \x01(\t\"=\n\x18NextTriggerDatesResponse\x12!\n\x05\x64\x61tes\x18\x01 \x03(\x0b\x32\x12.chime.v1.FireDate\">\n\x14SetCategoriesRequest\x12&\n\ncategories\x18\x01 \x03(\x0b\x32\x12.chime.v1.Category\"?\n\x15GetCategoriesResponse\x12&\n\ncategories\x18\x01 \x03(\x0b\x32\x12.chime.v1.Category\"y\n\x14NotificationResponse\x12\x1f\n\x17notification_identifier\x18\x01 \x01(\t\x12\x19\n\x11\x61\x63tion_identifier\x18\x02 \x01(\t\x12\x11\n\tuser_text\x18\x03 \x01(\t\x12\x12\n\nat_unix_ms\x18\x04 \x01(\x03\"B\n\x0eRespondRequest\x12\x30\n\x08response\x18\x01 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\"5\n\x0fRespondResponse\x12\x11\n\trouted_to\x18\x01 \x03(\t\x12\x0f\n\x07removed\x18\x02 \x01(\x08\"V\n\x18RegisterExtensionRequest\x12\x1c\n\x14\x65xtension_identifier\x18\x01 \x01(\t\x12\x1c\n\x14\x63\x61tegory_identifiers\x18\x02 \x03(\t\"\x9f\x01\n\x0e\x45xtensionEvent\x12\x32\n\tdelivered\x18\x01 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12\x30\n\x08response\x18\x02 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\x12\x12\n\nregistered\x18\x03 \x01(\x08\x12\x13\n\x0bresponse_id\x18\x04 \x01(\x04\"}\n\x15\x41nswerResponseRequest\x12\x1c\n\x14\x65xtension_identifier\x18\x01 \x01(\t\x12\x13\n\x0bresponse_id\x18\x02 \x01(\x04\x12\x31\n\x06option\x18\x03 \x01(\x0e\x32!.chime.v1.ExtensionResponseOption\"\x88\x01\n\x14\x41uthorizationRequest\x12\r\n\x05\x61lert\x18\x01 \x01(\x08\x12\r\n\x05sound\x18\x02 \x01(\x08\x12\r\n\x05\x62\x61\x64ge\x18\x03 \x01(\x08\x12\x16\n\x0e\x63ritical_alert\x18\x04 \x01(\x08\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\x16\n\x0etime_sensitive\x18\x06 \x01(\x08\"Z\n\x15\x41uthorizationResponse\x12\x0f\n\x07granted\x18\x01 \x01(\x08\x12\x30\n\x08settings\x18\x02 \x01(\x0b\x32\x1e.chime.v1.NotificationSettings\"\xc5\x01\n\x14NotificationSettings\x12;\n\x14\x61uthorization_status\x18\x01 \x01(\x0e\x32\x1d.chime.v1.AuthorizationStatus\x12\r\n\x05\x61lert\x18\x02 \x01(\x08\x12\r\n\x05sound\x18\x03 \x01(\x08\x12\r\n\x05\x62\x61\x64ge\x18\x04 \x01(\x08\x12\x16\n\x0e\x63ritical_alert\x18\x05 \x01(\x08\x12\x16\n\x0etime_sensitive\x18\x06 \x01(\x08\x12\x13\n\x0b\x62\x61\x64ge_count\x18\x07 \x01(\x03\"%\n\x14SetBadgeCountRequest\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\"Q\n\x12RegisterAppRequest\x12\x11\n\tcontainer\x18\x01 \x01(\t\x12\x18\n\x10group_containers\x18\x02 \x03(\t\x12\x0e\n\x06\x62undle\x18\x03 \x01(\t\"l\n\tAppLayout\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x11\n\tcontainer\x18\x02 \x01(\t\x12\x18\n\x10group_containers\x18\x03 \x03(\t\x12\x0e\n\x06\x62undle\x18\x04 \x01(\t\x12\x12\n\nregistered\x18\x05 \x01(\x08\"5\n\x10ListAppsResponse\x12!\n\x04\x61pps\x18\x01 \x03(\x0b\x32\x13.chime.v1.AppLayout\"!\n\x11\x43heckSoundRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"=\n\x0fSoundSearchStep\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06\x65xists\x18\x02 \x01(\x08\x12\x0c\n\x04note\x18\x03 \x01(\t\"p\n\x12\x43heckSoundResponse\x12+\n\x08searched\x18\x01 \x03(\x0b\x32\x19.chime.v1.SoundSearchStep\x12-\n\nresolution\x18\x02 \x01(\x0b\x32\x19.chime.v1.SoundResolution*\xb1\x02\n\tEventKind\x12\x1a\n\x16\x45VENT_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45VENT_KIND_DELIVERED\x10\x01\x12\x1c\n\x18\x45VENT_KIND_PENDING_ADDED\x10\x02\x12\x1f\n\x1b\x45VENT_KIND_PENDING_REPLACED\x10\x03\x12\x1e\n\x1a\x45VENT_KIND_PENDING_REMOVED\x10\x04\x12 \n\x1c\x45VENT_KIND_DELIVERED_REMOVED\x10\x05\x12\x1d\n\x19\x45VENT_KIND_MISSED_SKIPPED\x10\x06\x12\x17\n\x13\x45VENT_KIND_RESPONSE\x10\x07\x12\x1a\n\x16\x45VENT_KIND_EVENTS_LOST\x10\x08\x12\x19\n\x15\x45VENT_KIND_SUBSCRIBED\x10\t*\xcc\x01\n\x17\x45xtensionResponseOption\x12)\n%EXTENSION_RESPONSE_OPTION_UNSPECIFIED\x10\x00\x12,\n(EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS\x10\x01\x12%\n!EXTENSION_RESPONSE_OPTION_DISMISS\x10\x02\x12\x31\n-EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD\x10\x03*\xaa\x01\n\x13\x41uthorizationStatus\x12\'\n#AUTHORIZATION_STATUS_NOT_DETERMINED\x10\x00\x12\x1f\n\x1b\x41UTHORIZATION_STATUS_DENIED\x10\x01\x12#\n\x1f\x41UTHORIZATION_STATUS_AUTHORIZED\x10\x02\x12$\n AUTHORIZATION_STATUS_PROVISIONAL\x10\x03\x32\xaa\x0b\n\x12NotificationCenter\x12\x32\n\x03\x41\x64\x64\x12\x14.chime.v1.AddRequest\x1a\x15.chime.v1.AddResponse\x12\x41\n\nGetPending\x12\x15.chime.v1.PageRequest\x1a\x1c.chime.v1.GetPendingResponse\x12G\n\rRemovePending\x12\x1c.chime.v1.IdentifiersRequest\x1a\x18.chime.v1.RemoveResponse\x12=\n\x10RemoveAllPending\x12\x0f.chime.v1.Empty\x1a\x18.chime.v1.RemoveResponse\x12\x45\n\x0cGetDelivered\x12\x15.chime.v1.PageRequest\x1a\x1e.chime.v1.GetDeliveredResponse\x12I\n\x0fRemoveDelivered\x12\x1c.chime.v1.IdentifiersRequest\x1a\x18.chime.v1.RemoveResponse\x12?\n\x12RemoveAllDelivered\x12\x0f.chime.v1.Empty\x1a\x18.chime.v1.RemoveResponse\x12:\n\tSubscribe\x12\x1a.chime.v1.SubscribeRequest\x1a\x0f.chime.v1.Event0\x01\x12Y\n\x10NextTriggerDates\x12!.chime.v1.NextTriggerDatesRequest\x1a\".chime.v1.NextTriggerDatesResponse\x12@\n\rSetCategories\x12\x1e.chime.v1.SetCategoriesRequest\x1a\x0f.chime.v1.Empty\x12\x41\n\rGetCategories\x12\x0f.chime.v1.Empty\x1a\x1f.chime.v1.GetCategoriesResponse\x12>\n\x07Respond\x12\x18.chime.v1.RespondRequest\x1a\x19.chime.v1.RespondResponse\x12S\n\x11RegisterExtension\x12\".chime.v1.RegisterExtensionRequest\x1a\x18.chime.v1.ExtensionEvent0\x01\x12\x42\n\x0e\x41nswerResponse\x12\x1f.chime.v1.AnswerResponseRequest\x1a\x0f.chime.v1.Empty\x12W\n\x14RequestAuthorization\x12\x1e.chime.v1.AuthorizationRequest\x1a\x1f.chime.v1.AuthorizationResponse\x12>\n\x0bGetSettings\x12\x0f.chime.v1.Empty\x1a\x1e.chime.v1.NotificationSettings\x12@\n\rSetBadgeCount\x12\x1e.chime.v1.SetBadgeCountRequest\x1a\x0f.chime.v1.Empty\x12@\n\x0bRegisterApp\x12\x1c.chime.v1.RegisterAppRequest\x1a\x13.chime.v1.AppLayout\x12.\n\x06GetApp\x12\x0f.chime.v1.Empty\x1a\x13.chime.v1.AppLayout\x12\x37\n\x08ListApps\x12\x0f.chime.v1.Empty\x1a\x1a.chime.v1.ListAppsResponse\x12G\n\nCheckSound\x12\x1b.chime.v1.CheckSoundRequest\x1a\x1c.chime.v1.CheckSoundResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"chime/v1/notification_center.proto\x12\x08\x63hime.v1\x1a\x16\x63hime/v1/request.proto\"\x07\n\x05\x45mpty\"<\n\nAddRequest\x12.\n\x07request\x18\x01 \x01(\x0b\x32\x1d.chime.v1.NotificationRequest\"~\n\x0b\x41\x64\x64Response\x12)\n\x07pending\x18\x01 \x01(\x0b\x32\x18.chime.v1.PendingRequest\x12\x10\n\x08replaced\x18\x02 \x01(\x08\x12\x32\n\tdelivered\x18\x03 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\"4\n\x0bPageRequest\x12\x11\n\tpage_size\x18\x01 \x01(\r\x12\x12\n\npage_token\x18\x02 \x01(\t\"Y\n\x12GetPendingResponse\x12*\n\x08requests\x18\x01 \x03(\x0b\x32\x18.chime.v1.PendingRequest\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"g\n\x14GetDeliveredResponse\x12\x36\n\rnotifications\x18\x01 \x03(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\")\n\x12IdentifiersRequest\x12\x13\n\x0bidentifiers\x18\x01 \x03(\t\"!\n\x0eRemoveResponse\x12\x0f\n\x07removed\x18\x01 \x03(\t\"4\n\x10SubscribeRequest\x12\x16\n\x0c\x61\x66ter_cursor\x18\x01 \x01(\x04H\x00\x42\x08\n\x06resume\"\x97\x02\n\x05\x45vent\x12\x0e\n\x06\x63ursor\x18\x01 \x01(\x04\x12\x12\n\nat_unix_ms\x18\x02 \x01(\x03\x12!\n\x04kind\x18\x03 \x01(\x0e\x32\x13.chime.v1.EventKind\x12\x13\n\x0bidentifiers\x18\x04 \x03(\t\x12\x32\n\tdelivered\x18\x05 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12)\n\x07pending\x18\x06 \x01(\x0b\x32\x18.chime.v1.PendingRequest\x12\x30\n\x08response\x18\x07 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\x12\x0c\n\x04note\x18\x08 \x01(\t\x12\x13\n\x0b\x62\x61\x64ge_count\x18\t \x01(\x03\"c\n\x17NextTriggerDatesRequest\x12\"\n\x07trigger\x18\x01 \x01(\x0b\x32\x11.chime.v1.Trigger\x12\x15\n\rafter_unix_ms\x18\x02 \x01(\x03\x12\r\n\x05\x63ount\x18\x03 \x01(\r\"\\\n\x08\x46ireDate\x12\x0f\n\x07unix_ms\x18\x01 \x01(\x03\x12\x11\n\ttime_zone\x18\x02 \x01(\t\x12\x1a\n\x12utc_offset_seconds\x18\x03 \x01(\x05\x12\x10\n\x08\x64st_note\x18\x04 \x01(\t\"=\n\x18NextTriggerDatesResponse\x12!\n\x05\x64\x61tes\x18\x01 \x03(\x0b\x32\x12.chime.v1.FireDate\">\n\x14SetCategoriesRequest\x12&\n\ncategories\x18\x01 \x03(\x0b\x32\x12.chime.v1.Category\"?\n\x15GetCategoriesResponse\x12&\n\ncategories\x18\x01 \x03(\x0b\x32\x12.chime.v1.Category\"y\n\x14NotificationResponse\x12\x1f\n\x17notification_identifier\x18\x01 \x01(\t\x12\x19\n\x11\x61\x63tion_identifier\x18\x02 \x01(\t\x12\x11\n\tuser_text\x18\x03 \x01(\t\x12\x12\n\nat_unix_ms\x18\x04 \x01(\x03\"B\n\x0eRespondRequest\x12\x30\n\x08response\x18\x01 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\"5\n\x0fRespondResponse\x12\x11\n\trouted_to\x18\x01 \x03(\t\x12\x0f\n\x07removed\x18\x02 \x01(\x08\"V\n\x18RegisterExtensionRequest\x12\x1c\n\x14\x65xtension_identifier\x18\x01 \x01(\t\x12\x1c\n\x14\x63\x61tegory_identifiers\x18\x02 \x03(\t\"\x9f\x01\n\x0e\x45xtensionEvent\x12\x32\n\tdelivered\x18\x01 \x01(\x0b\x32\x1f.chime.v1.DeliveredNotification\x12\x30\n\x08response\x18\x02 \x01(\x0b\x32\x1e.chime.v1.NotificationResponse\x12\x12\n\nregistered\x18\x03 \x01(\x08\x12\x13\n\x0bresponse_id\x18\x04 \x01(\x04\"}\n\x15\x41nswerResponseRequest\x12\x1c\n\x14\x65xtension_identifier\x18\x01 \x01(\t\x12\x13\n\x0bresponse_id\x18\x02 \x01(\x04\x12\x31\n\x06option\x18\x03 \x01(\x0e\x32!.chime.v1.ExtensionResponseOption\"\xdc\x01\n\x14\x41uthorizationRequest\x12\r\n\x05\x61lert\x18\x01 \x01(\x08\x12\r\n\x05sound\x18\x02 \x01(\x08\x12\r\n\x05\x62\x61\x64ge\x18\x03 \x01(\x08\x12\x16\n\x0e\x63ritical_alert\x18\x04 \x01(\x08\x12\x13\n\x0bprovisional\x18\x05 \x01(\x08\x12\x16\n\x0etime_sensitive\x18\x06 \x01(\x08\x12\x10\n\x08\x63\x61r_play\x18\x07 \x01(\x08\x12*\n\"provides_app_notification_settings\x18\x08 \x01(\x08\x12\x14\n\x0c\x61nnouncement\x18\t \x01(\x08\"Z\n\x15\x41uthorizationResponse\x12\x0f\n\x07granted\x18\x01 \x01(\x08\x12\x30\n\x08settings\x18\x02 \x01(\x0b\x32\x1e.chime.v1.NotificationSettings\"\x99\x02\n\x14NotificationSettings\x12;\n\x14\x61uthorization_status\x18\x01 \x01(\x0e\x32\x1d.chime.v1.AuthorizationStatus\x12\r\n\x05\x61lert\x18\x02 \x01(\x08\x12\r\n\x05sound\x18\x03 \x01(\x08\x12\r\n\x05\x62\x61\x64ge\x18\x04 \x01(\x08\x12\x16\n\x0e\x63ritical_alert\x18\x05 \x01(\x08\x12\x16\n\x0etime_sensitive\x18\x06 \x01(\x08\x12\x13\n\x0b\x62\x61\x64ge_count\x18\x07 \x01(\x03\x12\x10\n\x08\x63\x61r_play\x18\x08 \x01(\x08\x12\x14\n\x0c\x61nnouncement\x18\t \x01(\x08\x12*\n\"provides_app_notification_settings\x18\n \x01(\x08\"\xed\x02\n\x12\x41ppSettingsRequest\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12/\n\x06status\x18\x02 \x01(\x0e\x32\x1d.chime.v1.AuthorizationStatusH\x00\x12\x0f\n\x05\x61lert\x18\x03 \x01(\x08H\x01\x12\x0f\n\x05sound\x18\x04 \x01(\x08H\x02\x12\x0f\n\x05\x62\x61\x64ge\x18\x05 \x01(\x08H\x03\x12\x18\n\x0e\x63ritical_alert\x18\x06 \x01(\x08H\x04\x12\x18\n\x0etime_sensitive\x18\x07 \x01(\x08H\x05\x12\x12\n\x08\x63\x61r_play\x18\x08 \x01(\x08H\x06\x12\x16\n\x0c\x61nnouncement\x18\t \x01(\x08H\x07\x42\x0c\n\nstatus_setB\x0b\n\talert_setB\x0b\n\tsound_setB\x0b\n\tbadge_setB\x14\n\x12\x63ritical_alert_setB\x14\n\x12time_sensitive_setB\x0e\n\x0c\x63\x61r_play_setB\x12\n\x10\x61nnouncement_set\"%\n\x14SetBadgeCountRequest\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\"Q\n\x12RegisterAppRequest\x12\x11\n\tcontainer\x18\x01 \x01(\t\x12\x18\n\x10group_containers\x18\x02 \x03(\t\x12\x0e\n\x06\x62undle\x18\x03 \x01(\t\"l\n\tAppLayout\x12\x0e\n\x06\x61pp_id\x18\x01 \x01(\t\x12\x11\n\tcontainer\x18\x02 \x01(\t\x12\x18\n\x10group_containers\x18\x03 \x03(\t\x12\x0e\n\x06\x62undle\x18\x04 \x01(\t\x12\x12\n\nregistered\x18\x05 \x01(\x08\"5\n\x10ListAppsResponse\x12!\n\x04\x61pps\x18\x01 \x03(\x0b\x32\x13.chime.v1.AppLayout\"!\n\x11\x43heckSoundRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"=\n\x0fSoundSearchStep\x12\x0c\n\x04path\x18\x01 \x01(\t\x12\x0e\n\x06\x65xists\x18\x02 \x01(\x08\x12\x0c\n\x04note\x18\x03 \x01(\t\"p\n\x12\x43heckSoundResponse\x12+\n\x08searched\x18\x01 \x03(\x0b\x32\x19.chime.v1.SoundSearchStep\x12-\n\nresolution\x18\x02 \x01(\x0b\x32\x19.chime.v1.SoundResolution*\xcf\x02\n\tEventKind\x12\x1a\n\x16\x45VENT_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45VENT_KIND_DELIVERED\x10\x01\x12\x1c\n\x18\x45VENT_KIND_PENDING_ADDED\x10\x02\x12\x1f\n\x1b\x45VENT_KIND_PENDING_REPLACED\x10\x03\x12\x1e\n\x1a\x45VENT_KIND_PENDING_REMOVED\x10\x04\x12 \n\x1c\x45VENT_KIND_DELIVERED_REMOVED\x10\x05\x12\x1d\n\x19\x45VENT_KIND_MISSED_SKIPPED\x10\x06\x12\x17\n\x13\x45VENT_KIND_RESPONSE\x10\x07\x12\x1a\n\x16\x45VENT_KIND_EVENTS_LOST\x10\x08\x12\x19\n\x15\x45VENT_KIND_SUBSCRIBED\x10\t\x12\x1c\n\x18\x45VENT_KIND_BADGE_CHANGED\x10\n*\xcc\x01\n\x17\x45xtensionResponseOption\x12)\n%EXTENSION_RESPONSE_OPTION_UNSPECIFIED\x10\x00\x12,\n(EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS\x10\x01\x12%\n!EXTENSION_RESPONSE_OPTION_DISMISS\x10\x02\x12\x31\n-EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD\x10\x03*\xaa\x01\n\x13\x41uthorizationStatus\x12\'\n#AUTHORIZATION_STATUS_NOT_DETERMINED\x10\x00\x12\x1f\n\x1b\x41UTHORIZATION_STATUS_DENIED\x10\x01\x12#\n\x1f\x41UTHORIZATION_STATUS_AUTHORIZED\x10\x02\x12$\n AUTHORIZATION_STATUS_PROVISIONAL\x10\x03\x32\xfa\x0b\n\x12NotificationCenter\x12\x32\n\x03\x41\x64\x64\x12\x14.chime.v1.AddRequest\x1a\x15.chime.v1.AddResponse\x12\x41\n\nGetPending\x12\x15.chime.v1.PageRequest\x1a\x1c.chime.v1.GetPendingResponse\x12G\n\rRemovePending\x12\x1c.chime.v1.IdentifiersRequest\x1a\x18.chime.v1.RemoveResponse\x12=\n\x10RemoveAllPending\x12\x0f.chime.v1.Empty\x1a\x18.chime.v1.RemoveResponse\x12\x45\n\x0cGetDelivered\x12\x15.chime.v1.PageRequest\x1a\x1e.chime.v1.GetDeliveredResponse\x12I\n\x0fRemoveDelivered\x12\x1c.chime.v1.IdentifiersRequest\x1a\x18.chime.v1.RemoveResponse\x12?\n\x12RemoveAllDelivered\x12\x0f.chime.v1.Empty\x1a\x18.chime.v1.RemoveResponse\x12:\n\tSubscribe\x12\x1a.chime.v1.SubscribeRequest\x1a\x0f.chime.v1.Event0\x01\x12Y\n\x10NextTriggerDates\x12!.chime.v1.NextTriggerDatesRequest\x1a\".chime.v1.NextTriggerDatesResponse\x12@\n\rSetCategories\x12\x1e.chime.v1.SetCategoriesRequest\x1a\x0f.chime.v1.Empty\x12\x41\n\rGetCategories\x12\x0f.chime.v1.Empty\x1a\x1f.chime.v1.GetCategoriesResponse\x12>\n\x07Respond\x12\x18.chime.v1.RespondRequest\x1a\x19.chime.v1.RespondResponse\x12S\n\x11RegisterExtension\x12\".chime.v1.RegisterExtensionRequest\x1a\x18.chime.v1.ExtensionEvent0\x01\x12\x42\n\x0e\x41nswerResponse\x12\x1f.chime.v1.AnswerResponseRequest\x1a\x0f.chime.v1.Empty\x12W\n\x14RequestAuthorization\x12\x1e.chime.v1.AuthorizationRequest\x1a\x1f.chime.v1.AuthorizationResponse\x12>\n\x0bGetSettings\x12\x0f.chime.v1.Empty\x1a\x1e.chime.v1.NotificationSettings\x12@\n\rSetBadgeCount\x12\x1e.chime.v1.SetBadgeCountRequest\x1a\x0f.chime.v1.Empty\x12N\n\x0eSetAppSettings\x12\x1c.chime.v1.AppSettingsRequest\x1a\x1e.chime.v1.NotificationSettings\x12@\n\x0bRegisterApp\x12\x1c.chime.v1.RegisterAppRequest\x1a\x13.chime.v1.AppLayout\x12.\n\x06GetApp\x12\x0f.chime.v1.Empty\x1a\x13.chime.v1.AppLayout\x12\x37\n\x08ListApps\x12\x0f.chime.v1.Empty\x1a\x1a.chime.v1.ListAppsResponse\x12G\n\nCheckSound\x12\x1b.chime.v1.CheckSoundRequest\x1a\x1c.chime.v1.CheckSoundResponseb\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, __name__, globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _EVENTKIND._serialized_start=2855
-  _EVENTKIND._serialized_end=3160
-  _EXTENSIONRESPONSEOPTION._serialized_start=3163
-  _EXTENSIONRESPONSEOPTION._serialized_end=3367
-  _AUTHORIZATIONSTATUS._serialized_start=3370
-  _AUTHORIZATIONSTATUS._serialized_end=3540
+  _EVENTKIND._serialized_start=3412
+  _EVENTKIND._serialized_end=3747
+  _EXTENSIONRESPONSEOPTION._serialized_start=3750
+  _EXTENSIONRESPONSEOPTION._serialized_end=3954
+  _AUTHORIZATIONSTATUS._serialized_start=3957
+  _AUTHORIZATIONSTATUS._serialized_end=4127
   _EMPTY._serialized_start=72
   _EMPTY._serialized_end=79
   _ADDREQUEST._serialized_start=81
@@ -47,49 +47,51 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _SUBSCRIBEREQUEST._serialized_start=599
   _SUBSCRIBEREQUEST._serialized_end=651
   _EVENT._serialized_start=654
-  _EVENT._serialized_end=912
-  _NEXTTRIGGERDATESREQUEST._serialized_start=914
-  _NEXTTRIGGERDATESREQUEST._serialized_end=1013
-  _FIREDATE._serialized_start=1015
-  _FIREDATE._serialized_end=1107
-  _NEXTTRIGGERDATESRESPONSE._serialized_start=1109
-  _NEXTTRIGGERDATESRESPONSE._serialized_end=1170
-  _SETCATEGORIESREQUEST._serialized_start=1172
-  _SETCATEGORIESREQUEST._serialized_end=1234
-  _GETCATEGORIESRESPONSE._serialized_start=1236
-  _GETCATEGORIESRESPONSE._serialized_end=1299
-  _NOTIFICATIONRESPONSE._serialized_start=1301
-  _NOTIFICATIONRESPONSE._serialized_end=1422
-  _RESPONDREQUEST._serialized_start=1424
-  _RESPONDREQUEST._serialized_end=1490
-  _RESPONDRESPONSE._serialized_start=1492
-  _RESPONDRESPONSE._serialized_end=1545
-  _REGISTEREXTENSIONREQUEST._serialized_start=1547
-  _REGISTEREXTENSIONREQUEST._serialized_end=1633
-  _EXTENSIONEVENT._serialized_start=1636
-  _EXTENSIONEVENT._serialized_end=1795
-  _ANSWERRESPONSEREQUEST._serialized_start=1797
-  _ANSWERRESPONSEREQUEST._serialized_end=1922
-  _AUTHORIZATIONREQUEST._serialized_start=1925
-  _AUTHORIZATIONREQUEST._serialized_end=2061
-  _AUTHORIZATIONRESPONSE._serialized_start=2063
-  _AUTHORIZATIONRESPONSE._serialized_end=2153
-  _NOTIFICATIONSETTINGS._serialized_start=2156
-  _NOTIFICATIONSETTINGS._serialized_end=2353
-  _SETBADGECOUNTREQUEST._serialized_start=2355
-  _SETBADGECOUNTREQUEST._serialized_end=2392
-  _REGISTERAPPREQUEST._serialized_start=2394
-  _REGISTERAPPREQUEST._serialized_end=2475
-  _APPLAYOUT._serialized_start=2477
-  _APPLAYOUT._serialized_end=2585
-  _LISTAPPSRESPONSE._serialized_start=2587
-  _LISTAPPSRESPONSE._serialized_end=2640
-  _CHECKSOUNDREQUEST._serialized_start=2642
-  _CHECKSOUNDREQUEST._serialized_end=2675
-  _SOUNDSEARCHSTEP._serialized_start=2677
-  _SOUNDSEARCHSTEP._serialized_end=2738
-  _CHECKSOUNDRESPONSE._serialized_start=2740
-  _CHECKSOUNDRESPONSE._serialized_end=2852
-  _NOTIFICATIONCENTER._serialized_start=3543
-  _NOTIFICATIONCENTER._serialized_end=4993
+  _EVENT._serialized_end=933
+  _NEXTTRIGGERDATESREQUEST._serialized_start=935
+  _NEXTTRIGGERDATESREQUEST._serialized_end=1034
+  _FIREDATE._serialized_start=1036
+  _FIREDATE._serialized_end=1128
+  _NEXTTRIGGERDATESRESPONSE._serialized_start=1130
+  _NEXTTRIGGERDATESRESPONSE._serialized_end=1191
+  _SETCATEGORIESREQUEST._serialized_start=1193
+  _SETCATEGORIESREQUEST._serialized_end=1255
+  _GETCATEGORIESRESPONSE._serialized_start=1257
+  _GETCATEGORIESRESPONSE._serialized_end=1320
+  _NOTIFICATIONRESPONSE._serialized_start=1322
+  _NOTIFICATIONRESPONSE._serialized_end=1443
+  _RESPONDREQUEST._serialized_start=1445
+  _RESPONDREQUEST._serialized_end=1511
+  _RESPONDRESPONSE._serialized_start=1513
+  _RESPONDRESPONSE._serialized_end=1566
+  _REGISTEREXTENSIONREQUEST._serialized_start=1568
+  _REGISTEREXTENSIONREQUEST._serialized_end=1654
+  _EXTENSIONEVENT._serialized_start=1657
+  _EXTENSIONEVENT._serialized_end=1816
+  _ANSWERRESPONSEREQUEST._serialized_start=1818
+  _ANSWERRESPONSEREQUEST._serialized_end=1943
+  _AUTHORIZATIONREQUEST._serialized_start=1946
+  _AUTHORIZATIONREQUEST._serialized_end=2166
+  _AUTHORIZATIONRESPONSE._serialized_start=2168
+  _AUTHORIZATIONRESPONSE._serialized_end=2258
+  _NOTIFICATIONSETTINGS._serialized_start=2261
+  _NOTIFICATIONSETTINGS._serialized_end=2542
+  _APPSETTINGSREQUEST._serialized_start=2545
+  _APPSETTINGSREQUEST._serialized_end=2910
+  _SETBADGECOUNTREQUEST._serialized_start=2912
+  _SETBADGECOUNTREQUEST._serialized_end=2949
+  _REGISTERAPPREQUEST._serialized_start=2951
+  _REGISTERAPPREQUEST._serialized_end=3032
+  _APPLAYOUT._serialized_start=3034
+  _APPLAYOUT._serialized_end=3142
+  _LISTAPPSRESPONSE._serialized_start=3144
+  _LISTAPPSRESPONSE._serialized_end=3197
+  _CHECKSOUNDREQUEST._serialized_start=3199
+  _CHECKSOUNDREQUEST._serialized_end=3232
+  _SOUNDSEARCHSTEP._serialized_start=3234
+  _SOUNDSEARCHSTEP._serialized_end=3295
+  _CHECKSOUNDRESPONSE._serialized_start=3297
+  _CHECKSOUNDRESPONSE._serialized_end=3409
+  _NOTIFICATIONCENTER._serialized_start=4130
+  _NOTIFICATIONCENTER._serialized_end=5660
 # @@protoc_insertion_point(module_scope)

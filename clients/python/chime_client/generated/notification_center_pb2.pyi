@@ -11,6 +11,7 @@ AUTHORIZATION_STATUS_DENIED: AuthorizationStatus
 AUTHORIZATION_STATUS_NOT_DETERMINED: AuthorizationStatus
 AUTHORIZATION_STATUS_PROVISIONAL: AuthorizationStatus
 DESCRIPTOR: _descriptor.FileDescriptor
+EVENT_KIND_BADGE_CHANGED: EventKind
 EVENT_KIND_DELIVERED: EventKind
 EVENT_KIND_DELIVERED_REMOVED: EventKind
 EVENT_KIND_EVENTS_LOST: EventKind
@@ -66,21 +67,49 @@ class AppLayout(_message.Message):
     registered: bool
     def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ...) -> None: ...
 
-class AuthorizationRequest(_message.Message):
-    __slots__ = ["alert", "badge", "critical_alert", "provisional", "sound", "time_sensitive"]
+class AppSettingsRequest(_message.Message):
+    __slots__ = ["alert", "announcement", "app_id", "badge", "car_play", "critical_alert", "sound", "status", "time_sensitive"]
     ALERT_FIELD_NUMBER: _ClassVar[int]
+    ANNOUNCEMENT_FIELD_NUMBER: _ClassVar[int]
+    APP_ID_FIELD_NUMBER: _ClassVar[int]
     BADGE_FIELD_NUMBER: _ClassVar[int]
+    CAR_PLAY_FIELD_NUMBER: _ClassVar[int]
     CRITICAL_ALERT_FIELD_NUMBER: _ClassVar[int]
+    SOUND_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    TIME_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
+    alert: bool
+    announcement: bool
+    app_id: str
+    badge: bool
+    car_play: bool
+    critical_alert: bool
+    sound: bool
+    status: AuthorizationStatus
+    time_sensitive: bool
+    def __init__(self, app_id: _Optional[str] = ..., status: _Optional[_Union[AuthorizationStatus, str]] = ..., alert: bool = ..., sound: bool = ..., badge: bool = ..., critical_alert: bool = ..., time_sensitive: bool = ..., car_play: bool = ..., announcement: bool = ...) -> None: ...
+
+class AuthorizationRequest(_message.Message):
+    __slots__ = ["alert", "announcement", "badge", "car_play", "critical_alert", "provides_app_notification_settings", "provisional", "sound", "time_sensitive"]
+    ALERT_FIELD_NUMBER: _ClassVar[int]
+    ANNOUNCEMENT_FIELD_NUMBER: _ClassVar[int]
+    BADGE_FIELD_NUMBER: _ClassVar[int]
+    CAR_PLAY_FIELD_NUMBER: _ClassVar[int]
+    CRITICAL_ALERT_FIELD_NUMBER: _ClassVar[int]
+    PROVIDES_APP_NOTIFICATION_SETTINGS_FIELD_NUMBER: _ClassVar[int]
     PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     TIME_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     alert: bool
+    announcement: bool
     badge: bool
+    car_play: bool
     critical_alert: bool
+    provides_app_notification_settings: bool
     provisional: bool
     sound: bool
     time_sensitive: bool
-    def __init__(self, alert: bool = ..., sound: bool = ..., badge: bool = ..., critical_alert: bool = ..., provisional: bool = ..., time_sensitive: bool = ...) -> None: ...
+    def __init__(self, alert: bool = ..., sound: bool = ..., badge: bool = ..., critical_alert: bool = ..., provisional: bool = ..., time_sensitive: bool = ..., car_play: bool = ..., provides_app_notification_settings: bool = ..., announcement: bool = ...) -> None: ...
 
 class AuthorizationResponse(_message.Message):
     __slots__ = ["granted", "settings"]
@@ -109,8 +138,9 @@ class Empty(_message.Message):
     def __init__(self) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ["at_unix_ms", "cursor", "delivered", "identifiers", "kind", "note", "pending", "response"]
+    __slots__ = ["at_unix_ms", "badge_count", "cursor", "delivered", "identifiers", "kind", "note", "pending", "response"]
     AT_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    BADGE_COUNT_FIELD_NUMBER: _ClassVar[int]
     CURSOR_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
     IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
@@ -119,6 +149,7 @@ class Event(_message.Message):
     PENDING_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     at_unix_ms: int
+    badge_count: int
     cursor: int
     delivered: _request_pb2.DeliveredNotification
     identifiers: _containers.RepeatedScalarFieldContainer[str]
@@ -126,7 +157,7 @@ class Event(_message.Message):
     note: str
     pending: _request_pb2.PendingRequest
     response: NotificationResponse
-    def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
+    def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ..., badge_count: _Optional[int] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
     __slots__ = ["delivered", "registered", "response", "response_id"]
@@ -215,22 +246,28 @@ class NotificationResponse(_message.Message):
     def __init__(self, notification_identifier: _Optional[str] = ..., action_identifier: _Optional[str] = ..., user_text: _Optional[str] = ..., at_unix_ms: _Optional[int] = ...) -> None: ...
 
 class NotificationSettings(_message.Message):
-    __slots__ = ["alert", "authorization_status", "badge", "badge_count", "critical_alert", "sound", "time_sensitive"]
+    __slots__ = ["alert", "announcement", "authorization_status", "badge", "badge_count", "car_play", "critical_alert", "provides_app_notification_settings", "sound", "time_sensitive"]
     ALERT_FIELD_NUMBER: _ClassVar[int]
+    ANNOUNCEMENT_FIELD_NUMBER: _ClassVar[int]
     AUTHORIZATION_STATUS_FIELD_NUMBER: _ClassVar[int]
     BADGE_COUNT_FIELD_NUMBER: _ClassVar[int]
     BADGE_FIELD_NUMBER: _ClassVar[int]
+    CAR_PLAY_FIELD_NUMBER: _ClassVar[int]
     CRITICAL_ALERT_FIELD_NUMBER: _ClassVar[int]
+    PROVIDES_APP_NOTIFICATION_SETTINGS_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     TIME_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
     alert: bool
+    announcement: bool
     authorization_status: AuthorizationStatus
     badge: bool
     badge_count: int
+    car_play: bool
     critical_alert: bool
+    provides_app_notification_settings: bool
     sound: bool
     time_sensitive: bool
-    def __init__(self, authorization_status: _Optional[_Union[AuthorizationStatus, str]] = ..., alert: bool = ..., sound: bool = ..., badge: bool = ..., critical_alert: bool = ..., time_sensitive: bool = ..., badge_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, authorization_status: _Optional[_Union[AuthorizationStatus, str]] = ..., alert: bool = ..., sound: bool = ..., badge: bool = ..., critical_alert: bool = ..., time_sensitive: bool = ..., badge_count: _Optional[int] = ..., car_play: bool = ..., announcement: bool = ..., provides_app_notification_settings: bool = ...) -> None: ...
 
 class PageRequest(_message.Message):
     __slots__ = ["page_size", "page_token"]

@@ -1088,6 +1088,51 @@ void   chime__v1__notification_settings__free_unpacked
   assert(message->base.descriptor == &chime__v1__notification_settings__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__app_settings_request__init
+                     (Chime__V1__AppSettingsRequest         *message)
+{
+  static const Chime__V1__AppSettingsRequest init_value = CHIME__V1__APP_SETTINGS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__app_settings_request__get_packed_size
+                     (const Chime__V1__AppSettingsRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__app_settings_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__app_settings_request__pack
+                     (const Chime__V1__AppSettingsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__app_settings_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__app_settings_request__pack_to_buffer
+                     (const Chime__V1__AppSettingsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__app_settings_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__AppSettingsRequest *
+       chime__v1__app_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__AppSettingsRequest *)
+     protobuf_c_message_unpack (&chime__v1__app_settings_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__app_settings_request__free_unpacked
+                     (Chime__V1__AppSettingsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__app_settings_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__set_badge_count_request__init
                      (Chime__V1__SetBadgeCountRequest         *message)
 {
@@ -1790,7 +1835,7 @@ const ProtobufCMessageDescriptor chime__v1__subscribe_request__descriptor =
   (ProtobufCMessageInit) chime__v1__subscribe_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__event__field_descriptors[8] =
+static const ProtobufCFieldDescriptor chime__v1__event__field_descriptors[9] =
 {
   {
     "cursor",
@@ -1888,9 +1933,22 @@ static const ProtobufCFieldDescriptor chime__v1__event__field_descriptors[8] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "badge_count",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Event, badge_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__event__field_indices_by_name[] = {
   1,   /* field[1] = at_unix_ms */
+  8,   /* field[8] = badge_count */
   0,   /* field[0] = cursor */
   4,   /* field[4] = delivered */
   3,   /* field[3] = identifiers */
@@ -1902,7 +1960,7 @@ static const unsigned chime__v1__event__field_indices_by_name[] = {
 static const ProtobufCIntRange chime__v1__event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor chime__v1__event__descriptor =
 {
@@ -1912,7 +1970,7 @@ const ProtobufCMessageDescriptor chime__v1__event__descriptor =
   "Chime__V1__Event",
   "chime.v1",
   sizeof(Chime__V1__Event),
-  8,
+  9,
   chime__v1__event__field_descriptors,
   chime__v1__event__field_indices_by_name,
   1,  chime__v1__event__number_ranges,
@@ -2532,7 +2590,7 @@ const ProtobufCMessageDescriptor chime__v1__answer_response_request__descriptor 
   (ProtobufCMessageInit) chime__v1__answer_response_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__authorization_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor chime__v1__authorization_request__field_descriptors[9] =
 {
   {
     "alert",
@@ -2606,11 +2664,50 @@ static const ProtobufCFieldDescriptor chime__v1__authorization_request__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "car_play",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AuthorizationRequest, car_play),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "provides_app_notification_settings",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AuthorizationRequest, provides_app_notification_settings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "announcement",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AuthorizationRequest, announcement),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__authorization_request__field_indices_by_name[] = {
   0,   /* field[0] = alert */
+  8,   /* field[8] = announcement */
   2,   /* field[2] = badge */
+  6,   /* field[6] = car_play */
   3,   /* field[3] = critical_alert */
+  7,   /* field[7] = provides_app_notification_settings */
   4,   /* field[4] = provisional */
   1,   /* field[1] = sound */
   5,   /* field[5] = time_sensitive */
@@ -2618,7 +2715,7 @@ static const unsigned chime__v1__authorization_request__field_indices_by_name[] 
 static const ProtobufCIntRange chime__v1__authorization_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor =
 {
@@ -2628,7 +2725,7 @@ const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor =
   "Chime__V1__AuthorizationRequest",
   "chime.v1",
   sizeof(Chime__V1__AuthorizationRequest),
-  6,
+  9,
   chime__v1__authorization_request__field_descriptors,
   chime__v1__authorization_request__field_indices_by_name,
   1,  chime__v1__authorization_request__number_ranges,
@@ -2686,7 +2783,7 @@ const ProtobufCMessageDescriptor chime__v1__authorization_response__descriptor =
   (ProtobufCMessageInit) chime__v1__authorization_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__notification_settings__field_descriptors[7] =
+static const ProtobufCFieldDescriptor chime__v1__notification_settings__field_descriptors[10] =
 {
   {
     "authorization_status",
@@ -2772,20 +2869,59 @@ static const ProtobufCFieldDescriptor chime__v1__notification_settings__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "car_play",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationSettings, car_play),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "announcement",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationSettings, announcement),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "provides_app_notification_settings",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationSettings, provides_app_notification_settings),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__notification_settings__field_indices_by_name[] = {
   1,   /* field[1] = alert */
+  8,   /* field[8] = announcement */
   0,   /* field[0] = authorization_status */
   3,   /* field[3] = badge */
   6,   /* field[6] = badge_count */
+  7,   /* field[7] = car_play */
   4,   /* field[4] = critical_alert */
+  9,   /* field[9] = provides_app_notification_settings */
   2,   /* field[2] = sound */
   5,   /* field[5] = time_sensitive */
 };
 static const ProtobufCIntRange chime__v1__notification_settings__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor chime__v1__notification_settings__descriptor =
 {
@@ -2795,11 +2931,153 @@ const ProtobufCMessageDescriptor chime__v1__notification_settings__descriptor =
   "Chime__V1__NotificationSettings",
   "chime.v1",
   sizeof(Chime__V1__NotificationSettings),
-  7,
+  10,
   chime__v1__notification_settings__field_descriptors,
   chime__v1__notification_settings__field_indices_by_name,
   1,  chime__v1__notification_settings__number_ranges,
   (ProtobufCMessageInit) chime__v1__notification_settings__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__app_settings_request__field_descriptors[9] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppSettingsRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "status",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Chime__V1__AppSettingsRequest, status_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, status),
+    &chime__v1__authorization_status__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "alert",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, alert_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, alert),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sound",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, sound_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, sound),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "badge",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, badge_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, badge),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "critical_alert",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, critical_alert_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, critical_alert),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_sensitive",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, time_sensitive_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, time_sensitive),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "car_play",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, car_play_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, car_play),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "announcement",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__AppSettingsRequest, announcement_set_case),
+    offsetof(Chime__V1__AppSettingsRequest, announcement),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__app_settings_request__field_indices_by_name[] = {
+  2,   /* field[2] = alert */
+  8,   /* field[8] = announcement */
+  0,   /* field[0] = app_id */
+  4,   /* field[4] = badge */
+  7,   /* field[7] = car_play */
+  5,   /* field[5] = critical_alert */
+  3,   /* field[3] = sound */
+  1,   /* field[1] = status */
+  6,   /* field[6] = time_sensitive */
+};
+static const ProtobufCIntRange chime__v1__app_settings_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor chime__v1__app_settings_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.AppSettingsRequest",
+  "AppSettingsRequest",
+  "Chime__V1__AppSettingsRequest",
+  "chime.v1",
+  sizeof(Chime__V1__AppSettingsRequest),
+  9,
+  chime__v1__app_settings_request__field_descriptors,
+  chime__v1__app_settings_request__field_indices_by_name,
+  1,  chime__v1__app_settings_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__app_settings_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__set_badge_count_request__field_descriptors[1] =
@@ -3185,7 +3463,7 @@ const ProtobufCMessageDescriptor chime__v1__check_sound_response__descriptor =
   (ProtobufCMessageInit) chime__v1__check_sound_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[10] =
+static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[11] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
   { "EVENT_KIND_DELIVERED", "CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED", 1 },
@@ -3197,12 +3475,14 @@ static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[10]
   { "EVENT_KIND_RESPONSE", "CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE", 7 },
   { "EVENT_KIND_EVENTS_LOST", "CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST", 8 },
   { "EVENT_KIND_SUBSCRIBED", "CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED", 9 },
+  { "EVENT_KIND_BADGE_CHANGED", "CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED", 10 },
 };
 static const ProtobufCIntRange chime__v1__event_kind__value_ranges[] = {
-{0, 0},{0, 10}
+{0, 0},{0, 11}
 };
-static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[10] =
+static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[11] =
 {
+  { "EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_DELIVERED", 1 },
   { "EVENT_KIND_DELIVERED_REMOVED", 5 },
   { "EVENT_KIND_EVENTS_LOST", 8 },
@@ -3221,9 +3501,9 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   "EventKind",
   "Chime__V1__EventKind",
   "chime.v1",
-  10,
+  11,
   chime__v1__event_kind__enum_values_by_number,
-  10,
+  11,
   chime__v1__event_kind__enum_values_by_name,
   1,
   chime__v1__event_kind__value_ranges,
@@ -3293,7 +3573,7 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[21] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[22] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -3312,6 +3592,7 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "RequestAuthorization", &chime__v1__authorization_request__descriptor, &chime__v1__authorization_response__descriptor },
   { "GetSettings", &chime__v1__empty__descriptor, &chime__v1__notification_settings__descriptor },
   { "SetBadgeCount", &chime__v1__set_badge_count_request__descriptor, &chime__v1__empty__descriptor },
+  { "SetAppSettings", &chime__v1__app_settings_request__descriptor, &chime__v1__notification_settings__descriptor },
   { "RegisterApp", &chime__v1__register_app_request__descriptor, &chime__v1__app_layout__descriptor },
   { "GetApp", &chime__v1__empty__descriptor, &chime__v1__app_layout__descriptor },
   { "ListApps", &chime__v1__empty__descriptor, &chime__v1__list_apps_response__descriptor },
@@ -3320,15 +3601,15 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
   13,        /* AnswerResponse */
-  20,        /* CheckSound */
-  18,        /* GetApp */
+  21,        /* CheckSound */
+  19,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
   1,        /* GetPending */
   15,        /* GetSettings */
-  19,        /* ListApps */
+  20,        /* ListApps */
   8,        /* NextTriggerDates */
-  17,        /* RegisterApp */
+  18,        /* RegisterApp */
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
@@ -3336,6 +3617,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   2,        /* RemovePending */
   14,        /* RequestAuthorization */
   11,        /* Respond */
+  17,        /* SetAppSettings */
   16,        /* SetBadgeCount */
   9,        /* SetCategories */
   7         /* Subscribe */
@@ -3347,7 +3629,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  21,
+  22,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -3487,13 +3769,21 @@ void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
+                                                      const Chime__V1__AppSettingsRequest *input,
+                                                      Chime__V1__NotificationSettings_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   const Chime__V1__RegisterAppRequest *input,
                                                   Chime__V1__AppLayout_Closure closure,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              const Chime__V1__Empty *input,
@@ -3501,7 +3791,7 @@ void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                const Chime__V1__Empty *input,
@@ -3509,7 +3799,7 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
@@ -3517,7 +3807,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

@@ -41,6 +41,7 @@ typedef struct Chime__V1__AnswerResponseRequest Chime__V1__AnswerResponseRequest
 typedef struct Chime__V1__AuthorizationRequest Chime__V1__AuthorizationRequest;
 typedef struct Chime__V1__AuthorizationResponse Chime__V1__AuthorizationResponse;
 typedef struct Chime__V1__NotificationSettings Chime__V1__NotificationSettings;
+typedef struct Chime__V1__AppSettingsRequest Chime__V1__AppSettingsRequest;
 typedef struct Chime__V1__SetBadgeCountRequest Chime__V1__SetBadgeCountRequest;
 typedef struct Chime__V1__RegisterAppRequest Chime__V1__RegisterAppRequest;
 typedef struct Chime__V1__AppLayout Chime__V1__AppLayout;
@@ -71,7 +72,11 @@ typedef enum _Chime__V1__EventKind {
   /*
    * Sent once when the stream is live (after any replayed events).
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED = 9
+  CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED = 9,
+  /*
+   * The app's badge count changed; Event.badge_count is the new count.
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
@@ -243,10 +248,14 @@ struct  Chime__V1__Event
    * Human-readable detail (e.g. why a missed fire was skipped).
    */
   char *note;
+  /*
+   * EVENT_KIND_BADGE_CHANGED: the new badge count.
+   */
+  int64_t badge_count;
 };
 #define CHIME__V1__EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__event__descriptor) \
-    , 0, 0, CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string }
+    , 0, 0, CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED, 0,NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Chime__V1__NextTriggerDatesRequest
@@ -421,10 +430,13 @@ struct  Chime__V1__AuthorizationRequest
   protobuf_c_boolean critical_alert;
   protobuf_c_boolean provisional;
   protobuf_c_boolean time_sensitive;
+  protobuf_c_boolean car_play;
+  protobuf_c_boolean provides_app_notification_settings;
+  protobuf_c_boolean announcement;
 };
 #define CHIME__V1__AUTHORIZATION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__authorization_request__descriptor) \
-    , 0, 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Chime__V1__AuthorizationResponse
@@ -448,10 +460,106 @@ struct  Chime__V1__NotificationSettings
   protobuf_c_boolean critical_alert;
   protobuf_c_boolean time_sensitive;
   int64_t badge_count;
+  protobuf_c_boolean car_play;
+  protobuf_c_boolean announcement;
+  protobuf_c_boolean provides_app_notification_settings;
 };
 #define CHIME__V1__NOTIFICATION_SETTINGS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__notification_settings__descriptor) \
-    , CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_NOT_DETERMINED, 0, 0, 0, 0, 0, 0 }
+    , CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_NOT_DETERMINED, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET_STATUS = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET__CASE)
+} Chime__V1__AppSettingsRequest__StatusSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__ALERT_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__ALERT_SET_ALERT = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__ALERT_SET__CASE)
+} Chime__V1__AppSettingsRequest__AlertSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__SOUND_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__SOUND_SET_SOUND = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__SOUND_SET__CASE)
+} Chime__V1__AppSettingsRequest__SoundSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__BADGE_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__BADGE_SET_BADGE = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__BADGE_SET__CASE)
+} Chime__V1__AppSettingsRequest__BadgeSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__CRITICAL_ALERT_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__CRITICAL_ALERT_SET_CRITICAL_ALERT = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__CRITICAL_ALERT_SET__CASE)
+} Chime__V1__AppSettingsRequest__CriticalAlertSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__TIME_SENSITIVE_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__TIME_SENSITIVE_SET_TIME_SENSITIVE = 7
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__TIME_SENSITIVE_SET__CASE)
+} Chime__V1__AppSettingsRequest__TimeSensitiveSetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__CAR_PLAY_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__CAR_PLAY_SET_CAR_PLAY = 8
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__CAR_PLAY_SET__CASE)
+} Chime__V1__AppSettingsRequest__CarPlaySetCase;
+
+typedef enum {
+  CHIME__V1__APP_SETTINGS_REQUEST__ANNOUNCEMENT_SET__NOT_SET = 0,
+  CHIME__V1__APP_SETTINGS_REQUEST__ANNOUNCEMENT_SET_ANNOUNCEMENT = 9
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__APP_SETTINGS_REQUEST__ANNOUNCEMENT_SET__CASE)
+} Chime__V1__AppSettingsRequest__AnnouncementSetCase;
+
+/*
+ * What the user changes for one app (SetAppSettings). A setting left unset is unchanged.
+ */
+struct  Chime__V1__AppSettingsRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  Chime__V1__AppSettingsRequest__StatusSetCase status_set_case;
+  union {
+    Chime__V1__AuthorizationStatus status;
+  };
+  Chime__V1__AppSettingsRequest__AlertSetCase alert_set_case;
+  union {
+    protobuf_c_boolean alert;
+  };
+  Chime__V1__AppSettingsRequest__SoundSetCase sound_set_case;
+  union {
+    protobuf_c_boolean sound;
+  };
+  Chime__V1__AppSettingsRequest__BadgeSetCase badge_set_case;
+  union {
+    protobuf_c_boolean badge;
+  };
+  Chime__V1__AppSettingsRequest__CriticalAlertSetCase critical_alert_set_case;
+  union {
+    protobuf_c_boolean critical_alert;
+  };
+  Chime__V1__AppSettingsRequest__TimeSensitiveSetCase time_sensitive_set_case;
+  union {
+    protobuf_c_boolean time_sensitive;
+  };
+  Chime__V1__AppSettingsRequest__CarPlaySetCase car_play_set_case;
+  union {
+    protobuf_c_boolean car_play;
+  };
+  Chime__V1__AppSettingsRequest__AnnouncementSetCase announcement_set_case;
+  union {
+    protobuf_c_boolean announcement;
+  };
+};
+#define CHIME__V1__APP_SETTINGS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__app_settings_request__descriptor) \
+    , (char *)protobuf_c_empty_string, CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__ALERT_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__SOUND_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__BADGE_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__CRITICAL_ALERT_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__TIME_SENSITIVE_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__CAR_PLAY_SET__NOT_SET, {0}, CHIME__V1__APP_SETTINGS_REQUEST__ANNOUNCEMENT_SET__NOT_SET, {0} }
 
 
 struct  Chime__V1__SetBadgeCountRequest
@@ -1007,6 +1115,25 @@ Chime__V1__NotificationSettings *
 void   chime__v1__notification_settings__free_unpacked
                      (Chime__V1__NotificationSettings *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__AppSettingsRequest methods */
+void   chime__v1__app_settings_request__init
+                     (Chime__V1__AppSettingsRequest         *message);
+size_t chime__v1__app_settings_request__get_packed_size
+                     (const Chime__V1__AppSettingsRequest   *message);
+size_t chime__v1__app_settings_request__pack
+                     (const Chime__V1__AppSettingsRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__app_settings_request__pack_to_buffer
+                     (const Chime__V1__AppSettingsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AppSettingsRequest *
+       chime__v1__app_settings_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__app_settings_request__free_unpacked
+                     (Chime__V1__AppSettingsRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__SetBadgeCountRequest methods */
 void   chime__v1__set_badge_count_request__init
                      (Chime__V1__SetBadgeCountRequest         *message);
@@ -1214,6 +1341,9 @@ typedef void (*Chime__V1__AuthorizationResponse_Closure)
 typedef void (*Chime__V1__NotificationSettings_Closure)
                  (const Chime__V1__NotificationSettings *message,
                   void *closure_data);
+typedef void (*Chime__V1__AppSettingsRequest_Closure)
+                 (const Chime__V1__AppSettingsRequest *message,
+                  void *closure_data);
 typedef void (*Chime__V1__SetBadgeCountRequest_Closure)
                  (const Chime__V1__SetBadgeCountRequest *message,
                   void *closure_data);
@@ -1310,6 +1440,10 @@ struct Chime__V1__NotificationCenter_Service
                           const Chime__V1__SetBadgeCountRequest *input,
                           Chime__V1__Empty_Closure closure,
                           void *closure_data);
+  void (*set_app_settings)(Chime__V1__NotificationCenter_Service *service,
+                           const Chime__V1__AppSettingsRequest *input,
+                           Chime__V1__NotificationSettings_Closure closure,
+                           void *closure_data);
   void (*register_app)(Chime__V1__NotificationCenter_Service *service,
                        const Chime__V1__RegisterAppRequest *input,
                        Chime__V1__AppLayout_Closure closure,
@@ -1351,6 +1485,7 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## request_authorization,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## set_badge_count,\
+      function_prefix__ ## set_app_settings,\
       function_prefix__ ## register_app,\
       function_prefix__ ## get_app,\
       function_prefix__ ## list_apps,\
@@ -1423,6 +1558,10 @@ void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      const Chime__V1__SetBadgeCountRequest *input,
                                                      Chime__V1__Empty_Closure closure,
                                                      void *closure_data);
+void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
+                                                      const Chime__V1__AppSettingsRequest *input,
+                                                      Chime__V1__NotificationSettings_Closure closure,
+                                                      void *closure_data);
 void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   const Chime__V1__RegisterAppRequest *input,
                                                   Chime__V1__AppLayout_Closure closure,
@@ -1469,6 +1608,7 @@ extern const ProtobufCMessageDescriptor chime__v1__answer_response_request__desc
 extern const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_settings__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__app_settings_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__set_badge_count_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor;

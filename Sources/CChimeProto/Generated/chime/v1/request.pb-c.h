@@ -160,7 +160,7 @@ struct  Chime__V1__SoundResolution
   uint64_t frames;
   double duration_seconds;
   /*
-   * Critical sound delivered as a regular one (app not authorized).
+   * Critical sound delivered as a regular one (the app has no critical-alert permission).
    */
   protobuf_c_boolean critical_downgraded;
 };
