@@ -44,7 +44,7 @@ public final class DaemonProcess: @unchecked Sendable {
 
   /// Starts the daemon and waits (bounded) for its "listening" line.
   public func start(timeout: Double = 30) throws {
-    try process.run()
+    try ProcessLaunch.run(process)
     let fd = stdout.fileHandleForReading.fileDescriptor
     let deadline = Date().addingTimeInterval(timeout)
     var buffer: [UInt8] = []

@@ -26,7 +26,7 @@ public final class SpawnedProcess: @unchecked Sendable {
       for p in envp { free(p) }
     }
     var child: pid_t = 0
-    let rc = posix_spawn(&child, executable, &actions, nil, argv, envp)
+    let rc = ProcessLaunch.locked { posix_spawn(&child, executable, &actions, nil, argv, envp) }
     guard rc == 0 else { throw NSError(domain: "posix_spawn", code: Int(rc)) }
     pid = child
   }

@@ -157,7 +157,7 @@ import Testing
                          "--socket", daemon.socketPath, "--app", Self.app]
     let out = Pipe()
     process.standardOutput = out
-    try process.run()
+    try ProcessLaunch.run(process)
     // Its first line says it is registered.
     var first = Data()
     while !first.contains(UInt8(ascii: "\n")) {
