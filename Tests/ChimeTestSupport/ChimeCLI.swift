@@ -24,4 +24,15 @@ public enum ChimeCLI {
                                       directory: directory, timeout: timeout)
     return Run(status: result.status, stdout: result.output, stderr: result.errors)
   }
+
+  /// `run` on a thread of its own, so a test can wait for the CLI while it does other work (an
+  /// extension answering the CLI's call) without holding one of the few cooperative threads.
+  public static func runInBackground(_ arguments: [String], socket: String? = nil, app: String? = nil,
+                                     timeout: Double = 60) async throws -> Run {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(with: Result { try run(arguments, socket: socket, app: app, timeout: timeout) })
+      }.start()
+    }
+  }
 }

@@ -6,9 +6,11 @@ import ChimeCore
 public final class DaemonProcess: @unchecked Sendable {
   public let socketPath: String
   public let dataDirectory: String
-  private let process = Process()
-  private let stdout = Pipe()
+  private let arguments: [String]
+  private let environment: [String: String]
+  private let directory: TemporaryDirectory
   private let stderrFile: String
+  private var child: SpawnedProcess?
   public private(set) var listeningLine = ""
 
   /// The directory holding the built products (`chimed`, `chime`): `$CHIME_BIN_DIR`, else the
@@ -23,87 +25,69 @@ public final class DaemonProcess: @unchecked Sendable {
     return ".build/debug"
   }
 
+  /// systemd's stand-alone socket activator (Debian's `systemd` package).
+  public static let socketActivate = "/usr/bin/systemd-socket-activate"
+
   /// `environment` entries are set on top of the test's own (nil values remove a variable).
   public init(directory: TemporaryDirectory, arguments: [String] = [], environment extra: [String: String?] = [:]) {
     socketPath = directory.socketPath
     dataDirectory = directory.file("data")
+    self.directory = directory
     stderrFile = directory.file("chimed.log")
-    process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/chimed")
-    process.arguments = ["--socket", socketPath, "--data-dir", dataDirectory, "--log-level", "debug"] + arguments
-    process.standardOutput = stdout
+    // A fresh log per daemon (a test may start several in one directory).
     FileManager.default.createFile(atPath: stderrFile, contents: nil)
-    process.standardError = FileHandle(forWritingAtPath: stderrFile)
-    var environment = ProcessInfo.processInfo.environment
-    environment["CHIME_SOCKET"] = nil
-    for (key, value) in extra { environment[key] = value }
-    process.environment = environment
+    self.arguments = ["--socket", socketPath, "--data-dir", dataDirectory, "--log-level", "debug"] + arguments
+    var changes = extra
+    changes["CHIME_SOCKET"] = .some(nil)
+    environment = SpawnedProcess.environment(changes)
   }
-
-  /// systemd's stand-alone socket activator (Debian's `systemd` package).
-  public static let socketActivate = "/usr/bin/systemd-socket-activate"
 
   /// Starts the daemon and waits (bounded) for its "listening" line.
   public func start(timeout: Double = 30) throws {
-    try ProcessLaunch.run(process)
-    let fd = stdout.fileHandleForReading.fileDescriptor
+    // Its own stdout file: an earlier daemon's "listening" line must not count for this one.
+    let stdoutFile = directory.file("chimed-\(UUID().uuidString).out")
+    let child = try SpawnedProcess(Self.binDirectory + "/chimed", arguments, environment: environment,
+                                   stdout: stdoutFile, stderr: stderrFile)
+    self.child = child
     let deadline = Date().addingTimeInterval(timeout)
-    var buffer: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
     while Date() < deadline {
-      var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&pfd, 1, 200)
-      if ready < 0 && errno == EINTR { continue }
-      if ready <= 0 { continue }
-      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-      if n < 0 && errno == EINTR { continue }
-      if n <= 0 { break }  // EOF: the daemon exited
-      buffer += chunk[0..<n]
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        listeningLine = String(decoding: buffer[..<newline], as: UTF8.self)
+      let out = (try? String(contentsOfFile: stdoutFile, encoding: .utf8)) ?? ""
+      if let newline = out.firstIndex(of: "\n") {
+        listeningLine = String(out[..<newline])
         return
       }
+      if !child.isRunning { break }  // it exited without listening
+      usleep(5_000)
     }
     throw ChimeError(.unavailable, reason: "DAEMON_DID_NOT_START", "chimed did not report listening; log:\n\(log)")
   }
 
   public var log: String { (try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "" }
 
-  public var isRunning: Bool { process.isRunning }
+  public var isRunning: Bool { child?.isRunning ?? false }
 
-  public var processIdentifier: Int32 { process.processIdentifier }
+  public var processIdentifier: Int32 { child?.pid ?? 0 }
 
-  /// SIGTERM, then waits for the exit; returns the exit status.
+  /// SIGTERM, then waits (bounded) for the exit; returns the exit status (-1 when it had to be
+  /// killed).
   @discardableResult
   public func terminate() -> Int32 {
-    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-    process.waitUntilExit()
-    return process.terminationStatus
+    guard let child else { return -1 }
+    child.signal(SIGTERM)
+    return child.waitForExit(seconds: 60) ?? -1
   }
 
   /// Waits for an exit already asked for (a signal sent by the test); returns the exit status,
   /// or nil when chimed is still running after `seconds` (it is then killed, so a hung
   /// shutdown fails the test instead of hanging the suite).
   public func waitForExit(seconds: Double = 20) -> Int32? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      kill9()
-      return nil
-    }
-    process.waitUntilExit()
-    return process.terminationStatus
+    child?.waitForExit(seconds: seconds)
   }
 
   /// SIGKILL: no chance to clean up (crash-safety tests).
   public func kill9() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
-
-  deinit {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
+    guard let child else { return }
+    child.signal(SIGKILL)
+    _ = child.waitForExit(seconds: 20)
   }
 }

@@ -257,7 +257,9 @@ struct ChimeConnectionTests {
     #expect(later?.reason == "CONNECTION_CLOSED")
   }
 
-  @Test func farewellStatusIsNamedInTheError() async throws {
+  /// The daemon's final status for the whole connection is what calls in flight fail with: it
+  /// says why (PERMISSION_DENIED for another user, a frame too large, shutting down).
+  @Test func farewellStatusIsTheCallsError() async throws {
     let daemon = try FakeDaemon()
     let connection = try ChimeConnection(socketPath: daemon.socketPath)
     let call = Task { try await connection.unary(.add, app: app, payload: []) }
@@ -266,8 +268,9 @@ struct ChimeConnectionTests {
     try daemon.send(.reply(id: 0, payload: [], endOfStream: true, status: ChimeError(.resourceExhausted, reason: "FRAME_TOO_LARGE", "frame too large")))
     daemon.closeConnection()
     let error = await #expect(throws: ChimeError.self) { try await call.value }
-    #expect(error?.reason == "CONNECTION_CLOSED")
-    #expect(error?.message.contains("FRAME_TOO_LARGE") == true)
+    #expect(error?.code == .resourceExhausted)
+    #expect(error?.reason == "FRAME_TOO_LARGE")
+    #expect(error?.message == "frame too large")
   }
 
   @Test func badFrameFromTheDaemonClosesTheConnection() async throws {

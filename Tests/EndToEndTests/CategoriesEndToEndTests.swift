@@ -134,7 +134,7 @@ import Testing
     #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
     #expect(try await nextMessage(&stream).delivered?.request.identifier == "lunch")
 
-    let cli = Task.detached { try ChimeCLI.run(["respond", "lunch", "--action", "accept", "--json"], socket: daemon.socketPath, app: Self.app) }
+    let cli = Task { try await ChimeCLI.runInBackground(["respond", "lunch", "--action", "accept", "--json"], socket: daemon.socketPath, app: Self.app) }
     let asked = try await nextMessage(&stream)
     #expect(asked.response?.actionIdentifier == "accept")
     try await ext.answerResponse(asked.responseID, extension: "invite-ui", with: .doNotDismiss)
@@ -151,30 +151,22 @@ import Testing
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
-    process.arguments = ["extension", "invite-ui", "--category", "event-invite", "--answer", "keep", "--responses", "1",
-                         "--socket", daemon.socketPath, "--app", Self.app]
-    let out = Pipe()
-    process.standardOutput = out
-    try ProcessLaunch.run(process)
+    let output = dir.file("extension.out")
+    let process = try SpawnedProcess(DaemonProcess.binDirectory + "/chime",
+                                     ["extension", "invite-ui", "--category", "event-invite", "--answer", "keep", "--responses", "1",
+                                      "--socket", daemon.socketPath, "--app", Self.app],
+                                     environment: SpawnedProcess.environment(), stdout: output, stderr: dir.file("extension.err"))
+    let printed = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
     // Its first line says it is registered.
-    var first = Data()
-    while !first.contains(UInt8(ascii: "\n")) {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      first += chunk
-    }
-    #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered invite-ui"))
+    try #require(pollUntil(within: 20) { printed().contains("\n") })
+    #expect(printed().hasPrefix("registered invite-ui"))
 
     #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
     let respond = try chime(["respond", "lunch"], daemon)
     #expect(respond.status == 0, "\(respond.stderr)")
     #expect(!respond.stdout.contains("removed"), "\(respond.stdout)")
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect((String(decoding: first, as: UTF8.self) + rest).contains("answered keep"))
+    #expect(process.waitForExit() == 0)
+    #expect(printed().contains("answered keep"))
     #expect(try chime(["delivered", "--json"], daemon).objects?.count == 1)
     #expect(daemon.terminate() == 0)
   }

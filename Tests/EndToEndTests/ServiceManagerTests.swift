@@ -17,7 +17,8 @@ struct ServiceManagerTests {
     let daemon = try SpawnedProcess(DaemonProcess.socketActivate,
                                     ["-l", dir.socketPath, "-E", "NOTIFY_SOCKET", DaemonProcess.binDirectory + "/chimed",
                                      "--data-dir", dir.file("data"), "--log-level", "debug"],
-                                    environment: ["NOTIFY_SOCKET": notify.path], logFile: dir.file("chimed.log"))
+                                    environment: SpawnedProcess.environment(["NOTIFY_SOCKET": notify.path]),
+                                    stdout: dir.file("chimed.log"), stderr: dir.file("chimed.log"))
     try #require(pollUntil(within: 20) { FileManager.default.fileExists(atPath: dir.socketPath) })
 
     // The first connection starts chimed on the socket the activator made.

@@ -1,4 +1,5 @@
 import ChimeCore
+import Dispatch
 import ChimeSystem
 import ChimeWire
 import Foundation
@@ -25,6 +26,8 @@ final class ConnectionCore: Sendable {
   let maxFrameBytes: Int
   private let state = Mutex(State())
   private let writeLock = Mutex(())
+  /// Signalled (and kept signalled) once the connection is down.
+  private let down = DispatchSemaphore(value: 0)
 
   init(fd: FileDescriptor, maxFrameBytes: Int) {
     self.fd = fd
@@ -89,6 +92,11 @@ final class ConnectionCore: Sendable {
       do throws(Errno) {
         try UnixSocket.sendAll(fd, bytes)
       } catch {
+        // A daemon that refuses the connection (another user, shutting down) sends one final
+        // status and hangs up; a write racing that hang-up fails with EPIPE. The reader is about
+        // to see the status and the end: wait a moment for it, so the caller learns why.
+        if down.wait(timeout: .now() + .seconds(2)) == .success { down.signal() }
+        if let closed = state.withLock({ $0.closed }) { throw closed }
         throw ChimeError(.connectionClosed, "cannot write to chimed: \(error)")
       }
     }
@@ -101,15 +109,16 @@ final class ConnectionCore: Sendable {
   func terminate(_ why: String) {
     let (waiters, error): ([Waiter], ChimeError?) = state.withLock { state in
       guard state.closed == nil else { return ([], nil) }
-      var message = "connection to chimed closed: \(why)"
-      if let farewell = state.farewell { message += " (the daemon said: \(farewell))" }
-      let error = ChimeError(.connectionClosed, message)
+      // The daemon's own final status (PERMISSION_DENIED for another user, UNAVAILABLE while
+      // shutting down) says more than "closed": calls in flight and later ones get it.
+      let error = state.farewell ?? ChimeError(.connectionClosed, "connection to chimed closed: \(why)")
       state.closed = error
       let waiters = Array(state.calls.values)
       state.calls.removeAll()
       return (waiters, error)
     }
     guard let error else { return }
+    down.signal()
     UnixSocket.shutdown(fd)
     for waiter in waiters {
       switch waiter {
