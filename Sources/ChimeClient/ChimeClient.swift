@@ -123,14 +123,18 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
   }
 
-  /// Registers this connection as the app's content extension `identifier` for `categories`.
+  /// Registers this connection as the app's content extension `identifier` for `categories`,
+  /// presented with `attributes` (an initial content size ratio is required).
   /// The stream starts with a `registered` event, then carries each notification delivered in
   /// those categories and each response to one; the registration ends with the stream.
   /// A refused registration ends the stream with INVALID_ARGUMENT `INVALID_IDENTIFIER`,
-  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS` or ALREADY_EXISTS
-  /// `EXTENSION_ALREADY_REGISTERED`.
-  public func registerExtension(_ identifier: String, categories: [String]) -> AsyncThrowingStream<ExtensionEvent, any Error> {
-    serverStream(Calls.registerExtension, ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories)) { _ in false }
+  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS`, `CONTENT_SIZE_RATIO_REQUIRED`,
+  /// `INVALID_CONTENT_SIZE_RATIO`, `INVALID_MEDIA_BUTTON_FRAME`, `INVALID_TINT_COLOR` or
+  /// ALREADY_EXISTS `EXTENSION_ALREADY_REGISTERED`.
+  public func registerExtension(_ identifier: String, categories: [String],
+                                attributes: ExtensionAttributes) -> AsyncThrowingStream<ExtensionEvent, any Error> {
+    serverStream(Calls.registerExtension,
+                 ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories, attributes: attributes)) { _ in false }
   }
 
   /// A content extension's answer to the response it was shown with `responseID`

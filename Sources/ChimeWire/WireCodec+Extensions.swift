@@ -11,16 +11,19 @@ extension WireCodec {
       let m = arena.message(chime__v1__register_extension_request__init)
       arena.assign(&m.pointee.extension_identifier, registration.extensionIdentifier)
       arena.assign(&m.pointee.category_identifiers, count: &m.pointee.n_category_identifiers, registration.categoryIdentifiers)
+      m.pointee.attributes = ExtensionProto.build(registration.attributes, in: arena)
       return m
     }
   }
 
-  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`, `FIELD_CONTAINS_NUL`.
+  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`, `FIELD_CONTAINS_NUL`, `UNKNOWN_ENUM_VALUE`
+  ///   (field `attributes.media_button.type`).
   public static func decodeRegisterExtensionRequest(_ bytes: [UInt8]) throws(ChimeError) -> ExtensionRegistration {
     try ProtoMessage.decode(bytes, as: "RegisterExtensionRequest", with: chime__v1__register_extension_request__unpack) { m throws(ChimeError) in
       ExtensionRegistration(
         extensionIdentifier: try ProtoMessage.text(m.pointee.extension_identifier, "extension_identifier"),
-        categoryIdentifiers: try ProtoMessage.texts(m.pointee.category_identifiers, count: m.pointee.n_category_identifiers, "category_identifiers"))
+        categoryIdentifiers: try ProtoMessage.texts(m.pointee.category_identifiers, count: m.pointee.n_category_identifiers, "category_identifiers"),
+        attributes: try ExtensionProto.attributes(m.pointee.attributes, "attributes"))
     }
   }
 

@@ -129,7 +129,7 @@ import Testing
     try daemon.start()
     let ext = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
     try await ext.setCategories([NotificationCategory(identifier: "event-invite", actions: [NotificationAction(identifier: "accept", title: "Accept")])])
-    var stream = ext.registerExtension("invite-ui", categories: ["event-invite"]).makeAsyncIterator()
+    var stream = ext.registerExtension("invite-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextMessage(&stream).registered)
     #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
     #expect(try await nextMessage(&stream).delivered?.request.identifier == "lunch")

@@ -233,6 +233,14 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
   /// An extension answered a response that does not await its answer (answered, timed out, or another's).
   public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)
+  /// A content extension registered without an initial content size ratio (an older client).
+  public static let contentSizeRatioRequired = Reason("CONTENT_SIZE_RATIO_REQUIRED", .invalidArgument)
+  /// A content extension's initial content size ratio is not finite, ≤ 0 or over 10.
+  public static let invalidContentSizeRatio = Reason("INVALID_CONTENT_SIZE_RATIO", .invalidArgument)
+  /// A media play/pause button without a frame, or with one outside sane bounds.
+  public static let invalidMediaButtonFrame = Reason("INVALID_MEDIA_BUTTON_FRAME", .invalidArgument)
+  /// A media button tint that is not `#RRGGBB`.
+  public static let invalidTintColor = Reason("INVALID_TINT_COLOR", .invalidArgument)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -256,6 +264,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
+    contentSizeRatioRequired, invalidContentSizeRatio, invalidMediaButtonFrame, invalidTintColor,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

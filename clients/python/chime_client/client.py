@@ -447,14 +447,27 @@ class Client:
         response = nc_pb2.NotificationResponse(notification_identifier=identifier, action_identifier=action, user_text=text)
         return self.call("Respond", nc_pb2.RespondRequest(response=response), nc_pb2.RespondResponse)
 
-    def register_extension(self, identifier: str, categories: Iterable[str]) -> Subscription:
+    def register_extension(self, identifier: str, categories: Iterable[str], ratio: float, *,
+                           default_content_hidden: bool = False, overrides_default_title: bool = False,
+                           user_interaction_enabled: bool = False,
+                           media_button: Optional[request_pb2.MediaPlayPauseButton] = None) -> Subscription:
         """Registers this connection as the app's content extension ``identifier`` for
-        ``categories``. The stream yields ``chime.v1.ExtensionEvent``s: first one with
-        ``registered`` set, then each notification delivered in those categories
-        (``delivered``) and each response to one (``response``). Closing the subscription (or
-        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED or
-        EXTENSION_CATEGORIES_REQUIRED (raised by the first read)."""
-        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories))
+        ``categories``, presented with an initial content size ratio (height / width, > 0) and
+        the other attributes an Info.plist would carry; ``media_button`` is a
+        ``chime.v1.MediaPlayPauseButton`` (type, frame, tint_color "#RRGGBB"). The stream
+        yields ``chime.v1.ExtensionEvent``s: first one with ``registered`` set, then each
+        notification delivered in those categories (``delivered``), each response to one
+        (``response``) and each media button press (``media``). Closing the subscription (or
+        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED,
+        EXTENSION_CATEGORIES_REQUIRED, INVALID_CONTENT_SIZE_RATIO, INVALID_MEDIA_BUTTON_FRAME or
+        INVALID_TINT_COLOR (raised by the first read)."""
+        attributes = request_pb2.ExtensionAttributes(
+            initial_content_size_ratio=ratio, default_content_hidden=default_content_hidden,
+            overrides_default_title=overrides_default_title, user_interaction_enabled=user_interaction_enabled)
+        if media_button is not None:
+            attributes.media_button.CopyFrom(media_button)
+        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories),
+                                                  attributes=attributes)
         return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
 
     def answer_response(self, extension: str, response_id: int, option: int) -> None:

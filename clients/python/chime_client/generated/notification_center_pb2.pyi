@@ -288,12 +288,14 @@ class RegisterAppRequest(_message.Message):
     def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
 
 class RegisterExtensionRequest(_message.Message):
-    __slots__ = ["category_identifiers", "extension_identifier"]
+    __slots__ = ["attributes", "category_identifiers", "extension_identifier"]
+    ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    attributes: _request_pb2.ExtensionAttributes
     category_identifiers: _containers.RepeatedScalarFieldContainer[str]
     extension_identifier: str
-    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ..., attributes: _Optional[_Union[_request_pb2.ExtensionAttributes, _Mapping]] = ...) -> None: ...
 
 class RemoveResponse(_message.Message):
     __slots__ = ["removed"]

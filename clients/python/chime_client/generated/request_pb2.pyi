@@ -17,6 +17,9 @@ INTERRUPTION_LEVEL_CRITICAL: InterruptionLevel
 INTERRUPTION_LEVEL_PASSIVE: InterruptionLevel
 INTERRUPTION_LEVEL_TIME_SENSITIVE: InterruptionLevel
 INTERRUPTION_LEVEL_UNSPECIFIED: InterruptionLevel
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT: MediaPlayPauseButtonType
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE: MediaPlayPauseButtonType
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY: MediaPlayPauseButtonType
 MISSED_FIRE_ACTION_DELIVER: MissedFireAction
 MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN: MissedFireAction
 MISSED_FIRE_ACTION_SKIP: MissedFireAction
@@ -178,6 +181,42 @@ class DeliveredNotification(_message.Message):
     sound: SoundResolution
     def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ...) -> None: ...
 
+class ExtensionAttributes(_message.Message):
+    __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
+    DEFAULT_CONTENT_HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_CONTENT_SIZE_RATIO_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_BUTTON_FIELD_NUMBER: _ClassVar[int]
+    OVERRIDES_DEFAULT_TITLE_FIELD_NUMBER: _ClassVar[int]
+    USER_INTERACTION_ENABLED_FIELD_NUMBER: _ClassVar[int]
+    default_content_hidden: bool
+    initial_content_size_ratio: float
+    media_button: MediaPlayPauseButton
+    overrides_default_title: bool
+    user_interaction_enabled: bool
+    def __init__(self, initial_content_size_ratio: _Optional[float] = ..., default_content_hidden: bool = ..., overrides_default_title: bool = ..., user_interaction_enabled: bool = ..., media_button: _Optional[_Union[MediaPlayPauseButton, _Mapping]] = ...) -> None: ...
+
+class MediaButtonFrame(_message.Message):
+    __slots__ = ["height", "width", "x", "y"]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    height: float
+    width: float
+    x: float
+    y: float
+    def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ...) -> None: ...
+
+class MediaPlayPauseButton(_message.Message):
+    __slots__ = ["frame", "tint_color", "type"]
+    FRAME_FIELD_NUMBER: _ClassVar[int]
+    TINT_COLOR_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    frame: MediaButtonFrame
+    tint_color: str
+    type: MediaPlayPauseButtonType
+    def __init__(self, type: _Optional[_Union[MediaPlayPauseButtonType, str]] = ..., frame: _Optional[_Union[MediaButtonFrame, _Mapping]] = ..., tint_color: _Optional[str] = ...) -> None: ...
+
 class MissedFirePolicy(_message.Message):
     __slots__ = ["action", "max_lateness_seconds"]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -317,4 +356,7 @@ class DstOverlapPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class MissedFireAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MediaPlayPauseButtonType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -2398,7 +2398,7 @@ const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor =
   (ProtobufCMessageInit) chime__v1__respond_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[3] =
 {
   {
     "extension_identifier",
@@ -2424,15 +2424,28 @@ static const ProtobufCFieldDescriptor chime__v1__register_extension_request__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "attributes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterExtensionRequest, attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__register_extension_request__field_indices_by_name[] = {
+  2,   /* field[2] = attributes */
   1,   /* field[1] = category_identifiers */
   0,   /* field[0] = extension_identifier */
 };
 static const ProtobufCIntRange chime__v1__register_extension_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor =
 {
@@ -2442,7 +2455,7 @@ const ProtobufCMessageDescriptor chime__v1__register_extension_request__descript
   "Chime__V1__RegisterExtensionRequest",
   "chime.v1",
   sizeof(Chime__V1__RegisterExtensionRequest),
-  2,
+  3,
   chime__v1__register_extension_request__field_descriptors,
   chime__v1__register_extension_request__field_indices_by_name,
   1,  chime__v1__register_extension_request__number_ranges,

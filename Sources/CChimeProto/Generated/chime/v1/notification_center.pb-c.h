@@ -383,10 +383,15 @@ struct  Chime__V1__RegisterExtensionRequest
   char *extension_identifier;
   size_t n_category_identifiers;
   char **category_identifiers;
+  /*
+   * Required (its initial_content_size_ratio is): a registration without it is refused with
+   * CONTENT_SIZE_RATIO_REQUIRED.
+   */
+  Chime__V1__ExtensionAttributes *attributes;
 };
 #define CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__register_extension_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, NULL }
 
 
 struct  Chime__V1__ExtensionEvent
