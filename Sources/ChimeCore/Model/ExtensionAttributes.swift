@@ -1,7 +1,7 @@
 /// What an Info.plist's NSExtensionAttributes would say about a content extension: how its
 /// view starts out and whether it has a media play/pause button. Presenters read them from
 /// pending and delivered notifications of the extension's categories.
-public struct ExtensionAttributes: Hashable, Sendable {
+public struct ExtensionAttributes: Hashable, Sendable, Codable {
   /// UNNotificationExtensionInitialContentSizeRatio: height over width of the view at first;
   /// required (nil only from a client that sent none, which `validate` refuses), > 0, finite.
   public var initialContentSizeRatio: Double?
@@ -45,12 +45,12 @@ public struct ExtensionAttributes: Hashable, Sendable {
 }
 
 /// UNNotificationContentExtensionMediaPlayPauseButtonType.
-public enum MediaPlayPauseButtonType: String, Hashable, Sendable, CaseIterable {
+public enum MediaPlayPauseButtonType: String, Hashable, Sendable, CaseIterable, Codable {
   case none, `default`, overlay
 }
 
 /// A rectangle in the extension's view, in points from its top-left corner.
-public struct MediaButtonFrame: Hashable, Sendable {
+public struct MediaButtonFrame: Hashable, Sendable, Codable {
   public var x: Double
   public var y: Double
   public var width: Double
@@ -69,7 +69,7 @@ public struct MediaButtonFrame: Hashable, Sendable {
 
 /// The media play/pause button of a content extension (mediaPlayPauseButtonType, ...Frame,
 /// ...TintColor).
-public struct MediaPlayPauseButton: Hashable, Sendable {
+public struct MediaPlayPauseButton: Hashable, Sendable, Codable {
   public var type: MediaPlayPauseButtonType
   /// Where the button is; required unless `type` is `.none`.
   public var frame: MediaButtonFrame?

@@ -114,6 +114,14 @@ final class ExtensionHub {
     return ExtensionRegistration.routes(category, among: (entries[app] ?? []).map(\.registration))
   }
 
+  /// The attributes of the first live extension (by identifier) of `app` that handles
+  /// `category`; nil when none does.
+  func attributes(app: String, category: String) -> ExtensionAttributes? {
+    prune(app)
+    return (entries[app] ?? []).filter { $0.sink != nil && $0.registration.handles(category) }
+      .min { $0.registration.extensionIdentifier < $1.registration.extensionIdentifier }?.registration.attributes
+  }
+
   /// Shows a committed delivery to the extensions of its category.
   func delivered(_ notification: DeliveredNotification, app: String) {
     send(ExtensionEvent(delivered: notification), app: app, category: notification.request.content.categoryIdentifier)

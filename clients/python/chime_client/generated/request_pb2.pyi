@@ -166,20 +166,22 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "missed", "request", "sound"]
+    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "missed", "request", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     MISSED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
     delivered_unix_ms: int
     due_unix_ms: int
+    extension_attributes: ExtensionAttributes
     missed: bool
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
@@ -270,18 +272,20 @@ class NotificationRequest(_message.Message):
     def __init__(self, identifier: _Optional[str] = ..., content: _Optional[_Union[NotificationContent, _Mapping]] = ..., trigger: _Optional[_Union[Trigger, _Mapping]] = ..., missed_fire: _Optional[_Union[MissedFirePolicy, _Mapping]] = ...) -> None: ...
 
 class PendingRequest(_message.Message):
-    __slots__ = ["added_unix_ms", "fire_count", "next_fire_unix_ms", "request", "sound"]
+    __slots__ = ["added_unix_ms", "extension_attributes", "fire_count", "next_fire_unix_ms", "request", "sound"]
     ADDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     FIRE_COUNT_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIRE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     added_unix_ms: int
+    extension_attributes: ExtensionAttributes
     fire_count: int
     next_fire_unix_ms: int
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]

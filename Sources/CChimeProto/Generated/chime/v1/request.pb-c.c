@@ -2240,7 +2240,7 @@ const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor =
   (ProtobufCMessageInit) chime__v1__notification_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[6] =
 {
   {
     "request",
@@ -2302,9 +2302,22 @@ static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "extension_attributes",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PendingRequest, extension_attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
   2,   /* field[2] = added_unix_ms */
+  5,   /* field[5] = extension_attributes */
   4,   /* field[4] = fire_count */
   1,   /* field[1] = next_fire_unix_ms */
   0,   /* field[0] = request */
@@ -2313,7 +2326,7 @@ static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
 static const ProtobufCIntRange chime__v1__pending_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
 {
@@ -2323,14 +2336,14 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   "Chime__V1__PendingRequest",
   "chime.v1",
   sizeof(Chime__V1__PendingRequest),
-  5,
+  6,
   chime__v1__pending_request__field_descriptors,
   chime__v1__pending_request__field_indices_by_name,
   1,  chime__v1__pending_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[6] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[7] =
 {
   {
     "request",
@@ -2404,11 +2417,24 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "extension_attributes",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, extension_attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
+  6,   /* field[6] = extension_attributes */
   3,   /* field[3] = missed */
   0,   /* field[0] = request */
   4,   /* field[4] = sound */
@@ -2416,7 +2442,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2426,7 +2452,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  6,
+  7,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,

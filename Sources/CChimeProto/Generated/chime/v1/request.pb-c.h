@@ -536,10 +536,15 @@ struct  Chime__V1__PendingRequest
    * How many times a repeating request has fired.
    */
   uint64_t fire_count;
+  /*
+   * The attributes of the content extension live now for the content's category (the first by
+   * identifier), for presenters; unset when none is. Filled in by GetPending, never stored.
+   */
+  Chime__V1__ExtensionAttributes *extension_attributes;
 };
 #define CHIME__V1__PENDING_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__pending_request__descriptor) \
-    , NULL, 0, 0, NULL, 0 }
+    , NULL, 0, 0, NULL, 0, NULL }
 
 
 struct  Chime__V1__DeliveredNotification
@@ -561,10 +566,15 @@ struct  Chime__V1__DeliveredNotification
    * notification was delivered (unset when there was none): what a response may answer.
    */
   Chime__V1__Category *category;
+  /*
+   * The attributes of the content extension that was live for the category when the
+   * notification was delivered (the first by identifier), unset when none was: a snapshot.
+   */
+  Chime__V1__ExtensionAttributes *extension_attributes;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL }
+    , NULL, 0, 0, 0, NULL, NULL, NULL }
 
 
 typedef enum {
