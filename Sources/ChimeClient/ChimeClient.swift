@@ -147,6 +147,28 @@ public struct ChimeClient: Sendable {
     _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
   }
 
+  /// The user pressed the media play/pause button of the delivered notification `identifier`:
+  /// the content extension live for its category is shown it (`ExtensionEvent.media`).
+  /// Returns that extension's identifier.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, FAILED_PRECONDITION `EXTENSION_NOT_LIVE`,
+  ///   `MEDIA_BUTTON_NOT_AVAILABLE`, INVALID_ARGUMENT `INVALID_IDENTIFIER`.
+  @discardableResult
+  public func pressMediaButton(_ identifier: String, _ command: MediaCommand) async throws(ChimeError) -> String {
+    try await unary(Calls.pressMediaButton, MediaPress(notificationIdentifier: identifier, command: command))
+  }
+
+  /// A content extension reports that the media of the delivered notification `identifier`
+  /// started (`.playing`) or paused; kept with it (`DeliveredNotification.mediaPlayback`).
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, FAILED_PRECONDITION `EXTENSION_NOT_LIVE`
+  ///   (this extension is not live, or does not handle the notification's category).
+  public func reportMediaPlayback(_ identifier: String, extension extensionIdentifier: String,
+                                  _ playback: MediaPlayback) async throws(ChimeError) {
+    _ = try await unary(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: extensionIdentifier,
+                                                                       notificationIdentifier: identifier, playback: playback))
+  }
+
   // MARK: Apps and sounds
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty

@@ -66,7 +66,14 @@ import Testing
     for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
       try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
     }
-    for event in [ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+    for command in MediaCommand.allCases {
+      try roundTrip(Calls.pressMediaButton, MediaPress(notificationIdentifier: "song", command: command), "player")
+    }
+    for playback in MediaPlayback.allCases {
+      try roundTrip(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: "p", notificationIdentifier: "song", playback: playback), Empty())
+    }
+    for event in [ExtensionEvent(media: MediaPress(notificationIdentifier: "song", command: .pause)),
+                  ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
       #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
     }
 

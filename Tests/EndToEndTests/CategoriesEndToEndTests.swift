@@ -178,4 +178,43 @@ import Testing
     #expect(try chime(["delivered", "--json"], daemon).objects?.count == 1)
     #expect(daemon.terminate() == 0)
   }
+
+  /// `chime extension run` with a media button is shown `chime media play` and reports it
+  /// playing; `chime delivered --json` shows the attributes and the playback.
+  @Test func mediaButtonPressesReachTheExtensionCommand() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
+    process.arguments = ["extension", "run", "--app", Self.app, "--category", "song", "--ratio", "0.5", "--media-button", "overlay",
+                         "--media-frame", "0,0,44,44", "--media-tint", "#FF8800", "--presses", "1", "--socket", daemon.socketPath]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    var first = Data()
+    while !first.contains(UInt8(ascii: "\n")) {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      first += chunk
+    }
+    #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered \(Self.app).content"))
+
+    #expect(try chime(["add", "song", "--title", "Song", "--category", "song"], daemon).status == 0)
+    let press = try chime(["media", "play", "song"], daemon)
+    #expect(press.status == 0, "\(press.stderr)")
+    #expect(press.stdout.contains("\(Self.app).content"), "\(press.stdout)")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(rest.contains("media play song") && rest.contains("reported playing"), "\(rest)")
+    let delivered = try #require(try chime(["delivered", "--json"], daemon).objects?.first)
+    #expect(delivered["media_playback"] as? String == "playing")
+    let attributes = delivered["extension_attributes"] as? [String: Any]
+    #expect(attributes?["initial_content_size_ratio"] as? Double == 0.5)
+    #expect(attributes?["media_button"] as? String == "overlay")
+    let unknown = try chime(["media", "pause", "nothing"], daemon)
+    #expect(unknown.status != 0 && unknown.stderr.contains("NOTIFICATION_NOT_DELIVERED"), "\(unknown.stderr)")
+    #expect(daemon.terminate() == 0)
+  }
 }

@@ -241,6 +241,12 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let invalidMediaButtonFrame = Reason("INVALID_MEDIA_BUTTON_FRAME", .invalidArgument)
   /// A media button tint that is not `#RRGGBB`.
   public static let invalidTintColor = Reason("INVALID_TINT_COLOR", .invalidArgument)
+  /// A media press or playback report without a command or state.
+  public static let invalidMediaCommand = Reason("INVALID_MEDIA_COMMAND", .invalidArgument)
+  /// No content extension is live for the notification's category, or the reporting one is not live or does not handle it.
+  public static let extensionNotLive = Reason("EXTENSION_NOT_LIVE", .failedPrecondition)
+  /// The live content extension of the notification has no media play/pause button.
+  public static let mediaButtonNotAvailable = Reason("MEDIA_BUTTON_NOT_AVAILABLE", .failedPrecondition)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -265,6 +271,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
     contentSizeRatioRequired, invalidContentSizeRatio, invalidMediaButtonFrame, invalidTintColor,
+    invalidMediaCommand, extensionNotLive, mediaButtonNotAvailable,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

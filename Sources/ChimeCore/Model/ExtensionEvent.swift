@@ -6,9 +6,13 @@ public struct ExtensionEvent: Hashable, Sendable {
   public var response: NotificationResponse?
   /// Non-zero on a response chimed waits for the extension to answer (`AnswerResponse`).
   public var responseID: UInt64
+  /// The user pressed the media play/pause button of a notification in its categories.
+  public var media: MediaPress?
 
-  public init(registered: Bool = false, delivered: DeliveredNotification? = nil, response: NotificationResponse? = nil, responseID: UInt64 = 0) {
+  public init(registered: Bool = false, delivered: DeliveredNotification? = nil, response: NotificationResponse? = nil, responseID: UInt64 = 0,
+              media: MediaPress? = nil) {
     self.responseID = responseID
+    self.media = media
     self.registered = registered
     self.delivered = delivered
     self.response = response

@@ -54,10 +54,13 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   /// The attributes of the content extension live for the category at delivery (nil when none
   /// was): a snapshot, like `category`.
   public var extensionAttributes: ExtensionAttributes?
+  /// What its content extension last reported about its media (nil: nothing yet).
+  public var mediaPlayback: MediaPlayback?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
-              category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil) {
+              category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {
     self.extensionAttributes = extensionAttributes
+    self.mediaPlayback = mediaPlayback
     self.request = request
     self.delivered = delivered
     self.due = due

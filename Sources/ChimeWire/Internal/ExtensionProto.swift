@@ -60,3 +60,44 @@ enum ExtensionProto {
       mediaButton: button)
   }
 }
+
+/// Media button presses and playback states.
+extension ExtensionProto {
+  static func command(_ c: MediaCommand) -> Chime__V1__MediaCommand {
+    switch c {
+    case .play: CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY
+    case .pause: CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE
+    }
+  }
+
+  /// - Throws: INVALID_ARGUMENT `INVALID_MEDIA_COMMAND` (unspecified), `UNKNOWN_ENUM_VALUE`.
+  static func command(_ c: Chime__V1__MediaCommand, _ path: @autoclosure Path) throws(ChimeError) -> MediaCommand {
+    switch c {
+    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY: return .play
+    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE: return .pause
+    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED:
+      throw ChimeError(.invalidMediaCommand, "name the media command: play or pause", field: path())
+    default: throw WireErrors.unknownEnum(c.rawValue, field: path())
+    }
+  }
+
+  static func playback(_ p: MediaPlayback?) -> Chime__V1__MediaPlayback {
+    switch p {
+    case nil: CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED
+    case .playing: CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING
+    case .paused: CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED
+    }
+  }
+
+  /// Unspecified is nil.
+  ///
+  /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE`.
+  static func playback(_ p: Chime__V1__MediaPlayback, _ path: @autoclosure Path) throws(ChimeError) -> MediaPlayback? {
+    switch p {
+    case CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED: return nil
+    case CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING: return .playing
+    case CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED: return .paused
+    default: throw WireErrors.unknownEnum(p.rawValue, field: path())
+    }
+  }
+}

@@ -181,7 +181,8 @@ extension RequestProto {
       category: try m.category.map { (c) throws(ChimeError) in try CategoryProto.category(c.pointee, "\(path()).category") },
       extensionAttributes: try m.extension_attributes.map { (a) throws(ChimeError) in
         try ExtensionProto.attributes(a, "\(path()).extension_attributes")
-      }
+      },
+      mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
   }
 

@@ -199,6 +199,7 @@ enum RequestProto {
     if let attributes = d.extensionAttributes {
       m.pointee.extension_attributes = ExtensionProto.build(attributes, in: arena)
     }
+    m.pointee.media_playback = ExtensionProto.playback(d.mediaPlayback)
     return m
   }
 

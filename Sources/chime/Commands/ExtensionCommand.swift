@@ -13,7 +13,9 @@ struct ExtensionCommand: AsyncParsableCommand {
       notification delivered in them and each response to one, and answers every response it \
       is asked about with --answer: keep (doNotDismiss: the notification stays, the app is not \
       told), dismiss (removed, the app is not told) or forward (removed, the app gets the \
-      response; the default). Runs until interrupted, or until --responses N were answered.
+      response; the default). A media button press (`chime media play ID`) is printed and \
+      reported back as playing or paused. Runs until interrupted, or until --responses N were \
+      answered, or --presses N reported.
       `run` names no identifier: the extension is --id, else APP.content. The attribute \
       options say how presenters show it (--ratio is height / width, default 1).
 
@@ -29,6 +31,7 @@ struct ExtensionCommand: AsyncParsableCommand {
   @Option(name: .customLong("category"), help: "A category to handle; repeat for several.") var categories: [String] = []
   @Option(help: "keep, dismiss or forward.") var answer: String = "forward"
   @Option(help: "Exit after answering this many responses.") var responses: Int?
+  @Option(help: "Exit after reporting this many media button presses.") var presses: Int?
   @Option(help: "Initial content size ratio (height / width, > 0).") var ratio: Double = 1
   @Flag(help: "The default title and body are hidden under the extension's view.") var defaultContentHidden = false
   @Flag(help: "The extension's title replaces the app name.") var overridesDefaultTitle = false
@@ -79,7 +82,7 @@ struct ExtensionCommand: AsyncParsableCommand {
     let attributes = try attributes()
     try await reporting {
       let client = try options.connect()
-      var answered = 0
+      var answered = 0, pressed = 0
       for try await event in client.registerExtension(id, categories: categories, attributes: attributes) {
         if event.registered {
           print(options.json ? #"{"registered":true}"# : "registered \(id) for \(categories.joined(separator: ", "))")
@@ -89,6 +92,17 @@ struct ExtensionCommand: AsyncParsableCommand {
           } else {
             print("delivered \(d.request.identifier)  \"\(d.request.content.title)\"")
           }
+        } else if let media = event.media {
+          // Acts as a player: what was pressed is what it reports as started or paused.
+          let playback: MediaPlayback = media.command == .play ? .playing : .paused
+          if options.json {
+            JSONOutput.print(["media": media.command.rawValue, "id": media.notificationIdentifier], pretty: false)
+          } else {
+            print("media \(media.command.rawValue) \(media.notificationIdentifier)")
+          }
+          try await client.reportMediaPlayback(media.notificationIdentifier, extension: id, playback)
+          if !options.json { print("reported \(playback.rawValue)") }
+          pressed += 1
         } else if let r = event.response {
           if options.json {
             JSONOutput.print(["response": JSONOutput.response(r), "response_id": event.responseID], pretty: false)
@@ -103,6 +117,7 @@ struct ExtensionCommand: AsyncParsableCommand {
         }
         fflush(nil)
         if let responses, answered >= responses { return }
+        if let presses, pressed >= presses { return }
       }
       throw ChimeError(.connectionClosed, "the daemon ended the stream")
     }

@@ -98,7 +98,8 @@ enum Fixtures {
       category: fullCategory(),
       extensionAttributes: ExtensionAttributes(
         initialContentSizeRatio: 0.75, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
-        mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11"))
+        mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11")),
+      mediaPlayback: .paused
     )
   }
 

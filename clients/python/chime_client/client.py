@@ -478,6 +478,24 @@ class Client:
         request = nc_pb2.AnswerResponseRequest(extension_identifier=extension, response_id=response_id, option=option)
         self.call("AnswerResponse", request, nc_pb2.Empty)
 
+    def press_media_button(self, identifier: str, command: int) -> str:
+        """The user pressed the media play/pause button of the delivered notification
+        ``identifier``: ``command`` is ``chime.v1.MEDIA_COMMAND_PLAY`` or ``_PAUSE``. The content
+        extension live for its category is shown it (``ExtensionEvent.media``); returns that
+        extension's identifier. Raises NOTIFICATION_NOT_DELIVERED, EXTENSION_NOT_LIVE or
+        MEDIA_BUTTON_NOT_AVAILABLE."""
+        request = nc_pb2.PressMediaButtonRequest(notification_identifier=identifier, command=command)
+        return self.call("PressMediaButton", request, nc_pb2.PressMediaButtonResponse).extension_identifier
+
+    def report_media_playback(self, extension: str, identifier: str, playback: int) -> None:
+        """A content extension reports that the media of the delivered notification
+        ``identifier`` started (``chime.v1.MEDIA_PLAYBACK_PLAYING``) or paused
+        (``MEDIA_PLAYBACK_PAUSED``); kept as its ``media_playback``. Raises
+        NOTIFICATION_NOT_DELIVERED or EXTENSION_NOT_LIVE."""
+        request = nc_pb2.ReportMediaPlaybackRequest(extension_identifier=extension, notification_identifier=identifier,
+                                                    playback=playback)
+        self.call("ReportMediaPlayback", request, nc_pb2.Empty)
+
     # -- apps and sounds -----------------------------------------------------------------------
 
     def register_app(self, container: str = "", group_containers: Iterable[str] = (),

@@ -159,3 +159,26 @@ def test_content_extension_attributes_are_required_and_checked(daemon, app_id):
         button.tint_color = "#FF8800"
         with ext.register_extension("tinted", ["a"], 1.0, user_interaction_enabled=True, media_button=button) as events:
             assert events.next(timeout=EVENT_TIMEOUT).registered
+
+
+def test_media_button_presses_reach_the_extension_and_reports_are_kept(daemon, app_id):
+    with Client(daemon.socket_path, app=app_id, timeout=10.0) as app, \
+            Client(daemon.socket_path, app=app_id, timeout=10.0) as ext:
+        button = request_pb2.MediaPlayPauseButton(
+            type=request_pb2.MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT,
+            frame=request_pb2.MediaButtonFrame(x=4, y=4, width=44, height=44))
+        with ext.register_extension("player", ["music"], 0.5, media_button=button) as events:
+            assert events.next(timeout=EVENT_TIMEOUT).registered
+            app.add("song", title="Song", category="music")
+            assert events.next(timeout=EVENT_TIMEOUT).delivered.request.identifier == "song"
+            assert app.press_media_button("song", nc.MEDIA_COMMAND_PLAY) == "player"
+            pressed = events.next(timeout=EVENT_TIMEOUT)
+            assert pressed.media.notification_identifier == "song"
+            assert pressed.media.command == nc.MEDIA_COMMAND_PLAY
+            ext.report_media_playback("player", "song", request_pb2.MEDIA_PLAYBACK_PLAYING)
+            [delivered] = app.delivered()
+            assert delivered.media_playback == request_pb2.MEDIA_PLAYBACK_PLAYING
+            assert delivered.extension_attributes.initial_content_size_ratio == 0.5
+            with pytest.raises(ChimeError) as caught:
+                app.press_media_button("nothing", nc.MEDIA_COMMAND_PAUSE)
+            assert caught.value.reason == "NOTIFICATION_NOT_DELIVERED"

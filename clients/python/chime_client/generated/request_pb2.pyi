@@ -17,6 +17,9 @@ INTERRUPTION_LEVEL_CRITICAL: InterruptionLevel
 INTERRUPTION_LEVEL_PASSIVE: InterruptionLevel
 INTERRUPTION_LEVEL_TIME_SENSITIVE: InterruptionLevel
 INTERRUPTION_LEVEL_UNSPECIFIED: InterruptionLevel
+MEDIA_PLAYBACK_PAUSED: MediaPlayback
+MEDIA_PLAYBACK_PLAYING: MediaPlayback
+MEDIA_PLAYBACK_UNSPECIFIED: MediaPlayback
 MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT: MediaPlayPauseButtonType
 MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE: MediaPlayPauseButtonType
 MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY: MediaPlayPauseButtonType
@@ -166,11 +169,12 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "missed", "request", "sound"]
+    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "media_playback", "missed", "request", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_PLAYBACK_FIELD_NUMBER: _ClassVar[int]
     MISSED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
@@ -178,10 +182,11 @@ class DeliveredNotification(_message.Message):
     delivered_unix_ms: int
     due_unix_ms: int
     extension_attributes: ExtensionAttributes
+    media_playback: MediaPlayback
     missed: bool
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
@@ -360,6 +365,9 @@ class DstOverlapPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class MissedFireAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MediaPlayback(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class MediaPlayPauseButtonType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

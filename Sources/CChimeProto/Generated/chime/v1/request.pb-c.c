@@ -2343,7 +2343,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[7] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[8] =
 {
   {
     "request",
@@ -2429,12 +2429,25 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "media_playback",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, media_playback),
+    &chime__v1__media_playback__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
   6,   /* field[6] = extension_attributes */
+  7,   /* field[7] = media_playback */
   3,   /* field[3] = missed */
   0,   /* field[0] = request */
   4,   /* field[4] = sound */
@@ -2442,7 +2455,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2452,7 +2465,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  7,
+  8,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,
@@ -3146,6 +3159,36 @@ const ProtobufCEnumDescriptor chime__v1__missed_fire_action__descriptor =
   chime__v1__missed_fire_action__enum_values_by_name,
   1,
   chime__v1__missed_fire_action__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue chime__v1__media_playback__enum_values_by_number[3] =
+{
+  { "MEDIA_PLAYBACK_UNSPECIFIED", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED", 0 },
+  { "MEDIA_PLAYBACK_PLAYING", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING", 1 },
+  { "MEDIA_PLAYBACK_PAUSED", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED", 2 },
+};
+static const ProtobufCIntRange chime__v1__media_playback__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex chime__v1__media_playback__enum_values_by_name[3] =
+{
+  { "MEDIA_PLAYBACK_PAUSED", 2 },
+  { "MEDIA_PLAYBACK_PLAYING", 1 },
+  { "MEDIA_PLAYBACK_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor chime__v1__media_playback__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaPlayback",
+  "MediaPlayback",
+  "Chime__V1__MediaPlayback",
+  "chime.v1",
+  3,
+  chime__v1__media_playback__enum_values_by_number,
+  3,
+  chime__v1__media_playback__enum_values_by_name,
+  1,
+  chime__v1__media_playback__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue chime__v1__media_play_pause_button_type__enum_values_by_number[3] =

@@ -103,6 +103,12 @@ typedef enum _Chime__V1__MissedFireAction {
   CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MISSED_FIRE_ACTION)
 } Chime__V1__MissedFireAction;
+typedef enum _Chime__V1__MediaPlayback {
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED = 0,
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING = 1,
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MEDIA_PLAYBACK)
+} Chime__V1__MediaPlayback;
 typedef enum _Chime__V1__MediaPlayPauseButtonType {
   CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE = 0,
   CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT = 1,
@@ -571,10 +577,14 @@ struct  Chime__V1__DeliveredNotification
    * notification was delivered (the first by identifier), unset when none was: a snapshot.
    */
   Chime__V1__ExtensionAttributes *extension_attributes;
+  /*
+   * What its content extension last reported about its media (unset: nothing reported).
+   */
+  Chime__V1__MediaPlayback media_playback;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED }
 
 
 typedef enum {
@@ -1167,6 +1177,7 @@ extern const ProtobufCEnumDescriptor    chime__v1__sound_kind__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__dst_gap_policy__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__dst_overlap_policy__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__missed_fire_action__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__media_playback__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__media_play_pause_button_type__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__sound__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__sound_resolution__descriptor;
