@@ -91,6 +91,16 @@ import Testing
     #expect(dismiss.stderr.contains("FAILED_PRECONDITION DISMISS_NOT_ENABLED"), "\(dismiss.stderr)")
     let unknownAction = try chime(["respond", "plain", "--action", "accept"], daemon)
     #expect(unknownAction.stderr.contains("UNKNOWN_ACTION"), "\(unknownAction.stderr)")
+    // The daemon checks an extension's attributes; the CLI prints reason and field.
+    let ratio = try chime(["extension", "run", "--category", "c", "--ratio", "0"], daemon)
+    #expect(ratio.status == 1)
+    #expect(ratio.stderr.contains("INVALID_CONTENT_SIZE_RATIO") && ratio.stderr.contains("attributes.initial_content_size_ratio"), "\(ratio.stderr)")
+    let frame = try chime(["extension", "run", "--category", "c", "--media-button", "default"], daemon)
+    #expect(frame.stderr.contains("INVALID_MEDIA_BUTTON_FRAME") && frame.stderr.contains("attributes.media_button.frame"), "\(frame.stderr)")
+    #expect(try chime(["extension", "run", "x", "y", "--category", "c"], daemon).status == 64)
+    #expect(try chime(["media", "stop", "plain"], daemon).status == 64)
+    let noExtension = try chime(["media", "play", "plain"], daemon)
+    #expect(noExtension.stderr.contains("FAILED_PRECONDITION EXTENSION_NOT_LIVE"), "\(noExtension.stderr)")
     #expect(daemon.terminate() == 0)
   }
 
@@ -201,6 +211,9 @@ import Testing
     #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered \(Self.app).content"))
 
     #expect(try chime(["add", "song", "--title", "Song", "--category", "song"], daemon).status == 0)
+    #expect(try chime(["add", "later", "--title", "Later", "--category", "song", "--in", "1h"], daemon).status == 0)
+    let pending = try #require(try chime(["pending", "--json"], daemon).objects?.first)
+    #expect((pending["extension_attributes"] as? [String: Any])?["media_button_tint"] as? String == "#FF8800")
     let press = try chime(["media", "play", "song"], daemon)
     #expect(press.status == 0, "\(press.stderr)")
     #expect(press.stdout.contains("\(Self.app).content"), "\(press.stdout)")

@@ -45,6 +45,7 @@ enum JSONOutput {
     object["added"] = TimeText.iso(p.added)
     object["fire_count"] = p.fireCount
     if let sound = p.sound { object["sound_resolution"] = soundResolution(sound) }
+    if let attributes = p.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
     return object
   }
 
