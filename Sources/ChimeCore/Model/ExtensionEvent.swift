@@ -1,5 +1,5 @@
 /// What a content extension's stream carries: first `registered`, then each notification
-/// delivered in its categories and each response to one.
+/// delivered in its categories, each response to one and each press of one's media button.
 public struct ExtensionEvent: Hashable, Sendable {
   public var registered: Bool
   public var delivered: DeliveredNotification?
