@@ -40,11 +40,11 @@ extension NotificationService {
   func reportMediaPlayback(app: String, report: MediaPlaybackReport, reply: @escaping Reply<DeliveredNotification>) {
     do {
       try RequestValidator.validateIdentifier(report.notificationIdentifier, field: "notification_identifier")
-      guard let registration = extensions.registration(app: app, identifier: report.extensionIdentifier) else {
-        try MediaControl.checkReport(report, delivered: nil, registration: nil)
-        return
-      }
-      writer.submit(SetMediaPlayback(app: app, report: report, categories: registration.categoryIdentifiers), completion: reply)
+      // The registration is checked here (only the loop knows it); the notification and its
+      // category in the write transaction.
+      let registration = extensions.registration(app: app, identifier: report.extensionIdentifier)
+      if registration == nil { try MediaControl.checkReport(report, delivered: nil, registration: nil) }
+      writer.submit(SetMediaPlayback(app: app, report: report, categories: registration?.categoryIdentifiers ?? []), completion: reply)
     } catch {
       reply(.failure(error))
     }
