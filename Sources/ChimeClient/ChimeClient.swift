@@ -123,14 +123,18 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
   }
 
-  /// Registers this connection as the app's content extension `identifier` for `categories`.
+  /// Registers this connection as the app's content extension `identifier` for `categories`,
+  /// presented with `attributes` (an initial content size ratio is required).
   /// The stream starts with a `registered` event, then carries each notification delivered in
   /// those categories and each response to one; the registration ends with the stream.
   /// A refused registration ends the stream with INVALID_ARGUMENT `INVALID_IDENTIFIER`,
-  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS` or ALREADY_EXISTS
-  /// `EXTENSION_ALREADY_REGISTERED`.
-  public func registerExtension(_ identifier: String, categories: [String]) -> AsyncThrowingStream<ExtensionEvent, any Error> {
-    serverStream(Calls.registerExtension, ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories)) { _ in false }
+  /// `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS`, `CONTENT_SIZE_RATIO_REQUIRED`,
+  /// `INVALID_CONTENT_SIZE_RATIO`, `INVALID_MEDIA_BUTTON_FRAME`, `INVALID_TINT_COLOR` or
+  /// ALREADY_EXISTS `EXTENSION_ALREADY_REGISTERED`.
+  public func registerExtension(_ identifier: String, categories: [String],
+                                attributes: ExtensionAttributes) -> AsyncThrowingStream<ExtensionEvent, any Error> {
+    serverStream(Calls.registerExtension,
+                 ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories, attributes: attributes)) { _ in false }
   }
 
   /// A content extension's answer to the response it was shown with `responseID`
@@ -141,6 +145,28 @@ public struct ChimeClient: Sendable {
   ///   extension (answered, past its deadline, or another extension's).
   public func answerResponse(_ responseID: UInt64, extension identifier: String, with answer: ExtensionAnswer) async throws(ChimeError) {
     _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
+  }
+
+  /// The user pressed the media play/pause button of the delivered notification `identifier`:
+  /// the content extension live for its category is shown it (`ExtensionEvent.media`).
+  /// Returns that extension's identifier.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, FAILED_PRECONDITION `EXTENSION_NOT_LIVE`,
+  ///   `MEDIA_BUTTON_NOT_AVAILABLE`, INVALID_ARGUMENT `INVALID_IDENTIFIER`.
+  @discardableResult
+  public func pressMediaButton(_ identifier: String, _ command: MediaCommand) async throws(ChimeError) -> String {
+    try await unary(Calls.pressMediaButton, MediaPress(notificationIdentifier: identifier, command: command))
+  }
+
+  /// A content extension reports that the media of the delivered notification `identifier`
+  /// started (`.playing`) or paused; kept with it (`DeliveredNotification.mediaPlayback`).
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, FAILED_PRECONDITION `EXTENSION_NOT_LIVE`
+  ///   (this extension is not live, or does not handle the notification's category).
+  public func reportMediaPlayback(_ identifier: String, extension extensionIdentifier: String,
+                                  _ playback: MediaPlayback) async throws(ChimeError) {
+    _ = try await unary(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: extensionIdentifier,
+                                                                       notificationIdentifier: identifier, playback: playback))
   }
 
   // MARK: Apps and sounds

@@ -11,16 +11,19 @@ extension WireCodec {
       let m = arena.message(chime__v1__register_extension_request__init)
       arena.assign(&m.pointee.extension_identifier, registration.extensionIdentifier)
       arena.assign(&m.pointee.category_identifiers, count: &m.pointee.n_category_identifiers, registration.categoryIdentifiers)
+      m.pointee.attributes = ExtensionProto.build(registration.attributes, in: arena)
       return m
     }
   }
 
-  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`, `FIELD_CONTAINS_NUL`.
+  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`, `FIELD_CONTAINS_NUL`, `UNKNOWN_ENUM_VALUE`
+  ///   (field `attributes.media_button.type`).
   public static func decodeRegisterExtensionRequest(_ bytes: [UInt8]) throws(ChimeError) -> ExtensionRegistration {
     try ProtoMessage.decode(bytes, as: "RegisterExtensionRequest", with: chime__v1__register_extension_request__unpack) { m throws(ChimeError) in
       ExtensionRegistration(
         extensionIdentifier: try ProtoMessage.text(m.pointee.extension_identifier, "extension_identifier"),
-        categoryIdentifiers: try ProtoMessage.texts(m.pointee.category_identifiers, count: m.pointee.n_category_identifiers, "category_identifiers"))
+        categoryIdentifiers: try ProtoMessage.texts(m.pointee.category_identifiers, count: m.pointee.n_category_identifiers, "category_identifiers"),
+        attributes: try ExtensionProto.attributes(m.pointee.attributes, "attributes"))
     }
   }
 
@@ -32,11 +35,17 @@ extension WireCodec {
       m.pointee.response_id = event.responseID
       if let delivered = event.delivered { m.pointee.delivered = RequestProto.build(delivered, in: arena) }
       if let response = event.response { m.pointee.response = CategoryProto.build(response, in: arena) }
+      if let media = event.media {
+        let press = arena.message(chime__v1__media_press__init)
+        arena.assign(&press.pointee.notification_identifier, media.notificationIdentifier)
+        press.pointee.command = ExtensionProto.command(media.command)
+        m.pointee.media = press
+      }
       return m
     }
   }
 
-  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`.
+  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`, `INVALID_MEDIA_COMMAND`, `UNKNOWN_ENUM_VALUE`.
   public static func decodeExtensionEvent(_ bytes: [UInt8]) throws(ChimeError) -> ExtensionEvent {
     try ProtoMessage.decode(bytes, as: "ExtensionEvent", with: chime__v1__extension_event__unpack) { m throws(ChimeError) in
       let e = m.pointee
@@ -44,7 +53,11 @@ extension WireCodec {
         registered: e.registered != 0,
         delivered: try e.delivered.map { (d) throws(ChimeError) in try RequestProto.delivered(d, "delivered") },
         response: try e.response.map { (r) throws(ChimeError) in try CategoryProto.response(r.pointee, "response") },
-        responseID: e.response_id)
+        responseID: e.response_id,
+        media: try e.media.map { (p) throws(ChimeError) in
+          MediaPress(notificationIdentifier: try ProtoMessage.text(p.pointee.notification_identifier, "media.notification_identifier"),
+                     command: try ExtensionProto.command(p.pointee.command, "media.command"))
+        })
     }
   }
 

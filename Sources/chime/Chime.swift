@@ -29,6 +29,6 @@ struct Chime: AsyncParsableCommand {
         chime apps deny org.example.spam
       """,
     version: ChimeVersion.string,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self]
+    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

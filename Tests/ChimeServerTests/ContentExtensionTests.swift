@@ -18,7 +18,7 @@ import Testing
     let app = try d.client(over: transport)
     let ext = try d.client(over: transport)
     try await app.setCategories([Self.invite])
-    var stream = ext.registerExtension("org.example.app.invite-ui", categories: ["event-invite"]).makeAsyncIterator()
+    var stream = ext.registerExtension("org.example.app.invite-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&stream).registered)
 
     _ = try await app.add(.tea("plain", in: nil))  // no category: not shown
@@ -55,7 +55,7 @@ import Testing
     let app = try d.client(over: transport)
     let ext = try d.client(over: transport)
     try await app.setCategories([Self.invite])
-    var stream = ext.registerExtension("ui", categories: ["event-invite"]).makeAsyncIterator()
+    var stream = ext.registerExtension("ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&stream).registered)
     var invite = NotificationRequest.tea("lunch", in: nil)
     invite.content.categoryIdentifier = "event-invite"
@@ -144,7 +144,7 @@ import Testing
     let app = try d.client(over: .inProcess)
     try await app.setCategories([Self.invite])
     let connection = try ChimeConnection(socketPath: d.socketPath)
-    var stream = ChimeClient(connection: connection, app: "org.example.app").registerExtension("ui", categories: ["event-invite"]).makeAsyncIterator()
+    var stream = ChimeClient(connection: connection, app: "org.example.app").registerExtension("ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&stream).registered)
     var invite = NotificationRequest.tea("lunch", in: nil)
     invite.content.categoryIdentifier = "event-invite"
@@ -159,30 +159,39 @@ import Testing
   @Test(arguments: Transport.allCases) func registrationsAreCheckedAndOnePerIdentifier(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let client = try d.client(over: transport)
-    var first = client.registerExtension("ext", categories: ["a"]).makeAsyncIterator()
+    var first = client.registerExtension("ext", categories: ["a"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&first).registered)
-    var second = client.registerExtension("ext", categories: ["b"]).makeAsyncIterator()
+    var second = client.registerExtension("ext", categories: ["b"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     let error = await caughtError { _ = try await nextExtensionEvent(&second) }
     #expect(error?.reason == "EXTENSION_ALREADY_REGISTERED" && error?.code == .alreadyExists, "\(String(describing: error))")
-    var none = client.registerExtension("other", categories: []).makeAsyncIterator()
+    var none = client.registerExtension("other", categories: [], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     let refused = await caughtError { _ = try await nextExtensionEvent(&none) }
     #expect(refused?.reason == "EXTENSION_CATEGORIES_REQUIRED" && refused?.field == "category_identifiers")
+    // An older client sends no attributes: no ratio, refused.
+    var old = client.registerExtension("old", categories: ["a"], attributes: ExtensionAttributes(initialContentSizeRatio: nil)).makeAsyncIterator()
+    let noRatio = await caughtError { _ = try await nextExtensionEvent(&old) }
+    #expect(noRatio?.reason == "CONTENT_SIZE_RATIO_REQUIRED" && noRatio?.field == "attributes.initial_content_size_ratio")
+    var tinted = client.registerExtension("tinted", categories: ["a"], attributes: ExtensionAttributes(
+      initialContentSizeRatio: 1, mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 0, y: 0, width: 9, height: 9), tintColor: "blue")))
+      .makeAsyncIterator()
+    let badTint = await caughtError { _ = try await nextExtensionEvent(&tinted) }
+    #expect(badTint?.reason == "INVALID_TINT_COLOR" && badTint?.field == "attributes.media_button.tint_color")
     // Another app may use the same extension identifier.
-    var otherApp = try d.client(app: "org.example.other", over: transport).registerExtension("ext", categories: ["a"]).makeAsyncIterator()
+    var otherApp = try d.client(app: "org.example.other", over: transport).registerExtension("ext", categories: ["a"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&otherApp).registered)
   }
 
   @Test func aRegistrationEndsWithItsConnection() async throws {
     let d = try InProcessDaemon()
     let connection = try ChimeConnection(socketPath: d.socketPath)
-    var stream = ChimeClient(connection: connection, app: "org.example.app").registerExtension("ext", categories: ["a"]).makeAsyncIterator()
+    var stream = ChimeClient(connection: connection, app: "org.example.app").registerExtension("ext", categories: ["a"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextExtensionEvent(&stream).registered)
     connection.close()
     // The daemon notices the closed connection on its loop; a new registration then succeeds.
     let again = try d.client(over: .socket)
     var registered = false
     for _ in 0..<500 where !registered {
-      var attempt = again.registerExtension("ext", categories: ["a"]).makeAsyncIterator()
+      var attempt = again.registerExtension("ext", categories: ["a"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
       registered = (try? await nextExtensionEvent(&attempt))?.registered == true
       if !registered { try await Task.sleep(for: .milliseconds(10)) }
     }

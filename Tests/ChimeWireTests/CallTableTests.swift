@@ -53,10 +53,27 @@ import Testing
     #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
     let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
     #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
+    let full = ExtensionRegistration(extensionIdentifier: "e", categoryIdentifiers: ["a"], attributes: ExtensionAttributes(
+      initialContentSizeRatio: 0.5, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
+      mediaButton: MediaPlayPauseButton(type: .overlay, frame: MediaButtonFrame(x: 1, y: 2, width: 44, height: 45), tintColor: "#FF8800")))
+    #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(full)) == full)
+    for type in MediaPlayPauseButtonType.allCases {
+      var r = full
+      r.attributes.mediaButton.type = type
+      r.attributes.mediaButton.frame = nil
+      #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(r)) == r)
+    }
     for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
       try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
     }
-    for event in [ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+    for command in MediaCommand.allCases {
+      try roundTrip(Calls.pressMediaButton, MediaPress(notificationIdentifier: "song", command: command), "player")
+    }
+    for playback in MediaPlayback.allCases {
+      try roundTrip(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: "p", notificationIdentifier: "song", playback: playback), Empty())
+    }
+    for event in [ExtensionEvent(media: MediaPress(notificationIdentifier: "song", command: .pause)),
+                  ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
       #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
     }
 

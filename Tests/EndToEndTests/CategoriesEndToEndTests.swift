@@ -91,6 +91,16 @@ import Testing
     #expect(dismiss.stderr.contains("FAILED_PRECONDITION DISMISS_NOT_ENABLED"), "\(dismiss.stderr)")
     let unknownAction = try chime(["respond", "plain", "--action", "accept"], daemon)
     #expect(unknownAction.stderr.contains("UNKNOWN_ACTION"), "\(unknownAction.stderr)")
+    // The daemon checks an extension's attributes; the CLI prints reason and field.
+    let ratio = try chime(["extension", "run", "--category", "c", "--ratio", "0"], daemon)
+    #expect(ratio.status == 1)
+    #expect(ratio.stderr.contains("INVALID_CONTENT_SIZE_RATIO") && ratio.stderr.contains("attributes.initial_content_size_ratio"), "\(ratio.stderr)")
+    let frame = try chime(["extension", "run", "--category", "c", "--media-button", "default"], daemon)
+    #expect(frame.stderr.contains("INVALID_MEDIA_BUTTON_FRAME") && frame.stderr.contains("attributes.media_button.frame"), "\(frame.stderr)")
+    #expect(try chime(["extension", "run", "x", "y", "--category", "c"], daemon).status == 64)
+    #expect(try chime(["media", "stop", "plain"], daemon).status == 64)
+    let noExtension = try chime(["media", "play", "plain"], daemon)
+    #expect(noExtension.stderr.contains("FAILED_PRECONDITION EXTENSION_NOT_LIVE"), "\(noExtension.stderr)")
     #expect(daemon.terminate() == 0)
   }
 
@@ -129,7 +139,7 @@ import Testing
     try daemon.start()
     let ext = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
     try await ext.setCategories([NotificationCategory(identifier: "event-invite", actions: [NotificationAction(identifier: "accept", title: "Accept")])])
-    var stream = ext.registerExtension("invite-ui", categories: ["event-invite"]).makeAsyncIterator()
+    var stream = ext.registerExtension("invite-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 1)).makeAsyncIterator()
     #expect(try await nextMessage(&stream).registered)
     #expect(try chime(["add", "lunch", "--title", "Lunch", "--category", "event-invite"], daemon).status == 0)
     #expect(try await nextMessage(&stream).delivered?.request.identifier == "lunch")
@@ -168,6 +178,48 @@ import Testing
     #expect(process.waitForExit() == 0)
     #expect(printed().contains("answered keep"))
     #expect(try chime(["delivered", "--json"], daemon).objects?.count == 1)
+    #expect(daemon.terminate() == 0)
+  }
+
+  /// `chime extension run` with a media button is shown `chime media play` and reports it
+  /// playing; `chime delivered --json` shows the attributes and the playback.
+  @Test func mediaButtonPressesReachTheExtensionCommand() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
+    process.arguments = ["extension", "run", "--app", Self.app, "--category", "song", "--ratio", "0.5", "--media-button", "overlay",
+                         "--media-frame", "0,0,44,44", "--media-tint", "#FF8800", "--presses", "1", "--socket", daemon.socketPath]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    var first = Data()
+    while !first.contains(UInt8(ascii: "\n")) {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      first += chunk
+    }
+    #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered \(Self.app).content"))
+
+    #expect(try chime(["add", "song", "--title", "Song", "--category", "song"], daemon).status == 0)
+    #expect(try chime(["add", "later", "--title", "Later", "--category", "song", "--in", "1h"], daemon).status == 0)
+    let pending = try #require(try chime(["pending", "--json"], daemon).objects?.first)
+    #expect((pending["extension_attributes"] as? [String: Any])?["media_button_tint"] as? String == "#FF8800")
+    let press = try chime(["media", "play", "song"], daemon)
+    #expect(press.status == 0, "\(press.stderr)")
+    #expect(press.stdout.contains("\(Self.app).content"), "\(press.stdout)")
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(rest.contains("media play song") && rest.contains("reported playing"), "\(rest)")
+    let delivered = try #require(try chime(["delivered", "--json"], daemon).objects?.first)
+    #expect(delivered["media_playback"] as? String == "playing")
+    let attributes = delivered["extension_attributes"] as? [String: Any]
+    #expect(attributes?["initial_content_size_ratio"] as? Double == 0.5)
+    #expect(attributes?["media_button"] as? String == "overlay")
+    let unknown = try chime(["media", "pause", "nothing"], daemon)
+    #expect(unknown.status != 0 && unknown.stderr.contains("NOTIFICATION_NOT_DELIVERED"), "\(unknown.stderr)")
     #expect(daemon.terminate() == 0)
   }
 }

@@ -233,6 +233,20 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
   /// An extension answered a response that does not await its answer (answered, timed out, or another's).
   public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)
+  /// A content extension registered without an initial content size ratio (an older client).
+  public static let contentSizeRatioRequired = Reason("CONTENT_SIZE_RATIO_REQUIRED", .invalidArgument)
+  /// A content extension's initial content size ratio is not finite, ≤ 0 or over 10.
+  public static let invalidContentSizeRatio = Reason("INVALID_CONTENT_SIZE_RATIO", .invalidArgument)
+  /// A media play/pause button without a frame, or with one outside sane bounds.
+  public static let invalidMediaButtonFrame = Reason("INVALID_MEDIA_BUTTON_FRAME", .invalidArgument)
+  /// A media button tint that is not `#RRGGBB`.
+  public static let invalidTintColor = Reason("INVALID_TINT_COLOR", .invalidArgument)
+  /// A media press or playback report without a command or state.
+  public static let invalidMediaCommand = Reason("INVALID_MEDIA_COMMAND", .invalidArgument)
+  /// No content extension is live for the notification's category, or the reporting one is not live or does not handle it.
+  public static let extensionNotLive = Reason("EXTENSION_NOT_LIVE", .failedPrecondition)
+  /// The live content extension of the notification has no media play/pause button.
+  public static let mediaButtonNotAvailable = Reason("MEDIA_BUTTON_NOT_AVAILABLE", .failedPrecondition)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -256,6 +270,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
+    contentSizeRatioRequired, invalidContentSizeRatio, invalidMediaButtonFrame, invalidTintColor,
+    invalidMediaCommand, extensionNotLive, mediaButtonNotAvailable,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

@@ -64,6 +64,8 @@ public enum Method: String, CaseIterable, Sendable {
   case respond = "/chime.v1.NotificationCenter/Respond"
   case registerExtension = "/chime.v1.NotificationCenter/RegisterExtension"
   case answerResponse = "/chime.v1.NotificationCenter/AnswerResponse"
+  case pressMediaButton = "/chime.v1.NotificationCenter/PressMediaButton"
+  case reportMediaPlayback = "/chime.v1.NotificationCenter/ReportMediaPlayback"
   case requestAuthorization = "/chime.v1.NotificationCenter/RequestAuthorization"
   case getSettings = "/chime.v1.NotificationCenter/GetSettings"
   case setBadgeCount = "/chime.v1.NotificationCenter/SetBadgeCount"

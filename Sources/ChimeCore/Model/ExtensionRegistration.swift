@@ -5,14 +5,20 @@ public struct ExtensionRegistration: Hashable, Sendable {
   public var extensionIdentifier: String
   /// The categories whose notifications and responses the extension is shown.
   public var categoryIdentifiers: [String]
+  /// How its view is presented; a registration without a ratio is refused.
+  public var attributes: ExtensionAttributes
 
-  public init(extensionIdentifier: String, categoryIdentifiers: [String]) {
+  public init(extensionIdentifier: String, categoryIdentifiers: [String],
+              attributes: ExtensionAttributes = ExtensionAttributes(initialContentSizeRatio: nil)) {
     self.extensionIdentifier = extensionIdentifier
     self.categoryIdentifiers = categoryIdentifiers
+    self.attributes = attributes
   }
 
   /// - Throws: INVALID_ARGUMENT `INVALID_IDENTIFIER` (an empty, long or control-character
-  ///   identifier), `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS`.
+  ///   identifier), `EXTENSION_CATEGORIES_REQUIRED`, `TOO_MANY_IDENTIFIERS`, and what
+  ///   `ExtensionAttributes.validate` throws (`CONTENT_SIZE_RATIO_REQUIRED`,
+  ///   `INVALID_CONTENT_SIZE_RATIO`, `INVALID_MEDIA_BUTTON_FRAME`, `INVALID_TINT_COLOR`).
   public func validate() throws(ChimeError) {
     try RequestValidator.validateIdentifier(extensionIdentifier, field: "extension_identifier")
     guard !categoryIdentifiers.isEmpty else {
@@ -24,6 +30,7 @@ public struct ExtensionRegistration: Hashable, Sendable {
     for (i, category) in categoryIdentifiers.enumerated() {
       try RequestValidator.validateIdentifier(category, field: "category_identifiers[\(i)]")
     }
+    try attributes.validate()
   }
 
   /// True when the extension is shown notifications of `category` (never for no category).

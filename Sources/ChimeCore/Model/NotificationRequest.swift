@@ -23,13 +23,18 @@ public struct PendingRequest: Hashable, Sendable, Codable {
   public var sound: SoundResolution?
   /// How many times a repeating request has fired.
   public var fireCount: UInt64
+  /// The attributes of the content extension live now for the content's category (nil when
+  /// none is); filled in when read, never stored.
+  public var extensionAttributes: ExtensionAttributes?
 
-  public init(request: NotificationRequest, nextFire: Instant, added: Instant, sound: SoundResolution? = nil, fireCount: UInt64 = 0) {
+  public init(request: NotificationRequest, nextFire: Instant, added: Instant, sound: SoundResolution? = nil, fireCount: UInt64 = 0,
+              extensionAttributes: ExtensionAttributes? = nil) {
     self.request = request
     self.nextFire = nextFire
     self.added = added
     self.sound = sound
     self.fireCount = fireCount
+    self.extensionAttributes = extensionAttributes
   }
 }
 
@@ -46,9 +51,16 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   /// (nil when there was none): the actions a response may name. Replacing the app's
   /// categories later does not change it.
   public var category: NotificationCategory?
+  /// The attributes of the content extension live for the category at delivery (nil when none
+  /// was): a snapshot, like `category`.
+  public var extensionAttributes: ExtensionAttributes?
+  /// What its content extension last reported about its media (nil: nothing yet).
+  public var mediaPlayback: MediaPlayback?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
-              category: NotificationCategory? = nil) {
+              category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {
+    self.extensionAttributes = extensionAttributes
+    self.mediaPlayback = mediaPlayback
     self.request = request
     self.delivered = delivered
     self.due = due

@@ -100,6 +100,12 @@ final class CallRouter {
       try service.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
       reply(.success(Empty()))
     }
+    table.unary(Calls.pressMediaButton) { call, press, reply in
+      service.pressMediaButton(app: call.app, press: press, reply: reply)
+    }
+    table.unary(Calls.reportMediaPlayback) { call, report, reply in
+      service.reportMediaPlayback(app: call.app, report: report) { reply($0.map { _ in Empty() }) }
+    }
     table.unary(Calls.requestAuthorization) { call, options, reply in
       service.requestAuthorization(app: call.app, options: options, reply: reply)
     }

@@ -23,6 +23,9 @@ final class Scheduler {
   private let logger: Logger
   private let zone: () -> TimeZone
   private let onFired: (ScheduleKey, Fire.Outcome) -> Void
+  /// Applied on the loop to each prepared fire just before it goes to the writer (what only
+  /// the loop knows, e.g. the content extension live now).
+  private let stamp: (Fire) -> Fire
   private var machine: SchedulerMachine
   private var timer: LoopTimer?
   /// Due batches waiting to be prepared: one is prepared at a time, so fires reach the writer
@@ -32,7 +35,9 @@ final class Scheduler {
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
        configuration: Configuration, preparation: FirePreparation, logger: Logger,
-       zone: @escaping () -> TimeZone, onFired: @escaping (ScheduleKey, Fire.Outcome) -> Void) {
+       zone: @escaping () -> TimeZone, stamp: @escaping (Fire) -> Fire = { $0 },
+       onFired: @escaping (ScheduleKey, Fire.Outcome) -> Void) {
+    self.stamp = stamp
     self.loop = loop
     self.database = database
     self.writer = writer
@@ -101,7 +106,7 @@ final class Scheduler {
         case .failed(let error):
           failed(key, error)
         case .ready(let mutation):
-          writer.submit(mutation) { [self] result in
+          writer.submit(stamp(mutation)) { [self] result in
             switch result {
             case .success(let outcome):
               if case .fired(_, _, let next, _) = outcome {

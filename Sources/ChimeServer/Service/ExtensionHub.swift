@@ -114,6 +114,33 @@ final class ExtensionHub {
     return ExtensionRegistration.routes(category, among: (entries[app] ?? []).map(\.registration))
   }
 
+  /// The attributes of the first live extension (by identifier) of `app` that handles
+  /// `category`; nil when none does.
+  func attributes(app: String, category: String) -> ExtensionAttributes? {
+    live(app: app, category: category)?.attributes
+  }
+
+  /// The first live registration (by identifier) of `app` that handles `category`.
+  func live(app: String, category: String) -> ExtensionRegistration? {
+    prune(app)
+    return (entries[app] ?? []).filter { $0.sink != nil && $0.registration.handles(category) }
+      .min { $0.registration.extensionIdentifier < $1.registration.extensionIdentifier }?.registration
+  }
+
+  /// `app`'s live registration of extension `identifier`.
+  func registration(app: String, identifier: String) -> ExtensionRegistration? {
+    prune(app)
+    return (entries[app] ?? []).first { $0.sink != nil && $0.registration.extensionIdentifier.utf8.elementsEqual(identifier.utf8) }?.registration
+  }
+
+  /// Sends `event` to `app`'s extension `identifier`; false when it is not live.
+  func send(_ event: ExtensionEvent, app: String, to identifier: String) -> Bool {
+    prune(app)
+    guard let entry = (entries[app] ?? []).first(where: { $0.registration.extensionIdentifier.utf8.elementsEqual(identifier.utf8) }),
+          let sink = entry.sink else { return false }
+    return sink.send(event)
+  }
+
   /// Shows a committed delivery to the extensions of its category.
   func delivered(_ notification: DeliveredNotification, app: String) {
     send(ExtensionEvent(delivered: notification), app: app, category: notification.request.content.categoryIdentifier)

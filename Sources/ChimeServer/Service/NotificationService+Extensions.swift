@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeStore
 
 /// Content extensions: a connection registers for some of the app's categories and is shown
 /// their deliveries, and is asked about their responses before chimed acts on them (keep,
@@ -26,6 +27,16 @@ extension NotificationService {
   /// - Throws: NOT_FOUND `RESPONSE_NOT_AWAITED`.
   func answerResponse(app: String, extensionIdentifier: String, id: UInt64, answer: ExtensionAnswer) throws(ChimeError) {
     try extensions.answer(app: app, extensionIdentifier: extensionIdentifier, id: id, answer)
+  }
+
+  /// `fire` with the attributes of the extension live for its category now, just before it is
+  /// committed (the snapshot a delivered notification keeps).
+  func withExtensionSnapshot(_ fire: Fire) -> Fire {
+    guard case .deliver(var record, let note) = fire.delivery else { return fire }
+    var stamped = fire
+    record.extensionAttributes = extensions.attributes(app: fire.app, category: record.request.content.categoryIdentifier)
+    stamped.delivery = .deliver(record, note: note)
+    return stamped
   }
 
   /// Arms the timer for the earliest response deadline (or disarms it when none waits).

@@ -70,7 +70,8 @@ final class NotificationService {
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
                                       }, logger: logger, policy: configuration.authorizationPolicy)
     scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock, configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
-                          preparation: preparation, logger: logger, zone: { [unowned self] in zone }) { [unowned self] key, outcome in
+                          preparation: preparation, logger: logger, zone: { [unowned self] in zone },
+                          stamp: { [unowned self] fire in withExtensionSnapshot(fire) }) { [unowned self] key, outcome in
       if case .fired(let events, let delivered, _, let files) = outcome {
         published(events, files: files, delivered: delivered, app: key.app)
       }
@@ -215,7 +216,8 @@ final class NotificationService {
                                        allowed: permissions(of: app).effective)
       var shown = request
       shown.content.interruptionLevel = shape.level
-      let delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound)
+      let delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
+                                            extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
       writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: shape.note)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
@@ -255,8 +257,17 @@ final class NotificationService {
     loop.runBlocking({ work(attachments) }, then: { _ in then() })
   }
 
+  /// Each request carries the attributes of the content extension live now for its category.
   func pending(app: String, page: PageRequest, reply: @escaping Reply<Page<PendingRequest>>) {
-    read(reply) { (database) throws(ChimeError) in try database.pendingPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
+    read({ [self] result in
+      reply(result.map { page in
+        var page = page
+        for i in page.items.indices {
+          page.items[i].extensionAttributes = extensions.attributes(app: app, category: page.items[i].request.content.categoryIdentifier)
+        }
+        return page
+      })
+    }) { (database) throws(ChimeError) in try database.pendingPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
   }
 
   func delivered(app: String, page: PageRequest, reply: @escaping Reply<Page<DeliveredNotification>>) {

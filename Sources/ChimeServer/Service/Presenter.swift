@@ -2,7 +2,8 @@ import ChimeCore
 import Logging
 
 /// Shows a delivered notification to the user. Called on the loop thread after the delivery is
-/// committed; an implementation that does I/O must hand it off the loop.
+/// committed; an implementation that does I/O must hand it off the loop. The notification's
+/// `extensionAttributes` say how to lay out its content extension's view (nil: none was live).
 protocol Presenter: AnyObject {
   func present(_ notification: DeliveredNotification, app: String)
 }
@@ -13,9 +14,14 @@ final class LogPresenter: Presenter {
   init(logger: Logger) { self.logger = logger }
 
   func present(_ notification: DeliveredNotification, app: String) {
-    logger.info("delivered", metadata: [
+    var metadata: Logger.Metadata = [
       "app": "\(app)", "id": "\(notification.request.identifier)",
       "title": "\(notification.request.content.title)", "missed": "\(notification.missed)",
-    ])
+    ]
+    if let attributes = notification.extensionAttributes {
+      metadata["extension_ratio"] = "\(attributes.initialContentSizeRatio ?? 0)"
+      metadata["media_button"] = "\(attributes.mediaButton.type.rawValue)"
+    }
+    logger.info("delivered", metadata: metadata)
   }
 }

@@ -101,6 +101,19 @@ public enum Calls {
     encodeRequest: WireCodec.encodeAnswerResponseRequest, decodeRequest: WireCodec.decodeAnswerResponseRequest,
     encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
 
+  /// `PressMediaButton`: the user pressed a delivered notification's media play/pause button;
+  /// answers the content extension it was shown to.
+  public static let pressMediaButton = CallDescriptor(
+    .pressMediaButton,
+    encodeRequest: WireCodec.encodePressMediaButtonRequest, decodeRequest: WireCodec.decodePressMediaButtonRequest,
+    encodeResponse: WireCodec.encodePressMediaButtonResponse, decodeResponse: WireCodec.decodePressMediaButtonResponse)
+
+  /// `ReportMediaPlayback`: a content extension reports its media started or paused playing.
+  public static let reportMediaPlayback = CallDescriptor(
+    .reportMediaPlayback,
+    encodeRequest: WireCodec.encodeReportMediaPlaybackRequest, decodeRequest: WireCodec.decodeReportMediaPlaybackRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
   // MARK: Apps and sounds
 
   /// `RegisterApp`: records the app's layout and answers it.
@@ -163,6 +176,7 @@ public enum Calls {
     getDelivered.method, removeDelivered.method, removeAllDelivered.method,
     subscribe.method, nextTriggerDates.method,
     setCategories.method, getCategories.method, respond.method, registerExtension.method, answerResponse.method,
+    pressMediaButton.method, reportMediaPlayback.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
     requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
   ]

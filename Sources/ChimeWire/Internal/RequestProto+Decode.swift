@@ -161,7 +161,10 @@ extension RequestProto {
       nextFire: Instant(unixMillis: m.next_fire_unix_ms),
       added: Instant(unixMillis: m.added_unix_ms),
       sound: try soundResolution(m.sound, "\(path()).sound"),
-      fireCount: m.fire_count
+      fireCount: m.fire_count,
+      extensionAttributes: try m.extension_attributes.map { (a) throws(ChimeError) in
+        try ExtensionProto.attributes(a, "\(path()).extension_attributes")
+      }
     )
   }
 
@@ -175,7 +178,11 @@ extension RequestProto {
       due: Instant(unixMillis: m.due_unix_ms),
       missed: m.missed != 0,
       sound: try soundResolution(m.sound, "\(path()).sound"),
-      category: try m.category.map { (c) throws(ChimeError) in try CategoryProto.category(c.pointee, "\(path()).category") }
+      category: try m.category.map { (c) throws(ChimeError) in try CategoryProto.category(c.pointee, "\(path()).category") },
+      extensionAttributes: try m.extension_attributes.map { (a) throws(ChimeError) in
+        try ExtensionProto.attributes(a, "\(path()).extension_attributes")
+      },
+      mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
   }
 

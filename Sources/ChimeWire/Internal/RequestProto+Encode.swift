@@ -178,6 +178,9 @@ enum RequestProto {
       m.pointee.sound = build(sound, in: arena)
     }
     m.pointee.fire_count = p.fireCount
+    if let attributes = p.extensionAttributes {
+      m.pointee.extension_attributes = ExtensionProto.build(attributes, in: arena)
+    }
     return m
   }
 
@@ -193,6 +196,10 @@ enum RequestProto {
     if let category = d.category {
       m.pointee.category = CategoryProto.build(category, in: arena)
     }
+    if let attributes = d.extensionAttributes {
+      m.pointee.extension_attributes = ExtensionProto.build(attributes, in: arena)
+    }
+    m.pointee.media_playback = ExtensionProto.playback(d.mediaPlayback)
     return m
   }
 

@@ -13,30 +13,77 @@ struct ExtensionCommand: AsyncParsableCommand {
       notification delivered in them and each response to one, and answers every response it \
       is asked about with --answer: keep (doNotDismiss: the notification stays, the app is not \
       told), dismiss (removed, the app is not told) or forward (removed, the app gets the \
-      response; the default). Runs until interrupted, or until --responses N were answered.
+      response; the default). A media button press (`chime media play ID`) is printed and \
+      reported back as playing or paused. Runs until interrupted, or until --responses N were \
+      answered, or --presses N reported.
+      `run` names no identifier: the extension is --id, else APP.content. The attribute \
+      options say how presenters show it (--ratio is height / width, default 1).
 
       Examples:
+        chime extension run --app org.example.cal --category event-invite --ratio 0.5 --answer keep
         chime extension invite-ui --category event-invite --answer keep
+        chime extension run --category song --media-button overlay --media-frame 10,10,44,44 --media-tint '#FF8800'
       """
   )
 
-  @Argument(help: "The extension identifier.") var id: String
+  @Argument(help: "`run` [ID], or just the extension identifier.") var words: [String] = []
+  @Option(help: "The extension identifier (with `run`).") var id: String?
   @Option(name: .customLong("category"), help: "A category to handle; repeat for several.") var categories: [String] = []
   @Option(help: "keep, dismiss or forward.") var answer: String = "forward"
   @Option(help: "Exit after answering this many responses.") var responses: Int?
+  @Option(help: "Exit after reporting this many media button presses.") var presses: Int?
+  @Option(help: "Initial content size ratio (height / width, > 0).") var ratio: Double = 1
+  @Flag(help: "The default title and body are hidden under the extension's view.") var defaultContentHidden = false
+  @Flag(help: "The extension's title replaces the app name.") var overridesDefaultTitle = false
+  @Flag(help: "The extension's view takes input.") var userInteraction = false
+  @Option(help: "Media play/pause button: none, default or overlay.") var mediaButton: String = "none"
+  @Option(help: "The media button's frame: X,Y,WIDTH,HEIGHT in points.") var mediaFrame: String?
+  @Option(help: "The media button's tint, #RRGGBB.") var mediaTint: String = ""
   @OptionGroup var options: ClientOptions
 
   func validate() throws {
     guard ["keep", "dismiss", "forward"].contains(answer) else { throw ValidationError("--answer is keep, dismiss or forward") }
     if categories.isEmpty { throw ValidationError("give at least one --category") }
+    _ = try identifier()
+    _ = try attributes()
+  }
+
+  /// `run [ID]` (ID, else --id, else APP.content) or `ID`.
+  func identifier() throws -> String {
+    switch words.count {
+    case 1 where words[0] == "run": return id ?? "\(options.appID).content"
+    case 2 where words[0] == "run": return words[1]
+    case 1 where id == nil: return words[0]
+    default: throw ValidationError("usage: chime extension run [ID] --category C ... or chime extension ID --category C ...")
+    }
+  }
+
+  /// The attribute options; the daemon validates the values.
+  func attributes() throws -> ExtensionAttributes {
+    guard let type = MediaPlayPauseButtonType(rawValue: mediaButton) else {
+      throw ValidationError("--media-button is none, default or overlay")
+    }
+    var frame: MediaButtonFrame?
+    if let mediaFrame {
+      let parts = mediaFrame.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else {
+        throw ValidationError("--media-frame is X,Y,WIDTH,HEIGHT")
+      }
+      frame = MediaButtonFrame(x: x, y: y, width: w, height: h)
+    }
+    return ExtensionAttributes(initialContentSizeRatio: ratio, defaultContentHidden: defaultContentHidden,
+                               overridesDefaultTitle: overridesDefaultTitle, userInteractionEnabled: userInteraction,
+                               mediaButton: MediaPlayPauseButton(type: type, frame: frame, tintColor: mediaTint))
   }
 
   func run() async throws {
     let chosen: ExtensionAnswer = answer == "keep" ? .doNotDismiss : answer == "dismiss" ? .dismiss : .dismissAndForward
+    let id = try identifier()
+    let attributes = try attributes()
     try await reporting {
       let client = try options.connect()
-      var answered = 0
-      for try await event in client.registerExtension(id, categories: categories) {
+      var answered = 0, pressed = 0
+      for try await event in client.registerExtension(id, categories: categories, attributes: attributes) {
         if event.registered {
           print(options.json ? #"{"registered":true}"# : "registered \(id) for \(categories.joined(separator: ", "))")
         } else if let d = event.delivered {
@@ -45,6 +92,17 @@ struct ExtensionCommand: AsyncParsableCommand {
           } else {
             print("delivered \(d.request.identifier)  \"\(d.request.content.title)\"")
           }
+        } else if let media = event.media {
+          // Acts as a player: what was pressed is what it reports as started or paused.
+          let playback: MediaPlayback = media.command == .play ? .playing : .paused
+          if options.json {
+            JSONOutput.print(["media": media.command.rawValue, "id": media.notificationIdentifier], pretty: false)
+          } else {
+            print("media \(media.command.rawValue) \(media.notificationIdentifier)")
+          }
+          try await client.reportMediaPlayback(media.notificationIdentifier, extension: id, playback)
+          if !options.json { print("reported \(playback.rawValue)") }
+          pressed += 1
         } else if let r = event.response {
           if options.json {
             JSONOutput.print(["response": JSONOutput.response(r), "response_id": event.responseID], pretty: false)
@@ -59,6 +117,7 @@ struct ExtensionCommand: AsyncParsableCommand {
         }
         fflush(nil)
         if let responses, answered >= responses { return }
+        if let presses, pressed >= presses { return }
       }
       throw ChimeError(.connectionClosed, "the daemon ended the stream")
     }

@@ -45,6 +45,7 @@ enum JSONOutput {
     object["added"] = TimeText.iso(p.added)
     object["fire_count"] = p.fireCount
     if let sound = p.sound { object["sound_resolution"] = soundResolution(sound) }
+    if let attributes = p.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
     return object
   }
 
@@ -56,6 +57,19 @@ enum JSONOutput {
     object["missed"] = d.missed
     if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
     if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
+    if let attributes = d.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
+    if let playback = d.mediaPlayback { object["media_playback"] = playback.rawValue }
+    return object
+  }
+
+  static func extensionAttributes(_ a: ExtensionAttributes) -> [String: Any] {
+    var object: [String: Any] = [
+      "default_content_hidden": a.defaultContentHidden, "overrides_default_title": a.overridesDefaultTitle,
+      "user_interaction_enabled": a.userInteractionEnabled, "media_button": a.mediaButton.type.rawValue,
+    ]
+    if let ratio = a.initialContentSizeRatio { object["initial_content_size_ratio"] = ratio }
+    if let f = a.mediaButton.frame { object["media_button_frame"] = [f.x, f.y, f.width, f.height] }
+    if !a.mediaButton.tintColor.isEmpty { object["media_button_tint"] = a.mediaButton.tintColor }
     return object
   }
 

@@ -79,7 +79,10 @@ enum Fixtures {
       nextFire: Instant(unixMillis: 1_800_000_123_456),
       added: Instant(unixMillis: 1_799_999_000_000),
       sound: fullSoundResolution(),
-      fireCount: 7
+      fireCount: 7,
+      extensionAttributes: ExtensionAttributes(
+        initialContentSizeRatio: 0.75, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
+        mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11"))
     )
   }
 
@@ -92,7 +95,11 @@ enum Fixtures {
       due: Instant(unixMillis: 1_800_000_123_456),
       missed: true,
       sound: fullSoundResolution(),
-      category: fullCategory()
+      category: fullCategory(),
+      extensionAttributes: ExtensionAttributes(
+        initialContentSizeRatio: 0.75, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
+        mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11")),
+      mediaPlayback: .paused
     )
   }
 

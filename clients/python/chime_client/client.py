@@ -447,14 +447,27 @@ class Client:
         response = nc_pb2.NotificationResponse(notification_identifier=identifier, action_identifier=action, user_text=text)
         return self.call("Respond", nc_pb2.RespondRequest(response=response), nc_pb2.RespondResponse)
 
-    def register_extension(self, identifier: str, categories: Iterable[str]) -> Subscription:
+    def register_extension(self, identifier: str, categories: Iterable[str], ratio: float, *,
+                           default_content_hidden: bool = False, overrides_default_title: bool = False,
+                           user_interaction_enabled: bool = False,
+                           media_button: Optional[request_pb2.MediaPlayPauseButton] = None) -> Subscription:
         """Registers this connection as the app's content extension ``identifier`` for
-        ``categories``. The stream yields ``chime.v1.ExtensionEvent``s: first one with
-        ``registered`` set, then each notification delivered in those categories
-        (``delivered``) and each response to one (``response``). Closing the subscription (or
-        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED or
-        EXTENSION_CATEGORIES_REQUIRED (raised by the first read)."""
-        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories))
+        ``categories``, presented with an initial content size ratio (height / width, > 0) and
+        the other attributes an Info.plist would carry; ``media_button`` is a
+        ``chime.v1.MediaPlayPauseButton`` (type, frame, tint_color "#RRGGBB"). The stream
+        yields ``chime.v1.ExtensionEvent``s: first one with ``registered`` set, then each
+        notification delivered in those categories (``delivered``), each response to one
+        (``response``) and each media button press (``media``). Closing the subscription (or
+        the client) ends the registration. Refused with EXTENSION_ALREADY_REGISTERED,
+        EXTENSION_CATEGORIES_REQUIRED, INVALID_CONTENT_SIZE_RATIO, INVALID_MEDIA_BUTTON_FRAME or
+        INVALID_TINT_COLOR (raised by the first read)."""
+        attributes = request_pb2.ExtensionAttributes(
+            initial_content_size_ratio=ratio, default_content_hidden=default_content_hidden,
+            overrides_default_title=overrides_default_title, user_interaction_enabled=user_interaction_enabled)
+        if media_button is not None:
+            attributes.media_button.CopyFrom(media_button)
+        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, category_identifiers=list(categories),
+                                                  attributes=attributes)
         return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
 
     def answer_response(self, extension: str, response_id: int, option: int) -> None:
@@ -464,6 +477,24 @@ class Client:
         RESPONSE_NOT_AWAITED when it no longer waits (answered, past its deadline)."""
         request = nc_pb2.AnswerResponseRequest(extension_identifier=extension, response_id=response_id, option=option)
         self.call("AnswerResponse", request, nc_pb2.Empty)
+
+    def press_media_button(self, identifier: str, command: int) -> str:
+        """The user pressed the media play/pause button of the delivered notification
+        ``identifier``: ``command`` is ``chime.v1.MEDIA_COMMAND_PLAY`` or ``_PAUSE``. The content
+        extension live for its category is shown it (``ExtensionEvent.media``); returns that
+        extension's identifier. Raises NOTIFICATION_NOT_DELIVERED, EXTENSION_NOT_LIVE or
+        MEDIA_BUTTON_NOT_AVAILABLE."""
+        request = nc_pb2.PressMediaButtonRequest(notification_identifier=identifier, command=command)
+        return self.call("PressMediaButton", request, nc_pb2.PressMediaButtonResponse).extension_identifier
+
+    def report_media_playback(self, extension: str, identifier: str, playback: int) -> None:
+        """A content extension reports that the media of the delivered notification
+        ``identifier`` started (``chime.v1.MEDIA_PLAYBACK_PLAYING``) or paused
+        (``MEDIA_PLAYBACK_PAUSED``); kept as its ``media_playback``. Raises
+        NOTIFICATION_NOT_DELIVERED or EXTENSION_NOT_LIVE."""
+        request = nc_pb2.ReportMediaPlaybackRequest(extension_identifier=extension, notification_identifier=identifier,
+                                                    playback=playback)
+        self.call("ReportMediaPlayback", request, nc_pb2.Empty)
 
     # -- apps and sounds -----------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from chime_client import DEFAULT_ACTION, DISMISS_ACTION, ChimeError, Client, Cod
 from test_client import EVENT_TIMEOUT, wait_for
 
 nc = pb.notification_center
+request_pb2 = pb.request
 
 INVITE = {
     "identifier": "event-invite",
@@ -113,10 +114,10 @@ def test_content_extension_sees_its_categorys_deliveries_and_responses(daemon, a
     with Client(daemon.socket_path, app=app_id, timeout=10.0) as app, \
             Client(daemon.socket_path, app=app_id, timeout=10.0) as ext:
         app.set_categories([INVITE])
-        with ext.register_extension("invite-ui", ["event-invite"]) as events:
+        with ext.register_extension("invite-ui", ["event-invite"], 0.5) as events:
             assert events.next(timeout=EVENT_TIMEOUT).registered
             with pytest.raises(ChimeError) as caught:
-                with app.register_extension("invite-ui", ["event-invite"]) as twice:
+                with app.register_extension("invite-ui", ["event-invite"], 0.5) as twice:
                     twice.next(timeout=EVENT_TIMEOUT)
             assert caught.value.reason == "EXTENSION_ALREADY_REGISTERED"
             app.add("plain", title="Plain")
@@ -137,3 +138,47 @@ def test_content_extension_sees_its_categorys_deliveries_and_responses(daemon, a
             with pytest.raises(ChimeError) as caught:
                 ext.answer_response("invite-ui", asked.response_id, nc.EXTENSION_RESPONSE_OPTION_DISMISS)
             assert caught.value.reason == "RESPONSE_NOT_AWAITED"
+
+
+def test_content_extension_attributes_are_required_and_checked(daemon, app_id):
+    with Client(daemon.socket_path, app=app_id, timeout=10.0) as ext:
+        # What a client older than the attributes sends: no ratio.
+        old = nc.RegisterExtensionRequest(extension_identifier="old", category_identifiers=["a"])
+        with pytest.raises(ChimeError) as caught:
+            with ext.stream("RegisterExtension", old, nc.ExtensionEvent) as events:
+                events.next(timeout=EVENT_TIMEOUT)
+        assert caught.value.reason == "CONTENT_SIZE_RATIO_REQUIRED"
+        assert caught.value.field == "attributes.initial_content_size_ratio"
+        button = request_pb2.MediaPlayPauseButton(
+            type=request_pb2.MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY,
+            frame=request_pb2.MediaButtonFrame(x=0, y=0, width=44, height=44), tint_color="orange")
+        with pytest.raises(ChimeError) as caught:
+            with ext.register_extension("tinted", ["a"], 1.0, media_button=button) as events:
+                events.next(timeout=EVENT_TIMEOUT)
+        assert caught.value.reason == "INVALID_TINT_COLOR"
+        button.tint_color = "#FF8800"
+        with ext.register_extension("tinted", ["a"], 1.0, user_interaction_enabled=True, media_button=button) as events:
+            assert events.next(timeout=EVENT_TIMEOUT).registered
+
+
+def test_media_button_presses_reach_the_extension_and_reports_are_kept(daemon, app_id):
+    with Client(daemon.socket_path, app=app_id, timeout=10.0) as app, \
+            Client(daemon.socket_path, app=app_id, timeout=10.0) as ext:
+        button = request_pb2.MediaPlayPauseButton(
+            type=request_pb2.MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT,
+            frame=request_pb2.MediaButtonFrame(x=4, y=4, width=44, height=44))
+        with ext.register_extension("player", ["music"], 0.5, media_button=button) as events:
+            assert events.next(timeout=EVENT_TIMEOUT).registered
+            app.add("song", title="Song", category="music")
+            assert events.next(timeout=EVENT_TIMEOUT).delivered.request.identifier == "song"
+            assert app.press_media_button("song", nc.MEDIA_COMMAND_PLAY) == "player"
+            pressed = events.next(timeout=EVENT_TIMEOUT)
+            assert pressed.media.notification_identifier == "song"
+            assert pressed.media.command == nc.MEDIA_COMMAND_PLAY
+            ext.report_media_playback("player", "song", request_pb2.MEDIA_PLAYBACK_PLAYING)
+            [delivered] = app.delivered()
+            assert delivered.media_playback == request_pb2.MEDIA_PLAYBACK_PLAYING
+            assert delivered.extension_attributes.initial_content_size_ratio == 0.5
+            with pytest.raises(ChimeError) as caught:
+                app.press_media_button("nothing", nc.MEDIA_COMMAND_PAUSE)
+            assert caught.value.reason == "NOTIFICATION_NOT_DELIVERED"

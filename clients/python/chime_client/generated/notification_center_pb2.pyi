@@ -26,6 +26,9 @@ EXTENSION_RESPONSE_OPTION_DISMISS: ExtensionResponseOption
 EXTENSION_RESPONSE_OPTION_DISMISS_AND_FORWARD: ExtensionResponseOption
 EXTENSION_RESPONSE_OPTION_DO_NOT_DISMISS: ExtensionResponseOption
 EXTENSION_RESPONSE_OPTION_UNSPECIFIED: ExtensionResponseOption
+MEDIA_COMMAND_PAUSE: MediaCommand
+MEDIA_COMMAND_PLAY: MediaCommand
+MEDIA_COMMAND_UNSPECIFIED: MediaCommand
 
 class AddRequest(_message.Message):
     __slots__ = ["request"]
@@ -160,16 +163,18 @@ class Event(_message.Message):
     def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ..., badge_count: _Optional[int] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
-    __slots__ = ["delivered", "registered", "response", "response_id"]
+    __slots__ = ["delivered", "media", "registered", "response", "response_id"]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
     delivered: _request_pb2.DeliveredNotification
+    media: MediaPress
     registered: bool
     response: NotificationResponse
     response_id: int
-    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ...) -> None: ...
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ..., media: _Optional[_Union[MediaPress, _Mapping]] = ...) -> None: ...
 
 class FireDate(_message.Message):
     __slots__ = ["dst_note", "time_zone", "unix_ms", "utc_offset_seconds"]
@@ -216,6 +221,14 @@ class ListAppsResponse(_message.Message):
     APPS_FIELD_NUMBER: _ClassVar[int]
     apps: _containers.RepeatedCompositeFieldContainer[AppLayout]
     def __init__(self, apps: _Optional[_Iterable[_Union[AppLayout, _Mapping]]] = ...) -> None: ...
+
+class MediaPress(_message.Message):
+    __slots__ = ["command", "notification_identifier"]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    command: MediaCommand
+    notification_identifier: str
+    def __init__(self, notification_identifier: _Optional[str] = ..., command: _Optional[_Union[MediaCommand, str]] = ...) -> None: ...
 
 class NextTriggerDatesRequest(_message.Message):
     __slots__ = ["after_unix_ms", "count", "trigger"]
@@ -277,6 +290,20 @@ class PageRequest(_message.Message):
     page_token: str
     def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
+class PressMediaButtonRequest(_message.Message):
+    __slots__ = ["command", "notification_identifier"]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    command: MediaCommand
+    notification_identifier: str
+    def __init__(self, notification_identifier: _Optional[str] = ..., command: _Optional[_Union[MediaCommand, str]] = ...) -> None: ...
+
+class PressMediaButtonResponse(_message.Message):
+    __slots__ = ["extension_identifier"]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    extension_identifier: str
+    def __init__(self, extension_identifier: _Optional[str] = ...) -> None: ...
+
 class RegisterAppRequest(_message.Message):
     __slots__ = ["bundle", "container", "group_containers"]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -288,18 +315,30 @@ class RegisterAppRequest(_message.Message):
     def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
 
 class RegisterExtensionRequest(_message.Message):
-    __slots__ = ["category_identifiers", "extension_identifier"]
+    __slots__ = ["attributes", "category_identifiers", "extension_identifier"]
+    ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    attributes: _request_pb2.ExtensionAttributes
     category_identifiers: _containers.RepeatedScalarFieldContainer[str]
     extension_identifier: str
-    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ...) -> None: ...
+    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ..., attributes: _Optional[_Union[_request_pb2.ExtensionAttributes, _Mapping]] = ...) -> None: ...
 
 class RemoveResponse(_message.Message):
     __slots__ = ["removed"]
     REMOVED_FIELD_NUMBER: _ClassVar[int]
     removed: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, removed: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ReportMediaPlaybackRequest(_message.Message):
+    __slots__ = ["extension_identifier", "notification_identifier", "playback"]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    PLAYBACK_FIELD_NUMBER: _ClassVar[int]
+    extension_identifier: str
+    notification_identifier: str
+    playback: _request_pb2.MediaPlayback
+    def __init__(self, extension_identifier: _Optional[str] = ..., notification_identifier: _Optional[str] = ..., playback: _Optional[_Union[_request_pb2.MediaPlayback, str]] = ...) -> None: ...
 
 class RespondRequest(_message.Message):
     __slots__ = ["response"]
@@ -344,6 +383,9 @@ class SubscribeRequest(_message.Message):
     def __init__(self, after_cursor: _Optional[int] = ...) -> None: ...
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MediaCommand(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class ExtensionResponseOption(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):

@@ -17,6 +17,12 @@ INTERRUPTION_LEVEL_CRITICAL: InterruptionLevel
 INTERRUPTION_LEVEL_PASSIVE: InterruptionLevel
 INTERRUPTION_LEVEL_TIME_SENSITIVE: InterruptionLevel
 INTERRUPTION_LEVEL_UNSPECIFIED: InterruptionLevel
+MEDIA_PLAYBACK_PAUSED: MediaPlayback
+MEDIA_PLAYBACK_PLAYING: MediaPlayback
+MEDIA_PLAYBACK_UNSPECIFIED: MediaPlayback
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT: MediaPlayPauseButtonType
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE: MediaPlayPauseButtonType
+MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY: MediaPlayPauseButtonType
 MISSED_FIRE_ACTION_DELIVER: MissedFireAction
 MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN: MissedFireAction
 MISSED_FIRE_ACTION_SKIP: MissedFireAction
@@ -163,20 +169,60 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "missed", "request", "sound"]
+    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "media_playback", "missed", "request", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_PLAYBACK_FIELD_NUMBER: _ClassVar[int]
     MISSED_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
     delivered_unix_ms: int
     due_unix_ms: int
+    extension_attributes: ExtensionAttributes
+    media_playback: MediaPlayback
     missed: bool
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ...) -> None: ...
+
+class ExtensionAttributes(_message.Message):
+    __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
+    DEFAULT_CONTENT_HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    INITIAL_CONTENT_SIZE_RATIO_FIELD_NUMBER: _ClassVar[int]
+    MEDIA_BUTTON_FIELD_NUMBER: _ClassVar[int]
+    OVERRIDES_DEFAULT_TITLE_FIELD_NUMBER: _ClassVar[int]
+    USER_INTERACTION_ENABLED_FIELD_NUMBER: _ClassVar[int]
+    default_content_hidden: bool
+    initial_content_size_ratio: float
+    media_button: MediaPlayPauseButton
+    overrides_default_title: bool
+    user_interaction_enabled: bool
+    def __init__(self, initial_content_size_ratio: _Optional[float] = ..., default_content_hidden: bool = ..., overrides_default_title: bool = ..., user_interaction_enabled: bool = ..., media_button: _Optional[_Union[MediaPlayPauseButton, _Mapping]] = ...) -> None: ...
+
+class MediaButtonFrame(_message.Message):
+    __slots__ = ["height", "width", "x", "y"]
+    HEIGHT_FIELD_NUMBER: _ClassVar[int]
+    WIDTH_FIELD_NUMBER: _ClassVar[int]
+    X_FIELD_NUMBER: _ClassVar[int]
+    Y_FIELD_NUMBER: _ClassVar[int]
+    height: float
+    width: float
+    x: float
+    y: float
+    def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ...) -> None: ...
+
+class MediaPlayPauseButton(_message.Message):
+    __slots__ = ["frame", "tint_color", "type"]
+    FRAME_FIELD_NUMBER: _ClassVar[int]
+    TINT_COLOR_FIELD_NUMBER: _ClassVar[int]
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    frame: MediaButtonFrame
+    tint_color: str
+    type: MediaPlayPauseButtonType
+    def __init__(self, type: _Optional[_Union[MediaPlayPauseButtonType, str]] = ..., frame: _Optional[_Union[MediaButtonFrame, _Mapping]] = ..., tint_color: _Optional[str] = ...) -> None: ...
 
 class MissedFirePolicy(_message.Message):
     __slots__ = ["action", "max_lateness_seconds"]
@@ -231,18 +277,20 @@ class NotificationRequest(_message.Message):
     def __init__(self, identifier: _Optional[str] = ..., content: _Optional[_Union[NotificationContent, _Mapping]] = ..., trigger: _Optional[_Union[Trigger, _Mapping]] = ..., missed_fire: _Optional[_Union[MissedFirePolicy, _Mapping]] = ...) -> None: ...
 
 class PendingRequest(_message.Message):
-    __slots__ = ["added_unix_ms", "fire_count", "next_fire_unix_ms", "request", "sound"]
+    __slots__ = ["added_unix_ms", "extension_attributes", "fire_count", "next_fire_unix_ms", "request", "sound"]
     ADDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     FIRE_COUNT_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIRE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     added_unix_ms: int
+    extension_attributes: ExtensionAttributes
     fire_count: int
     next_fire_unix_ms: int
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]
@@ -317,4 +365,10 @@ class DstOverlapPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class MissedFireAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MediaPlayback(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class MediaPlayPauseButtonType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

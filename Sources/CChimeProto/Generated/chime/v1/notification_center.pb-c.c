@@ -908,6 +908,186 @@ void   chime__v1__extension_event__free_unpacked
   assert(message->base.descriptor == &chime__v1__extension_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__media_press__init
+                     (Chime__V1__MediaPress         *message)
+{
+  static const Chime__V1__MediaPress init_value = CHIME__V1__MEDIA_PRESS__INIT;
+  *message = init_value;
+}
+size_t chime__v1__media_press__get_packed_size
+                     (const Chime__V1__MediaPress *message)
+{
+  assert(message->base.descriptor == &chime__v1__media_press__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__media_press__pack
+                     (const Chime__V1__MediaPress *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__media_press__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__media_press__pack_to_buffer
+                     (const Chime__V1__MediaPress *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__media_press__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__MediaPress *
+       chime__v1__media_press__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__MediaPress *)
+     protobuf_c_message_unpack (&chime__v1__media_press__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__media_press__free_unpacked
+                     (Chime__V1__MediaPress *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__media_press__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__press_media_button_request__init
+                     (Chime__V1__PressMediaButtonRequest         *message)
+{
+  static const Chime__V1__PressMediaButtonRequest init_value = CHIME__V1__PRESS_MEDIA_BUTTON_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__press_media_button_request__get_packed_size
+                     (const Chime__V1__PressMediaButtonRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__press_media_button_request__pack
+                     (const Chime__V1__PressMediaButtonRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__press_media_button_request__pack_to_buffer
+                     (const Chime__V1__PressMediaButtonRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__PressMediaButtonRequest *
+       chime__v1__press_media_button_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__PressMediaButtonRequest *)
+     protobuf_c_message_unpack (&chime__v1__press_media_button_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__press_media_button_request__free_unpacked
+                     (Chime__V1__PressMediaButtonRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__press_media_button_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__press_media_button_response__init
+                     (Chime__V1__PressMediaButtonResponse         *message)
+{
+  static const Chime__V1__PressMediaButtonResponse init_value = CHIME__V1__PRESS_MEDIA_BUTTON_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__press_media_button_response__get_packed_size
+                     (const Chime__V1__PressMediaButtonResponse *message)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__press_media_button_response__pack
+                     (const Chime__V1__PressMediaButtonResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__press_media_button_response__pack_to_buffer
+                     (const Chime__V1__PressMediaButtonResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__press_media_button_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__PressMediaButtonResponse *
+       chime__v1__press_media_button_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__PressMediaButtonResponse *)
+     protobuf_c_message_unpack (&chime__v1__press_media_button_response__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__press_media_button_response__free_unpacked
+                     (Chime__V1__PressMediaButtonResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__press_media_button_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__report_media_playback_request__init
+                     (Chime__V1__ReportMediaPlaybackRequest         *message)
+{
+  static const Chime__V1__ReportMediaPlaybackRequest init_value = CHIME__V1__REPORT_MEDIA_PLAYBACK_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__report_media_playback_request__get_packed_size
+                     (const Chime__V1__ReportMediaPlaybackRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__report_media_playback_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__report_media_playback_request__pack
+                     (const Chime__V1__ReportMediaPlaybackRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__report_media_playback_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__report_media_playback_request__pack_to_buffer
+                     (const Chime__V1__ReportMediaPlaybackRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__report_media_playback_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__ReportMediaPlaybackRequest *
+       chime__v1__report_media_playback_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__ReportMediaPlaybackRequest *)
+     protobuf_c_message_unpack (&chime__v1__report_media_playback_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__report_media_playback_request__free_unpacked
+                     (Chime__V1__ReportMediaPlaybackRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__report_media_playback_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__answer_response_request__init
                      (Chime__V1__AnswerResponseRequest         *message)
 {
@@ -2398,7 +2578,7 @@ const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor =
   (ProtobufCMessageInit) chime__v1__respond_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[3] =
 {
   {
     "extension_identifier",
@@ -2424,15 +2604,28 @@ static const ProtobufCFieldDescriptor chime__v1__register_extension_request__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "attributes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterExtensionRequest, attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__register_extension_request__field_indices_by_name[] = {
+  2,   /* field[2] = attributes */
   1,   /* field[1] = category_identifiers */
   0,   /* field[0] = extension_identifier */
 };
 static const ProtobufCIntRange chime__v1__register_extension_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor =
 {
@@ -2442,14 +2635,14 @@ const ProtobufCMessageDescriptor chime__v1__register_extension_request__descript
   "Chime__V1__RegisterExtensionRequest",
   "chime.v1",
   sizeof(Chime__V1__RegisterExtensionRequest),
-  2,
+  3,
   chime__v1__register_extension_request__field_descriptors,
   chime__v1__register_extension_request__field_indices_by_name,
   1,  chime__v1__register_extension_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__register_extension_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[5] =
 {
   {
     "delivered",
@@ -2499,9 +2692,22 @@ static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "media",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, media),
+    &chime__v1__media_press__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
   0,   /* field[0] = delivered */
+  4,   /* field[4] = media */
   2,   /* field[2] = registered */
   1,   /* field[1] = response */
   3,   /* field[3] = response_id */
@@ -2509,7 +2715,7 @@ static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
 static const ProtobufCIntRange chime__v1__extension_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
 {
@@ -2519,11 +2725,215 @@ const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
   "Chime__V1__ExtensionEvent",
   "chime.v1",
   sizeof(Chime__V1__ExtensionEvent),
-  4,
+  5,
   chime__v1__extension_event__field_descriptors,
   chime__v1__extension_event__field_indices_by_name,
   1,  chime__v1__extension_event__number_ranges,
   (ProtobufCMessageInit) chime__v1__extension_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__media_press__field_descriptors[2] =
+{
+  {
+    "notification_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaPress, notification_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "command",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaPress, command),
+    &chime__v1__media_command__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__media_press__field_indices_by_name[] = {
+  1,   /* field[1] = command */
+  0,   /* field[0] = notification_identifier */
+};
+static const ProtobufCIntRange chime__v1__media_press__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__media_press__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaPress",
+  "MediaPress",
+  "Chime__V1__MediaPress",
+  "chime.v1",
+  sizeof(Chime__V1__MediaPress),
+  2,
+  chime__v1__media_press__field_descriptors,
+  chime__v1__media_press__field_indices_by_name,
+  1,  chime__v1__media_press__number_ranges,
+  (ProtobufCMessageInit) chime__v1__media_press__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__press_media_button_request__field_descriptors[2] =
+{
+  {
+    "notification_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PressMediaButtonRequest, notification_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "command",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PressMediaButtonRequest, command),
+    &chime__v1__media_command__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__press_media_button_request__field_indices_by_name[] = {
+  1,   /* field[1] = command */
+  0,   /* field[0] = notification_identifier */
+};
+static const ProtobufCIntRange chime__v1__press_media_button_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__press_media_button_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.PressMediaButtonRequest",
+  "PressMediaButtonRequest",
+  "Chime__V1__PressMediaButtonRequest",
+  "chime.v1",
+  sizeof(Chime__V1__PressMediaButtonRequest),
+  2,
+  chime__v1__press_media_button_request__field_descriptors,
+  chime__v1__press_media_button_request__field_indices_by_name,
+  1,  chime__v1__press_media_button_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__press_media_button_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__press_media_button_response__field_descriptors[1] =
+{
+  {
+    "extension_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PressMediaButtonResponse, extension_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__press_media_button_response__field_indices_by_name[] = {
+  0,   /* field[0] = extension_identifier */
+};
+static const ProtobufCIntRange chime__v1__press_media_button_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__press_media_button_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.PressMediaButtonResponse",
+  "PressMediaButtonResponse",
+  "Chime__V1__PressMediaButtonResponse",
+  "chime.v1",
+  sizeof(Chime__V1__PressMediaButtonResponse),
+  1,
+  chime__v1__press_media_button_response__field_descriptors,
+  chime__v1__press_media_button_response__field_indices_by_name,
+  1,  chime__v1__press_media_button_response__number_ranges,
+  (ProtobufCMessageInit) chime__v1__press_media_button_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__report_media_playback_request__field_descriptors[3] =
+{
+  {
+    "extension_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ReportMediaPlaybackRequest, extension_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "notification_identifier",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ReportMediaPlaybackRequest, notification_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "playback",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ReportMediaPlaybackRequest, playback),
+    &chime__v1__media_playback__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__report_media_playback_request__field_indices_by_name[] = {
+  0,   /* field[0] = extension_identifier */
+  1,   /* field[1] = notification_identifier */
+  2,   /* field[2] = playback */
+};
+static const ProtobufCIntRange chime__v1__report_media_playback_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor chime__v1__report_media_playback_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.ReportMediaPlaybackRequest",
+  "ReportMediaPlaybackRequest",
+  "Chime__V1__ReportMediaPlaybackRequest",
+  "chime.v1",
+  sizeof(Chime__V1__ReportMediaPlaybackRequest),
+  3,
+  chime__v1__report_media_playback_request__field_descriptors,
+  chime__v1__report_media_playback_request__field_indices_by_name,
+  1,  chime__v1__report_media_playback_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__report_media_playback_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__answer_response_request__field_descriptors[3] =
@@ -3509,6 +3919,36 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   chime__v1__event_kind__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCEnumValue chime__v1__media_command__enum_values_by_number[3] =
+{
+  { "MEDIA_COMMAND_UNSPECIFIED", "CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED", 0 },
+  { "MEDIA_COMMAND_PLAY", "CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY", 1 },
+  { "MEDIA_COMMAND_PAUSE", "CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE", 2 },
+};
+static const ProtobufCIntRange chime__v1__media_command__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex chime__v1__media_command__enum_values_by_name[3] =
+{
+  { "MEDIA_COMMAND_PAUSE", 2 },
+  { "MEDIA_COMMAND_PLAY", 1 },
+  { "MEDIA_COMMAND_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor chime__v1__media_command__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaCommand",
+  "MediaCommand",
+  "Chime__V1__MediaCommand",
+  "chime.v1",
+  3,
+  chime__v1__media_command__enum_values_by_number,
+  3,
+  chime__v1__media_command__enum_values_by_name,
+  1,
+  chime__v1__media_command__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
 static const ProtobufCEnumValue chime__v1__extension_response_option__enum_values_by_number[4] =
 {
   { "EXTENSION_RESPONSE_OPTION_UNSPECIFIED", "CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_UNSPECIFIED", 0 },
@@ -3573,7 +4013,7 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[22] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[24] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -3589,6 +4029,8 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "Respond", &chime__v1__respond_request__descriptor, &chime__v1__respond_response__descriptor },
   { "RegisterExtension", &chime__v1__register_extension_request__descriptor, &chime__v1__extension_event__descriptor },
   { "AnswerResponse", &chime__v1__answer_response_request__descriptor, &chime__v1__empty__descriptor },
+  { "PressMediaButton", &chime__v1__press_media_button_request__descriptor, &chime__v1__press_media_button_response__descriptor },
+  { "ReportMediaPlayback", &chime__v1__report_media_playback_request__descriptor, &chime__v1__empty__descriptor },
   { "RequestAuthorization", &chime__v1__authorization_request__descriptor, &chime__v1__authorization_response__descriptor },
   { "GetSettings", &chime__v1__empty__descriptor, &chime__v1__notification_settings__descriptor },
   { "SetBadgeCount", &chime__v1__set_badge_count_request__descriptor, &chime__v1__empty__descriptor },
@@ -3601,24 +4043,26 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
   13,        /* AnswerResponse */
-  21,        /* CheckSound */
-  19,        /* GetApp */
+  23,        /* CheckSound */
+  21,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
   1,        /* GetPending */
-  15,        /* GetSettings */
-  20,        /* ListApps */
+  17,        /* GetSettings */
+  22,        /* ListApps */
   8,        /* NextTriggerDates */
-  18,        /* RegisterApp */
+  14,        /* PressMediaButton */
+  20,        /* RegisterApp */
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
   5,        /* RemoveDelivered */
   2,        /* RemovePending */
-  14,        /* RequestAuthorization */
+  15,        /* ReportMediaPlayback */
+  16,        /* RequestAuthorization */
   11,        /* Respond */
-  17,        /* SetAppSettings */
-  16,        /* SetBadgeCount */
+  19,        /* SetAppSettings */
+  18,        /* SetBadgeCount */
   9,        /* SetCategories */
   7         /* Subscribe */
 };
@@ -3629,7 +4073,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  22,
+  24,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -3745,13 +4189,29 @@ void chime__v1__notification_center__answer_response(ProtobufCService *service,
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void chime__v1__notification_center__press_media_button(ProtobufCService *service,
+                                                        const Chime__V1__PressMediaButtonRequest *input,
+                                                        Chime__V1__PressMediaButtonResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__report_media_playback(ProtobufCService *service,
+                                                           const Chime__V1__ReportMediaPlaybackRequest *input,
+                                                           Chime__V1__Empty_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
                                                            void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   const Chime__V1__Empty *input,
@@ -3759,7 +4219,7 @@ void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      const Chime__V1__SetBadgeCountRequest *input,
@@ -3767,7 +4227,7 @@ void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
                                                       const Chime__V1__AppSettingsRequest *input,
@@ -3775,7 +4235,7 @@ void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   const Chime__V1__RegisterAppRequest *input,
@@ -3783,7 +4243,7 @@ void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              const Chime__V1__Empty *input,
@@ -3791,7 +4251,7 @@ void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                const Chime__V1__Empty *input,
@@ -3799,7 +4259,7 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
@@ -3807,7 +4267,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

@@ -37,6 +37,10 @@ typedef struct Chime__V1__RespondRequest Chime__V1__RespondRequest;
 typedef struct Chime__V1__RespondResponse Chime__V1__RespondResponse;
 typedef struct Chime__V1__RegisterExtensionRequest Chime__V1__RegisterExtensionRequest;
 typedef struct Chime__V1__ExtensionEvent Chime__V1__ExtensionEvent;
+typedef struct Chime__V1__MediaPress Chime__V1__MediaPress;
+typedef struct Chime__V1__PressMediaButtonRequest Chime__V1__PressMediaButtonRequest;
+typedef struct Chime__V1__PressMediaButtonResponse Chime__V1__PressMediaButtonResponse;
+typedef struct Chime__V1__ReportMediaPlaybackRequest Chime__V1__ReportMediaPlaybackRequest;
 typedef struct Chime__V1__AnswerResponseRequest Chime__V1__AnswerResponseRequest;
 typedef struct Chime__V1__AuthorizationRequest Chime__V1__AuthorizationRequest;
 typedef struct Chime__V1__AuthorizationResponse Chime__V1__AuthorizationResponse;
@@ -79,6 +83,18 @@ typedef enum _Chime__V1__EventKind {
   CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
+/*
+ * mediaPlay / mediaPause.
+ */
+typedef enum _Chime__V1__MediaCommand {
+  /*
+   * refused: INVALID_MEDIA_COMMAND
+   */
+  CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED = 0,
+  CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY = 1,
+  CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MEDIA_COMMAND)
+} Chime__V1__MediaCommand;
 /*
  * What a content extension wants done with a response (UNNotificationContentExtensionResponseOption).
  */
@@ -383,10 +399,15 @@ struct  Chime__V1__RegisterExtensionRequest
   char *extension_identifier;
   size_t n_category_identifiers;
   char **category_identifiers;
+  /*
+   * Required (its initial_content_size_ratio is): a registration without it is refused with
+   * CONTENT_SIZE_RATIO_REQUIRED.
+   */
+  Chime__V1__ExtensionAttributes *attributes;
 };
 #define CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__register_extension_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, NULL }
 
 
 struct  Chime__V1__ExtensionEvent
@@ -403,10 +424,64 @@ struct  Chime__V1__ExtensionEvent
    * before acting on it; without an answer in time it acts as if there were no extension.
    */
   uint64_t response_id;
+  /*
+   * The user pressed the media play/pause button of a notification in its categories.
+   */
+  Chime__V1__MediaPress *media;
 };
 #define CHIME__V1__EXTENSION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_event__descriptor) \
-    , NULL, NULL, 0, 0 }
+    , NULL, NULL, 0, 0, NULL }
+
+
+struct  Chime__V1__MediaPress
+{
+  ProtobufCMessage base;
+  char *notification_identifier;
+  Chime__V1__MediaCommand command;
+};
+#define CHIME__V1__MEDIA_PRESS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__media_press__descriptor) \
+    , (char *)protobuf_c_empty_string, CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED }
+
+
+struct  Chime__V1__PressMediaButtonRequest
+{
+  ProtobufCMessage base;
+  char *notification_identifier;
+  Chime__V1__MediaCommand command;
+};
+#define CHIME__V1__PRESS_MEDIA_BUTTON_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__press_media_button_request__descriptor) \
+    , (char *)protobuf_c_empty_string, CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED }
+
+
+struct  Chime__V1__PressMediaButtonResponse
+{
+  ProtobufCMessage base;
+  /*
+   * The content extension the press was shown to.
+   */
+  char *extension_identifier;
+};
+#define CHIME__V1__PRESS_MEDIA_BUTTON_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__press_media_button_response__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__ReportMediaPlaybackRequest
+{
+  ProtobufCMessage base;
+  char *extension_identifier;
+  char *notification_identifier;
+  /*
+   * PLAYING (mediaPlayingStarted) or PAUSED (mediaPlayingPaused); UNSPECIFIED is refused.
+   */
+  Chime__V1__MediaPlayback playback;
+};
+#define CHIME__V1__REPORT_MEDIA_PLAYBACK_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__report_media_playback_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED }
 
 
 struct  Chime__V1__AnswerResponseRequest
@@ -1039,6 +1114,82 @@ Chime__V1__ExtensionEvent *
 void   chime__v1__extension_event__free_unpacked
                      (Chime__V1__ExtensionEvent *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__MediaPress methods */
+void   chime__v1__media_press__init
+                     (Chime__V1__MediaPress         *message);
+size_t chime__v1__media_press__get_packed_size
+                     (const Chime__V1__MediaPress   *message);
+size_t chime__v1__media_press__pack
+                     (const Chime__V1__MediaPress   *message,
+                      uint8_t             *out);
+size_t chime__v1__media_press__pack_to_buffer
+                     (const Chime__V1__MediaPress   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__MediaPress *
+       chime__v1__media_press__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__media_press__free_unpacked
+                     (Chime__V1__MediaPress *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__PressMediaButtonRequest methods */
+void   chime__v1__press_media_button_request__init
+                     (Chime__V1__PressMediaButtonRequest         *message);
+size_t chime__v1__press_media_button_request__get_packed_size
+                     (const Chime__V1__PressMediaButtonRequest   *message);
+size_t chime__v1__press_media_button_request__pack
+                     (const Chime__V1__PressMediaButtonRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__press_media_button_request__pack_to_buffer
+                     (const Chime__V1__PressMediaButtonRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__PressMediaButtonRequest *
+       chime__v1__press_media_button_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__press_media_button_request__free_unpacked
+                     (Chime__V1__PressMediaButtonRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__PressMediaButtonResponse methods */
+void   chime__v1__press_media_button_response__init
+                     (Chime__V1__PressMediaButtonResponse         *message);
+size_t chime__v1__press_media_button_response__get_packed_size
+                     (const Chime__V1__PressMediaButtonResponse   *message);
+size_t chime__v1__press_media_button_response__pack
+                     (const Chime__V1__PressMediaButtonResponse   *message,
+                      uint8_t             *out);
+size_t chime__v1__press_media_button_response__pack_to_buffer
+                     (const Chime__V1__PressMediaButtonResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__PressMediaButtonResponse *
+       chime__v1__press_media_button_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__press_media_button_response__free_unpacked
+                     (Chime__V1__PressMediaButtonResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__ReportMediaPlaybackRequest methods */
+void   chime__v1__report_media_playback_request__init
+                     (Chime__V1__ReportMediaPlaybackRequest         *message);
+size_t chime__v1__report_media_playback_request__get_packed_size
+                     (const Chime__V1__ReportMediaPlaybackRequest   *message);
+size_t chime__v1__report_media_playback_request__pack
+                     (const Chime__V1__ReportMediaPlaybackRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__report_media_playback_request__pack_to_buffer
+                     (const Chime__V1__ReportMediaPlaybackRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__ReportMediaPlaybackRequest *
+       chime__v1__report_media_playback_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__report_media_playback_request__free_unpacked
+                     (Chime__V1__ReportMediaPlaybackRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__AnswerResponseRequest methods */
 void   chime__v1__answer_response_request__init
                      (Chime__V1__AnswerResponseRequest         *message);
@@ -1329,6 +1480,18 @@ typedef void (*Chime__V1__RegisterExtensionRequest_Closure)
 typedef void (*Chime__V1__ExtensionEvent_Closure)
                  (const Chime__V1__ExtensionEvent *message,
                   void *closure_data);
+typedef void (*Chime__V1__MediaPress_Closure)
+                 (const Chime__V1__MediaPress *message,
+                  void *closure_data);
+typedef void (*Chime__V1__PressMediaButtonRequest_Closure)
+                 (const Chime__V1__PressMediaButtonRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__PressMediaButtonResponse_Closure)
+                 (const Chime__V1__PressMediaButtonResponse *message,
+                  void *closure_data);
+typedef void (*Chime__V1__ReportMediaPlaybackRequest_Closure)
+                 (const Chime__V1__ReportMediaPlaybackRequest *message,
+                  void *closure_data);
 typedef void (*Chime__V1__AnswerResponseRequest_Closure)
                  (const Chime__V1__AnswerResponseRequest *message,
                   void *closure_data);
@@ -1428,6 +1591,14 @@ struct Chime__V1__NotificationCenter_Service
                           const Chime__V1__AnswerResponseRequest *input,
                           Chime__V1__Empty_Closure closure,
                           void *closure_data);
+  void (*press_media_button)(Chime__V1__NotificationCenter_Service *service,
+                             const Chime__V1__PressMediaButtonRequest *input,
+                             Chime__V1__PressMediaButtonResponse_Closure closure,
+                             void *closure_data);
+  void (*report_media_playback)(Chime__V1__NotificationCenter_Service *service,
+                                const Chime__V1__ReportMediaPlaybackRequest *input,
+                                Chime__V1__Empty_Closure closure,
+                                void *closure_data);
   void (*request_authorization)(Chime__V1__NotificationCenter_Service *service,
                                 const Chime__V1__AuthorizationRequest *input,
                                 Chime__V1__AuthorizationResponse_Closure closure,
@@ -1482,6 +1653,8 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## respond,\
       function_prefix__ ## register_extension,\
       function_prefix__ ## answer_response,\
+      function_prefix__ ## press_media_button,\
+      function_prefix__ ## report_media_playback,\
       function_prefix__ ## request_authorization,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## set_badge_count,\
@@ -1546,6 +1719,14 @@ void chime__v1__notification_center__answer_response(ProtobufCService *service,
                                                      const Chime__V1__AnswerResponseRequest *input,
                                                      Chime__V1__Empty_Closure closure,
                                                      void *closure_data);
+void chime__v1__notification_center__press_media_button(ProtobufCService *service,
+                                                        const Chime__V1__PressMediaButtonRequest *input,
+                                                        Chime__V1__PressMediaButtonResponse_Closure closure,
+                                                        void *closure_data);
+void chime__v1__notification_center__report_media_playback(ProtobufCService *service,
+                                                           const Chime__V1__ReportMediaPlaybackRequest *input,
+                                                           Chime__V1__Empty_Closure closure,
+                                                           void *closure_data);
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
@@ -1582,6 +1763,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    chime__v1__event_kind__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__media_command__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__extension_response_option__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__authorization_status__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__empty__descriptor;
@@ -1604,6 +1786,10 @@ extern const ProtobufCMessageDescriptor chime__v1__respond_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__media_press__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__press_media_button_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__press_media_button_response__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__report_media_playback_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__answer_response_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__authorization_response__descriptor;

@@ -683,6 +683,141 @@ void   chime__v1__delivered_notification__free_unpacked
   assert(message->base.descriptor == &chime__v1__delivered_notification__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__extension_attributes__init
+                     (Chime__V1__ExtensionAttributes         *message)
+{
+  static const Chime__V1__ExtensionAttributes init_value = CHIME__V1__EXTENSION_ATTRIBUTES__INIT;
+  *message = init_value;
+}
+size_t chime__v1__extension_attributes__get_packed_size
+                     (const Chime__V1__ExtensionAttributes *message)
+{
+  assert(message->base.descriptor == &chime__v1__extension_attributes__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__extension_attributes__pack
+                     (const Chime__V1__ExtensionAttributes *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__extension_attributes__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__extension_attributes__pack_to_buffer
+                     (const Chime__V1__ExtensionAttributes *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__extension_attributes__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__ExtensionAttributes *
+       chime__v1__extension_attributes__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__ExtensionAttributes *)
+     protobuf_c_message_unpack (&chime__v1__extension_attributes__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__extension_attributes__free_unpacked
+                     (Chime__V1__ExtensionAttributes *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__extension_attributes__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__media_button_frame__init
+                     (Chime__V1__MediaButtonFrame         *message)
+{
+  static const Chime__V1__MediaButtonFrame init_value = CHIME__V1__MEDIA_BUTTON_FRAME__INIT;
+  *message = init_value;
+}
+size_t chime__v1__media_button_frame__get_packed_size
+                     (const Chime__V1__MediaButtonFrame *message)
+{
+  assert(message->base.descriptor == &chime__v1__media_button_frame__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__media_button_frame__pack
+                     (const Chime__V1__MediaButtonFrame *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__media_button_frame__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__media_button_frame__pack_to_buffer
+                     (const Chime__V1__MediaButtonFrame *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__media_button_frame__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__MediaButtonFrame *
+       chime__v1__media_button_frame__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__MediaButtonFrame *)
+     protobuf_c_message_unpack (&chime__v1__media_button_frame__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__media_button_frame__free_unpacked
+                     (Chime__V1__MediaButtonFrame *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__media_button_frame__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__media_play_pause_button__init
+                     (Chime__V1__MediaPlayPauseButton         *message)
+{
+  static const Chime__V1__MediaPlayPauseButton init_value = CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON__INIT;
+  *message = init_value;
+}
+size_t chime__v1__media_play_pause_button__get_packed_size
+                     (const Chime__V1__MediaPlayPauseButton *message)
+{
+  assert(message->base.descriptor == &chime__v1__media_play_pause_button__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__media_play_pause_button__pack
+                     (const Chime__V1__MediaPlayPauseButton *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__media_play_pause_button__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__media_play_pause_button__pack_to_buffer
+                     (const Chime__V1__MediaPlayPauseButton *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__media_play_pause_button__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__MediaPlayPauseButton *
+       chime__v1__media_play_pause_button__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__MediaPlayPauseButton *)
+     protobuf_c_message_unpack (&chime__v1__media_play_pause_button__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__media_play_pause_button__free_unpacked
+                     (Chime__V1__MediaPlayPauseButton *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__media_play_pause_button__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__action__init
                      (Chime__V1__Action         *message)
 {
@@ -2105,7 +2240,7 @@ const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor =
   (ProtobufCMessageInit) chime__v1__notification_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[6] =
 {
   {
     "request",
@@ -2167,9 +2302,22 @@ static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "extension_attributes",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PendingRequest, extension_attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
   2,   /* field[2] = added_unix_ms */
+  5,   /* field[5] = extension_attributes */
   4,   /* field[4] = fire_count */
   1,   /* field[1] = next_fire_unix_ms */
   0,   /* field[0] = request */
@@ -2178,7 +2326,7 @@ static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
 static const ProtobufCIntRange chime__v1__pending_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
 {
@@ -2188,14 +2336,14 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   "Chime__V1__PendingRequest",
   "chime.v1",
   sizeof(Chime__V1__PendingRequest),
-  5,
+  6,
   chime__v1__pending_request__field_descriptors,
   chime__v1__pending_request__field_indices_by_name,
   1,  chime__v1__pending_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[6] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[8] =
 {
   {
     "request",
@@ -2269,11 +2417,37 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "extension_attributes",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, extension_attributes),
+    &chime__v1__extension_attributes__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "media_playback",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, media_playback),
+    &chime__v1__media_playback__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
+  6,   /* field[6] = extension_attributes */
+  7,   /* field[7] = media_playback */
   3,   /* field[3] = missed */
   0,   /* field[0] = request */
   4,   /* field[4] = sound */
@@ -2281,7 +2455,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2291,11 +2465,242 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  6,
+  8,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,
   (ProtobufCMessageInit) chime__v1__delivered_notification__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__extension_attributes__field_descriptors[5] =
+{
+  {
+    "initial_content_size_ratio",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Chime__V1__ExtensionAttributes, ratio_case),
+    offsetof(Chime__V1__ExtensionAttributes, initial_content_size_ratio),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "default_content_hidden",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionAttributes, default_content_hidden),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "overrides_default_title",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionAttributes, overrides_default_title),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_interaction_enabled",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionAttributes, user_interaction_enabled),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "media_button",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionAttributes, media_button),
+    &chime__v1__media_play_pause_button__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__extension_attributes__field_indices_by_name[] = {
+  1,   /* field[1] = default_content_hidden */
+  0,   /* field[0] = initial_content_size_ratio */
+  4,   /* field[4] = media_button */
+  2,   /* field[2] = overrides_default_title */
+  3,   /* field[3] = user_interaction_enabled */
+};
+static const ProtobufCIntRange chime__v1__extension_attributes__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor chime__v1__extension_attributes__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.ExtensionAttributes",
+  "ExtensionAttributes",
+  "Chime__V1__ExtensionAttributes",
+  "chime.v1",
+  sizeof(Chime__V1__ExtensionAttributes),
+  5,
+  chime__v1__extension_attributes__field_descriptors,
+  chime__v1__extension_attributes__field_indices_by_name,
+  1,  chime__v1__extension_attributes__number_ranges,
+  (ProtobufCMessageInit) chime__v1__extension_attributes__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__media_button_frame__field_descriptors[4] =
+{
+  {
+    "x",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaButtonFrame, x),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "y",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaButtonFrame, y),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "width",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaButtonFrame, width),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "height",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaButtonFrame, height),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__media_button_frame__field_indices_by_name[] = {
+  3,   /* field[3] = height */
+  2,   /* field[2] = width */
+  0,   /* field[0] = x */
+  1,   /* field[1] = y */
+};
+static const ProtobufCIntRange chime__v1__media_button_frame__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor chime__v1__media_button_frame__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaButtonFrame",
+  "MediaButtonFrame",
+  "Chime__V1__MediaButtonFrame",
+  "chime.v1",
+  sizeof(Chime__V1__MediaButtonFrame),
+  4,
+  chime__v1__media_button_frame__field_descriptors,
+  chime__v1__media_button_frame__field_indices_by_name,
+  1,  chime__v1__media_button_frame__number_ranges,
+  (ProtobufCMessageInit) chime__v1__media_button_frame__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__media_play_pause_button__field_descriptors[3] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaPlayPauseButton, type),
+    &chime__v1__media_play_pause_button_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "frame",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaPlayPauseButton, frame),
+    &chime__v1__media_button_frame__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tint_color",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__MediaPlayPauseButton, tint_color),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__media_play_pause_button__field_indices_by_name[] = {
+  1,   /* field[1] = frame */
+  2,   /* field[2] = tint_color */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange chime__v1__media_play_pause_button__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor chime__v1__media_play_pause_button__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaPlayPauseButton",
+  "MediaPlayPauseButton",
+  "Chime__V1__MediaPlayPauseButton",
+  "chime.v1",
+  sizeof(Chime__V1__MediaPlayPauseButton),
+  3,
+  chime__v1__media_play_pause_button__field_descriptors,
+  chime__v1__media_play_pause_button__field_indices_by_name,
+  1,  chime__v1__media_play_pause_button__number_ranges,
+  (ProtobufCMessageInit) chime__v1__media_play_pause_button__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__action__field_descriptors[7] =
@@ -2754,5 +3159,65 @@ const ProtobufCEnumDescriptor chime__v1__missed_fire_action__descriptor =
   chime__v1__missed_fire_action__enum_values_by_name,
   1,
   chime__v1__missed_fire_action__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue chime__v1__media_playback__enum_values_by_number[3] =
+{
+  { "MEDIA_PLAYBACK_UNSPECIFIED", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED", 0 },
+  { "MEDIA_PLAYBACK_PLAYING", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING", 1 },
+  { "MEDIA_PLAYBACK_PAUSED", "CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED", 2 },
+};
+static const ProtobufCIntRange chime__v1__media_playback__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex chime__v1__media_playback__enum_values_by_name[3] =
+{
+  { "MEDIA_PLAYBACK_PAUSED", 2 },
+  { "MEDIA_PLAYBACK_PLAYING", 1 },
+  { "MEDIA_PLAYBACK_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor chime__v1__media_playback__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaPlayback",
+  "MediaPlayback",
+  "Chime__V1__MediaPlayback",
+  "chime.v1",
+  3,
+  chime__v1__media_playback__enum_values_by_number,
+  3,
+  chime__v1__media_playback__enum_values_by_name,
+  1,
+  chime__v1__media_playback__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue chime__v1__media_play_pause_button_type__enum_values_by_number[3] =
+{
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE", "CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE", 0 },
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT", "CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT", 1 },
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY", "CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY", 2 },
+};
+static const ProtobufCIntRange chime__v1__media_play_pause_button_type__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex chime__v1__media_play_pause_button_type__enum_values_by_name[3] =
+{
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT", 1 },
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE", 0 },
+  { "MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY", 2 },
+};
+const ProtobufCEnumDescriptor chime__v1__media_play_pause_button_type__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.MediaPlayPauseButtonType",
+  "MediaPlayPauseButtonType",
+  "Chime__V1__MediaPlayPauseButtonType",
+  "chime.v1",
+  3,
+  chime__v1__media_play_pause_button_type__enum_values_by_number,
+  3,
+  chime__v1__media_play_pause_button_type__enum_values_by_name,
+  1,
+  chime__v1__media_play_pause_button_type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -31,6 +31,9 @@ typedef struct Chime__V1__Trigger Chime__V1__Trigger;
 typedef struct Chime__V1__NotificationRequest Chime__V1__NotificationRequest;
 typedef struct Chime__V1__PendingRequest Chime__V1__PendingRequest;
 typedef struct Chime__V1__DeliveredNotification Chime__V1__DeliveredNotification;
+typedef struct Chime__V1__ExtensionAttributes Chime__V1__ExtensionAttributes;
+typedef struct Chime__V1__MediaButtonFrame Chime__V1__MediaButtonFrame;
+typedef struct Chime__V1__MediaPlayPauseButton Chime__V1__MediaPlayPauseButton;
 typedef struct Chime__V1__Action Chime__V1__Action;
 typedef struct Chime__V1__TextInput Chime__V1__TextInput;
 typedef struct Chime__V1__Category Chime__V1__Category;
@@ -100,6 +103,18 @@ typedef enum _Chime__V1__MissedFireAction {
   CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MISSED_FIRE_ACTION)
 } Chime__V1__MissedFireAction;
+typedef enum _Chime__V1__MediaPlayback {
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED = 0,
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING = 1,
+  CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PAUSED = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MEDIA_PLAYBACK)
+} Chime__V1__MediaPlayback;
+typedef enum _Chime__V1__MediaPlayPauseButtonType {
+  CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE = 0,
+  CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT = 1,
+  CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_OVERLAY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE)
+} Chime__V1__MediaPlayPauseButtonType;
 
 /* --- messages --- */
 
@@ -527,10 +542,15 @@ struct  Chime__V1__PendingRequest
    * How many times a repeating request has fired.
    */
   uint64_t fire_count;
+  /*
+   * The attributes of the content extension live now for the content's category (the first by
+   * identifier), for presenters; unset when none is. Filled in by GetPending, never stored.
+   */
+  Chime__V1__ExtensionAttributes *extension_attributes;
 };
 #define CHIME__V1__PENDING_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__pending_request__descriptor) \
-    , NULL, 0, 0, NULL, 0 }
+    , NULL, 0, 0, NULL, 0, NULL }
 
 
 struct  Chime__V1__DeliveredNotification
@@ -552,10 +572,79 @@ struct  Chime__V1__DeliveredNotification
    * notification was delivered (unset when there was none): what a response may answer.
    */
   Chime__V1__Category *category;
+  /*
+   * The attributes of the content extension that was live for the category when the
+   * notification was delivered (the first by identifier), unset when none was: a snapshot.
+   */
+  Chime__V1__ExtensionAttributes *extension_attributes;
+  /*
+   * What its content extension last reported about its media (unset: nothing reported).
+   */
+  Chime__V1__MediaPlayback media_playback;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED }
+
+
+typedef enum {
+  CHIME__V1__EXTENSION_ATTRIBUTES__RATIO__NOT_SET = 0,
+  CHIME__V1__EXTENSION_ATTRIBUTES__RATIO_INITIAL_CONTENT_SIZE_RATIO = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EXTENSION_ATTRIBUTES__RATIO__CASE)
+} Chime__V1__ExtensionAttributes__RatioCase;
+
+/*
+ * What an Info.plist's NSExtensionAttributes would say about a content extension.
+ */
+struct  Chime__V1__ExtensionAttributes
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean default_content_hidden;
+  protobuf_c_boolean overrides_default_title;
+  protobuf_c_boolean user_interaction_enabled;
+  Chime__V1__MediaPlayPauseButton *media_button;
+  Chime__V1__ExtensionAttributes__RatioCase ratio_case;
+  union {
+    double initial_content_size_ratio;
+  };
+};
+#define CHIME__V1__EXTENSION_ATTRIBUTES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_attributes__descriptor) \
+    , 0, 0, 0, NULL, CHIME__V1__EXTENSION_ATTRIBUTES__RATIO__NOT_SET, {0} }
+
+
+/*
+ * In points from the top-left corner of the extension's view: 0...10000, width and height > 0.
+ */
+struct  Chime__V1__MediaButtonFrame
+{
+  ProtobufCMessage base;
+  double x;
+  double y;
+  double width;
+  double height;
+};
+#define CHIME__V1__MEDIA_BUTTON_FRAME__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__media_button_frame__descriptor) \
+    , 0, 0, 0, 0 }
+
+
+struct  Chime__V1__MediaPlayPauseButton
+{
+  ProtobufCMessage base;
+  Chime__V1__MediaPlayPauseButtonType type;
+  /*
+   * Required unless type is NONE.
+   */
+  Chime__V1__MediaButtonFrame *frame;
+  /*
+   * "#RRGGBB", or empty for the presenter's default.
+   */
+  char *tint_color;
+};
+#define CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__media_play_pause_button__descriptor) \
+    , CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_NONE, NULL, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -898,6 +987,63 @@ Chime__V1__DeliveredNotification *
 void   chime__v1__delivered_notification__free_unpacked
                      (Chime__V1__DeliveredNotification *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__ExtensionAttributes methods */
+void   chime__v1__extension_attributes__init
+                     (Chime__V1__ExtensionAttributes         *message);
+size_t chime__v1__extension_attributes__get_packed_size
+                     (const Chime__V1__ExtensionAttributes   *message);
+size_t chime__v1__extension_attributes__pack
+                     (const Chime__V1__ExtensionAttributes   *message,
+                      uint8_t             *out);
+size_t chime__v1__extension_attributes__pack_to_buffer
+                     (const Chime__V1__ExtensionAttributes   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__ExtensionAttributes *
+       chime__v1__extension_attributes__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__extension_attributes__free_unpacked
+                     (Chime__V1__ExtensionAttributes *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__MediaButtonFrame methods */
+void   chime__v1__media_button_frame__init
+                     (Chime__V1__MediaButtonFrame         *message);
+size_t chime__v1__media_button_frame__get_packed_size
+                     (const Chime__V1__MediaButtonFrame   *message);
+size_t chime__v1__media_button_frame__pack
+                     (const Chime__V1__MediaButtonFrame   *message,
+                      uint8_t             *out);
+size_t chime__v1__media_button_frame__pack_to_buffer
+                     (const Chime__V1__MediaButtonFrame   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__MediaButtonFrame *
+       chime__v1__media_button_frame__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__media_button_frame__free_unpacked
+                     (Chime__V1__MediaButtonFrame *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__MediaPlayPauseButton methods */
+void   chime__v1__media_play_pause_button__init
+                     (Chime__V1__MediaPlayPauseButton         *message);
+size_t chime__v1__media_play_pause_button__get_packed_size
+                     (const Chime__V1__MediaPlayPauseButton   *message);
+size_t chime__v1__media_play_pause_button__pack
+                     (const Chime__V1__MediaPlayPauseButton   *message,
+                      uint8_t             *out);
+size_t chime__v1__media_play_pause_button__pack_to_buffer
+                     (const Chime__V1__MediaPlayPauseButton   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__MediaPlayPauseButton *
+       chime__v1__media_play_pause_button__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__media_play_pause_button__free_unpacked
+                     (Chime__V1__MediaPlayPauseButton *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__Action methods */
 void   chime__v1__action__init
                      (Chime__V1__Action         *message);
@@ -1002,6 +1148,15 @@ typedef void (*Chime__V1__PendingRequest_Closure)
 typedef void (*Chime__V1__DeliveredNotification_Closure)
                  (const Chime__V1__DeliveredNotification *message,
                   void *closure_data);
+typedef void (*Chime__V1__ExtensionAttributes_Closure)
+                 (const Chime__V1__ExtensionAttributes *message,
+                  void *closure_data);
+typedef void (*Chime__V1__MediaButtonFrame_Closure)
+                 (const Chime__V1__MediaButtonFrame *message,
+                  void *closure_data);
+typedef void (*Chime__V1__MediaPlayPauseButton_Closure)
+                 (const Chime__V1__MediaPlayPauseButton *message,
+                  void *closure_data);
 typedef void (*Chime__V1__Action_Closure)
                  (const Chime__V1__Action *message,
                   void *closure_data);
@@ -1022,6 +1177,8 @@ extern const ProtobufCEnumDescriptor    chime__v1__sound_kind__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__dst_gap_policy__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__dst_overlap_policy__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__missed_fire_action__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__media_playback__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__media_play_pause_button_type__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__sound__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__sound_resolution__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__clip_rect__descriptor;
@@ -1037,6 +1194,9 @@ extern const ProtobufCMessageDescriptor chime__v1__trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__extension_attributes__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__media_button_frame__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__media_play_pause_button__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__action__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__text_input__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__category__descriptor;
