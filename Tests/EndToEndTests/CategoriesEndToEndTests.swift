@@ -187,20 +187,14 @@ import Testing
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DaemonProcess.binDirectory + "/chime")
-    process.arguments = ["extension", "run", "--app", Self.app, "--category", "song", "--ratio", "0.5", "--media-button", "overlay",
-                         "--media-frame", "0,0,44,44", "--media-tint", "#FF8800", "--presses", "1", "--socket", daemon.socketPath]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    var first = Data()
-    while !first.contains(UInt8(ascii: "\n")) {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      first += chunk
-    }
-    #expect(String(decoding: first, as: UTF8.self).hasPrefix("registered \(Self.app).content"))
+    let output = dir.file("extension.out")
+    let process = try SpawnedProcess(DaemonProcess.binDirectory + "/chime",
+                                     ["extension", "run", "--app", Self.app, "--category", "song", "--ratio", "0.5", "--media-button", "overlay",
+                                      "--media-frame", "0,0,44,44", "--media-tint", "#FF8800", "--presses", "1", "--socket", daemon.socketPath],
+                                     environment: SpawnedProcess.environment(), stdout: output, stderr: dir.file("extension.err"))
+    let printed = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+    try #require(pollUntil(within: 20) { printed().contains("\n") })
+    #expect(printed().hasPrefix("registered \(Self.app).content"))
 
     #expect(try chime(["add", "song", "--title", "Song", "--category", "song"], daemon).status == 0)
     #expect(try chime(["add", "later", "--title", "Later", "--category", "song", "--in", "1h"], daemon).status == 0)
@@ -209,9 +203,8 @@ import Testing
     let press = try chime(["media", "play", "song"], daemon)
     #expect(press.status == 0, "\(press.stderr)")
     #expect(press.stdout.contains("\(Self.app).content"), "\(press.stdout)")
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.waitForExit() == 0)
+    let rest = printed()
     #expect(rest.contains("media play song") && rest.contains("reported playing"), "\(rest)")
     let delivered = try #require(try chime(["delivered", "--json"], daemon).objects?.first)
     #expect(delivered["media_playback"] as? String == "playing")
