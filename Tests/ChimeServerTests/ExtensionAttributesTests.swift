@@ -24,11 +24,14 @@ import Testing
     var stream = ChimeClient(connection: connection, app: "org.example.app")
       .registerExtension("ui", categories: ["event-invite"], attributes: Self.attributes).makeAsyncIterator()
     #expect(try await nextMessage(&stream).registered)
-    // Another extension of the category later by identifier does not win.
+    // A category has one live content extension: a second one for it is refused.
     let other = try d.client(over: transport)
-    var second = other.registerExtension("z-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 2))
+    var refused = other.registerExtension("z-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 2))
       .makeAsyncIterator()
-    #expect(try await nextMessage(&second).registered)
+    let conflict = await #expect(throws: ChimeError.self) { _ = try await nextMessage(&refused) }
+    #expect(conflict?.code == .alreadyExists)
+    #expect(conflict?.reason == "EXTENSION_ALREADY_REGISTERED")
+    #expect(conflict?.field == "category_identifiers[0]")
 
     _ = try await app.add(Self.invite("later", in: 10))
     _ = try await app.add(.tea("plain", in: 10))
@@ -44,16 +47,22 @@ import Testing
     let fired = try await nextEvent(&events) { $0.kind == .delivered && $0.identifiers == ["later"] }
     #expect(fired.delivered?.extensionAttributes == Self.attributes)
 
-    // The extension goes away: delivered notifications keep their snapshot, a new pending
-    // request shows the one still live.
+    // The extension goes away and another takes the category: delivered notifications keep
+    // their snapshot, a new pending request shows the one live now.
     connection.close()
     _ = try await app.add(Self.invite("after", in: 10))
-    // The daemon notices the closed connection on its loop.
-    var ratio: Double?
-    for _ in 0..<500 where ratio != 2 {
-      ratio = try await app.allPending().first { $0.request.identifier == "after" }?.extensionAttributes?.initialContentSizeRatio
-      if ratio != 2 { try await Task.sleep(for: .milliseconds(10)) }
+    // The daemon notices the closed connection on its loop; then the category is free.
+    var registered = false
+    var second = other.registerExtension("z-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 2))
+      .makeAsyncIterator()
+    for _ in 0..<500 where !registered {
+      second = other.registerExtension("z-ui", categories: ["event-invite"], attributes: ExtensionAttributes(initialContentSizeRatio: 2))
+        .makeAsyncIterator()
+      registered = (try? await nextMessage(&second))?.registered == true
+      if !registered { try await Task.sleep(for: .milliseconds(10)) }
     }
+    #expect(registered)
+    let ratio = try await app.allPending().first { $0.request.identifier == "after" }?.extensionAttributes?.initialContentSizeRatio
     #expect(ratio == 2)
     let delivered = Dictionary(uniqueKeysWithValues: try await app.allDelivered().map { ($0.request.identifier, $0) })
     #expect(delivered["now"]?.extensionAttributes == Self.attributes)

@@ -43,6 +43,15 @@ final class ExtensionHub {
       throw ChimeError(.extensionAlreadyRegistered, "content extension \"\(id)\" is already registered by another connection",
                        field: "extension_identifier")
     }
+    // One live content extension per category: it is the one shown the category's deliveries
+    // and asked about its responses.
+    for (i, category) in registration.categoryIdentifiers.enumerated() {
+      if let holder = (entries[app] ?? []).first(where: { $0.registration.handles(category) }) {
+        throw ChimeError(.extensionAlreadyRegistered,
+                         "category \"\(category)\" already has a live content extension (\"\(holder.registration.extensionIdentifier)\")",
+                         field: "category_identifiers[\(i)]")
+      }
+    }
     let token = nextToken
     nextToken += 1
     entries[app, default: []].append(Entry(token: token, registration: registration, sink: sink))
