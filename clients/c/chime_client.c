@@ -472,19 +472,29 @@ static int unary(chime_client *client, const char *method, const ProtobufCMessag
 
 /* ---- NotificationCenter ------------------------------------------------------------------ */
 
+/* Content with the given title, body and category; NULL leaves a field empty. The strings are
+ * borrowed: they must outlive the packing of the request. */
+static void init_content(Chime__V1__NotificationContent *content, const char *title, const char *body,
+                         const char *category_identifier) {
+  chime__v1__notification_content__init(content);
+  if (title != NULL) {
+    content->title = (char *)title;
+  }
+  if (body != NULL) {
+    content->body = (char *)body;
+  }
+  if (category_identifier != NULL) {
+    content->category_identifier = (char *)category_identifier;
+  }
+}
+
 int chime_add_interval(chime_client *client, const char *identifier, const char *title, const char *body,
                        double seconds, bool repeats, int64_t *next_fire_unix_ms, chime_status *status) {
   if (identifier == NULL) {
     return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
   }
   Chime__V1__NotificationContent content;
-  chime__v1__notification_content__init(&content);
-  if (title != NULL) {
-    content.title = (char *)title;
-  }
-  if (body != NULL) {
-    content.body = (char *)body;
-  }
+  init_content(&content, title, body, NULL);
   Chime__V1__TimeIntervalTrigger interval;
   chime__v1__time_interval_trigger__init(&interval);
   interval.seconds = seconds;
@@ -683,16 +693,7 @@ int chime_add_now(chime_client *client, const char *identifier, const char *titl
     return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
   }
   Chime__V1__NotificationContent content;
-  chime__v1__notification_content__init(&content);
-  if (title != NULL) {
-    content.title = (char *)title;
-  }
-  if (body != NULL) {
-    content.body = (char *)body;
-  }
-  if (category_identifier != NULL) {
-    content.category_identifier = (char *)category_identifier;
-  }
+  init_content(&content, title, body, category_identifier);
   Chime__V1__NotificationRequest request;
   chime__v1__notification_request__init(&request);
   request.identifier = (char *)identifier;

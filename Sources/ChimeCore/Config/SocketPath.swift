@@ -1,7 +1,7 @@
 /// Where the daemon listens and clients connect. Pure: the environment and the user come in as
 /// arguments (ChimeSystem's `SocketPath.resolve(_:)` reads this process's).
 public enum SocketPath {
-  /// `sockaddr_un.sun_path` holds 108 bytes including the NUL.
+  /// A Unix socket address holds a path of at most 108 bytes including the NUL.
   public static let maxBytes = 107
 
   /// `explicit`, else `$CHIME_SOCKET`, else `$XDG_RUNTIME_DIR/chime/chimed.sock`, else

@@ -137,7 +137,7 @@ final class UnixListener {
     }
   }
 
-  /// Refuses a path `sockaddr_un` cannot hold whole (empty, NUL, over 107 bytes), with
+  /// Refuses a path a Unix socket address cannot hold whole (empty, NUL, over 107 bytes), with
   /// `UnixSocketAddress`'s words.
   static func checkAddress(_ path: String) throws(ChimeLoopError) {
     do throws(ChimeError) {

@@ -1,8 +1,9 @@
 public import ChimeCore
 import Glibc
 
-/// Connecting to and listening on a Unix stream socket: the one place Chime builds a
-/// `sockaddr_un`. Descriptors are blocking and close-on-exec; the caller closes them.
+/// Connecting to and listening on Unix sockets, with addresses built by `UnixSocketAddress` (the
+/// one place Chime fills one in). Descriptors are blocking and close-on-exec; the caller closes
+/// them.
 public enum UnixSocket {
   /// A connected stream socket.
   ///
