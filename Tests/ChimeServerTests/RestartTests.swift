@@ -79,6 +79,27 @@ import Testing
     let e3 = try await nextEvent(&resumed)
     #expect(e3.identifiers == ["c"])
   }
+
+  /// A cursor past the newest event (the data directory was reset under a watcher) is answered
+  /// with `events-lost` and the cursor to resume from, then live events: never silence.
+  @Test(arguments: Transport.allCases) func aCursorFromTheFutureIsToldEventsLostAndGoesLive(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client(over: transport)
+    _ = try await client.add(.tea("a"))
+    var plain = client.subscribe().makeAsyncIterator()
+    let newest = try await nextEvent(&plain) { $0.kind == .subscribed }.cursor
+    #expect(newest > 0)
+    var stale = client.subscribe(after: newest + 1000).makeAsyncIterator()
+    let lost = try await nextEvent(&stale)
+    #expect(lost.kind == .eventsLost)
+    #expect(lost.cursor == newest)
+    #expect(lost.note.contains("cursor \(newest + 1000) is past the newest event \(newest)"))
+    let live = try await nextEvent(&stale)
+    #expect(live.kind == .subscribed && live.cursor == newest)
+    _ = try await client.add(.tea("b"))
+    let added = try await nextEvent(&stale)
+    #expect(added.kind == .pendingAdded && added.identifiers == ["b"] && added.cursor > newest)
+  }
 }
 
 @Suite struct ShutdownTests {

@@ -27,8 +27,49 @@ import Testing
     let first = try started(dir)
     let second = DaemonProcess(directory: dir)
     #expect(throws: ChimeError.self) { try second.start(timeout: 20) }
-    #expect(second.log.contains("already listening"))
+    #expect(second.log.contains("already serving"))
     #expect(first.isRunning)
+  }
+
+  /// A second daemon on the same socket with its own store is refused and leaves the socket
+  /// file alone: the first stays reachable (it used to unlink the live daemon's socket).
+  @Test func aRefusedSecondDaemonLeavesTheFirstReachable() async throws {
+    let dir = TemporaryDirectory()
+    let first = try started(dir)
+    let client = try ChimeClient.connect(socketPath: first.socketPath, app: "org.example.first")
+    _ = try await client.add(NotificationRequest(
+      identifier: "kept", content: NotificationContent(title: "Kept"),
+      trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600))))
+    let elsewhere = TemporaryDirectory()
+    let second = DaemonProcess(directory: dir, arguments: ["--data-dir", elsewhere.file("data")])
+    #expect(throws: ChimeError.self) { try second.start(timeout: 20) }
+    #expect(second.waitForExit() == 1)
+    #expect(second.log.contains("another chimed (pid \(first.processIdentifier)) is already serving \(dir.socketPath)"))
+    #expect(FileManager.default.fileExists(atPath: dir.socketPath))
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.file("data/chime.db")))
+    let again = try ChimeClient.connect(socketPath: first.socketPath, app: "org.example.first")
+    #expect(try await again.allPending().map(\.request.identifier) == ["kept"])
+    #expect(first.terminate() == 0)
+  }
+
+  /// Two daemons never share a store, whatever sockets they serve.
+  @Test func aSecondDaemonOnTheSameDataDirectoryIsRefused() async throws {
+    let dir = TemporaryDirectory()
+    let first = try started(dir)
+    let other = TemporaryDirectory()
+    let second = DaemonProcess(directory: other, arguments: ["--data-dir", first.dataDirectory])
+    #expect(throws: ChimeError.self) { try second.start(timeout: 20) }
+    #expect(second.waitForExit() == 1)
+    #expect(second.log.contains("the data directory \(first.dataDirectory) is in use by another chimed"))
+    #expect(second.log.contains("pid \(first.processIdentifier)"))
+    #expect(!FileManager.default.fileExists(atPath: other.socketPath))
+    let client = try ChimeClient.connect(socketPath: first.socketPath, app: "org.example.first")
+    #expect(try await client.allPending().isEmpty)
+    // Once the first has stopped, the directory is free again.
+    #expect(first.terminate() == 0)
+    let third = DaemonProcess(directory: other, arguments: ["--data-dir", first.dataDirectory])
+    try third.start()
+    #expect(third.terminate() == 0)
   }
 
   @Test func addFiresOnTimeAndIsDeliveredWithAnEvent() async throws {

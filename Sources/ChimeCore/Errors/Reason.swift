@@ -80,6 +80,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let socketListenFailed = Reason("SOCKET_LISTEN_FAILED", .unavailable)
   /// chimed could not create or resolve its data directory.
   public static let dataDirUnavailable = Reason("DATA_DIR_UNAVAILABLE", .unavailable)
+  /// Another chimed holds the data directory's lock: two daemons never share a store.
+  public static let dataDirInUse = Reason("DATA_DIR_IN_USE", .unavailable)
 
   // MARK: Requests and content
 
@@ -254,7 +256,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidCallID, duplicateCallID, peerNotAllowed, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
-    loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable,
+    loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,

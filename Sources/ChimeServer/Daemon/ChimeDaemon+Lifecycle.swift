@@ -1,6 +1,7 @@
 import ChimeCore
 import ChimeWire
 import ChimeStore
+import ChimeSystem
 import Logging
 import Synchronization
 
@@ -9,6 +10,9 @@ extension ChimeDaemon {
   func setUp(handleSignals: Bool) throws(ChimeError) {
     let running = DaemonParts()
     parts.withLock { $0 = LoopBound(running, loop: loop) }
+    // Ownership first: a daemon refused here has touched no socket file and no store.
+    let socketLock = configuration.inheritedListener == nil ? try ConnectionRegistry.claimSocket(configuration.socketPath) : nil
+    running.dataLock = try Self.lockDataDirectory(configuration.dataDirectory)
     let stack = try ServiceStack(loop: loop, configuration: configuration)
     running.stack = stack
     running.clockWatch = ClockWatch(loop: loop, service: stack.service, logger: configuration.logger)
@@ -19,7 +23,7 @@ extension ChimeDaemon {
       }
     }
     let router = stack.router
-    let registry = ConnectionRegistry(loop: loop, configuration: configuration) { call, header, payload in
+    let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, header, payload in
       router.start(call, header: header, payload: payload)
     }
     running.registry = registry
@@ -60,6 +64,8 @@ extension ChimeDaemon {
     running.signals.removeAll()
     let finish = { [self] in
       running.registry?.removeSocketFile()
+      running.dataLock?.release()
+      running.dataLock = nil
       parts.withLock { $0 = nil }
       loop.closeWakeup()
     }
@@ -68,6 +74,23 @@ extension ChimeDaemon {
     let database = stack.database
     running.stack = nil
     loop.runBlocking({ database.close() }) { _ in finish() }
+  }
+
+  /// Takes `DIR/chimed.lock`, so two daemons never share a store whatever sockets they serve.
+  ///
+  /// - Throws: UNAVAILABLE `DATA_DIR_IN_USE` naming the holder; `DATA_DIR_UNAVAILABLE` when the
+  ///   lock file cannot be made.
+  static func lockDataDirectory(_ directory: String) throws(ChimeError) -> FileLock {
+    do {
+      return try FileLock.acquire(directory + "/chimed.lock")
+    } catch {
+      switch error {
+      case .held(let pid):
+        throw ChimeError(.dataDirInUse, "the data directory \(directory) is in use by another chimed\(pid.map { " (pid \($0))" } ?? "")")
+      case .failed(let errno):
+        throw ChimeError(.dataDirUnavailable, "cannot lock the data directory \(directory): \(errno)")
+      }
+    }
   }
 
   static var goodbye: ChimeError {
@@ -80,6 +103,8 @@ final class DaemonParts {
   var stack: ServiceStack?
   var registry: ConnectionRegistry?
   var clockWatch: ClockWatch?
+  /// Held while the store is open (`lockDataDirectory`).
+  var dataLock: FileLock?
   var signals: [SignalWatcher] = []
   var inProcessCalls: [ObjectIdentifier: InProcessCall] = [:]
   var shuttingDown = false

@@ -10,34 +10,55 @@ final class ConnectionRegistry {
   private let configuration: ServerConfiguration
   private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   private var listener: UnixListener?
+  /// Held from before the socket file is touched until it is removed: proof that the file is ours.
+  private var socketLock: FileLock?
+  /// The socket file at the path is the one this daemon bound.
+  private var bound = false
   private var connections: [UInt64: Connection] = [:]
   private var nextID: UInt64 = 1
   private var refusing: ChimeError?
   /// At shutdown: closes connections that have not drained in time.
   private var cutoff: LoopTimer?
 
-  /// `start` hands each call to the router.
-  init(loop: EventLoop, configuration: ServerConfiguration, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
+  /// `start` hands each call to the router; `socketLock` is the claim on the socket path
+  /// (`claimSocket`), nil when the service manager handed over the listener.
+  init(loop: EventLoop, configuration: ServerConfiguration, socketLock: FileLock?,
+       start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
     self.loop = loop
     self.configuration = configuration
+    self.socketLock = socketLock
     self.start = start
+  }
+
+  /// Claims the socket path before anything else starts: its directory made 0700, the lock
+  /// beside it taken, a stale socket file removed. A second daemon stops here and touches
+  /// neither the socket nor any store.
+  ///
+  /// - Throws: UNAVAILABLE `LISTEN_FAILED` naming the daemon that holds the path.
+  static func claimSocket(_ path: String) throws(ChimeError) -> FileLock {
+    do throws(ChimeLoopError) {
+      return try SocketFile.claim(path)
+    } catch {
+      throw ChimeError(.listenFailed, error.description)
+    }
   }
 
   var count: Int { connections.count }
 
-  /// Binds the socket (directory 0700, socket 0600, a stale socket file replaced, a live
-  /// daemon refused) and starts accepting; or accepts on the inherited listener.
+  /// Binds the claimed socket path (socket 0600) and starts accepting; or accepts on the
+  /// inherited listener.
   ///
   /// - Throws: UNAVAILABLE `LISTEN_FAILED` with the reason.
   func listen() throws(ChimeError) {
     let path = configuration.socketPath
-    do {
+    do throws(ChimeLoopError) {
       if let fd = configuration.inheritedListener {
         listener = try UnixListener(loop: loop, listening: fd) { [unowned self] socket in accept(socket) }
         return
       }
-      try SocketFile.prepare(path)
+      guard socketLock != nil else { throw ChimeLoopError("\(path) was not claimed before listening") }
       listener = try UnixListener(loop: loop, path: path) { [unowned self] socket in accept(socket) }
+      bound = true
       SocketFile.restrict(path)
     } catch {
       throw ChimeError(.listenFailed, error.description)
@@ -67,10 +88,12 @@ final class ConnectionRegistry {
   }
 
   /// Removes the socket file, if this daemon made one (an inherited socket's file is the
-  /// service manager's).
+  /// service manager's; a daemon refused at start-up made none), then lets go of its lock.
   func removeSocketFile() {
-    guard configuration.inheritedListener == nil else { return }
-    try? FileSystem.unlink(configuration.socketPath)
+    guard let lock = socketLock else { return }
+    if bound { try? FileSystem.unlink(configuration.socketPath) }
+    lock.release()
+    socketLock = nil
   }
 
   private func endCutoff() {

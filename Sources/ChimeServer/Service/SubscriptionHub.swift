@@ -55,10 +55,19 @@ final class SubscriptionHub {
   func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) -> UInt64 {
     let id = nextID
     nextID += 1
-    let start = cursor ?? lastCommittedCursor
-    let subscriber = Subscriber(id: id, app: app, sink: sink, lastCursor: start, replaying: cursor != nil)
+    var resume = cursor
+    if let cursor, cursor > lastCommittedCursor {
+      // A cursor from the future (the data directory was reset, say): every later event would
+      // have a cursor at or below it and the subscriber would wait forever. Say so, with the
+      // cursor to resume from, and go live from there.
+      _ = sink.send(Event(cursor: lastCommittedCursor, at: clock.now(), kind: .eventsLost,
+                          note: "cursor \(cursor) is past the newest event \(lastCommittedCursor); resuming from \(lastCommittedCursor)"))
+      resume = nil
+    }
+    let start = resume ?? lastCommittedCursor
+    let subscriber = Subscriber(id: id, app: app, sink: sink, lastCursor: start, replaying: resume != nil)
     subscribers[app, default: [:]][id] = subscriber
-    if cursor != nil {
+    if resume != nil {
       replay(subscriber)
     } else {
       _ = sink.send(Event(cursor: start, at: clock.now(), kind: .subscribed, note: "live"))

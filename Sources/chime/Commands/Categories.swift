@@ -43,7 +43,7 @@ extension Categories {
         categories = try CategoryJSON.categories(from: data)
       } catch let error as ValidationError {
         // A bad file is a bad command line (exit 64), said without the usage text.
-        FileHandle.standardError.write(Data("chime: \(file): \(error.message)\n".utf8))
+        printError("chime: \(file): \(error.message)")
         throw ExitCode(64)
       }
       try await reporting {

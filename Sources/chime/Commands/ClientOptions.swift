@@ -37,7 +37,7 @@ func reporting(_ body: () async throws -> Void) async throws {
     if !error.reason.isEmpty && error.reason != "\(error.code)" { line += " \(error.reason)" }
     line += ": \(error.message)"
     if !error.field.isEmpty { line += " (field \(error.field))" }
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    printError(line)
     throw ExitCode(error.code == .unavailable ? 69 : 1)
   }
 }

@@ -49,11 +49,11 @@ struct Next: ParsableCommand {
     do {
       dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5)
     } catch {
-      FileHandle.standardError.write(Data("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")\n".utf8))
+      printError("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")")
       throw ExitCode(1)
     }
     if let count, count > 1, !trigger.repeats {
-      FileHandle.standardError.write(Data("chime: one instant, not \(count): without --repeats the trigger fires once (add --repeats to list \(count))\n".utf8))
+      printError("chime: one instant, not \(count): without --repeats the trigger fires once (add --repeats to list \(count))")
     }
     if json {
       JSONOutput.print(dates.map { d -> [String: Any] in

@@ -14,6 +14,7 @@ struct Watch: AsyncParsableCommand {
       Examples:
         chime watch
         chime watch --json --after 1042
+        chime watch --count 1        # wait for the next event, print it, exit
       """
   )
 
@@ -22,9 +23,17 @@ struct Watch: AsyncParsableCommand {
   @Option(help: "Replay events after this cursor first.")
   var after: UInt64?
 
+  @Option(help: "Exit after this many events (the 'subscribed' marker does not count).")
+  var count: Int?
+
+  func validate() throws {
+    if let count, count < 1 { throw ValidationError("--count must be at least 1 (got \(count))") }
+  }
+
   func run() async throws {
     try await reporting {
       let client = try options.connect()
+      var seen = 0
       for try await event in client.subscribe(after: after) {
         if options.json {
           JSONOutput.print(JSONOutput.event(event), pretty: false)
@@ -32,6 +41,8 @@ struct Watch: AsyncParsableCommand {
           print(TimeText.eventLine(event))
         }
         fflush(nil)
+        if event.kind != .subscribed { seen += 1 }
+        if let count, seen >= count { return }
       }
       throw ChimeError(.connectionClosed, "the daemon ended the stream")
     }

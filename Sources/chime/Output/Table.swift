@@ -1,3 +1,4 @@
+import ChimeCore
 import Foundation
 
 /// A plain-text table with columns padded to their widest cell.
@@ -7,7 +8,9 @@ struct Table {
 
   init(headers: [String]) { self.headers = headers }
 
-  mutating func add(_ row: [String]) { rows.append(row.map { $0.replacingOccurrences(of: "\n", with: " ") }) }
+  /// Cells are escaped here, before widths are measured (a newline or an escape sequence in a
+  /// title shows as `\n` / `\e`).
+  mutating func add(_ row: [String]) { rows.append(row.map { TerminalText.escaped($0) }) }
 
   func render() -> String {
     let all = [headers] + rows
