@@ -10,9 +10,14 @@ public struct ChimeClient: Sendable {
   /// The reverse-DNS identifier every call acts for.
   public let app: String
 
-  public init(connection: any CallTransport, app: String) {
+  /// Seconds each unary call may take, sent to the daemon as the call's deadline and enforced
+  /// here (DEADLINE_EXCEEDED); nil: no deadline. Streams have none.
+  public var timeout: Double?
+
+  public init(connection: any CallTransport, app: String, timeout: Double? = nil) {
     self.connection = connection
     self.app = app
+    self.timeout = timeout
   }
 
   /// Connects to the daemon at `socketPath`, or where `SocketPath.resolve` says
@@ -20,14 +25,16 @@ public struct ChimeClient: Sendable {
   ///
   /// - Throws: INVALID_ARGUMENT `INVALID_APP_ID` for an app id that is not reverse-DNS style;
   ///   the errors of `ChimeConnection.init` (UNAVAILABLE `DAEMON_UNAVAILABLE`, ...).
-  public static func connect(socketPath: String? = nil, app: String) throws(ChimeError) -> ChimeClient {
+  public static func connect(socketPath: String? = nil, app: String, timeout: Double? = nil) throws(ChimeError) -> ChimeClient {
     try AppID.validate(app)
-    return ChimeClient(connection: try ChimeConnection(socketPath: SocketPath.resolve(socketPath)), app: app)
+    return ChimeClient(connection: try ChimeConnection(socketPath: SocketPath.resolve(socketPath)), app: app, timeout: timeout)
   }
 
-  /// Any unary call with an encoded payload; returns the encoded reply.
+  /// Any unary call with an encoded payload; returns the encoded reply. Without a `deadline`,
+  /// `timeout` from now sets one.
   public func call(_ method: Method, payload: [UInt8], deadline: Instant? = nil) async throws(ChimeError) -> [UInt8] {
-    try await connection.unary(method, app: app, payload: payload, deadline: deadline)
+    let deadline = deadline ?? timeout.map { SystemWallClock().now().adding(seconds: $0) }
+    return try await connection.unary(method, app: app, payload: payload, deadline: deadline)
   }
 
   // MARK: Pending

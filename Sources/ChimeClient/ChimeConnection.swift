@@ -1,6 +1,7 @@
 public import ChimeCore
 import ChimeSystem
 public import ChimeWire
+import Dispatch
 import Synchronization
 
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
@@ -52,9 +53,23 @@ public final class ChimeConnection: CallTransport {
       core.remove(id)
       throw error
     }
+    // The deadline holds on this side too: a peer that accepted and never answers (a hung
+    // daemon, another program on the socket) ends the call with DEADLINE_EXCEEDED.
+    let expiry = deadline.map { deadline in
+      let millis = max(0, deadline.millis(since: SystemWallClock().now()))
+      let name = method.rawValue.split(separator: "/").last.map(String.init) ?? method.rawValue
+      let item = DispatchWorkItem { [core, socketPath] in
+        guard core.cancel(id) != nil else { return }
+        call.complete(.failure(ChimeError(.deadlineExceeded,
+                                          "no answer to \(name) from \(socketPath) within \(millis) ms (the call's deadline)")))
+      }
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: millis)), execute: item)
+      return item
+    }
     let reply = await call.value { [core] in
       if core.cancel(id) != nil { call.complete(.failure(Self.cancelled(method))) }
     }
+    expiry?.cancel()
     return try reply.get()
   }
 

@@ -44,7 +44,7 @@ extension Apps {
       let groups = groups.map { AttachOption.absolute($0, from: here) }
       let bundle = bundle.map { AttachOption.absolute($0, from: here) } ?? ""
       try await reporting {
-        let client = try ChimeClient.connect(socketPath: options.socketPath, app: id)
+        let client = try options.connect(app: id)
         let layout = try await client.registerApp(container: container, groupContainers: groups, bundle: bundle)
         if options.json {
           JSONOutput.print(JSONOutput.appLayout(layout))
@@ -64,7 +64,7 @@ extension Apps {
 
     func run() async throws {
       try await reporting {
-        let client = try ChimeClient.connect(socketPath: options.socketPath, app: id ?? options.appID)
+        let client = try options.connect(app: id ?? options.appID)
         let layout = try await client.appLayout()
         if options.json {
           JSONOutput.print(JSONOutput.appLayout(layout))

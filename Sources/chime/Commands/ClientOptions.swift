@@ -15,6 +15,22 @@ struct ClientOptions: ParsableArguments {
   @Flag(help: "Print machine-readable JSON.")
   var json = false
 
+  @Option(help: ArgumentHelp("How long a call may take before it fails with DEADLINE_EXCEEDED (e.g. 10s, 2m; 0 waits forever).",
+                             valueName: "duration"))
+  var timeout: String = "60s"
+
+  /// `--timeout` in seconds; nil for 0 (no deadline).
+  var timeoutSeconds: Double? {
+    let seconds = DurationText.parse(timeout) ?? 60
+    return seconds == 0 ? nil : seconds
+  }
+
+  func validate() throws {
+    guard let seconds = DurationText.parse(timeout), seconds >= 0 else {
+      throw ValidationError("--timeout takes a duration such as 30s or 2m, or 0 for none (got \"\(timeout)\")")
+    }
+  }
+
   var appID: String {
     if let app, !app.isEmpty { return app }
     if let env = ProcessEnvironment.variables["CHIME_APP"], !env.isEmpty { return env }
@@ -23,8 +39,8 @@ struct ClientOptions: ParsableArguments {
 
   var socketPath: String { SocketPath.resolve(socket) }
 
-  func connect() throws -> ChimeClient {
-    try ChimeClient.connect(socketPath: socketPath, app: appID)
+  func connect(app: String? = nil) throws -> ChimeClient {
+    try ChimeClient.connect(socketPath: socketPath, app: app ?? appID, timeout: timeoutSeconds)
   }
 }
 
