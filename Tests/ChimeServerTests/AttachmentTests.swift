@@ -3,6 +3,7 @@ import ChimeCore
 import ChimeServer
 import ChimeTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// UNNotificationAttachment's contract through the daemon: validated when added; a bad file
@@ -62,6 +63,11 @@ import Testing
     let info = try #require(result.pending.request.content.attachments.first?.info)
     #expect(info.frameCount > 1)
     #expect(store(d) == [info.storePath])
+    // A copy, not a hard link: the app rewriting its bundle must not change a checked file.
+    var stored = stat(), original = stat()
+    #expect(stat(info.storePath, &stored) == 0 && stat(source, &original) == 0)
+    #expect(stored.st_ino != original.st_ino)
+    #expect(stored.st_nlink == 1 && original.st_nlink == 1)
   }
 
   @Test func rejectedFilesStayWhereTheyAreAndNothingIsScheduled() async throws {

@@ -140,6 +140,21 @@ struct MediaSoundInspectorTests {
     #expect(ima.plays == .named && ima.codec == "ima4" && ima.frames == 1010, "\(ima)")
   }
 
+  /// Linear PCM plays up to 32 bits per sample, the widest integer PCM there is; a header
+  /// claiming more is refused as a format, not taken as playable.
+  @Test func linearPCMPlaysUpToThirtyTwoBitsAndNoFurther() {
+    for bits: UInt16 in [24, 32] {
+      let verdict = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 1, bits: bits, dataBytes: 800)))
+      #expect(verdict.plays == .named && verdict.codec == "lpcm", "\(bits) bits: \(verdict)")
+      #expect(verdict.frames == UInt64(800 / (Int(bits) / 8)), "\(bits) bits: \(verdict)")
+    }
+    let extensible = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 0, bits: 32, dataBytes: 800, extensibleSubformat: 1)))
+    #expect(extensible.plays == .named && extensible.codec == "lpcm" && extensible.frames == 200, "\(extensible)")
+    let wider = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 1, bits: 33, blockAlign: 5, dataBytes: 800)))
+    #expect(wider.plays == .default && wider.reason == "SOUND_UNSUPPORTED_FORMAT", "\(wider)")
+    #expect(wider.message.contains("linear PCM of 33 bits is not playable"), "\(wider)")
+  }
+
   @Test func audioWithNoFramesIsCorrupt() {
     let empty = SoundRules.resolve(MemoryByteSource(MediaSoundFileBuilder.wav(formatTag: 1, bits: 16, dataBytes: 0)))
     #expect(empty.plays == .default && empty.reason == "SOUND_CORRUPT" && empty.message.contains("no audio"), "\(empty)")
