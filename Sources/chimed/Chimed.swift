@@ -34,6 +34,9 @@ struct Chimed: ParsableCommand {
   @Option(help: "Bytes of attachments each app may keep in the store, e.g. 100MB, 1.5GB or 5000000 (MB = 10^6 bytes).")
   var attachmentQuota: String = "100MB"
 
+  @Option(help: "Pending requests each app may hold; an add of a new identifier past it is refused with PENDING_LIMIT.")
+  var maxPendingPerApp: Int = Limits.pendingPerAppDefault
+
   @Option(help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
@@ -73,6 +76,8 @@ struct Chimed: ParsableCommand {
       throw ValidationError("--attachment-quota: \"\(attachmentQuota)\" is not a size such as 100MB or 5000000")
     }
     configuration.attachmentQuotaBytes = quota
+    guard maxPendingPerApp > 0 else { throw ValidationError("--max-pending-per-app must be at least 1") }
+    configuration.maxPendingPerApp = maxPendingPerApp
     configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)

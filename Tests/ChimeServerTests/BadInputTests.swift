@@ -205,3 +205,23 @@ import Testing
     #expect(try await client.allPending().count == 100)
   }
 }
+
+/// Past `--max-pending-per-app`, an add of a new identifier is refused with a status the app can
+/// act on; nothing is dropped silently (Apple keeps only the soonest 64 without a word).
+@Suite struct PendingLimitServiceTests {
+  @Test(arguments: Transport.allCases) func theAddPastTheLimitIsRefusedAndTheRestIsKept(over transport: Transport) async throws {
+    let d = try InProcessDaemon { $0.maxPendingPerApp = 2 }
+    let client = try d.client(over: transport)
+    _ = try await client.add(.tea("a"))
+    _ = try await client.add(.tea("b"))
+    let error = await caughtError { _ = try await client.add(.tea("c")) }
+    #expect(error?.reason == "PENDING_LIMIT")
+    #expect(error?.code == .resourceExhausted)
+    #expect(try await client.allPending().map(\.request.identifier).sorted() == ["a", "b"])
+    #expect(try await client.add(.tea("a", title: "again")).replaced)
+    let other = try d.client(app: "org.example.other", over: transport)
+    _ = try await other.add(.tea("c"))
+    _ = try await client.removePending(["b"])
+    _ = try await client.add(.tea("c"))
+  }
+}

@@ -158,6 +158,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let attachmentMoveIntoDataStoreFailed = Reason("ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", .internal)
   /// The attachments would take the app over its quota.
   public static let attachmentQuotaExceeded = Reason("ATTACHMENT_QUOTA_EXCEEDED", .resourceExhausted)
+  /// The app holds as many pending requests as it may (`--max-pending-per-app`).
+  public static let pendingLimit = Reason("PENDING_LIMIT", .resourceExhausted)
   /// A thumbnail clipping rectangle that is not finite or leaves the unit square.
   public static let invalidThumbnailClippingRect = Reason("INVALID_THUMBNAIL_CLIPPING_RECT", .invalidArgument)
   /// A thumbnail time outside the movie or GIF, or given for a still image or audio.
@@ -264,7 +266,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidPageSize, invalidPageToken, tooManyIdentifiers,
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,
-    attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, invalidThumbnailClippingRect,
+    attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, pendingLimit, invalidThumbnailClippingRect,
     invalidThumbnailTime, mediaReadFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
     notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,

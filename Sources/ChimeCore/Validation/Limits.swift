@@ -8,6 +8,9 @@ public enum Limits {
   public static let attachmentsMax = 10
   /// Default bytes of attachments one app may keep in the store.
   public static let attachmentQuotaDefault: Int64 = 100_000_000
+  /// Pending requests one app may hold (Apple silently keeps the soonest 64; Chime refuses the
+  /// next add with `PENDING_LIMIT` instead, past a generous default).
+  public static let pendingPerAppDefault = 1_000_000
   /// Group containers one app may register.
   public static let groupContainersMax = 32
   /// Bytes of one registered directory path.

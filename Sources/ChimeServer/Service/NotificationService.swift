@@ -40,6 +40,8 @@ final class NotificationService {
   let appsDirectory: String
   /// `chimed --authorization`.
   let policy: AuthorizationPolicy
+  /// `chimed --max-pending-per-app`.
+  let maxPendingPerApp: Int
   /// Every app's recorded authorization and badge count, as committed: read once at start-up,
   /// then kept in step after each commit that changes them (only this service writes them).
   var authorizations: [String: AppAuthorization]
@@ -50,6 +52,7 @@ final class NotificationService {
        configuration: ServerConfiguration, authorizations: [String: AppAuthorization]) {
     let appsDirectory = configuration.appsDirectory
     policy = configuration.authorizationPolicy
+    maxPendingPerApp = configuration.maxPendingPerApp
     self.authorizations = authorizations
     self.attachments = attachments
     beforeStaging = configuration.beforeStaging
@@ -225,7 +228,7 @@ final class NotificationService {
         }
       }
     } else {
-      writer.submit(AddPending(app: app, pending: pending, at: now)) { [self] result in
+      writer.submit(AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, app: app)
           scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))

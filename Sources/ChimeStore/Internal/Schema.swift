@@ -121,6 +121,24 @@ enum Schema {
         ) WITHOUT ROWID;
         """)
     }
+    migrator.registerMigration("v6: pending count per app") { db in
+      // How many pending requests each app holds, kept by triggers so that the per-app limit
+      // costs one row read per add. An upsert that replaces a row runs no INSERT trigger.
+      try db.execute(sql: """
+        CREATE TABLE app_pending (
+          app TEXT NOT NULL PRIMARY KEY,
+          count INTEGER NOT NULL CHECK (count >= 0)
+        ) WITHOUT ROWID;
+        INSERT INTO app_pending (app, count) SELECT app, COUNT(*) FROM pending GROUP BY app;
+        CREATE TRIGGER pending_counted_in AFTER INSERT ON pending BEGIN
+          INSERT INTO app_pending (app, count) VALUES (NEW.app, 1)
+            ON CONFLICT (app) DO UPDATE SET count = count + 1;
+        END;
+        CREATE TRIGGER pending_counted_out AFTER DELETE ON pending BEGIN
+          UPDATE app_pending SET count = count - 1 WHERE app = OLD.app;
+        END;
+        """)
+    }
     return migrator
   }()
 }

@@ -3,16 +3,20 @@ import GRDB
 
 /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
 /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one
-/// existed. Fails with RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED` past the app's quota.
+/// existed. Fails with RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED` past the app's quota,
+/// and `PENDING_LIMIT` when a new identifier would take the app past `limit` pending requests.
 public struct AddPending: Mutation {
   public var app: String
   public var pending: PendingRequest
   public var at: Instant
+  /// The most pending requests the app may hold; replacing one never counts against it.
+  public var limit: Int
 
-  public init(app: String, pending: PendingRequest, at: Instant) {
+  public init(app: String, pending: PendingRequest, at: Instant, limit: Int = Limits.pendingPerAppDefault) {
     self.app = app
     self.pending = pending
     self.at = at
+    self.limit = limit
   }
 
   public struct Outcome: MutationOutcome {
@@ -26,6 +30,14 @@ public struct AddPending: Mutation {
     let identifier = pending.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
     let replaced = try t.exists(.pending, app: app, identifier: identifier)
+    if !replaced {
+      // Kept by triggers on `pending` (migration v6): one row read, whatever the app holds.
+      let held = try Int.fetchOne(t.db.cachedStatement(sql: "SELECT count FROM app_pending WHERE app = ?"), arguments: [app]) ?? 0
+      guard held < limit else {
+        throw ChimeError(.pendingLimit,
+                         "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
+      }
+    }
     try t.db.cachedStatement(sql: """
       INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
@@ -42,7 +54,7 @@ public struct AddPending: Mutation {
 }
 
 extension Mutation where Self == AddPending {
-  public static func add(app: String, pending: PendingRequest, at: Instant) -> AddPending {
-    AddPending(app: app, pending: pending, at: at)
+  public static func add(app: String, pending: PendingRequest, at: Instant, limit: Int = Limits.pendingPerAppDefault) -> AddPending {
+    AddPending(app: app, pending: pending, at: at, limit: limit)
   }
 }

@@ -1,0 +1,60 @@
+import ChimeCore
+import GRDB
+import Testing
+@testable import ChimeStore
+
+/// An app may hold at most `limit` pending requests: the next new identifier is refused with
+/// RESOURCE_EXHAUSTED `PENDING_LIMIT` (never silently dropped, as Apple drops all but 64), while
+/// replacing one, and every other app, goes on. The count is kept by triggers, so it follows
+/// removals and fires and survives a reopen.
+@Suite struct PendingLimitTests {
+  func add(_ store: StoreFixture, _ id: String, app: String = "app", limit: Int = 3, after seconds: Double = 60) throws -> Result<AddPending.Outcome, ChimeError> {
+    store.db.commit(AddPending(app: app, pending: Fixtures.pending(Fixtures.request(id, after: seconds), added: t0), at: t0, limit: limit))
+  }
+
+  func expectRefused(_ result: Result<AddPending.Outcome, ChimeError>, sourceLocation: SourceLocation = #_sourceLocation) {
+    guard case .failure(let error) = result else {
+      Issue.record("expected PENDING_LIMIT, got \(result)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(error.has(.pendingLimit), "\(error)", sourceLocation: sourceLocation)
+    #expect(error.code == .resourceExhausted, sourceLocation: sourceLocation)
+    #expect(error.message.contains("already has 3 pending requests"), "\(error.message)", sourceLocation: sourceLocation)
+  }
+
+  @Test func theNextNewIdentifierIsRefusedAndNothingChanges() throws {
+    let store = try StoreFixture()
+    for id in ["a", "b", "c"] { _ = try add(store, id).get() }
+    let cursor = try store.db.lastCursor()
+    expectRefused(try add(store, "d"))
+    #expect(try store.db.pending(app: "app", identifier: "d") == nil)
+    #expect(try store.db.lastCursor() == cursor, "a refused add records no event")
+    // Replacing one does not count; another app has its own count.
+    #expect(try add(store, "a", after: 120).get().replaced)
+    _ = try add(store, "x", app: "other").get()
+  }
+
+  @Test func removalsAndFiresMakeRoom() throws {
+    let store = try StoreFixture()
+    for id in ["a", "b", "c"] { _ = try add(store, id).get() }
+    try store.commit(.removePending(app: "app", identifiers: ["b"], at: t0))
+    _ = try add(store, "d").get()
+    expectRefused(try add(store, "e"))
+    // A one-shot request that fires leaves the pending list.
+    let due = try #require(try store.db.pending(app: "app", identifier: "a")).nextFire
+    try store.fire(ScheduleKey(due: due, app: "app", identifier: "a"), now: due, missedGraceMillis: 2000)
+    _ = try add(store, "e").get()
+    try store.commit(.removePending(app: "app", identifiers: nil, at: t0))
+    for id in ["f", "g", "h"] { _ = try add(store, id).get() }
+    expectRefused(try add(store, "i"))
+  }
+
+  @Test func theCountSurvivesAReopen() throws {
+    let store = try StoreFixture()
+    for id in ["a", "b", "c"] { _ = try add(store, id).get() }
+    try store.reopen()
+    expectRefused(try add(store, "d"))
+    let counted = try store.db.pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM app_pending WHERE app = 'app'") }
+    #expect(counted == 3)
+  }
+}
