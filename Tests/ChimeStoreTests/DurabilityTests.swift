@@ -185,8 +185,9 @@ import Testing
     let path = store.directory.appendingPathComponent("junk.db").path
     try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
     let error = #expect(throws: ChimeError.self) { try ChimeDatabase(path: path) }
-    #expect(error?.reason == "STORE_UNAVAILABLE")
+    #expect(error?.reason == "STORE_DAMAGED")
     #expect(error?.message.contains("SQL") == false)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x41, count: 8192))
   }
 
   @Test func aDatabaseFromANewerVersionIsRefused() throws {

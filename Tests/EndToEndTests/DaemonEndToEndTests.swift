@@ -52,6 +52,22 @@ import Testing
     #expect(first.terminate() == 0)
   }
 
+  /// A damaged store stops chimed before it serves, with what to do; the file is left as it was.
+  @Test func aDamagedStoreIsRefusedWithWhatToDo() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try FileManager.default.createDirectory(atPath: daemon.dataDirectory, withIntermediateDirectories: true)
+    let store = daemon.dataDirectory + "/chime.db"
+    let junk = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    try junk.write(to: URL(fileURLWithPath: store))
+    #expect(throws: ChimeError.self) { try daemon.start(timeout: 20) }
+    #expect(daemon.waitForExit() != 0)
+    #expect(daemon.log.contains("is damaged"), "\(daemon.log)")
+    #expect(daemon.log.contains("mv \(store) \(store).damaged"), "\(daemon.log)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == junk)
+    #expect(!FileManager.default.fileExists(atPath: dir.socketPath))
+  }
+
   /// Two daemons never share a store, whatever sockets they serve.
   @Test func aSecondDaemonOnTheSameDataDirectoryIsRefused() async throws {
     let dir = TemporaryDirectory()

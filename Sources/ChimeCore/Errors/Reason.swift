@@ -195,9 +195,12 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
 
   // MARK: The store
 
-  /// The store cannot be opened. (Also sent as INTERNAL for a damaged store and as
-  /// FAILED_PRECONDITION for one written by a newer chimed: see the README.)
+  /// The store cannot be opened. (Also sent as FAILED_PRECONDITION for one written by a newer
+  /// chimed: see the README.)
   public static let storeUnavailable = Reason("STORE_UNAVAILABLE", .unavailable)
+  /// The store file is not a database or fails SQLite's check; chimed refuses to start and
+  /// leaves it untouched (the message says what to do).
+  public static let storeDamaged = Reason("STORE_DAMAGED", .dataLoss)
   /// The store could not be read.
   public static let storeReadFailed = Reason("STORE_READ_FAILED", .unavailable)
   /// A change could not be saved.
@@ -270,7 +273,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidThumbnailTime, mediaReadFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
     notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,
-    storeUnavailable, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
+    storeUnavailable, storeDamaged, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,

@@ -54,7 +54,7 @@ enum StoreError {
          .SQLITE_PERM, .SQLITE_PROTOCOL, .SQLITE_INTERRUPT, .SQLITE_ABORT:
       return unavailable(access)
     case .SQLITE_CORRUPT, .SQLITE_NOTADB:
-      return access == .open ? ChimeError(.internal, reason: Reason.storeUnavailable.name, "the notification store is damaged") : corrupt("record")
+      return access == .open ? ChimeError(.storeDamaged, "the notification store is damaged") : corrupt("record")
     default:
       return access == .open ? ChimeError(.internal, reason: Reason.storeUnavailable.name, "the notification store cannot be opened") : .internal()
     }
