@@ -237,6 +237,22 @@ import Testing
     #expect(c.delivered.push?.extensionIdentifier == "crashy")
   }
 
+  /// Stopping chimed does not lose a push waiting for its extension: the original is delivered
+  /// and committed before chimed exits, and is there after a restart.
+  @Test func aPushWaitingAtShutdownIsDeliveredAndKept() async throws {
+    let d = try InProcessDaemon()
+    let app = try d.client()
+    var stream = try await service(try d.client())
+    let pushed = Task { await caughtError { _ = try await app.push(bytes(Self.mutable), identifier: "waiting") } }
+    #expect(try await next(&stream).serviceRequest != nil)
+    d.stop()
+    _ = await pushed.value  // answered or cut off by the stop; either way it is delivered:
+    try d.restart()
+    let kept = try await d.client().allDelivered()
+    #expect(kept.map(\.request.identifier) == ["waiting"])
+    #expect(kept.first?.push?.reason == "SERVICE_EXTENSION_DISCONNECTED" && kept.first?.request.content.title == "Original")
+  }
+
   @Test(arguments: Transport.allCases) func oneServiceExtensionPerApp(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let client = try d.client(over: transport)

@@ -498,7 +498,8 @@ class Client:
 
     # -- pushed notifications and service extensions -----------------------------------------
 
-    def push(self, payload: Union[bytes, str, Mapping[str, Any]], identifier: str = "") -> nc_pb2.PushResponse:
+    def push(self, payload: Union[bytes, str, Mapping[str, Any]], identifier: str = "", *,
+             timeout: Optional[float] = _DEFAULT) -> nc_pb2.PushResponse:
         """Delivers an APNs-style payload at once (``xcrun simctl push``): ``payload`` is the
         JSON as bytes or text, or a dict that is dumped to JSON. ``identifier`` is the
         apns-collapse-id (it replaces an earlier delivered notification; empty generates one).
@@ -507,12 +508,16 @@ class Client:
         says which content was delivered (``original``, ``extension``, ``best-attempt``) and
         why. Raises ChimeError PUSH_PAYLOAD_TOO_LARGE, INVALID_PUSH_PAYLOAD (``field`` is the
         path, e.g. ``aps.alert.title``), UNKNOWN_INTERRUPTION_LEVEL, Add's content reasons or
-        NOTIFICATIONS_NOT_ALLOWED."""
+        NOTIFICATIONS_NOT_ALLOWED. ``timeout`` defaults to the client's, raised to 40 s: chimed's
+        default service-extension deadline (30 s) and grace (1 s) fit in it."""
+        if timeout is _DEFAULT:
+            timeout = None if self.timeout is None else max(self.timeout, 40.0)
         if isinstance(payload, Mapping):
             payload = json.dumps(payload)
         if isinstance(payload, str):
             payload = payload.encode("utf-8")
-        return self.call("Push", nc_pb2.PushRequest(payload=bytes(payload), identifier=identifier), nc_pb2.PushResponse)
+        return self.call("Push", nc_pb2.PushRequest(payload=bytes(payload), identifier=identifier), nc_pb2.PushResponse,
+                         timeout=timeout)
 
     def register_service_extension(self, identifier: str) -> Subscription:
         """Registers this connection as the app's service extension ``identifier`` (one live
