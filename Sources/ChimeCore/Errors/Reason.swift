@@ -229,7 +229,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let dismissNotEnabled = Reason("DISMISS_NOT_ENABLED", .failedPrecondition)
   /// A content extension registered for no category.
   public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
-  /// A content extension identifier is already registered (live) for the app.
+  /// An extension identifier is already registered (live) for the app, a category already has a live content extension, or the app already has a live service extension (field `service`).
   public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
   /// An extension answered a response that does not await its answer (answered, timed out, or another's).
   public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)

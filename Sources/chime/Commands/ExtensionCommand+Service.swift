@@ -27,21 +27,24 @@ extension ExtensionCommand {
               await work.begin(request.id, best: best)
               Task {
                 try? await Task.sleep(for: .seconds(seconds))
-                var full = best
+                // Already answered with the best attempt: nothing more to send (or copy).
+                guard var full = await work.finish(request.id) else { return }
+                var copies: [String] = []
                 do {
-                  full.attachments = try files.map { Attachment(path: try copyForAttaching($0)) }
+                  for file in files { copies.append(try copyForAttaching(file)) }
+                  full.attachments = copies.map { Attachment(path: $0) }
                 } catch {
-                  guard await work.finish(request.id) != nil else { return }
+                  for copy in copies { try? FileManager.default.removeItem(atPath: copy) }
                   try? await client.answerService(request.id, extension: id, with: .failed("\(error)"))
                   say(json ? #"{"failed":\#(request.id)}"# : "failed \(request.id): \(error)")
                   await work.answered()
                   return
                 }
-                guard await work.finish(request.id) != nil else { return }
                 do {
                   try await client.answerService(request.id, extension: id, with: .content(full))
                   say(json ? #"{"answered":\#(request.id)}"# : "answered \(request.id)  \"\(full.title)\"  \(full.attachments.count) attachment(s)")
                 } catch {
+                  for copy in copies { try? FileManager.default.removeItem(atPath: copy) }
                   say(json ? #"{"late":\#(request.id)}"# : "answer to \(request.id) not taken: \(error)")
                 }
                 await work.answered()
