@@ -55,6 +55,10 @@ import Testing
     #expect((second.object?["push"] as? [String: Any])?["content"] as? String == "best-attempt")
     #expect(slow.process.waitForExit() == 0)
     #expect(slow.printed().contains("time will expire"))
+    // Kept with the notifications: `chime delivered --json` says which content each one got.
+    let listed = try ChimeCLI.run(["delivered", "--json"], socket: daemon.socketPath, app: Self.app)
+    let sources = listed.objects?.compactMap { ($0["push"] as? [String: Any])?["content"] as? String }
+    #expect(sources?.sorted() == ["best-attempt", "extension"], "\(listed.stdout)")
     #expect(daemon.terminate() == 0)
   }
 

@@ -39,7 +39,6 @@ struct Push: AsyncParsableCommand {
       let d = result.delivered
       if options.json {
         var object = JSONOutput.delivered(d)
-        if let push = d.push { object["push"] = Self.json(push) }
         object["replaced"] = result.replaced
         JSONOutput.print(object)
         return
