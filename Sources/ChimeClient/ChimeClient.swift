@@ -154,6 +154,40 @@ public struct ChimeClient: Sendable {
     _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
   }
 
+  /// Delivers an APNs-style JSON payload at once (`xcrun simctl push`): `aps.alert`, `badge`,
+  /// `sound`, `category`, `thread-id`, `mutable-content`, `interruption-level`,
+  /// `relevance-score`; keys outside `aps` are user info. `identifier` (apns-collapse-id)
+  /// replaces an earlier delivered notification; empty gets a generated one. A mutable payload
+  /// goes to the app's live service extension first, so this may wait up to its deadline and
+  /// grace period. The answer's `delivered.push` says which content was delivered and why.
+  ///
+  /// - Throws: INVALID_ARGUMENT `PUSH_PAYLOAD_TOO_LARGE`, `INVALID_PUSH_PAYLOAD` (the field
+  ///   names the path, e.g. `aps.alert.title`), `UNKNOWN_INTERRUPTION_LEVEL`, `Add`'s content
+  ///   reasons; PERMISSION_DENIED `NOTIFICATIONS_NOT_ALLOWED`.
+  public func push(_ payload: [UInt8], identifier: String = "") async throws(ChimeError) -> PushResult {
+    try await unary(Calls.push, PushSubmission(payload: payload, identifier: identifier))
+  }
+
+  /// Registers this connection as the app's service extension `identifier` (one live per app).
+  /// The stream starts with a `registered` event, then carries each mutable pushed notification
+  /// as `serviceRequest` (answer with `answerService`) and, at a request's deadline,
+  /// `serviceTimeWillExpire` with its id. The registration ends with the stream.
+  /// A second live service extension of the app is refused with ALREADY_EXISTS
+  /// `EXTENSION_ALREADY_REGISTERED` (field `service`).
+  public func registerServiceExtension(_ identifier: String) -> AsyncThrowingStream<ExtensionEvent, any Error> {
+    serverStream(Calls.registerExtension,
+                 ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: [], isService: true)) { _ in false }
+  }
+
+  /// A service extension's answer to request `requestID`: `.content(new)` to deliver instead
+  /// (attachments are files it wrote; they are moved into the store as at `Add`), or
+  /// `.failed(message)` to have the original delivered.
+  ///
+  /// - Throws: NOT_FOUND `SERVICE_REQUEST_NOT_AWAITED` when the request no longer waits for it.
+  public func answerService(_ requestID: UInt64, extension identifier: String, with answer: ServiceAnswer) async throws(ChimeError) {
+    _ = try await unary(Calls.answerService, ServiceAnswerRequest(extensionIdentifier: identifier, requestID: requestID, answer: answer))
+  }
+
   /// The user pressed the media play/pause button of the delivered notification `identifier`:
   /// the content extension live for its category is shown it (`ExtensionEvent.media`).
   /// Returns that extension's identifier.

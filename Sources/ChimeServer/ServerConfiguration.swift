@@ -39,6 +39,11 @@ public struct ServerConfiguration: Sendable {
   /// How long a response waits for a content extension's answer before chimed acts on it as if
   /// there were no extension (measured on `clock`).
   public var extensionAnswerTimeoutMillis: Int64 = 5_000
+  /// Pushed notifications: the payload limit, and how long a service extension has (on
+  /// `clock`) before it is told time will expire, then the grace for its best attempt.
+  public var pushPayloadMaxBytes: Int = PushPayload.maxBytesDefault
+  public var serviceExtensionTimeoutMillis: Int64 = 30_000
+  public var serviceExtensionGraceMillis: Int64 = 1_000
   /// What an app's first authorization request is answered, and whether an app that never
   /// asked may post (`chimed --authorization allow|ask-denies`).
   public var authorizationPolicy: AuthorizationPolicy = .allow

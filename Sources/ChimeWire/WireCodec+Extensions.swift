@@ -12,6 +12,7 @@ extension WireCodec {
       arena.assign(&m.pointee.extension_identifier, registration.extensionIdentifier)
       arena.assign(&m.pointee.category_identifiers, count: &m.pointee.n_category_identifiers, registration.categoryIdentifiers)
       m.pointee.attributes = ExtensionProto.build(registration.attributes, in: arena)
+      m.pointee.service = registration.isService ? 1 : 0
       return m
     }
   }
@@ -23,7 +24,8 @@ extension WireCodec {
       ExtensionRegistration(
         extensionIdentifier: try ProtoMessage.text(m.pointee.extension_identifier, "extension_identifier"),
         categoryIdentifiers: try ProtoMessage.texts(m.pointee.category_identifiers, count: m.pointee.n_category_identifiers, "category_identifiers"),
-        attributes: try ExtensionProto.attributes(m.pointee.attributes, "attributes"))
+        attributes: try ExtensionProto.attributes(m.pointee.attributes, "attributes"),
+        isService: m.pointee.service != 0)
     }
   }
 
@@ -41,6 +43,14 @@ extension WireCodec {
         press.pointee.command = ExtensionProto.command(media.command)
         m.pointee.media = press
       }
+      if let service = event.serviceRequest {
+        let r = arena.message(chime__v1__service_request__init)
+        r.pointee.id = service.id
+        r.pointee.request = RequestProto.build(service.request, in: arena)
+        r.pointee.deadline_unix_ms = service.deadline.unixMillis
+        m.pointee.service_request = r
+      }
+      m.pointee.service_time_will_expire = event.serviceTimeWillExpire
       return m
     }
   }
@@ -57,7 +67,12 @@ extension WireCodec {
         media: try e.media.map { (p) throws(ChimeError) in
           MediaPress(notificationIdentifier: try ProtoMessage.text(p.pointee.notification_identifier, "media.notification_identifier"),
                      command: try ExtensionProto.command(p.pointee.command, "media.command"))
-        })
+        },
+        serviceRequest: try e.service_request.map { (r) throws(ChimeError) in
+          ServiceRequest(id: r.pointee.id, request: try RequestProto.request(r.pointee.request, "service_request.request"),
+                         deadline: Instant(unixMillis: r.pointee.deadline_unix_ms))
+        },
+        serviceTimeWillExpire: e.service_time_will_expire)
     }
   }
 

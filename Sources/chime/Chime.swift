@@ -24,11 +24,12 @@ struct Chime: AsyncParsableCommand {
         chime apps register org.example.tea --container ~/tea
         chime categories set categories.json
         chime respond lunch --action accept
+        chime push --app org.example.news payload.json
         chime authorize --alert --sound --badge --app org.example.tea
         chime badge 3 --app org.example.tea
         chime apps deny org.example.spam
       """,
     version: ChimeVersion.string,
-    subcommands: [Add.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self]
+    subcommands: [Add.self, Push.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self]
   )
 }

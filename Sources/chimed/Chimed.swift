@@ -48,6 +48,12 @@ struct Chimed: ParsableCommand {
 
   @Option(help: "Seconds a response waits for a content extension's answer before going ahead without it.")
   var extensionTimeout: Double = 5
+  @Option(help: "Largest pushed payload accepted, in bytes (APNs' limit for regular pushes is 4096).")
+  var pushPayloadLimit: Int = 4096
+  @Option(help: "Seconds a service extension has to replace a mutable push's content before it is told time will expire.")
+  var serviceExtensionTimeout: Double = 30
+  @Option(help: "Seconds a service extension then has to send its best attempt before the original is delivered.")
+  var serviceExtensionGrace: Double = 1
   @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`).")
   var authorization: String = AuthorizationPolicy.allow.rawValue
 
@@ -82,6 +88,9 @@ struct Chimed: ParsableCommand {
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
     configuration.extensionAnswerTimeoutMillis = Int64(max(0, extensionTimeout) * 1000)
+    configuration.pushPayloadMaxBytes = max(0, pushPayloadLimit)
+    configuration.serviceExtensionTimeoutMillis = Int64(max(0, serviceExtensionTimeout) * 1000)
+    configuration.serviceExtensionGraceMillis = Int64(max(0, serviceExtensionGrace) * 1000)
     guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
     configuration.fileLaneWidth = fileLaneWidth
     guard let policy = AuthorizationPolicy(rawValue: authorization) else {

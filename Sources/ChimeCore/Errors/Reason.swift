@@ -236,7 +236,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let dismissNotEnabled = Reason("DISMISS_NOT_ENABLED", .failedPrecondition)
   /// A content extension registered for no category.
   public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
-  /// A content extension identifier is already registered (live) for the app.
+  /// An extension identifier is already registered (live) for the app, a category already has a live content extension, or the app already has a live service extension (field `service`).
   public static let extensionAlreadyRegistered = Reason("EXTENSION_ALREADY_REGISTERED", .alreadyExists)
   /// An extension answered a response that does not await its answer (answered, timed out, or another's).
   public static let responseNotAwaited = Reason("RESPONSE_NOT_AWAITED", .notFound)
@@ -254,6 +254,25 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let extensionNotLive = Reason("EXTENSION_NOT_LIVE", .failedPrecondition)
   /// The live content extension of the notification has no media play/pause button.
   public static let mediaButtonNotAvailable = Reason("MEDIA_BUTTON_NOT_AVAILABLE", .failedPrecondition)
+
+  // MARK: Pushed notifications and service extensions
+
+  /// A push payload that is not a JSON object, whose `aps` is missing or not an object, or with a field of the wrong type.
+  public static let invalidPushPayload = Reason("INVALID_PUSH_PAYLOAD", .invalidArgument)
+  /// A push payload over the limit (`chimed --push-payload-limit`, 4096 bytes by default).
+  public static let pushPayloadTooLarge = Reason("PUSH_PAYLOAD_TOO_LARGE", .invalidArgument)
+  /// `aps.interruption-level` is not passive, active, time-sensitive or critical.
+  public static let unknownInterruptionLevel = Reason("UNKNOWN_INTERRUPTION_LEVEL", .invalidArgument)
+  /// Recorded: a mutable push whose app had no live service extension was delivered as sent.
+  public static let serviceExtensionNotRunning = Reason("SERVICE_EXTENSION_NOT_RUNNING", .unavailable)
+  /// Recorded: the service extension sent nothing by its deadline and grace period; the original was delivered.
+  public static let serviceExtensionTimedOut = Reason("SERVICE_EXTENSION_TIMED_OUT", .deadlineExceeded)
+  /// Recorded: the service extension answered with an error; the original was delivered.
+  public static let serviceExtensionFailed = Reason("SERVICE_EXTENSION_FAILED", .aborted)
+  /// Recorded: the service extension's connection ended before it answered; the original was delivered.
+  public static let serviceExtensionDisconnected = Reason("SERVICE_EXTENSION_DISCONNECTED", .unavailable)
+  /// A service extension answered a request that does not await its answer (answered, timed out, or another's).
+  public static let serviceRequestNotAwaited = Reason("SERVICE_REQUEST_NOT_AWAITED", .notFound)
 
   /// Every reason above, in their order.
   public static let all: [Reason] = [
@@ -279,6 +298,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
     contentSizeRatioRequired, invalidContentSizeRatio, invalidMediaButtonFrame, invalidTintColor,
     invalidMediaCommand, extensionNotLive, mediaButtonNotAvailable,
+    invalidPushPayload, pushPayloadTooLarge, unknownInterruptionLevel, serviceExtensionNotRunning,
+    serviceExtensionTimedOut, serviceExtensionFailed, serviceExtensionDisconnected, serviceRequestNotAwaited,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

@@ -74,6 +74,8 @@ public enum Method: String, CaseIterable, Sendable {
   case getApp = "/chime.v1.NotificationCenter/GetApp"
   case listApps = "/chime.v1.NotificationCenter/ListApps"
   case checkSound = "/chime.v1.NotificationCenter/CheckSound"
+  case push = "/chime.v1.NotificationCenter/Push"
+  case answerService = "/chime.v1.NotificationCenter/AnswerService"
 
   /// True for calls that answer with a stream of replies.
   public var isServerStreaming: Bool { self == .subscribe || self == .registerExtension }

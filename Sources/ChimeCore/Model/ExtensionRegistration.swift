@@ -7,9 +7,13 @@ public struct ExtensionRegistration: Hashable, Sendable {
   public var categoryIdentifiers: [String]
   /// How its view is presented; a registration without a ratio is refused.
   public var attributes: ExtensionAttributes
+  /// A service extension (UNNotificationServiceExtension): shown the app's mutable pushed
+  /// notifications before delivery; its categories and attributes are not used.
+  public var isService: Bool
 
   public init(extensionIdentifier: String, categoryIdentifiers: [String],
-              attributes: ExtensionAttributes = ExtensionAttributes(initialContentSizeRatio: nil)) {
+              attributes: ExtensionAttributes = ExtensionAttributes(initialContentSizeRatio: nil), isService: Bool = false) {
+    self.isService = isService
     self.extensionIdentifier = extensionIdentifier
     self.categoryIdentifiers = categoryIdentifiers
     self.attributes = attributes
@@ -21,6 +25,7 @@ public struct ExtensionRegistration: Hashable, Sendable {
   ///   `INVALID_CONTENT_SIZE_RATIO`, `INVALID_MEDIA_BUTTON_FRAME`, `INVALID_TINT_COLOR`).
   public func validate() throws(ChimeError) {
     try RequestValidator.validateIdentifier(extensionIdentifier, field: "extension_identifier")
+    if isService { return }
     guard !categoryIdentifiers.isEmpty else {
       throw ChimeError(.extensionCategoriesRequired, "name the categories the extension handles", field: "category_identifiers")
     }
@@ -35,7 +40,7 @@ public struct ExtensionRegistration: Hashable, Sendable {
 
   /// True when the extension is shown notifications of `category` (never for no category).
   public func handles(_ category: String) -> Bool {
-    !category.isEmpty && categoryIdentifiers.contains { $0.utf8.elementsEqual(category.utf8) }
+    !isService && !category.isEmpty && categoryIdentifiers.contains { $0.utf8.elementsEqual(category.utf8) }
   }
 
   /// The identifiers of the registrations that handle `category`, sorted.

@@ -18,6 +18,8 @@ public struct NotificationContent: Hashable, Sendable, Codable {
   public var relevanceScore: Double?
   public var summaryArgument: String = ""
   public var launchImageName: String = ""
+  /// A pushed alert's localization keys, recorded as given (nil when there are none).
+  public var alertLocalization: AlertLocalization?
 
   public init(title: String = "", subtitle: String = "", body: String = "") {
     self.title = title
@@ -28,6 +30,6 @@ public struct NotificationContent: Hashable, Sendable, Codable {
   /// True when there is something to show or hear.
   public var hasContent: Bool {
     !title.isEmpty || !subtitle.isEmpty || !body.isEmpty || !attachments.isEmpty
-      || (sound != nil && sound?.kind != Sound.Kind.none) || badge != nil
+      || (sound != nil && sound?.kind != Sound.Kind.none) || badge != nil || alertLocalization?.isEmpty == false
   }
 }

@@ -56,6 +56,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   public var extensionAttributes: ExtensionAttributes?
   /// What its content extension last reported about its media (nil: nothing yet).
   public var mediaPlayback: MediaPlayback?
+  /// Set on a pushed notification: which content was delivered and why.
+  public var push: PushDelivery?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

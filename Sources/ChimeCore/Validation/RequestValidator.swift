@@ -47,6 +47,9 @@ public enum RequestValidator {
         throw ChimeError(.fieldContainsNUL, "\(name) contains a NUL character", field: "\(field).\(name)")
       }
     }
+    if let localization = content.alertLocalization {
+      try localization.validate(field: "\(field).alert_localization")
+    }
     if let badge = content.badge, badge < 0 {
       throw ChimeError(.invalidBadge, "badge must be 0 or more (got \(badge))", field: "\(field).badge")
     }

@@ -106,6 +106,13 @@ final class CallRouter {
     table.unary(Calls.reportMediaPlayback) { call, report, reply in
       service.reportMediaPlayback(app: call.app, report: report) { reply($0.map { _ in Empty() }) }
     }
+    table.unary(Calls.push) { call, submission, reply in
+      service.push(app: call.app, submission: submission, reply: reply)
+    }
+    table.unary(Calls.answerService) { call, request, reply throws(ChimeError) in
+      try service.answerService(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.requestID, answer: request.answer)
+      reply(.success(Empty()))
+    }
     table.unary(Calls.requestAuthorization) { call, options, reply in
       service.requestAuthorization(app: call.app, options: options, reply: reply)
     }

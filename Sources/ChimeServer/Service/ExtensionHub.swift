@@ -25,10 +25,23 @@ final class ExtensionHub {
     let resolve: (ExtensionAnswer) -> Void
   }
 
+  /// A pushed notification waiting for its service extension's content.
+  private struct ServiceAsk {
+    let app: String
+    let extensionIdentifier: String
+    let token: UInt64
+    let deadline: Instant
+    let graceEnd: Instant
+    /// The extension was told its time will expire: an answer now is its best attempt.
+    var warned = false
+    let resolve: (ServiceAnswer, _ bestAttempt: Bool) -> Void
+  }
+
   private var entries: [String: [Entry]] = [:]
   private var nextToken: UInt64 = 1
   private var asks: [UInt64: Ask] = [:]
   private var nextAskID: UInt64 = 1
+  private var serviceAsks: [UInt64: ServiceAsk] = [:]
 
   var registrationCount: Int { entries.values.reduce(0) { $0 + $1.count } }
 
@@ -39,6 +52,11 @@ final class ExtensionHub {
   func register(app: String, _ registration: ExtensionRegistration, sink: any ExtensionSink) throws(ChimeError) -> UInt64 {
     prune(app)
     let id = registration.extensionIdentifier
+    // One live service extension per app: it is the one every mutable push goes to.
+    if registration.isService, let holder = (entries[app] ?? []).first(where: { $0.registration.isService }) {
+      throw ChimeError(.extensionAlreadyRegistered,
+                       "the app already has a live service extension (\"\(holder.registration.extensionIdentifier)\")", field: "service")
+    }
     guard !(entries[app] ?? []).contains(where: { $0.registration.extensionIdentifier.utf8.elementsEqual(id.utf8) }) else {
       throw ChimeError(.extensionAlreadyRegistered, "content extension \"\(id)\" is already registered by another connection",
                        field: "extension_identifier")
@@ -63,6 +81,7 @@ final class ExtensionHub {
     entries[app]?.removeAll { $0.token == token }
     if entries[app]?.isEmpty == true { entries[app] = nil }
     resolve(asks.filter { $0.value.token == token }.map(\.key), with: .noExtension)
+    resolveService(serviceAsks.filter { $0.value.token == token }.map(\.key).sorted(), with: .disconnected)
   }
 
   // MARK: Asking
@@ -97,17 +116,77 @@ final class ExtensionHub {
     resolve([id], with: answer)
   }
 
-  /// The earliest deadline of a waiting response.
-  var earliestDeadline: Instant? { asks.values.map(\.deadline).min() }
-
-  /// Responses whose deadline has passed go ahead as if there were no extension.
-  func expire(now: Instant) {
-    resolve(asks.filter { $0.value.deadline <= now }.map(\.key).sorted(), with: .noExtension)
+  /// The earliest deadline of a waiting response, or of a service request (its deadline, then
+  /// the end of its grace period).
+  var earliestDeadline: Instant? {
+    (asks.values.map(\.deadline) + serviceAsks.values.map { $0.warned ? $0.graceEnd : $0.deadline }).min()
   }
 
-  /// Every waiting response goes ahead as if there were no extension (chimed is stopping).
+  /// Responses whose deadline has passed go ahead as if there were no extension. A service
+  /// extension past its deadline is told its time will expire; past its grace period, the
+  /// original content goes ahead.
+  func expire(now: Instant) {
+    resolve(asks.filter { $0.value.deadline <= now }.map(\.key).sorted(), with: .noExtension)
+    resolveService(serviceAsks.filter { $0.value.warned && $0.value.graceEnd <= now }.map(\.key).sorted(), with: .timedOut)
+    for id in serviceAsks.keys.sorted() {
+      guard let ask = serviceAsks[id], !ask.warned, ask.deadline <= now else { continue }
+      serviceAsks[id]?.warned = true
+      let sent = ask.graceEnd > now && send(ExtensionEvent(serviceTimeWillExpire: id), app: ask.app, to: ask.extensionIdentifier)
+      if !sent { resolveService([id], with: ask.graceEnd > now ? .disconnected : .timedOut) }
+    }
+  }
+
+  /// Every waiting response goes ahead as if there were no extension, and every pushed
+  /// notification with its original content (chimed is stopping).
   func resolveAll() {
     resolve(asks.keys.sorted(), with: .noExtension)
+    resolveService(serviceAsks.keys.sorted(), with: .disconnected)
+  }
+
+  // MARK: Service extensions
+
+  /// The identifier of `app`'s live service extension, if any.
+  func serviceExtension(app: String) -> String? {
+    prune(app)
+    return (entries[app] ?? []).first { $0.sink != nil && $0.registration.isService }?.registration.extensionIdentifier
+  }
+
+  /// Sends `request` to `app`'s live service extension and calls `resolve` exactly once: with
+  /// its answer (and whether it came after the time-will-expire notice), `.timedOut` after
+  /// `deadline` and `grace` (see `expire`), or `.disconnected` when its stream ends or
+  /// `resolveAll` runs. Returns the extension asked, or nil when none is live (`resolve` is
+  /// not called then).
+  func askService(app: String, request: NotificationRequest, deadline: Instant, graceMillis: Int64,
+                  resolve: @escaping (ServiceAnswer, _ bestAttempt: Bool) -> Void) -> String? {
+    prune(app)
+    guard let entry = (entries[app] ?? []).first(where: { $0.sink != nil && $0.registration.isService }), let sink = entry.sink else { return nil }
+    let id = nextAskID
+    nextAskID += 1
+    serviceAsks[id] = ServiceAsk(app: app, extensionIdentifier: entry.registration.extensionIdentifier, token: entry.token,
+                                 deadline: deadline, graceEnd: deadline.adding(millis: graceMillis), resolve: resolve)
+    if !sink.send(ExtensionEvent(serviceRequest: ServiceRequest(id: id, request: request, deadline: deadline))) {
+      resolveService([id], with: .disconnected)
+    }
+    return entry.registration.extensionIdentifier
+  }
+
+  /// A service extension's answer to request `id`.
+  ///
+  /// - Throws: NOT_FOUND `SERVICE_REQUEST_NOT_AWAITED` when that request does not await this
+  ///   extension's answer (answered, timed out, or another's).
+  func answerService(app: String, extensionIdentifier: String, id: UInt64, _ answer: ServiceAnswer) throws(ChimeError) {
+    guard let ask = serviceAsks[id], ask.app == app, ask.extensionIdentifier.utf8.elementsEqual(extensionIdentifier.utf8) else {
+      throw ChimeError(.serviceRequestNotAwaited, "service request \(id) does not await an answer from \"\(extensionIdentifier)\"",
+                       field: "request_id")
+    }
+    resolveService([id], with: answer)
+  }
+
+  private func resolveService(_ ids: [UInt64], with answer: ServiceAnswer) {
+    for id in ids {
+      guard let ask = serviceAsks.removeValue(forKey: id) else { continue }
+      ask.resolve(answer, ask.warned)
+    }
   }
 
   private func resolve(_ ids: [UInt64], with answer: ExtensionAnswer) {

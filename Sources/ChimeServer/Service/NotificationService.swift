@@ -20,6 +20,8 @@ final class NotificationService {
   /// Fires at the earliest deadline of a response waiting for an extension.
   var extensionTimer: LoopTimer?
   let extensionAnswerTimeoutMillis: Int64
+  /// Pushed notifications: payload limit, service-extension deadline and grace.
+  let pushLimits: (payloadMaxBytes: Int, timeoutMillis: Int64, graceMillis: Int64)
   private(set) var scheduler: Scheduler!
   private let presenter: any Presenter
   let zoneProvider: @Sendable () -> TimeZone
@@ -29,10 +31,10 @@ final class NotificationService {
   var replanGeneration = 0
   let attachments: AttachmentStore
   /// Attachment staging, a few at a time (see FileLane).
-  private let fileLane: FileLane
+  let fileLane: FileLane
   /// Adds that looked at files (sound lookup, attachment staging) and have not answered yet:
   /// preparing, committing, or finishing their staged files. Shutdown waits for them.
-  private var preparing = 0
+  var preparing = 0
   private var preparedWaiters: [() -> Void] = []
   /// See `ServerConfiguration.beforeStaging`.
   private let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
@@ -66,6 +68,7 @@ final class NotificationService {
     logger = configuration.logger
     self.presenter = presenter
     extensionAnswerTimeoutMillis = configuration.extensionAnswerTimeoutMillis
+    pushLimits = (configuration.pushPayloadMaxBytes, configuration.serviceExtensionTimeoutMillis, configuration.serviceExtensionGraceMillis)
     writer = GroupCommitWriter(loop: loop, database: database)
     hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger)
     let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
@@ -115,7 +118,7 @@ final class NotificationService {
     if preparing == 0 { action() } else { preparedWaiters.append(action) }
   }
 
-  private func preparationEnded() {
+  func preparationEnded() {
     preparing -= 1
     guard preparing == 0 else { return }
     let waiters = preparedWaiters
@@ -253,7 +256,7 @@ final class NotificationService {
 
   /// Runs `work` on the attachment store off the loop, then `then` on the loop; with nothing
   /// staged (the common add), `then` runs at once.
-  private func afterFiles(_ staged: [StagedAttachment], _ work: @escaping @Sendable (AttachmentStore) -> Void,
+  func afterFiles(_ staged: [StagedAttachment], _ work: @escaping @Sendable (AttachmentStore) -> Void,
                           then: @escaping () -> Void) {
     guard !staged.isEmpty else { return then() }
     let attachments = self.attachments

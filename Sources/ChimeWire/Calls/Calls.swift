@@ -114,6 +114,21 @@ public enum Calls {
     encodeRequest: WireCodec.encodeReportMediaPlaybackRequest, decodeRequest: WireCodec.decodeReportMediaPlaybackRequest,
     encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
 
+  // MARK: Pushed notifications and service extensions
+
+  /// `Push`: delivers an APNs-style JSON payload at once (through the app's service extension
+  /// when it is mutable); answers the delivered notification.
+  public static let push = CallDescriptor(
+    .push,
+    encodeRequest: WireCodec.encodePushRequest, decodeRequest: WireCodec.decodePushRequest,
+    encodeResponse: WireCodec.encodePushResponse, decodeResponse: WireCodec.decodePushResponse)
+
+  /// `AnswerService`: a service extension's replacement content (or failure) for a request.
+  public static let answerService = CallDescriptor(
+    .answerService,
+    encodeRequest: WireCodec.encodeAnswerServiceRequest, decodeRequest: WireCodec.decodeAnswerServiceRequest,
+    encodeResponse: { (_: Empty) in WireCodec.encodeEmpty() }, decodeResponse: emptyDecoder)
+
   // MARK: Apps and sounds
 
   /// `RegisterApp`: records the app's layout and answers it.
@@ -179,6 +194,7 @@ public enum Calls {
     pressMediaButton.method, reportMediaPlayback.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
     requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
+    push.method, answerService.method,
   ]
 
   /// The methods of the protocol with no descriptor yet; the daemon answers them UNIMPLEMENTED.

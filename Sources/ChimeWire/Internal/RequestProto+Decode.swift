@@ -50,6 +50,17 @@ extension RequestProto {
     }
     c.summaryArgument = try ProtoMessage.text(m.summary_argument, "\(path()).summary_argument")
     c.launchImageName = try ProtoMessage.text(m.launch_image_name, "\(path()).launch_image_name")
+    if let l = m.alert_localization?.pointee {
+      let at = "\(path()).alert_localization"
+      var loc = AlertLocalization()
+      loc.titleLocKey = try ProtoMessage.text(l.title_loc_key, "\(at).title_loc_key")
+      loc.titleLocArgs = try ProtoMessage.texts(l.title_loc_args, count: l.n_title_loc_args, "\(at).title_loc_args")
+      loc.subtitleLocKey = try ProtoMessage.text(l.subtitle_loc_key, "\(at).subtitle_loc_key")
+      loc.subtitleLocArgs = try ProtoMessage.texts(l.subtitle_loc_args, count: l.n_subtitle_loc_args, "\(at).subtitle_loc_args")
+      loc.locKey = try ProtoMessage.text(l.loc_key, "\(at).loc_key")
+      loc.locArgs = try ProtoMessage.texts(l.loc_args, count: l.n_loc_args, "\(at).loc_args")
+      c.alertLocalization = loc
+    }
     return c
   }
 
@@ -184,6 +195,31 @@ extension RequestProto {
       },
       mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
+    .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") })
+  }
+
+  /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
+  static func push(_ m: Chime__V1__PushDelivery, _ path: @autoclosure Path) throws(ChimeError) -> PushDelivery {
+    let sourceText = try ProtoMessage.text(m.content, "\(path()).content")
+    guard let source = PushDelivery.Source(rawValue: sourceText.isEmpty ? "original" : sourceText) else {
+      throw ChimeError(.unknownEnumValue, "content source \"\(sourceText)\" is not known to this build", field: "\(path()).content")
+    }
+    var refused: [RefusedAttachment] = []
+    if let list = m.refused_attachments, m.n_refused_attachments > 0 {
+      for i in 0..<m.n_refused_attachments {
+        let r = list[i]!.pointee, at = "\(path()).refused_attachments[\(i)]"
+        refused.append(RefusedAttachment(identifier: try ProtoMessage.text(r.identifier, "\(at).identifier"),
+                                         path: try ProtoMessage.text(r.path, "\(at).path"),
+                                         reason: try ProtoMessage.text(r.reason, "\(at).reason"),
+                                         message: try ProtoMessage.text(r.message, "\(at).message"),
+                                         field: try ProtoMessage.text(r.field, "\(at).field")))
+      }
+    }
+    return PushDelivery(mutableContent: m.mutable_content != 0, source: source,
+                        reason: try ProtoMessage.text(m.reason, "\(path()).reason"),
+                        message: try ProtoMessage.text(m.message, "\(path()).message"),
+                        extensionIdentifier: try ProtoMessage.text(m.extension_identifier, "\(path()).extension_identifier"),
+                        refusedAttachments: refused)
   }
 
   /// `plays` must be "named", "default" or "none".
@@ -242,5 +278,13 @@ extension RequestProto {
     case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER_IF_LATE_BY_LESS_THAN: .deliverIfLateByLessThan
     default: throw WireErrors.unknownEnum(v.rawValue, field: path())
     }
+  }
+}
+
+extension DeliveredNotification {
+  fileprivate func with(push: PushDelivery?) -> DeliveredNotification {
+    var copy = self
+    copy.push = push
+    return copy
   }
 }

@@ -45,6 +45,16 @@ enum RequestProto {
     }
     arena.assign(&m.pointee.summary_argument, c.summaryArgument)
     arena.assign(&m.pointee.launch_image_name, c.launchImageName)
+    if let l = c.alertLocalization {
+      let loc = arena.message(chime__v1__alert_localization__init)
+      arena.assign(&loc.pointee.title_loc_key, l.titleLocKey)
+      arena.assign(&loc.pointee.title_loc_args, count: &loc.pointee.n_title_loc_args, l.titleLocArgs)
+      arena.assign(&loc.pointee.subtitle_loc_key, l.subtitleLocKey)
+      arena.assign(&loc.pointee.subtitle_loc_args, count: &loc.pointee.n_subtitle_loc_args, l.subtitleLocArgs)
+      arena.assign(&loc.pointee.loc_key, l.locKey)
+      arena.assign(&loc.pointee.loc_args, count: &loc.pointee.n_loc_args, l.locArgs)
+      m.pointee.alert_localization = loc
+    }
     return m
   }
 
@@ -200,6 +210,28 @@ enum RequestProto {
       m.pointee.extension_attributes = ExtensionProto.build(attributes, in: arena)
     }
     m.pointee.media_playback = ExtensionProto.playback(d.mediaPlayback)
+    if let push = d.push {
+      m.pointee.push = build(push, in: arena)
+    }
+    return m
+  }
+
+  static func build(_ p: PushDelivery, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__PushDelivery> {
+    let m = arena.message(chime__v1__push_delivery__init)
+    m.pointee.mutable_content = p.mutableContent ? 1 : 0
+    arena.assign(&m.pointee.content, p.source.rawValue)
+    arena.assign(&m.pointee.reason, p.reason)
+    arena.assign(&m.pointee.message, p.message)
+    arena.assign(&m.pointee.extension_identifier, p.extensionIdentifier)
+    arena.assign(&m.pointee.refused_attachments, count: &m.pointee.n_refused_attachments, p.refusedAttachments) { r in
+      let a = arena.message(chime__v1__refused_attachment__init)
+      arena.assign(&a.pointee.identifier, r.identifier)
+      arena.assign(&a.pointee.path, r.path)
+      arena.assign(&a.pointee.reason, r.reason)
+      arena.assign(&a.pointee.message, r.message)
+      arena.assign(&a.pointee.field, r.field)
+      return a
+    }
     return m
   }
 

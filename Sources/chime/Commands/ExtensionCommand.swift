@@ -7,7 +7,7 @@ import Foundation
 struct ExtensionCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "extension",
-    abstract: "Act as a content extension: see deliveries of some categories and answer their responses.",
+    abstract: "Act as a content extension (deliveries and responses of some categories) or, with --service, as a service extension.",
     discussion: """
       Registers as the app's content extension ID for the given categories, prints each \
       notification delivered in them and each response to one, and answers every response it \
@@ -19,7 +19,15 @@ struct ExtensionCommand: AsyncParsableCommand {
       `run` names no identifier: the extension is --id, else APP.content. The attribute \
       options say how presenters show it (--ratio is height / width, default 1).
 
+      With --service it registers as the app's service extension instead (APP.service unless \
+      named): each mutable pushed notification (`chime push`) is printed and answered with its \
+      content changed by --set-title and --attach (a copy of FILE is attached, as if the \
+      extension had downloaded it), after --delay. At the deadline chimed says time will \
+      expire, and the extension sends its best attempt at once: the new title, without the \
+      attachments it had not finished. --requests N exits after N requests.
+
       Examples:
+        chime extension run --service --app org.example.news --set-title "Cat" --attach cat.png
         chime extension run --app org.example.cal --category event-invite --ratio 0.5 --answer keep
         chime extension invite-ui --category event-invite --answer keep
         chime extension run --category song --media-button overlay --media-frame 10,10,44,44 --media-tint '#FF8800'
@@ -39,10 +47,20 @@ struct ExtensionCommand: AsyncParsableCommand {
   @Option(help: "Media play/pause button: none, default or overlay.") var mediaButton: String = "none"
   @Option(help: "The media button's frame: X,Y,WIDTH,HEIGHT in points.") var mediaFrame: String?
   @Option(help: "The media button's tint, #RRGGBB.") var mediaTint: String = ""
+  @Flag(help: "Act as the app's service extension (mutable pushes) instead of a content extension.") var service = false
+  @Option(help: "Service extension: the title of the content it answers with.") var setTitle: String?
+  @Option(name: .customLong("attach"), help: "Service extension: attach a copy of this file; repeat for several.") var attachments: [String] = []
+  @Option(help: "Service extension: how long it works on each request before answering (e.g. 2s).") var delay: String = "0s"
+  @Option(help: "Service extension: exit after answering this many requests.") var requests: Int?
   @OptionGroup var options: ClientOptions
 
   func validate() throws {
     guard ["keep", "dismiss", "forward"].contains(answer) else { throw ValidationError("--answer is keep, dismiss or forward") }
+    if service {
+      guard DurationText.parse(delay) != nil else { throw ValidationError("--delay is a duration such as 2s or 500ms") }
+      _ = try identifier()
+      return
+    }
     if categories.isEmpty { throw ValidationError("give at least one --category") }
     _ = try identifier()
     _ = try attributes()
@@ -51,7 +69,7 @@ struct ExtensionCommand: AsyncParsableCommand {
   /// `run [ID]` (ID, else --id, else APP.content) or `ID`.
   func identifier() throws -> String {
     switch words.count {
-    case 1 where words[0] == "run": return id ?? "\(options.appID).content"
+    case 1 where words[0] == "run": return id ?? "\(options.appID).\(service ? "service" : "content")"
     case 2 where words[0] == "run": return words[1]
     case 1 where id == nil: return words[0]
     default: throw ValidationError("usage: chime extension run [ID] --category C ... or chime extension ID --category C ...")
@@ -77,6 +95,7 @@ struct ExtensionCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if service { return try await runService() }
     let chosen: ExtensionAnswer = answer == "keep" ? .doNotDismiss : answer == "dismiss" ? .dismiss : .dismissAndForward
     let id = try identifier()
     let attributes = try attributes()

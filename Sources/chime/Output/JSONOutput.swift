@@ -59,6 +59,7 @@ enum JSONOutput {
     if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
     if let attributes = d.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
     if let playback = d.mediaPlayback { object["media_playback"] = playback.rawValue }
+    if let push = d.push { object["push"] = Push.json(push) }
     return object
   }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
-from typing import Any, Iterable, Mapping, Optional, Type, TypeVar, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Type, TypeVar, Union
 
 from google.protobuf.message import DecodeError, Message
 
@@ -495,6 +495,85 @@ class Client:
         request = nc_pb2.ReportMediaPlaybackRequest(extension_identifier=extension, notification_identifier=identifier,
                                                     playback=playback)
         self.call("ReportMediaPlayback", request, nc_pb2.Empty)
+
+    # -- pushed notifications and service extensions -----------------------------------------
+
+    def push(self, payload: Union[bytes, str, Mapping[str, Any]], identifier: str = "", *,
+             timeout: Optional[float] = _DEFAULT) -> nc_pb2.PushResponse:
+        """Delivers an APNs-style payload at once (``xcrun simctl push``): ``payload`` is the
+        JSON as bytes or text, or a dict that is dumped to JSON. ``identifier`` is the
+        apns-collapse-id (it replaces an earlier delivered notification; empty generates one).
+        A payload with ``"mutable-content": 1`` goes to the app's live service extension first,
+        so this can wait until its deadline and grace period. The answer's ``delivered.push``
+        says which content was delivered (``original``, ``extension``, ``best-attempt``) and
+        why. Raises ChimeError PUSH_PAYLOAD_TOO_LARGE, INVALID_PUSH_PAYLOAD (``field`` is the
+        path, e.g. ``aps.alert.title``), UNKNOWN_INTERRUPTION_LEVEL, Add's content reasons or
+        NOTIFICATIONS_NOT_ALLOWED. ``timeout`` defaults to the client's, raised to 40 s: chimed's
+        default service-extension deadline (30 s) and grace (1 s) fit in it."""
+        if timeout is _DEFAULT:
+            timeout = None if self.timeout is None else max(self.timeout, 40.0)
+        if isinstance(payload, Mapping):
+            payload = json.dumps(payload)
+        if isinstance(payload, str):
+            payload = payload.encode("utf-8")
+        return self.call("Push", nc_pb2.PushRequest(payload=bytes(payload), identifier=identifier), nc_pb2.PushResponse,
+                         timeout=timeout)
+
+    def register_service_extension(self, identifier: str) -> Subscription:
+        """Registers this connection as the app's service extension ``identifier`` (one live
+        per app, else EXTENSION_ALREADY_REGISTERED, raised by the first read). The stream
+        yields ``chime.v1.ExtensionEvent``s: ``registered``, then each mutable pushed
+        notification as ``service_request`` (id, request, deadline_unix_ms) and, when a
+        request's deadline passes, ``service_time_will_expire`` (its id). Answer with
+        :meth:`answer_service`. Closing the subscription ends the registration."""
+        request = nc_pb2.RegisterExtensionRequest(extension_identifier=identifier, service=True)
+        return self.stream("RegisterExtension", request, nc_pb2.ExtensionEvent)
+
+    def answer_service(self, extension: str, request_id: int,
+                       content: Optional[request_pb2.NotificationContent] = None, error: str = "") -> None:
+        """A service extension's answer to ``request_id``: the whole replacement ``content``
+        (a ``chime.v1.NotificationContent``; attachments are files it wrote, moved into the
+        store as at Add), or ``error`` to have the original delivered. Raises
+        SERVICE_REQUEST_NOT_AWAITED when the request no longer waits for it."""
+        request = nc_pb2.AnswerServiceRequest(extension_identifier=extension, request_id=request_id, error=error)
+        if content is not None and not error:
+            request.content.CopyFrom(content)
+        self.call("AnswerService", request, nc_pb2.Empty)
+
+    def run_service_extension(self, identifier: str,
+                              callback: Callable[[request_pb2.NotificationRequest], Optional[request_pb2.NotificationContent]],
+                              *, requests: Optional[int] = None, ready: Optional[Callable[[], None]] = None) -> int:
+        """Acts as the app's service extension ``identifier``: for each mutable pushed
+        notification, ``callback(request)`` returns the content to deliver instead (start from
+        a copy of ``request.content``), or None to deliver the original; an exception it raises
+        is sent as the extension's error (the original is delivered). ``ready`` is called once
+        the registration is live. Returns after ``requests`` answers (None: until the stream
+        ends); returns how many it answered. A callback slower than the deadline gets its
+        answer refused (SERVICE_REQUEST_NOT_AWAITED, counted but not raised)."""
+        answered = 0
+        with self.register_service_extension(identifier) as events:
+            for event in events:
+                if event.registered:
+                    if ready is not None:
+                        ready()
+                    continue
+                if not event.HasField("service_request"):
+                    continue
+                asked = event.service_request
+                try:
+                    content = callback(asked.request)
+                    error = "" if content is not None else "the extension kept the original content"
+                except Exception as exc:  # the extension's failure, reported to chimed
+                    content, error = None, f"{type(exc).__name__}: {exc}"
+                try:
+                    self.answer_service(identifier, asked.id, content, error)
+                except ChimeError as exc:
+                    if exc.reason != "SERVICE_REQUEST_NOT_AWAITED":
+                        raise
+                answered += 1
+                if requests is not None and answered >= requests:
+                    break
+        return answered
 
     # -- apps and sounds -----------------------------------------------------------------------
 

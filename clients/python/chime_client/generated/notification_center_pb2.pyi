@@ -56,6 +56,18 @@ class AnswerResponseRequest(_message.Message):
     response_id: int
     def __init__(self, extension_identifier: _Optional[str] = ..., response_id: _Optional[int] = ..., option: _Optional[_Union[ExtensionResponseOption, str]] = ...) -> None: ...
 
+class AnswerServiceRequest(_message.Message):
+    __slots__ = ["content", "error", "extension_identifier", "request_id"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    content: _request_pb2.NotificationContent
+    error: str
+    extension_identifier: str
+    request_id: int
+    def __init__(self, extension_identifier: _Optional[str] = ..., request_id: _Optional[int] = ..., content: _Optional[_Union[_request_pb2.NotificationContent, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
+
 class AppLayout(_message.Message):
     __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
@@ -163,18 +175,22 @@ class Event(_message.Message):
     def __init__(self, cursor: _Optional[int] = ..., at_unix_ms: _Optional[int] = ..., kind: _Optional[_Union[EventKind, str]] = ..., identifiers: _Optional[_Iterable[str]] = ..., delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., pending: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., note: _Optional[str] = ..., badge_count: _Optional[int] = ...) -> None: ...
 
 class ExtensionEvent(_message.Message):
-    __slots__ = ["delivered", "media", "registered", "response", "response_id"]
+    __slots__ = ["delivered", "media", "registered", "response", "response_id", "service_request", "service_time_will_expire"]
     DELIVERED_FIELD_NUMBER: _ClassVar[int]
     MEDIA_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_FIELD_NUMBER: _ClassVar[int]
     RESPONSE_ID_FIELD_NUMBER: _ClassVar[int]
+    SERVICE_REQUEST_FIELD_NUMBER: _ClassVar[int]
+    SERVICE_TIME_WILL_EXPIRE_FIELD_NUMBER: _ClassVar[int]
     delivered: _request_pb2.DeliveredNotification
     media: MediaPress
     registered: bool
     response: NotificationResponse
     response_id: int
-    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ..., media: _Optional[_Union[MediaPress, _Mapping]] = ...) -> None: ...
+    service_request: ServiceRequest
+    service_time_will_expire: int
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., response: _Optional[_Union[NotificationResponse, _Mapping]] = ..., registered: bool = ..., response_id: _Optional[int] = ..., media: _Optional[_Union[MediaPress, _Mapping]] = ..., service_request: _Optional[_Union[ServiceRequest, _Mapping]] = ..., service_time_will_expire: _Optional[int] = ...) -> None: ...
 
 class FireDate(_message.Message):
     __slots__ = ["dst_note", "time_zone", "unix_ms", "utc_offset_seconds"]
@@ -304,6 +320,22 @@ class PressMediaButtonResponse(_message.Message):
     extension_identifier: str
     def __init__(self, extension_identifier: _Optional[str] = ...) -> None: ...
 
+class PushRequest(_message.Message):
+    __slots__ = ["identifier", "payload"]
+    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    identifier: str
+    payload: bytes
+    def __init__(self, payload: _Optional[bytes] = ..., identifier: _Optional[str] = ...) -> None: ...
+
+class PushResponse(_message.Message):
+    __slots__ = ["delivered", "replaced"]
+    DELIVERED_FIELD_NUMBER: _ClassVar[int]
+    REPLACED_FIELD_NUMBER: _ClassVar[int]
+    delivered: _request_pb2.DeliveredNotification
+    replaced: bool
+    def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., replaced: bool = ...) -> None: ...
+
 class RegisterAppRequest(_message.Message):
     __slots__ = ["bundle", "container", "group_containers"]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
@@ -315,14 +347,16 @@ class RegisterAppRequest(_message.Message):
     def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
 
 class RegisterExtensionRequest(_message.Message):
-    __slots__ = ["attributes", "category_identifiers", "extension_identifier"]
+    __slots__ = ["attributes", "category_identifiers", "extension_identifier", "service"]
     ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    SERVICE_FIELD_NUMBER: _ClassVar[int]
     attributes: _request_pb2.ExtensionAttributes
     category_identifiers: _containers.RepeatedScalarFieldContainer[str]
     extension_identifier: str
-    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ..., attributes: _Optional[_Union[_request_pb2.ExtensionAttributes, _Mapping]] = ...) -> None: ...
+    service: bool
+    def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ..., attributes: _Optional[_Union[_request_pb2.ExtensionAttributes, _Mapping]] = ..., service: bool = ...) -> None: ...
 
 class RemoveResponse(_message.Message):
     __slots__ = ["removed"]
@@ -353,6 +387,16 @@ class RespondResponse(_message.Message):
     removed: bool
     routed_to: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, routed_to: _Optional[_Iterable[str]] = ..., removed: bool = ...) -> None: ...
+
+class ServiceRequest(_message.Message):
+    __slots__ = ["deadline_unix_ms", "id", "request"]
+    DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    deadline_unix_ms: int
+    id: int
+    request: _request_pb2.NotificationRequest
+    def __init__(self, id: _Optional[int] = ..., request: _Optional[_Union[_request_pb2.NotificationRequest, _Mapping]] = ..., deadline_unix_ms: _Optional[int] = ...) -> None: ...
 
 class SetBadgeCountRequest(_message.Message):
     __slots__ = ["count"]

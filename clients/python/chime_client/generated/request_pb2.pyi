@@ -52,6 +52,22 @@ class Action(_message.Message):
     title: str
     def __init__(self, identifier: _Optional[str] = ..., title: _Optional[str] = ..., authentication_required: bool = ..., destructive: bool = ..., foreground: bool = ..., text_input: _Optional[_Union[TextInput, _Mapping]] = ..., icon: _Optional[str] = ...) -> None: ...
 
+class AlertLocalization(_message.Message):
+    __slots__ = ["loc_args", "loc_key", "subtitle_loc_args", "subtitle_loc_key", "title_loc_args", "title_loc_key"]
+    LOC_ARGS_FIELD_NUMBER: _ClassVar[int]
+    LOC_KEY_FIELD_NUMBER: _ClassVar[int]
+    SUBTITLE_LOC_ARGS_FIELD_NUMBER: _ClassVar[int]
+    SUBTITLE_LOC_KEY_FIELD_NUMBER: _ClassVar[int]
+    TITLE_LOC_ARGS_FIELD_NUMBER: _ClassVar[int]
+    TITLE_LOC_KEY_FIELD_NUMBER: _ClassVar[int]
+    loc_args: _containers.RepeatedScalarFieldContainer[str]
+    loc_key: str
+    subtitle_loc_args: _containers.RepeatedScalarFieldContainer[str]
+    subtitle_loc_key: str
+    title_loc_args: _containers.RepeatedScalarFieldContainer[str]
+    title_loc_key: str
+    def __init__(self, title_loc_key: _Optional[str] = ..., title_loc_args: _Optional[_Iterable[str]] = ..., subtitle_loc_key: _Optional[str] = ..., subtitle_loc_args: _Optional[_Iterable[str]] = ..., loc_key: _Optional[str] = ..., loc_args: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class Attachment(_message.Message):
     __slots__ = ["identifier", "info", "options", "path"]
     IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
@@ -169,13 +185,14 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "media_playback", "missed", "request", "sound"]
+    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "media_playback", "missed", "push", "request", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     MEDIA_PLAYBACK_FIELD_NUMBER: _ClassVar[int]
     MISSED_FIELD_NUMBER: _ClassVar[int]
+    PUSH_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
@@ -184,9 +201,10 @@ class DeliveredNotification(_message.Message):
     extension_attributes: ExtensionAttributes
     media_playback: MediaPlayback
     missed: bool
+    push: PushDelivery
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
@@ -233,7 +251,8 @@ class MissedFirePolicy(_message.Message):
     def __init__(self, action: _Optional[_Union[MissedFireAction, str]] = ..., max_lateness_seconds: _Optional[float] = ...) -> None: ...
 
 class NotificationContent(_message.Message):
-    __slots__ = ["attachments", "badge", "body", "category_identifier", "interruption_level", "launch_image_name", "relevance_score", "sound", "subtitle", "summary_argument", "target_content_identifier", "thread_identifier", "title", "user_info_json"]
+    __slots__ = ["alert_localization", "attachments", "badge", "body", "category_identifier", "interruption_level", "launch_image_name", "relevance_score", "sound", "subtitle", "summary_argument", "target_content_identifier", "thread_identifier", "title", "user_info_json"]
+    ALERT_LOCALIZATION_FIELD_NUMBER: _ClassVar[int]
     ATTACHMENTS_FIELD_NUMBER: _ClassVar[int]
     BADGE_FIELD_NUMBER: _ClassVar[int]
     BODY_FIELD_NUMBER: _ClassVar[int]
@@ -248,6 +267,7 @@ class NotificationContent(_message.Message):
     THREAD_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     USER_INFO_JSON_FIELD_NUMBER: _ClassVar[int]
+    alert_localization: AlertLocalization
     attachments: _containers.RepeatedCompositeFieldContainer[Attachment]
     badge: int
     body: str
@@ -262,7 +282,7 @@ class NotificationContent(_message.Message):
     thread_identifier: str
     title: str
     user_info_json: str
-    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., body: _Optional[str] = ..., badge: _Optional[int] = ..., sound: _Optional[_Union[Sound, _Mapping]] = ..., user_info_json: _Optional[str] = ..., attachments: _Optional[_Iterable[_Union[Attachment, _Mapping]]] = ..., category_identifier: _Optional[str] = ..., thread_identifier: _Optional[str] = ..., target_content_identifier: _Optional[str] = ..., interruption_level: _Optional[_Union[InterruptionLevel, str]] = ..., relevance_score: _Optional[float] = ..., summary_argument: _Optional[str] = ..., launch_image_name: _Optional[str] = ...) -> None: ...
+    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., body: _Optional[str] = ..., badge: _Optional[int] = ..., sound: _Optional[_Union[Sound, _Mapping]] = ..., user_info_json: _Optional[str] = ..., attachments: _Optional[_Iterable[_Union[Attachment, _Mapping]]] = ..., category_identifier: _Optional[str] = ..., thread_identifier: _Optional[str] = ..., target_content_identifier: _Optional[str] = ..., interruption_level: _Optional[_Union[InterruptionLevel, str]] = ..., relevance_score: _Optional[float] = ..., summary_argument: _Optional[str] = ..., launch_image_name: _Optional[str] = ..., alert_localization: _Optional[_Union[AlertLocalization, _Mapping]] = ...) -> None: ...
 
 class NotificationRequest(_message.Message):
     __slots__ = ["content", "identifier", "missed_fire", "trigger"]
@@ -291,6 +311,36 @@ class PendingRequest(_message.Message):
     request: NotificationRequest
     sound: SoundResolution
     def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
+
+class PushDelivery(_message.Message):
+    __slots__ = ["content", "extension_identifier", "message", "mutable_content", "reason", "refused_attachments"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    EXTENSION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    MUTABLE_CONTENT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_ATTACHMENTS_FIELD_NUMBER: _ClassVar[int]
+    content: str
+    extension_identifier: str
+    message: str
+    mutable_content: bool
+    reason: str
+    refused_attachments: _containers.RepeatedCompositeFieldContainer[RefusedAttachment]
+    def __init__(self, mutable_content: bool = ..., content: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., extension_identifier: _Optional[str] = ..., refused_attachments: _Optional[_Iterable[_Union[RefusedAttachment, _Mapping]]] = ...) -> None: ...
+
+class RefusedAttachment(_message.Message):
+    __slots__ = ["field", "identifier", "message", "path", "reason"]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    identifier: str
+    message: str
+    path: str
+    reason: str
+    def __init__(self, identifier: _Optional[str] = ..., path: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]

@@ -908,6 +908,186 @@ void   chime__v1__extension_event__free_unpacked
   assert(message->base.descriptor == &chime__v1__extension_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__service_request__init
+                     (Chime__V1__ServiceRequest         *message)
+{
+  static const Chime__V1__ServiceRequest init_value = CHIME__V1__SERVICE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__service_request__get_packed_size
+                     (const Chime__V1__ServiceRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__service_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__service_request__pack
+                     (const Chime__V1__ServiceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__service_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__service_request__pack_to_buffer
+                     (const Chime__V1__ServiceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__service_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__ServiceRequest *
+       chime__v1__service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__ServiceRequest *)
+     protobuf_c_message_unpack (&chime__v1__service_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__service_request__free_unpacked
+                     (Chime__V1__ServiceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__service_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__answer_service_request__init
+                     (Chime__V1__AnswerServiceRequest         *message)
+{
+  static const Chime__V1__AnswerServiceRequest init_value = CHIME__V1__ANSWER_SERVICE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__answer_service_request__get_packed_size
+                     (const Chime__V1__AnswerServiceRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__answer_service_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__answer_service_request__pack
+                     (const Chime__V1__AnswerServiceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__answer_service_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__answer_service_request__pack_to_buffer
+                     (const Chime__V1__AnswerServiceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__answer_service_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__AnswerServiceRequest *
+       chime__v1__answer_service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__AnswerServiceRequest *)
+     protobuf_c_message_unpack (&chime__v1__answer_service_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__answer_service_request__free_unpacked
+                     (Chime__V1__AnswerServiceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__answer_service_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__push_request__init
+                     (Chime__V1__PushRequest         *message)
+{
+  static const Chime__V1__PushRequest init_value = CHIME__V1__PUSH_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__push_request__get_packed_size
+                     (const Chime__V1__PushRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__push_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__push_request__pack
+                     (const Chime__V1__PushRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__push_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__push_request__pack_to_buffer
+                     (const Chime__V1__PushRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__push_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__PushRequest *
+       chime__v1__push_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__PushRequest *)
+     protobuf_c_message_unpack (&chime__v1__push_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__push_request__free_unpacked
+                     (Chime__V1__PushRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__push_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__push_response__init
+                     (Chime__V1__PushResponse         *message)
+{
+  static const Chime__V1__PushResponse init_value = CHIME__V1__PUSH_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__push_response__get_packed_size
+                     (const Chime__V1__PushResponse *message)
+{
+  assert(message->base.descriptor == &chime__v1__push_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__push_response__pack
+                     (const Chime__V1__PushResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__push_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__push_response__pack_to_buffer
+                     (const Chime__V1__PushResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__push_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__PushResponse *
+       chime__v1__push_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__PushResponse *)
+     protobuf_c_message_unpack (&chime__v1__push_response__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__push_response__free_unpacked
+                     (Chime__V1__PushResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__push_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__media_press__init
                      (Chime__V1__MediaPress         *message)
 {
@@ -2578,7 +2758,7 @@ const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor =
   (ProtobufCMessageInit) chime__v1__respond_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor chime__v1__register_extension_request__field_descriptors[4] =
 {
   {
     "extension_identifier",
@@ -2616,16 +2796,29 @@ static const ProtobufCFieldDescriptor chime__v1__register_extension_request__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "service",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterExtensionRequest, service),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__register_extension_request__field_indices_by_name[] = {
   2,   /* field[2] = attributes */
   1,   /* field[1] = category_identifiers */
   0,   /* field[0] = extension_identifier */
+  3,   /* field[3] = service */
 };
 static const ProtobufCIntRange chime__v1__register_extension_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor =
 {
@@ -2635,14 +2828,14 @@ const ProtobufCMessageDescriptor chime__v1__register_extension_request__descript
   "Chime__V1__RegisterExtensionRequest",
   "chime.v1",
   sizeof(Chime__V1__RegisterExtensionRequest),
-  3,
+  4,
   chime__v1__register_extension_request__field_descriptors,
   chime__v1__register_extension_request__field_indices_by_name,
   1,  chime__v1__register_extension_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__register_extension_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descriptors[7] =
 {
   {
     "delivered",
@@ -2704,6 +2897,30 @@ static const ProtobufCFieldDescriptor chime__v1__extension_event__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "service_request",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, service_request),
+    &chime__v1__service_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "service_time_will_expire",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ExtensionEvent, service_time_will_expire),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
   0,   /* field[0] = delivered */
@@ -2711,11 +2928,13 @@ static const unsigned chime__v1__extension_event__field_indices_by_name[] = {
   2,   /* field[2] = registered */
   1,   /* field[1] = response */
   3,   /* field[3] = response_id */
+  5,   /* field[5] = service_request */
+  6,   /* field[6] = service_time_will_expire */
 };
 static const ProtobufCIntRange chime__v1__extension_event__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
 {
@@ -2725,11 +2944,254 @@ const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor =
   "Chime__V1__ExtensionEvent",
   "chime.v1",
   sizeof(Chime__V1__ExtensionEvent),
-  5,
+  7,
   chime__v1__extension_event__field_descriptors,
   chime__v1__extension_event__field_indices_by_name,
   1,  chime__v1__extension_event__number_ranges,
   (ProtobufCMessageInit) chime__v1__extension_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__service_request__field_descriptors[3] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServiceRequest, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServiceRequest, request),
+    &chime__v1__notification_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "deadline_unix_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServiceRequest, deadline_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__service_request__field_indices_by_name[] = {
+  2,   /* field[2] = deadline_unix_ms */
+  0,   /* field[0] = id */
+  1,   /* field[1] = request */
+};
+static const ProtobufCIntRange chime__v1__service_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor chime__v1__service_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.ServiceRequest",
+  "ServiceRequest",
+  "Chime__V1__ServiceRequest",
+  "chime.v1",
+  sizeof(Chime__V1__ServiceRequest),
+  3,
+  chime__v1__service_request__field_descriptors,
+  chime__v1__service_request__field_indices_by_name,
+  1,  chime__v1__service_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__service_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__answer_service_request__field_descriptors[4] =
+{
+  {
+    "extension_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerServiceRequest, extension_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "request_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerServiceRequest, request_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerServiceRequest, content),
+    &chime__v1__notification_content__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AnswerServiceRequest, error),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__answer_service_request__field_indices_by_name[] = {
+  2,   /* field[2] = content */
+  3,   /* field[3] = error */
+  0,   /* field[0] = extension_identifier */
+  1,   /* field[1] = request_id */
+};
+static const ProtobufCIntRange chime__v1__answer_service_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor chime__v1__answer_service_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.AnswerServiceRequest",
+  "AnswerServiceRequest",
+  "Chime__V1__AnswerServiceRequest",
+  "chime.v1",
+  sizeof(Chime__V1__AnswerServiceRequest),
+  4,
+  chime__v1__answer_service_request__field_descriptors,
+  chime__v1__answer_service_request__field_indices_by_name,
+  1,  chime__v1__answer_service_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__answer_service_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__push_request__field_descriptors[2] =
+{
+  {
+    "payload",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushRequest, payload),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "identifier",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushRequest, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__push_request__field_indices_by_name[] = {
+  1,   /* field[1] = identifier */
+  0,   /* field[0] = payload */
+};
+static const ProtobufCIntRange chime__v1__push_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__push_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.PushRequest",
+  "PushRequest",
+  "Chime__V1__PushRequest",
+  "chime.v1",
+  sizeof(Chime__V1__PushRequest),
+  2,
+  chime__v1__push_request__field_descriptors,
+  chime__v1__push_request__field_indices_by_name,
+  1,  chime__v1__push_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__push_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__push_response__field_descriptors[2] =
+{
+  {
+    "delivered",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushResponse, delivered),
+    &chime__v1__delivered_notification__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "replaced",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushResponse, replaced),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__push_response__field_indices_by_name[] = {
+  0,   /* field[0] = delivered */
+  1,   /* field[1] = replaced */
+};
+static const ProtobufCIntRange chime__v1__push_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__push_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.PushResponse",
+  "PushResponse",
+  "Chime__V1__PushResponse",
+  "chime.v1",
+  sizeof(Chime__V1__PushResponse),
+  2,
+  chime__v1__push_response__field_descriptors,
+  chime__v1__push_response__field_indices_by_name,
+  1,  chime__v1__push_response__number_ranges,
+  (ProtobufCMessageInit) chime__v1__push_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__media_press__field_descriptors[2] =
@@ -4013,7 +4475,7 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[24] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[26] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -4031,6 +4493,8 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "AnswerResponse", &chime__v1__answer_response_request__descriptor, &chime__v1__empty__descriptor },
   { "PressMediaButton", &chime__v1__press_media_button_request__descriptor, &chime__v1__press_media_button_response__descriptor },
   { "ReportMediaPlayback", &chime__v1__report_media_playback_request__descriptor, &chime__v1__empty__descriptor },
+  { "Push", &chime__v1__push_request__descriptor, &chime__v1__push_response__descriptor },
+  { "AnswerService", &chime__v1__answer_service_request__descriptor, &chime__v1__empty__descriptor },
   { "RequestAuthorization", &chime__v1__authorization_request__descriptor, &chime__v1__authorization_response__descriptor },
   { "GetSettings", &chime__v1__empty__descriptor, &chime__v1__notification_settings__descriptor },
   { "SetBadgeCount", &chime__v1__set_badge_count_request__descriptor, &chime__v1__empty__descriptor },
@@ -4043,26 +4507,28 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
   13,        /* AnswerResponse */
-  23,        /* CheckSound */
-  21,        /* GetApp */
+  17,        /* AnswerService */
+  25,        /* CheckSound */
+  23,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
   1,        /* GetPending */
-  17,        /* GetSettings */
-  22,        /* ListApps */
+  19,        /* GetSettings */
+  24,        /* ListApps */
   8,        /* NextTriggerDates */
   14,        /* PressMediaButton */
-  20,        /* RegisterApp */
+  16,        /* Push */
+  22,        /* RegisterApp */
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
   5,        /* RemoveDelivered */
   2,        /* RemovePending */
   15,        /* ReportMediaPlayback */
-  16,        /* RequestAuthorization */
+  18,        /* RequestAuthorization */
   11,        /* Respond */
-  19,        /* SetAppSettings */
-  18,        /* SetBadgeCount */
+  21,        /* SetAppSettings */
+  20,        /* SetBadgeCount */
   9,        /* SetCategories */
   7         /* Subscribe */
 };
@@ -4073,7 +4539,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  24,
+  26,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -4205,13 +4671,29 @@ void chime__v1__notification_center__report_media_playback(ProtobufCService *ser
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void chime__v1__notification_center__push(ProtobufCService *service,
+                                          const Chime__V1__PushRequest *input,
+                                          Chime__V1__PushResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__answer_service(ProtobufCService *service,
+                                                    const Chime__V1__AnswerServiceRequest *input,
+                                                    Chime__V1__Empty_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
                                                            void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   const Chime__V1__Empty *input,
@@ -4219,7 +4701,7 @@ void chime__v1__notification_center__get_settings(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      const Chime__V1__SetBadgeCountRequest *input,
@@ -4227,7 +4709,7 @@ void chime__v1__notification_center__set_badge_count(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
                                                       const Chime__V1__AppSettingsRequest *input,
@@ -4235,7 +4717,7 @@ void chime__v1__notification_center__set_app_settings(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   const Chime__V1__RegisterAppRequest *input,
@@ -4243,7 +4725,7 @@ void chime__v1__notification_center__register_app(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              const Chime__V1__Empty *input,
@@ -4251,7 +4733,7 @@ void chime__v1__notification_center__get_app(ProtobufCService *service,
                                              void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                const Chime__V1__Empty *input,
@@ -4259,7 +4741,7 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
@@ -4267,7 +4749,7 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

@@ -37,6 +37,10 @@ typedef struct Chime__V1__RespondRequest Chime__V1__RespondRequest;
 typedef struct Chime__V1__RespondResponse Chime__V1__RespondResponse;
 typedef struct Chime__V1__RegisterExtensionRequest Chime__V1__RegisterExtensionRequest;
 typedef struct Chime__V1__ExtensionEvent Chime__V1__ExtensionEvent;
+typedef struct Chime__V1__ServiceRequest Chime__V1__ServiceRequest;
+typedef struct Chime__V1__AnswerServiceRequest Chime__V1__AnswerServiceRequest;
+typedef struct Chime__V1__PushRequest Chime__V1__PushRequest;
+typedef struct Chime__V1__PushResponse Chime__V1__PushResponse;
 typedef struct Chime__V1__MediaPress Chime__V1__MediaPress;
 typedef struct Chime__V1__PressMediaButtonRequest Chime__V1__PressMediaButtonRequest;
 typedef struct Chime__V1__PressMediaButtonResponse Chime__V1__PressMediaButtonResponse;
@@ -404,10 +408,16 @@ struct  Chime__V1__RegisterExtensionRequest
    * CONTENT_SIZE_RATIO_REQUIRED.
    */
   Chime__V1__ExtensionAttributes *attributes;
+  /*
+   * Registers the connection as the app's service extension instead (one live at a time per
+   * app): it is sent each mutable pushed notification as ExtensionEvent.service_request.
+   * Categories and attributes are not used then.
+   */
+  protobuf_c_boolean service;
 };
 #define CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__register_extension_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, NULL, 0 }
 
 
 struct  Chime__V1__ExtensionEvent
@@ -428,10 +438,85 @@ struct  Chime__V1__ExtensionEvent
    * The user pressed the media play/pause button of a notification in its categories.
    */
   Chime__V1__MediaPress *media;
+  /*
+   * Service extensions: a pushed notification to replace the content of (didReceive).
+   */
+  Chime__V1__ServiceRequest *service_request;
+  /*
+   * Service extensions: the deadline of the request with this id passed
+   * (serviceExtensionTimeWillExpire); answer with the best attempt within the grace period.
+   */
+  uint64_t service_time_will_expire;
 };
 #define CHIME__V1__EXTENSION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__extension_event__descriptor) \
-    , NULL, NULL, 0, 0, NULL }
+    , NULL, NULL, 0, 0, NULL, NULL, 0 }
+
+
+struct  Chime__V1__ServiceRequest
+{
+  ProtobufCMessage base;
+  uint64_t id;
+  Chime__V1__NotificationRequest *request;
+  /*
+   * Answer by then; after it the extension is told time will expire and gets a grace period.
+   */
+  int64_t deadline_unix_ms;
+};
+#define CHIME__V1__SERVICE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__service_request__descriptor) \
+    , 0, NULL, 0 }
+
+
+struct  Chime__V1__AnswerServiceRequest
+{
+  ProtobufCMessage base;
+  char *extension_identifier;
+  uint64_t request_id;
+  /*
+   * The content to deliver instead (all of it: start from the request's content).
+   */
+  Chime__V1__NotificationContent *content;
+  /*
+   * Non-empty: the extension failed; the original content is delivered.
+   */
+  char *error;
+};
+#define CHIME__V1__ANSWER_SERVICE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__answer_service_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, NULL, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__PushRequest
+{
+  ProtobufCMessage base;
+  /*
+   * The APNs-style JSON payload, as bytes.
+   */
+  ProtobufCBinaryData payload;
+  /*
+   * apns-collapse-id: replaces an earlier delivered notification with this identifier. Empty
+   * gets a generated one.
+   */
+  char *identifier;
+};
+#define CHIME__V1__PUSH_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__push_request__descriptor) \
+    , {0,NULL}, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__PushResponse
+{
+  ProtobufCMessage base;
+  Chime__V1__DeliveredNotification *delivered;
+  /*
+   * A pending request with the same identifier was replaced.
+   */
+  protobuf_c_boolean replaced;
+};
+#define CHIME__V1__PUSH_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__push_response__descriptor) \
+    , NULL, 0 }
 
 
 struct  Chime__V1__MediaPress
@@ -1114,6 +1199,82 @@ Chime__V1__ExtensionEvent *
 void   chime__v1__extension_event__free_unpacked
                      (Chime__V1__ExtensionEvent *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__ServiceRequest methods */
+void   chime__v1__service_request__init
+                     (Chime__V1__ServiceRequest         *message);
+size_t chime__v1__service_request__get_packed_size
+                     (const Chime__V1__ServiceRequest   *message);
+size_t chime__v1__service_request__pack
+                     (const Chime__V1__ServiceRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__service_request__pack_to_buffer
+                     (const Chime__V1__ServiceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__ServiceRequest *
+       chime__v1__service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__service_request__free_unpacked
+                     (Chime__V1__ServiceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__AnswerServiceRequest methods */
+void   chime__v1__answer_service_request__init
+                     (Chime__V1__AnswerServiceRequest         *message);
+size_t chime__v1__answer_service_request__get_packed_size
+                     (const Chime__V1__AnswerServiceRequest   *message);
+size_t chime__v1__answer_service_request__pack
+                     (const Chime__V1__AnswerServiceRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__answer_service_request__pack_to_buffer
+                     (const Chime__V1__AnswerServiceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AnswerServiceRequest *
+       chime__v1__answer_service_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__answer_service_request__free_unpacked
+                     (Chime__V1__AnswerServiceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__PushRequest methods */
+void   chime__v1__push_request__init
+                     (Chime__V1__PushRequest         *message);
+size_t chime__v1__push_request__get_packed_size
+                     (const Chime__V1__PushRequest   *message);
+size_t chime__v1__push_request__pack
+                     (const Chime__V1__PushRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__push_request__pack_to_buffer
+                     (const Chime__V1__PushRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__PushRequest *
+       chime__v1__push_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__push_request__free_unpacked
+                     (Chime__V1__PushRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__PushResponse methods */
+void   chime__v1__push_response__init
+                     (Chime__V1__PushResponse         *message);
+size_t chime__v1__push_response__get_packed_size
+                     (const Chime__V1__PushResponse   *message);
+size_t chime__v1__push_response__pack
+                     (const Chime__V1__PushResponse   *message,
+                      uint8_t             *out);
+size_t chime__v1__push_response__pack_to_buffer
+                     (const Chime__V1__PushResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__PushResponse *
+       chime__v1__push_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__push_response__free_unpacked
+                     (Chime__V1__PushResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__MediaPress methods */
 void   chime__v1__media_press__init
                      (Chime__V1__MediaPress         *message);
@@ -1480,6 +1641,18 @@ typedef void (*Chime__V1__RegisterExtensionRequest_Closure)
 typedef void (*Chime__V1__ExtensionEvent_Closure)
                  (const Chime__V1__ExtensionEvent *message,
                   void *closure_data);
+typedef void (*Chime__V1__ServiceRequest_Closure)
+                 (const Chime__V1__ServiceRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__AnswerServiceRequest_Closure)
+                 (const Chime__V1__AnswerServiceRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__PushRequest_Closure)
+                 (const Chime__V1__PushRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__PushResponse_Closure)
+                 (const Chime__V1__PushResponse *message,
+                  void *closure_data);
 typedef void (*Chime__V1__MediaPress_Closure)
                  (const Chime__V1__MediaPress *message,
                   void *closure_data);
@@ -1599,6 +1772,14 @@ struct Chime__V1__NotificationCenter_Service
                                 const Chime__V1__ReportMediaPlaybackRequest *input,
                                 Chime__V1__Empty_Closure closure,
                                 void *closure_data);
+  void (*push)(Chime__V1__NotificationCenter_Service *service,
+               const Chime__V1__PushRequest *input,
+               Chime__V1__PushResponse_Closure closure,
+               void *closure_data);
+  void (*answer_service)(Chime__V1__NotificationCenter_Service *service,
+                         const Chime__V1__AnswerServiceRequest *input,
+                         Chime__V1__Empty_Closure closure,
+                         void *closure_data);
   void (*request_authorization)(Chime__V1__NotificationCenter_Service *service,
                                 const Chime__V1__AuthorizationRequest *input,
                                 Chime__V1__AuthorizationResponse_Closure closure,
@@ -1655,6 +1836,8 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## answer_response,\
       function_prefix__ ## press_media_button,\
       function_prefix__ ## report_media_playback,\
+      function_prefix__ ## push,\
+      function_prefix__ ## answer_service,\
       function_prefix__ ## request_authorization,\
       function_prefix__ ## get_settings,\
       function_prefix__ ## set_badge_count,\
@@ -1727,6 +1910,14 @@ void chime__v1__notification_center__report_media_playback(ProtobufCService *ser
                                                            const Chime__V1__ReportMediaPlaybackRequest *input,
                                                            Chime__V1__Empty_Closure closure,
                                                            void *closure_data);
+void chime__v1__notification_center__push(ProtobufCService *service,
+                                          const Chime__V1__PushRequest *input,
+                                          Chime__V1__PushResponse_Closure closure,
+                                          void *closure_data);
+void chime__v1__notification_center__answer_service(ProtobufCService *service,
+                                                    const Chime__V1__AnswerServiceRequest *input,
+                                                    Chime__V1__Empty_Closure closure,
+                                                    void *closure_data);
 void chime__v1__notification_center__request_authorization(ProtobufCService *service,
                                                            const Chime__V1__AuthorizationRequest *input,
                                                            Chime__V1__AuthorizationResponse_Closure closure,
@@ -1786,6 +1977,10 @@ extern const ProtobufCMessageDescriptor chime__v1__respond_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__respond_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__register_extension_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__extension_event__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__service_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__answer_service_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__push_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__push_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__media_press__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__press_media_button_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__press_media_button_response__descriptor;

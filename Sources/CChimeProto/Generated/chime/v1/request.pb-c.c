@@ -323,6 +323,51 @@ void   chime__v1__notification_content__free_unpacked
   assert(message->base.descriptor == &chime__v1__notification_content__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__alert_localization__init
+                     (Chime__V1__AlertLocalization         *message)
+{
+  static const Chime__V1__AlertLocalization init_value = CHIME__V1__ALERT_LOCALIZATION__INIT;
+  *message = init_value;
+}
+size_t chime__v1__alert_localization__get_packed_size
+                     (const Chime__V1__AlertLocalization *message)
+{
+  assert(message->base.descriptor == &chime__v1__alert_localization__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__alert_localization__pack
+                     (const Chime__V1__AlertLocalization *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__alert_localization__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__alert_localization__pack_to_buffer
+                     (const Chime__V1__AlertLocalization *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__alert_localization__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__AlertLocalization *
+       chime__v1__alert_localization__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__AlertLocalization *)
+     protobuf_c_message_unpack (&chime__v1__alert_localization__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__alert_localization__free_unpacked
+                     (Chime__V1__AlertLocalization *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__alert_localization__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__time_interval_trigger__init
                      (Chime__V1__TimeIntervalTrigger         *message)
 {
@@ -681,6 +726,96 @@ void   chime__v1__delivered_notification__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &chime__v1__delivered_notification__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__push_delivery__init
+                     (Chime__V1__PushDelivery         *message)
+{
+  static const Chime__V1__PushDelivery init_value = CHIME__V1__PUSH_DELIVERY__INIT;
+  *message = init_value;
+}
+size_t chime__v1__push_delivery__get_packed_size
+                     (const Chime__V1__PushDelivery *message)
+{
+  assert(message->base.descriptor == &chime__v1__push_delivery__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__push_delivery__pack
+                     (const Chime__V1__PushDelivery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__push_delivery__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__push_delivery__pack_to_buffer
+                     (const Chime__V1__PushDelivery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__push_delivery__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__PushDelivery *
+       chime__v1__push_delivery__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__PushDelivery *)
+     protobuf_c_message_unpack (&chime__v1__push_delivery__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__push_delivery__free_unpacked
+                     (Chime__V1__PushDelivery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__push_delivery__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__refused_attachment__init
+                     (Chime__V1__RefusedAttachment         *message)
+{
+  static const Chime__V1__RefusedAttachment init_value = CHIME__V1__REFUSED_ATTACHMENT__INIT;
+  *message = init_value;
+}
+size_t chime__v1__refused_attachment__get_packed_size
+                     (const Chime__V1__RefusedAttachment *message)
+{
+  assert(message->base.descriptor == &chime__v1__refused_attachment__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__refused_attachment__pack
+                     (const Chime__V1__RefusedAttachment *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__refused_attachment__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__refused_attachment__pack_to_buffer
+                     (const Chime__V1__RefusedAttachment *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__refused_attachment__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RefusedAttachment *
+       chime__v1__refused_attachment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RefusedAttachment *)
+     protobuf_c_message_unpack (&chime__v1__refused_attachment__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__refused_attachment__free_unpacked
+                     (Chime__V1__RefusedAttachment *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__refused_attachment__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   chime__v1__extension_attributes__init
@@ -1545,7 +1680,7 @@ const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor =
   (ProtobufCMessageInit) chime__v1__attachment_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__notification_content__field_descriptors[14] =
+static const ProtobufCFieldDescriptor chime__v1__notification_content__field_descriptors[15] =
 {
   {
     "title",
@@ -1715,8 +1850,21 @@ static const ProtobufCFieldDescriptor chime__v1__notification_content__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "alert_localization",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationContent, alert_localization),
+    &chime__v1__alert_localization__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__notification_content__field_indices_by_name[] = {
+  14,   /* field[14] = alert_localization */
   6,   /* field[6] = attachments */
   3,   /* field[3] = badge */
   2,   /* field[2] = body */
@@ -1735,7 +1883,7 @@ static const unsigned chime__v1__notification_content__field_indices_by_name[] =
 static const ProtobufCIntRange chime__v1__notification_content__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor =
 {
@@ -1745,11 +1893,114 @@ const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor =
   "Chime__V1__NotificationContent",
   "chime.v1",
   sizeof(Chime__V1__NotificationContent),
-  14,
+  15,
   chime__v1__notification_content__field_descriptors,
   chime__v1__notification_content__field_indices_by_name,
   1,  chime__v1__notification_content__number_ranges,
   (ProtobufCMessageInit) chime__v1__notification_content__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__alert_localization__field_descriptors[6] =
+{
+  {
+    "title_loc_key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AlertLocalization, title_loc_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title_loc_args",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__AlertLocalization, n_title_loc_args),
+    offsetof(Chime__V1__AlertLocalization, title_loc_args),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "subtitle_loc_key",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AlertLocalization, subtitle_loc_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "subtitle_loc_args",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__AlertLocalization, n_subtitle_loc_args),
+    offsetof(Chime__V1__AlertLocalization, subtitle_loc_args),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "loc_key",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AlertLocalization, loc_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "loc_args",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__AlertLocalization, n_loc_args),
+    offsetof(Chime__V1__AlertLocalization, loc_args),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__alert_localization__field_indices_by_name[] = {
+  5,   /* field[5] = loc_args */
+  4,   /* field[4] = loc_key */
+  3,   /* field[3] = subtitle_loc_args */
+  2,   /* field[2] = subtitle_loc_key */
+  1,   /* field[1] = title_loc_args */
+  0,   /* field[0] = title_loc_key */
+};
+static const ProtobufCIntRange chime__v1__alert_localization__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.AlertLocalization",
+  "AlertLocalization",
+  "Chime__V1__AlertLocalization",
+  "chime.v1",
+  sizeof(Chime__V1__AlertLocalization),
+  6,
+  chime__v1__alert_localization__field_descriptors,
+  chime__v1__alert_localization__field_indices_by_name,
+  1,  chime__v1__alert_localization__number_ranges,
+  (ProtobufCMessageInit) chime__v1__alert_localization__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_descriptors[2] =
@@ -2343,7 +2594,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[8] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[9] =
 {
   {
     "request",
@@ -2441,6 +2692,18 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "push",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, push),
+    &chime__v1__push_delivery__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
@@ -2449,13 +2712,14 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
   6,   /* field[6] = extension_attributes */
   7,   /* field[7] = media_playback */
   3,   /* field[3] = missed */
+  8,   /* field[8] = push */
   0,   /* field[0] = request */
   4,   /* field[4] = sound */
 };
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2465,11 +2729,204 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  8,
+  9,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,
   (ProtobufCMessageInit) chime__v1__delivered_notification__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__push_delivery__field_descriptors[6] =
+{
+  {
+    "mutable_content",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushDelivery, mutable_content),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushDelivery, content),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushDelivery, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushDelivery, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "extension_identifier",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PushDelivery, extension_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "refused_attachments",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__PushDelivery, n_refused_attachments),
+    offsetof(Chime__V1__PushDelivery, refused_attachments),
+    &chime__v1__refused_attachment__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__push_delivery__field_indices_by_name[] = {
+  1,   /* field[1] = content */
+  4,   /* field[4] = extension_identifier */
+  3,   /* field[3] = message */
+  0,   /* field[0] = mutable_content */
+  2,   /* field[2] = reason */
+  5,   /* field[5] = refused_attachments */
+};
+static const ProtobufCIntRange chime__v1__push_delivery__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor chime__v1__push_delivery__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.PushDelivery",
+  "PushDelivery",
+  "Chime__V1__PushDelivery",
+  "chime.v1",
+  sizeof(Chime__V1__PushDelivery),
+  6,
+  chime__v1__push_delivery__field_descriptors,
+  chime__v1__push_delivery__field_indices_by_name,
+  1,  chime__v1__push_delivery__number_ranges,
+  (ProtobufCMessageInit) chime__v1__push_delivery__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__refused_attachment__field_descriptors[5] =
+{
+  {
+    "identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RefusedAttachment, identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RefusedAttachment, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RefusedAttachment, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RefusedAttachment, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "field",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RefusedAttachment, field),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__refused_attachment__field_indices_by_name[] = {
+  4,   /* field[4] = field */
+  0,   /* field[0] = identifier */
+  3,   /* field[3] = message */
+  1,   /* field[1] = path */
+  2,   /* field[2] = reason */
+};
+static const ProtobufCIntRange chime__v1__refused_attachment__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor chime__v1__refused_attachment__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RefusedAttachment",
+  "RefusedAttachment",
+  "Chime__V1__RefusedAttachment",
+  "chime.v1",
+  sizeof(Chime__V1__RefusedAttachment),
+  5,
+  chime__v1__refused_attachment__field_descriptors,
+  chime__v1__refused_attachment__field_indices_by_name,
+  1,  chime__v1__refused_attachment__number_ranges,
+  (ProtobufCMessageInit) chime__v1__refused_attachment__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__extension_attributes__field_descriptors[5] =

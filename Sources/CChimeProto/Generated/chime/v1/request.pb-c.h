@@ -23,6 +23,7 @@ typedef struct Chime__V1__AttachmentOptions Chime__V1__AttachmentOptions;
 typedef struct Chime__V1__Attachment Chime__V1__Attachment;
 typedef struct Chime__V1__AttachmentInfo Chime__V1__AttachmentInfo;
 typedef struct Chime__V1__NotificationContent Chime__V1__NotificationContent;
+typedef struct Chime__V1__AlertLocalization Chime__V1__AlertLocalization;
 typedef struct Chime__V1__TimeIntervalTrigger Chime__V1__TimeIntervalTrigger;
 typedef struct Chime__V1__DateComponents Chime__V1__DateComponents;
 typedef struct Chime__V1__CalendarTrigger Chime__V1__CalendarTrigger;
@@ -31,6 +32,8 @@ typedef struct Chime__V1__Trigger Chime__V1__Trigger;
 typedef struct Chime__V1__NotificationRequest Chime__V1__NotificationRequest;
 typedef struct Chime__V1__PendingRequest Chime__V1__PendingRequest;
 typedef struct Chime__V1__DeliveredNotification Chime__V1__DeliveredNotification;
+typedef struct Chime__V1__PushDelivery Chime__V1__PushDelivery;
+typedef struct Chime__V1__RefusedAttachment Chime__V1__RefusedAttachment;
 typedef struct Chime__V1__ExtensionAttributes Chime__V1__ExtensionAttributes;
 typedef struct Chime__V1__MediaButtonFrame Chime__V1__MediaButtonFrame;
 typedef struct Chime__V1__MediaPlayPauseButton Chime__V1__MediaPlayPauseButton;
@@ -307,6 +310,11 @@ struct  Chime__V1__NotificationContent
   Chime__V1__InterruptionLevel interruption_level;
   char *summary_argument;
   char *launch_image_name;
+  /*
+   * A pushed alert's localization keys (aps.alert's title-loc-key, loc-args, ...), recorded as
+   * given: chimed has no string tables to resolve them. Unset when there are none.
+   */
+  Chime__V1__AlertLocalization *alert_localization;
   Chime__V1__NotificationContent__BadgeSetCase badge_set_case;
   union {
     int64_t badge;
@@ -318,7 +326,25 @@ struct  Chime__V1__NotificationContent
 };
 #define CHIME__V1__NOTIFICATION_CONTENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__notification_content__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET__NOT_SET, {0}, CHIME__V1__NOTIFICATION_CONTENT__RELEVANCE_SET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET__NOT_SET, {0}, CHIME__V1__NOTIFICATION_CONTENT__RELEVANCE_SET__NOT_SET, {0} }
+
+
+struct  Chime__V1__AlertLocalization
+{
+  ProtobufCMessage base;
+  char *title_loc_key;
+  size_t n_title_loc_args;
+  char **title_loc_args;
+  char *subtitle_loc_key;
+  size_t n_subtitle_loc_args;
+  char **subtitle_loc_args;
+  char *loc_key;
+  size_t n_loc_args;
+  char **loc_args;
+};
+#define CHIME__V1__ALERT_LOCALIZATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__alert_localization__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 struct  Chime__V1__TimeIntervalTrigger
@@ -581,10 +607,65 @@ struct  Chime__V1__DeliveredNotification
    * What its content extension last reported about its media (unset: nothing reported).
    */
   Chime__V1__MediaPlayback media_playback;
+  /*
+   * Set on a pushed notification (Push): which content was delivered and why.
+   */
+  Chime__V1__PushDelivery *push;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL }
+
+
+/*
+ * How a pushed notification's content came to be.
+ */
+struct  Chime__V1__PushDelivery
+{
+  ProtobufCMessage base;
+  /*
+   * aps.mutable-content was 1.
+   */
+  protobuf_c_boolean mutable_content;
+  /*
+   * "original": the payload's content; "extension": the service extension's answer;
+   * "best-attempt": the extension's answer sent after it was told its time would expire.
+   */
+  char *content;
+  /*
+   * Why the original was delivered to a mutable notification (SERVICE_EXTENSION_NOT_RUNNING,
+   * SERVICE_EXTENSION_TIMED_OUT, SERVICE_EXTENSION_FAILED, SERVICE_EXTENSION_DISCONNECTED, or
+   * the content rule its answer broke); empty otherwise.
+   */
+  char *reason;
+  char *message;
+  /*
+   * The service extension that was asked, if any.
+   */
+  char *extension_identifier;
+  /*
+   * Attachments of the extension's answer that were refused (the rest was delivered).
+   */
+  size_t n_refused_attachments;
+  Chime__V1__RefusedAttachment **refused_attachments;
+};
+#define CHIME__V1__PUSH_DELIVERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__push_delivery__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Chime__V1__RefusedAttachment
+{
+  ProtobufCMessage base;
+  char *identifier;
+  char *path;
+  char *reason;
+  char *message;
+  char *field;
+};
+#define CHIME__V1__REFUSED_ATTACHMENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__refused_attachment__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 typedef enum {
@@ -835,6 +916,25 @@ Chime__V1__NotificationContent *
 void   chime__v1__notification_content__free_unpacked
                      (Chime__V1__NotificationContent *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__AlertLocalization methods */
+void   chime__v1__alert_localization__init
+                     (Chime__V1__AlertLocalization         *message);
+size_t chime__v1__alert_localization__get_packed_size
+                     (const Chime__V1__AlertLocalization   *message);
+size_t chime__v1__alert_localization__pack
+                     (const Chime__V1__AlertLocalization   *message,
+                      uint8_t             *out);
+size_t chime__v1__alert_localization__pack_to_buffer
+                     (const Chime__V1__AlertLocalization   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AlertLocalization *
+       chime__v1__alert_localization__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__alert_localization__free_unpacked
+                     (Chime__V1__AlertLocalization *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__TimeIntervalTrigger methods */
 void   chime__v1__time_interval_trigger__init
                      (Chime__V1__TimeIntervalTrigger         *message);
@@ -987,6 +1087,44 @@ Chime__V1__DeliveredNotification *
 void   chime__v1__delivered_notification__free_unpacked
                      (Chime__V1__DeliveredNotification *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__PushDelivery methods */
+void   chime__v1__push_delivery__init
+                     (Chime__V1__PushDelivery         *message);
+size_t chime__v1__push_delivery__get_packed_size
+                     (const Chime__V1__PushDelivery   *message);
+size_t chime__v1__push_delivery__pack
+                     (const Chime__V1__PushDelivery   *message,
+                      uint8_t             *out);
+size_t chime__v1__push_delivery__pack_to_buffer
+                     (const Chime__V1__PushDelivery   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__PushDelivery *
+       chime__v1__push_delivery__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__push_delivery__free_unpacked
+                     (Chime__V1__PushDelivery *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__RefusedAttachment methods */
+void   chime__v1__refused_attachment__init
+                     (Chime__V1__RefusedAttachment         *message);
+size_t chime__v1__refused_attachment__get_packed_size
+                     (const Chime__V1__RefusedAttachment   *message);
+size_t chime__v1__refused_attachment__pack
+                     (const Chime__V1__RefusedAttachment   *message,
+                      uint8_t             *out);
+size_t chime__v1__refused_attachment__pack_to_buffer
+                     (const Chime__V1__RefusedAttachment   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RefusedAttachment *
+       chime__v1__refused_attachment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__refused_attachment__free_unpacked
+                     (Chime__V1__RefusedAttachment *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__ExtensionAttributes methods */
 void   chime__v1__extension_attributes__init
                      (Chime__V1__ExtensionAttributes         *message);
@@ -1124,6 +1262,9 @@ typedef void (*Chime__V1__AttachmentInfo_Closure)
 typedef void (*Chime__V1__NotificationContent_Closure)
                  (const Chime__V1__NotificationContent *message,
                   void *closure_data);
+typedef void (*Chime__V1__AlertLocalization_Closure)
+                 (const Chime__V1__AlertLocalization *message,
+                  void *closure_data);
 typedef void (*Chime__V1__TimeIntervalTrigger_Closure)
                  (const Chime__V1__TimeIntervalTrigger *message,
                   void *closure_data);
@@ -1147,6 +1288,12 @@ typedef void (*Chime__V1__PendingRequest_Closure)
                   void *closure_data);
 typedef void (*Chime__V1__DeliveredNotification_Closure)
                  (const Chime__V1__DeliveredNotification *message,
+                  void *closure_data);
+typedef void (*Chime__V1__PushDelivery_Closure)
+                 (const Chime__V1__PushDelivery *message,
+                  void *closure_data);
+typedef void (*Chime__V1__RefusedAttachment_Closure)
+                 (const Chime__V1__RefusedAttachment *message,
                   void *closure_data);
 typedef void (*Chime__V1__ExtensionAttributes_Closure)
                  (const Chime__V1__ExtensionAttributes *message,
@@ -1186,6 +1333,7 @@ extern const ProtobufCMessageDescriptor chime__v1__attachment_options__descripto
 extern const ProtobufCMessageDescriptor chime__v1__attachment__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__date_components__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor;
@@ -1194,6 +1342,8 @@ extern const ProtobufCMessageDescriptor chime__v1__trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__push_delivery__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__refused_attachment__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__extension_attributes__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__media_button_frame__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__media_play_pause_button__descriptor;

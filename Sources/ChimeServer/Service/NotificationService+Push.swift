@@ -1,0 +1,141 @@
+import ChimeCore
+import ChimeStore
+import Foundation
+
+/// Pushed notifications: an APNs-style payload delivered at once, with `Add`'s content rules,
+/// sound resolution and authorization; a mutable one goes to the app's live service extension
+/// first, within a deadline and a grace period on the service's clock. The user always gets
+/// the notification: the delivered record's `push` (and the `delivered` event's note) says
+/// which content it carries and why.
+extension NotificationService {
+  /// Parses and checks `submission`, asks the service extension when the payload is mutable
+  /// and one is live, then delivers; answers with what was delivered.
+  ///
+  /// Fails with INVALID_ARGUMENT `PUSH_PAYLOAD_TOO_LARGE`, `INVALID_PUSH_PAYLOAD`,
+  /// `UNKNOWN_INTERRUPTION_LEVEL`, `Add`'s content reasons (`NOTIFICATION_INVALID_NO_CONTENT`,
+  /// `INVALID_BADGE`, ...), PERMISSION_DENIED `NOTIFICATIONS_NOT_ALLOWED`, or a store error.
+  func push(app: String, submission: PushSubmission, reply: @escaping Reply<PushResult>) {
+    let payload: PushPayload
+    let request: NotificationRequest
+    do throws(ChimeError) {
+      payload = try PushPayload.parse(submission.payload, maxBytes: pushLimits.payloadMaxBytes)
+      let identifier = submission.identifier.isEmpty ? UUID().uuidString.lowercased() : submission.identifier
+      try RequestValidator.validateIdentifier(identifier, field: "identifier")
+      request = NotificationRequest(identifier: identifier, content: payload.content)
+      try RequestValidator.validate(request.content, field: "aps")
+    } catch {
+      return reply(.failure(error))
+    }
+    if let refusal = permissions(of: app).refusal(app: app, policy: policy, status: authorization(of: app).status) {
+      return reply(.failure(refusal))
+    }
+    let mutable = payload.mutableContent
+    // Not once chimed is stopping (the deadline timer is gone): nothing would end the wait.
+    guard mutable, extensionTimer != nil, let extensionIdentifier = extensions.serviceExtension(app: app) else {
+      let (content, push) = ServicePlan.decide(original: request.content, mutable: mutable, extensionIdentifier: nil, answer: nil, bestAttempt: false)
+      return deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
+    }
+    let deadline = clock.now().adding(millis: pushLimits.timeoutMillis)
+    let asked = extensions.askService(app: app, request: request, deadline: deadline, graceMillis: pushLimits.graceMillis) { [self] answer, bestAttempt in
+      let (content, push) = ServicePlan.decide(original: request.content, mutable: true, extensionIdentifier: extensionIdentifier,
+                                               answer: answer, bestAttempt: bestAttempt)
+      deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
+    }
+    if asked == nil {
+      let (content, push) = ServicePlan.decide(original: request.content, mutable: true, extensionIdentifier: nil, answer: nil, bestAttempt: false)
+      deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
+    } else {
+      armExtensionDeadline()
+    }
+  }
+
+  /// A service extension's answer to the pushed notification it was sent as request `id`.
+  ///
+  /// - Throws: NOT_FOUND `SERVICE_REQUEST_NOT_AWAITED`.
+  func answerService(app: String, extensionIdentifier: String, id: UInt64, answer: ServiceAnswer) throws(ChimeError) {
+    try extensions.answerService(app: app, extensionIdentifier: extensionIdentifier, id: id, answer)
+    armExtensionDeadline()
+  }
+
+  /// Resolves the sound and stages the attachments of the chosen content (off the loop when
+  /// there are files to look at), then delivers it through `DeliverNow`.
+  private func deliverPushed(app: String, request: NotificationRequest, content: NotificationContent, push: PushDelivery,
+                             reply: @escaping Reply<PushResult>) {
+    let chosen = { var r = request; r.content = content; return r }()
+    let criticalAllowed = permissions(of: app).effective.contains(.criticalAlert)
+    let needsFiles = !content.attachments.isEmpty || content.sound?.kind == .named || content.sound?.kind == .criticalNamed
+    guard needsFiles else {
+      let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)  // not read: no named sound
+      let prepared = PreparedRequest(request: chosen, sound: SoundResolver.resolve(content.sound, layout: layout, criticalAllowed: criticalAllowed))
+      return commitPushed(app: app, prepared: prepared, push: push, reply: reply)
+    }
+    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
+    let prepare = { @Sendable () -> Result<(PreparedRequest, [RefusedAttachment]), ChimeError> in
+      Result { () throws(ChimeError) in
+        try PushPreparation.prepare(chosen, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
+                                    criticalAllowed: criticalAllowed)
+      }
+    }
+    preparing += 1
+    let then = { [self] (result: Result<(PreparedRequest, [RefusedAttachment]), ChimeError>) in
+      switch result {
+      case .success(let (prepared, refused)):
+        var push = push
+        push.refusedAttachments += refused
+        commitPushed(app: app, prepared: prepared, push: push) { [self] answer in
+          reply(answer)
+          preparationEnded()
+        }
+      case .failure(let error):
+        reply(.failure(error))
+        preparationEnded()
+      }
+    }
+    if content.attachments.isEmpty {
+      loop.runBlocking(prepare, then: then)
+    } else {
+      fileLane.run(prepare, then: then, refuse: { [self] in
+        reply(.failure(ChimeError(.shuttingDown, "chimed is shutting down; the push was not delivered and its files are untouched")))
+        preparationEnded()
+      })
+    }
+  }
+
+  /// Commits the delivery. A commit refused for the app's attachment quota (another delivery
+  /// took the room since the look-ahead) is retried without the attachments, which are then
+  /// recorded as refused: the notification is never lost to its attachments.
+  private func commitPushed(app: String, prepared: PreparedRequest, push: PushDelivery, reply: @escaping Reply<PushResult>) {
+    let request = prepared.request
+    let now = clock.now()
+    let shape = DeliveryShape.decide(requested: request.content.sound, resolved: prepared.sound,
+                                     badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
+                                     allowed: permissions(of: app).effective)
+    var shown = request
+    shown.content.interruptionLevel = shape.level
+    var delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
+                                          extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
+    delivered.push = push
+    let note = [push.note, shape.note].filter { !$0.isEmpty }.joined(separator: "; ")
+    writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)) { [self] result in
+      switch result {
+      case .failure(let error) where error.has(.attachmentQuotaExceeded) && !prepared.staged.isEmpty:
+        var without = prepared
+        without.staged = []
+        without.request.content.attachments = []
+        var push = push
+        push.refusedAttachments += prepared.staged.map {
+          RefusedAttachment(identifier: $0.attachment.identifier, path: $0.source, reason: error.reason, message: error.message, field: "content.attachments")
+        }
+        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { [self] in
+          commitPushed(app: app, prepared: without, push: push, reply: reply)
+        }
+      case .failure(let error):
+        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
+      case .success(let outcome):
+        published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
+        let answer = PushResult(delivered: outcome.delivered, replaced: outcome.replaced)
+        afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
+      }
+    }
+  }
+}
