@@ -139,12 +139,12 @@ let package = Package(
     .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(
       name: "ChimeServerTests",
       dependencies: [
-        "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport",
+        "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
