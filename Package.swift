@@ -151,7 +151,7 @@ let package = Package(
     ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport"],
+      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail"],
       swiftSettings: strictSettings
     ),
   ]
