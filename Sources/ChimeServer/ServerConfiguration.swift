@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
   public var appsDirectory: String = AppsDirectory.resolve()
   /// Bytes of attachments one app may keep in the store.
   public var attachmentQuotaBytes: Int64 = Limits.attachmentQuotaDefault
+  /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.
+  public var thumbnailBox: ThumbnailBox = .default
   /// Attachment requests staged at once (inspection and copying on the work pool); the rest
   /// wait in order, so the pool keeps room for commits and reads.
   public var fileLaneWidth: Int = 2

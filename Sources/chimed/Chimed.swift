@@ -34,6 +34,9 @@ struct Chimed: ParsableCommand {
   @Option(help: "Bytes of attachments each app may keep in the store, e.g. 100MB, 1.5GB or 5000000 (MB = 10^6 bytes).")
   var attachmentQuota: String = "100MB"
 
+  @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
+  var thumbnailBox: String = ThumbnailBox.default.description
+
   @Option(help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
@@ -73,6 +76,11 @@ struct Chimed: ParsableCommand {
       throw ValidationError("--attachment-quota: \"\(attachmentQuota)\" is not a size such as 100MB or 5000000")
     }
     configuration.attachmentQuotaBytes = quota
+    do throws(ChimeError) {
+      configuration.thumbnailBox = try ThumbnailBox(parsing: thumbnailBox)
+    } catch {
+      throw ValidationError("--thumbnail-box: \(error.message)")
+    }
     configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)
