@@ -9,6 +9,8 @@
 #   frames.apng.png 32x24 animated PNG, 3 frames of 0.1 s: red, lime, blue (the default image
 #                  is frame 0)
 #   seconds.mp4    64x48, MPEG-4 Part 2 at 5 fps, 3 s: red in second 0, lime in 1, blue in 2
+#   rotated.mp4    quadrants.png as a 1 s movie whose display matrix turns it a quarter turn
+#                  counterclockwise (the "rotate=90" tag): shown 48x64, lime at the top left
 set -euo pipefail
 cd "$(dirname "$0")/../Tests/Fixtures/media/thumbnails"
 command -v ffmpeg >/dev/null || { echo "ffmpeg not found (apt-get install -y ffmpeg)" >&2; exit 1; }
@@ -42,5 +44,10 @@ rm "$frames/f3.png"
 "${FF[@]}" -f lavfi -i "$(flat red 64x48 1 5)" -f lavfi -i "$(flat lime 64x48 1 5)" \
   -f lavfi -i "$(flat blue 64x48 1 5)" -filter_complex "[0][1][2]concat=n=3,format=yuv420p" \
   "${BITEXACT[@]}" -c:v mpeg4 -q:v 2 -g 5 -movflags +faststart seconds.mp4
+
+# The tag is written when remuxing (ffmpeg 5.1 drops it on an encode).
+"${FF[@]}" -loop 1 -framerate 5 -t 1 -i quadrants.png -vf format=yuv420p "${BITEXACT[@]}" -c:v mpeg4 -q:v 2 \
+  "$frames/rotated.mp4"
+"${FF[@]}" -i "$frames/rotated.mp4" -c copy -metadata:s:v:0 rotate=90 "${BITEXACT[@]}" rotated.mp4
 
 ls -l

@@ -20,7 +20,9 @@ enum FrameDecoder {
   ///   the allowed ones (movies).
   /// - Throws: THUMBNAIL_RENDER_FAILED when the file does not open, has no video, or no frame
   ///   decodes.
-  static func decode(path: String, format: String?, selection: FrameSelection, maxPixels: Int) throws(ChimeError) -> RGBAFrame {
+  /// - Returns: the frame as stored, and how far it must be turned clockwise (0, 90, 180 or
+  ///   270 degrees) to be shown as the container says (a phone's portrait movie).
+  static func decode(path: String, format: String?, selection: FrameSelection, maxPixels: Int) throws(ChimeError) -> (frame: RGBAFrame, rotation: Int) {
     // Our own messages say what failed; FFmpeg's console chatter would only reach chimed's log
     // or the CLI's stderr unasked.
     av_log_set_level(AV_LOG_QUIET)
@@ -49,6 +51,7 @@ enum FrameDecoder {
     status = avcodec_open2(decoder, codec, nil)
     guard status >= 0 else { throw failure("cannot open the decoder", status) }
 
+    let rotation = clockwiseRotation(stream)
     var target = Int64.max
     if case .seconds(let seconds) = selection {
       let base = stream.pointee.time_base
@@ -92,16 +95,16 @@ enum FrameDecoder {
         if received < 0 {
           // The end of the stream (or a decoder that gave up): the last frame decoded is it.
           guard havePrevious else { throw failure("no frame decodes", received) }
-          return try convert(previous, maxPixels: maxPixels)
+          return (try convert(previous, maxPixels: maxPixels), rotation)
         }
         switch selection {
         case .index(let wanted):
-          if seen >= wanted { return try convert(current, maxPixels: maxPixels) }
+          if seen >= wanted { return (try convert(current, maxPixels: maxPixels), rotation) }
           seen += 1
         case .seconds:
           let pts = current.pointee.best_effort_timestamp
           if pts != Int64.min && pts > target {
-            return try convert(havePrevious ? previous : current, maxPixels: maxPixels)
+            return (try convert(havePrevious ? previous : current, maxPixels: maxPixels), rotation)
           }
         }
         av_frame_unref(previous)
@@ -109,6 +112,18 @@ enum FrameDecoder {
         havePrevious = true
       }
     }
+  }
+
+  /// The stream's display matrix as a clockwise turn in quarter turns, as the ffmpeg tool's
+  /// autorotate reads it; 0 when there is none or it is not a quarter turn.
+  private static func clockwiseRotation(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+    var size = 0
+    guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
+    let counterclockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+    guard counterclockwise.isFinite else { return 0 }
+    var degrees = Int((-counterclockwise).rounded()) % 360
+    if degrees < 0 { degrees += 360 }
+    return (degrees + 45) / 90 % 4 * 90
   }
 
   /// The frame as packed RGBA.
@@ -135,7 +150,7 @@ enum FrameDecoder {
     var message = what
     if status < 0 {
       av_strerror(status, &text, text.count)
-      message += ": " + String(cString: text)
+      message += ": " + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
     return ChimeError(.thumbnailRenderFailed, "the movie decoder: " + message)
   }

@@ -88,6 +88,21 @@ final class Pixbuf {
     return Pixbuf(taking: p)
   }
 
+  /// Turned clockwise by 90, 180 or 270 degrees (a copy); itself for anything else.
+  func rotated(clockwise degrees: Int) throws(ChimeError) -> Pixbuf {
+    let turn: GdkPixbufRotation
+    switch degrees {
+    case 90: turn = GDK_PIXBUF_ROTATE_CLOCKWISE
+    case 180: turn = GDK_PIXBUF_ROTATE_UPSIDEDOWN
+    case 270: turn = GDK_PIXBUF_ROTATE_COUNTERCLOCKWISE
+    default: return self
+    }
+    guard let p = gdk_pixbuf_rotate_simple(pointer, turn) else {
+      throw Self.failure("cannot turn the image by \(degrees)°", nil)
+    }
+    return Pixbuf(taking: p)
+  }
+
   /// The image encoded as PNG.
   func png() throws(ChimeError) -> [UInt8] {
     var buffer: UnsafeMutablePointer<gchar>?

@@ -59,11 +59,13 @@ public enum ThumbnailRenderer {
     switch facts.mediaClass {
     case .movie:
       let seconds = ThumbnailGeometry.movieTime(time: options.thumbnailTime, duration: facts.durationSeconds)
-      return try Pixbuf.make(FrameDecoder.decode(path: path, format: nil, selection: .seconds(seconds), maxPixels: maxSourcePixels))
+      let decoded = try FrameDecoder.decode(path: path, format: nil, selection: .seconds(seconds), maxPixels: maxSourcePixels)
+      // Turned as the movie is shown, so the clipping rectangle means what the viewer sees.
+      return try Pixbuf.make(decoded.frame).rotated(clockwise: decoded.rotation)
     case .image where facts.isAnimated:
       let index = ThumbnailGeometry.frameIndex(time: options.thumbnailTime, frameCount: Int(facts.frameCount))
       let format = facts.type == .gif ? "gif" : "apng"
-      return try Pixbuf.make(FrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels))
+      return try Pixbuf.make(FrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels).frame)
     default:
       return try Pixbuf.decode(readAll(path), loaderType: loaderType(facts.type))
     }

@@ -33,7 +33,7 @@ import Testing
     let stored = try #require(delivered.request.content.attachments[2].info?.storePath)
 
     let path = try #require(store(d).thumbnailPath(for: delivered, app: "org.example.app"))
-    #expect(path == stored + ".thumb.png", "beside its attachment")
+    #expect(path == stored + ".thumb-300x169.png", "beside its attachment, named for its box")
     let image = try ThumbnailRenderer.decodePNG([UInt8](try #require(FileManager.default.contents(atPath: path))))
     #expect(image.width == 225 && image.height == 169)
     for (x, y) in [(0, 0), (112, 84), (224, 168)] {
@@ -95,18 +95,35 @@ import Testing
     #expect(MediaCorpus.files(under: dir.file("data/attachments")) == [file])
   }
 
-  @Test func theSweepKeepsAHeldFilesThumbnailOnlyAndDiscardFreesIt() throws {
+  @Test func theSweepKeepsAHeldFilesThumbnailForTodaysBoxOnlyAndDiscardFreesIt() throws {
     let dir = TemporaryDirectory()
-    let store = AttachmentStore(dataDirectory: dir.file("data"), logger: Logger(label: "test"))
+    let store = AttachmentStore(dataDirectory: dir.file("data"), logger: Logger(label: "test"),
+                                thumbnailBox: ThumbnailBox(width: 64, height: 36))
     let app = dir.file("data/attachments/app/")
     let held = MediaCorpus.write(Data([1]), to: app + "held.png")
-    let heldThumb = MediaCorpus.write(Data([2]), to: app + "held.png.thumb.png")
-    let strayThumb = MediaCorpus.write(Data([3]), to: app + "gone.png.thumb.png")
-    let staging = MediaCorpus.write(Data([4]), to: app + "held.png.thumb.png.staging-1234")
+    let heldThumb = MediaCorpus.write(Data([2]), to: app + "held.png.thumb-64x36.png")
+    let otherBox = MediaCorpus.write(Data([2]), to: app + "held.png.thumb-300x169.png")
+    let strayThumb = MediaCorpus.write(Data([3]), to: app + "gone.png.thumb-64x36.png")
+    let staging = MediaCorpus.write(Data([4]), to: app + "held.png.thumb-64x36.png.staging-1234")
     let report = store.sweep(known: [held])
-    #expect(Set(report.removed) == [strayThumb, staging])
+    #expect(Set(report.removed) == [otherBox, strayThumb, staging])
     #expect(MediaCorpus.exists(held) && MediaCorpus.exists(heldThumb))
     store.discard([held])
     #expect(!MediaCorpus.exists(held) && !MediaCorpus.exists(heldThumb))
+  }
+
+  @Test func theBoxIsTheStoresOwn() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    var r = NotificationRequest.tea("now", in: nil)
+    r.content.attachments = [Attachment(path: MediaCorpus.copy("thumbnails/quadrants.png", to: d.directory.file("in/q.png")))]
+    let delivered = try #require(try await client.add(r).delivered)
+    let small = AttachmentStore(dataDirectory: d.directory.file("data"), logger: Logger(label: "test"),
+                                thumbnailBox: ThumbnailBox(width: 32, height: 32))
+    let path = try #require(small.thumbnailPath(for: delivered))
+    #expect(path.hasSuffix(".thumb-32x32.png"))
+    let image = try ThumbnailRenderer.decodePNG([UInt8](try #require(FileManager.default.contents(atPath: path))))
+    #expect(image.width == 32 && image.height == 24)
+    #expect(image.pixel(x: 4, y: 4) == [255, 0, 0, 255] && image.pixel(x: 27, y: 19) == [255, 255, 0, 255])
   }
 }

@@ -116,6 +116,23 @@ struct ThumbnailRendererTests {
     Self.expectAll(image, Self.blue, tolerance: 8, "movie clipped at 2.2 s")
   }
 
+  /// rotated.mp4 stores the quadrants as they are and asks, in its display matrix, to be shown
+  /// a quarter turn counterclockwise: 48×64, lime top left, yellow top right, red bottom left,
+  /// blue bottom right. The thumbnail is what the viewer sees, and the clip applies to that.
+  @Test func aMovieIsTurnedAsItsContainerSaysBeforeTheClip() throws {
+    let whole = try Self.render("thumbnails/rotated.mp4")
+    #expect(whole.width == 127 && whole.height == 169, "48×64 shown upright")
+    let corners = [(20, 30, Self.lime), (106, 30, Self.yellow), (20, 138, Self.red), (106, 138, Self.blue)]
+    for (x, y, colour) in corners {
+      let p = whole.pixel(x: x, y: y)
+      #expect(zip(p.prefix(3), colour).allSatisfy { abs(Int($0) - Int($1)) <= 8 }, "\(x),\(y) is \(p), expected \(colour)")
+    }
+    // Inside the bottom-right quarter, clear of the edges where lossy video blurs colours.
+    let clipped = try Self.render("thumbnails/rotated.mp4", clip: ClipRect(x: 0.625, y: 0.625, width: 0.375, height: 0.375))
+    #expect(clipped.width == 127 && clipped.height == 169, "18×24 of the 48×64 picture")
+    Self.expectAll(clipped, Self.blue, tolerance: 8, "bottom-right of the turned movie")
+  }
+
   @Test func stillFixturesOfEveryImageTypeRender() throws {
     for name in ["images/png-rgb.png", "images/png-palette.png", "images/png-gray16.png", "images/png-interlaced.png",
                  "images/jpeg-baseline.jpg", "images/jpeg-progressive.jpg", "images/gif-static.gif",

@@ -5,14 +5,15 @@ import Foundation
 import Logging
 
 /// The thumbnail cache: each attachment's thumbnail is rendered once, on the work pool, and kept
-/// beside its file as `<stored file>.thumb.png`. It lives exactly as long as the attachment:
-/// `discard` unlinks it with its file, and the start-up sweep keeps it only while its file is
-/// held. Thumbnails do not count towards the app's attachment quota: chimed makes them, an app
+/// beside its file as `<stored file>.thumb-<W>x<H>.png` (the box is in the name, so a restart
+/// with another `--thumbnail-box` never serves a thumbnail of the old size). It lives exactly as
+/// long as the attachment: `discard` unlinks it with its file, and the start-up sweep keeps it
+/// only while its file is held (and removes those of other boxes). Thumbnails do not count towards the app's attachment quota: chimed makes them, an app
 /// cannot grow them (a few tens of KB at most for the default box), and counting them would make
 /// an app's next add succeed or fail depending on whether a presenter had shown something yet.
 extension AttachmentStore {
-  /// What a thumbnail's name adds to its attachment's store file name.
-  static let thumbnailSuffix = ".thumb.png"
+  /// What a thumbnail's name adds to its attachment's store file name, e.g. `.thumb-300x169.png`.
+  var thumbnailSuffix: String { ".thumb-\(thumbnailBox.width)x\(thumbnailBox.height).png" }
 
   /// The PNG thumbnail of the first attachment of `notification` whose thumbnail is not hidden
   /// and that is an image or a movie, rendered on first use; nil when there is none or it cannot
@@ -40,7 +41,7 @@ extension AttachmentStore {
   func thumbnailPath(for attachment: Attachment, app: String = "") -> String? {
     guard Self.hasThumbnail(attachment), let info = attachment.info,
           let stored = storePath(info.storePath), let type = MediaType(uti: info.type) else { return nil }
-    let thumbnail = stored + Self.thumbnailSuffix
+    let thumbnail = stored + thumbnailSuffix
     if FileSystem.lstatus(thumbnail)?.kind == .regular { return thumbnail }
     let facts = MediaFacts(type: type, bytes: info.bytes, width: info.width, height: info.height,
                            durationSeconds: info.durationSeconds, frameCount: info.frameCount)

@@ -239,7 +239,7 @@ final class AttachmentStore: Sendable {
         logger.warning("not a store path; left alone", metadata: ["path": "\(path)"])
         continue
       }
-      for file in [inStore, inStore + Self.thumbnailSuffix] {
+      for file in [inStore, inStore + thumbnailSuffix] {
         do throws(Errno) {
           try FileSystem.unlink(file)
         } catch where error != .noSuchFile {
@@ -259,15 +259,15 @@ final class AttachmentStore: Sendable {
     var missing: [String] = []
   }
 
-  /// Removes every store file that `known` does not name (a held file's thumbnail is kept with
-  /// it); reports rows whose file is gone.
+  /// Removes every store file that `known` does not name (a held file's thumbnail for today's
+  /// box is kept with it; one made for another box goes); reports rows whose file is gone.
   /// Files are matched by their place in the store (`<app>/<name>`), not by the whole path, so
   /// a data directory spelled differently since the rows were written (a symlink, a trailing
   /// slash, a moved directory) never makes the sweep take held files for strays.
   func sweep(known: Set<String>) -> SweepReport {
     var report = SweepReport()
     let heldFiles = known.map(Self.storeKey)
-    let held = Set(heldFiles + heldFiles.map { $0 + Self.thumbnailSuffix })
+    let held = Set(heldFiles + heldFiles.map { $0 + thumbnailSuffix })
     let files = FileManager.default
     for app in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
       let directory = root + "/" + app
