@@ -72,11 +72,12 @@ final class Pixbuf {
 
   /// The pixels of `rect` (which must lie inside the image), copied.
   func cropped(_ rect: PixelRect) throws(ChimeError) -> Pixbuf {
-    guard let sub = gdk_pixbuf_new_subpixbuf(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height)),
-          let copy = gdk_pixbuf_copy(sub) else {
+    // The sub-pixbuf shares our pixels; the copy owns its own.
+    guard let sub = gdk_pixbuf_new_subpixbuf(pointer, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height)) else {
       throw Self.failure("cannot crop \(rect) out of \(width)×\(height)", nil)
     }
-    g_object_unref(UnsafeMutableRawPointer(sub))
+    defer { g_object_unref(UnsafeMutableRawPointer(sub)) }
+    guard let copy = gdk_pixbuf_copy(sub) else { throw Self.failure("cannot copy a \(rect.width)×\(rect.height) crop", nil) }
     return Pixbuf(taking: copy)
   }
 
