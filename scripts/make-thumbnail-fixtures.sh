@@ -9,6 +9,9 @@
 #   frames.apng.png 32x24 animated PNG, 3 frames of 0.1 s: red, lime, blue (the default image
 #                  is frame 0)
 #   seconds.mp4    64x48, MPEG-4 Part 2 at 5 fps, 3 s: red in second 0, lime in 1, blue in 2
+#   apng-default-not-a-frame.png 8x6 APNG whose default image (white) is not part of the
+#                  animation (no fcTL before IDAT), then 2 frames: red, lime. Written by python3
+#                  (ffmpeg always makes the default image frame 0).
 #   rotated.mp4    quadrants.png as a 1 s movie whose display matrix turns it a quarter turn
 #                  counterclockwise (the "rotate=90" tag): shown 48x64, lime at the top left
 set -euo pipefail
@@ -49,5 +52,18 @@ rm "$frames/f3.png"
 "${FF[@]}" -loop 1 -framerate 5 -t 1 -i quadrants.png -vf format=yuv420p "${BITEXACT[@]}" -c:v mpeg4 -q:v 2 \
   "$frames/rotated.mp4"
 "${FF[@]}" -i "$frames/rotated.mp4" -c copy -metadata:s:v:0 rotate=90 "${BITEXACT[@]}" rotated.mp4
+
+python3 - <<'PY'
+import struct, zlib
+def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+W, H = 8, 6
+def pixels(rgb): return zlib.compress(b''.join(b'\x00' + bytes(rgb) * W for _ in range(H)), 9)
+def fctl(seq): return chunk(b'fcTL', struct.pack('>IIIIIHHBB', seq, W, H, 0, 0, 1, 10, 0, 0))
+png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', W, H, 8, 2, 0, 0, 0))
+png += chunk(b'acTL', struct.pack('>II', 2, 0)) + chunk(b'IDAT', pixels((255, 255, 255)))
+png += fctl(0) + chunk(b'fdAT', struct.pack('>I', 1) + pixels((255, 0, 0)))
+png += fctl(2) + chunk(b'fdAT', struct.pack('>I', 3) + pixels((0, 255, 0)))
+open('apng-default-not-a-frame.png', 'wb').write(png + chunk(b'IEND', b''))
+PY
 
 ls -l

@@ -96,6 +96,15 @@ struct ThumbnailRendererTests {
     Self.expectAll(image, colour, tolerance: 0, "APNG frame \(time.map { "\($0)" } ?? "default")")
   }
 
+  /// The default image is not part of this animation: frame 0 is the first fcTL frame (red),
+  /// as the inspector counts, never the white default image.
+  @Test(arguments: [(0.0, red), (1.0, lime)])
+  func anAPNGWhoseDefaultImageIsNotAFrame(_ time: Double, _ colour: [UInt8]) throws {
+    #expect(try Self.facts("thumbnails/apng-default-not-a-frame.png").frameCount == 2)
+    let image = try Self.render("thumbnails/apng-default-not-a-frame.png", time: time)
+    Self.expectAll(image, colour, tolerance: 0, "frame \(time)")
+  }
+
   @Test func aGIFClipAndFrameCombine() throws {
     let image = try Self.render("thumbnails/frames.gif", clip: ClipRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5), time: 2)
     Self.expectAll(image, Self.blue, tolerance: 0, "GIF frame 2 clipped")
