@@ -191,3 +191,53 @@ struct ThumbnailRendererTests {
     } throws: { ($0 as? ChimeError)?.reason == "THUMBNAIL_RENDER_FAILED" }
   }
 }
+
+/// Damaged files that still pass the inspector (the inspector walks containers, not pixels) go
+/// through the decoders: each gives a thumbnail or THUMBNAIL_RENDER_FAILED, never a crash.
+@Suite("Thumbnail renderer: damaged pixels")
+struct ThumbnailDamageTests {
+  @Test(arguments: ["thumbnails/frames.gif", "thumbnails/seconds.mp4", "thumbnails/frames.apng.png", "thumbnails/quadrants.png"])
+  func damagedFilesRenderOrFailWithAStatus(_ name: String) throws {
+    let dir = TemporaryDirectory()
+    let good = [UInt8](MediaCorpus.data(name))
+    var random = SplitMix64(seed: UInt64(name.utf8.count) &* 7919)
+    var rendered = 0, refused = 0, inspected = 0
+    for i in 0..<60 {
+      var bytes = good
+      for _ in 0..<(1 + Int(random.next() % 4)) {
+        let at = 8 + Int(random.next() % UInt64(bytes.count - 8))
+        bytes[at] = UInt8(truncatingIfNeeded: random.next())
+      }
+      if name.hasSuffix(".png") { bytes = Self.fixingCRCs(bytes) }
+      guard let facts = try? MediaInspector.inspect(MemoryByteSource(bytes)) else { continue }
+      inspected += 1
+      var options = AttachmentOptions()
+      if facts.isAnimated { options.thumbnailTime = Double(facts.frameCount - 1) }
+      if facts.mediaClass == .movie { options.thumbnailTime = facts.durationSeconds / 2 }
+      let path = MediaCorpus.write(Data(bytes), to: dir.file("\(i)-" + (name as NSString).lastPathComponent))
+      do throws(ChimeError) {
+        let png = try ThumbnailRenderer.render(path: path, facts: facts, options: options)
+        let image = try ThumbnailRenderer.decodePNG(png)
+        #expect(image.width >= 1 && image.width <= 300 && image.height >= 1 && image.height <= 169)
+        rendered += 1
+      } catch {
+        #expect(error.reason == "THUMBNAIL_RENDER_FAILED", "\(name) #\(i): \(error)")
+        refused += 1
+      }
+    }
+    #expect(inspected > 0 && rendered + refused == inspected, "\(name): \(inspected) inspected, \(rendered) rendered, \(refused) refused")
+  }
+
+  /// Recomputes every chunk's CRC, so damage reaches the decoder instead of the inspector's check.
+  static func fixingCRCs(_ png: [UInt8]) -> [UInt8] {
+    var out = Array(png.prefix(8))
+    var pos = 8
+    while pos + 12 <= png.count {
+      let length = Int(MediaBytes.readBE32(png, pos))
+      guard pos + 12 + length <= png.count, let type = String(bytes: png[(pos + 4)..<(pos + 8)], encoding: .ascii) else { break }
+      out += MediaBytes.pngChunk(type, Array(png[(pos + 8)..<(pos + 8 + length)]))
+      pos += 12 + length
+    }
+    return out + png[pos...]
+  }
+}
