@@ -35,6 +35,18 @@ let package = Package(
       pkgConfig: "libsystemd",
       providers: [.apt(["libsystemd-dev"])]
     ),
+    // Thumbnails: gdk-pixbuf decodes, crops, scales and writes images; FFmpeg decodes the frame
+    // of a movie, an animated GIF or an animated PNG.
+    .systemLibrary(
+      name: "CGdkPixbuf",
+      pkgConfig: "gdk-pixbuf-2.0",
+      providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
+    ),
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+    ),
     .target(
       name: "CChimeProto",
       path: "Sources/CChimeProto",
@@ -69,10 +81,17 @@ let package = Package(
       dependencies: ["ChimeCore", "CChimeProto"],
       swiftSettings: strictSettings
     ),
+    // Renders attachment thumbnails (blocking): linked by chimed and by the CLI, which renders
+    // without a daemon.
+    .target(
+      name: "ChimeThumbnail",
+      dependencies: ["ChimeCore", "ChimeSystem", "CGdkPixbuf", "CFFmpeg"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "ChimeThumbnail",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -96,7 +115,7 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeThumbnail",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings
@@ -120,18 +139,19 @@ let package = Package(
     .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(
       name: "ChimeServerTests",
       dependencies: [
-        "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport",
+        "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport"],
+      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail"],
       swiftSettings: strictSettings
     ),
   ]

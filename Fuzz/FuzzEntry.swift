@@ -109,4 +109,21 @@ private func options(_ bytes: [UInt8]) {
   let frames = UInt32(bytes[50]) << 8 | UInt32(bytes[51])
   let facts = MediaFacts(type: type, bytes: 1, width: 1, height: 1, durationSeconds: double(5), frameCount: frames)
   _ = try? AttachmentOptionsValidator.validate(o, facts: facts, field: "f")
+  thumbnail(o, width: Int(bytes[50]) + 1, height: Int(bytes[51]) + 1, frames: Int(frames), duration: double(5))
+}
+
+/// The thumbnail arithmetic on any options, valid or not: the crop stays inside the image and
+/// is at least a pixel, the fit stays inside the box, the frame and instant inside the file.
+private func thumbnail(_ o: AttachmentOptions, width: Int, height: Int, frames: Int, duration: Double) {
+  let crop = ThumbnailGeometry.crop(o.thumbnailClippingRect, width: width, height: height)
+  precondition(crop.x >= 0 && crop.y >= 0 && crop.width >= 1 && crop.height >= 1, "empty or negative crop")
+  precondition(crop.x + crop.width <= width && crop.y + crop.height <= height, "crop leaves the image")
+  let box = ThumbnailBox(width: max(1, width / 2), height: max(1, height * 3))
+  let fit = ThumbnailGeometry.fit(width: crop.width, height: crop.height, in: box)
+  precondition(fit.width >= 1 && fit.height >= 1 && fit.width <= box.width && fit.height <= box.height, "fit leaves the box")
+  let index = ThumbnailGeometry.frameIndex(time: o.thumbnailTime, frameCount: frames)
+  precondition(index >= 0 && (frames <= 1 ? index == 0 : index < frames), "frame index outside the file")
+  let seconds = ThumbnailGeometry.movieTime(time: o.thumbnailTime, duration: duration)
+  precondition(seconds.isFinite && seconds >= 0, "instant not a time")
+  if duration.isFinite && duration > 0 { precondition(seconds <= duration, "instant after the end") }
 }

@@ -31,7 +31,7 @@ core="$root/Sources/ChimeCore"
 sources=(
   "$here/FuzzEntry.swift"
   "$core"/Media/*.swift "$core"/Media/Internal/*.swift
-  "$core/Errors/ChimeError.swift" "$core/Errors/StatusCode.swift"
+  "$core/Errors/ChimeError.swift" "$core/Errors/StatusCode.swift" "$core/Errors/Reason.swift"
   "$core/Model/Attachment.swift" "$core/Model/Sound.swift"
 )
 
@@ -49,7 +49,7 @@ fi
 fixtures="$root/Tests/Fixtures/media"
 seeds() {
   case "$1" in
-    png) ls "$fixtures"/images/*.png ;;
+    png) ls "$fixtures"/images/*.png "$fixtures"/thumbnails/*.png ;;
     jpeg) ls "$fixtures"/images/*.jpg ;;
     gif) ls "$fixtures"/images/*.gif ;;
     mp3) ls "$fixtures"/audio/*.mp3 ;;

@@ -13,6 +13,11 @@ packages=(
   pkg-config
   libsystemd-dev        # socket activation and readiness (sd_listen_fds, sd_notify)
   systemd               # systemd-socket-activate and systemd-analyze for the service tests
+  libgdk-pixbuf-2.0-dev # thumbnails: decode, crop, scale, write PNG
+  libavformat-dev       # thumbnails: the frame of a movie, an animated GIF or APNG (FFmpeg)
+  libavcodec-dev
+  libswscale-dev
+  libavutil-dev
   python3
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip

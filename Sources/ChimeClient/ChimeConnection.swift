@@ -1,7 +1,6 @@
 public import ChimeCore
 import ChimeSystem
 public import ChimeWire
-import Dispatch
 import Synchronization
 
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
@@ -58,18 +57,16 @@ public final class ChimeConnection: CallTransport {
     let expiry = deadline.map { deadline in
       let millis = max(0, deadline.millis(since: SystemWallClock().now()))
       let name = method.rawValue.split(separator: "/").last.map(String.init) ?? method.rawValue
-      let item = DispatchWorkItem { [core, socketPath] in
+      return DeadlineTimer.shared.schedule(afterMillis: millis) { [core, socketPath] in
         guard core.cancel(id) != nil else { return }
         call.complete(.failure(ChimeError(.deadlineExceeded,
                                           "no answer to \(name) from \(socketPath) within \(millis) ms (the call's deadline)")))
       }
-      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(clamping: millis)), execute: item)
-      return item
     }
     let reply = await call.value { [core] in
       if core.cancel(id) != nil { call.complete(.failure(Self.cancelled(method))) }
     }
-    expiry?.cancel()
+    if let expiry { DeadlineTimer.shared.cancel(expiry) }
     return try reply.get()
   }
 

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
   public var attachmentQuotaBytes: Int64 = Limits.attachmentQuotaDefault
   /// Pending requests one app may hold; an add of a new identifier past it is PENDING_LIMIT.
   public var maxPendingPerApp: Int = Limits.pendingPerAppDefault
+  /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.
+  public var thumbnailBox: ThumbnailBox = .default
   /// Attachment requests staged at once (inspection and copying on the work pool); the rest
   /// wait in order, so the pool keeps room for commits and reads.
   public var fileLaneWidth: Int = 2

@@ -37,6 +37,9 @@ struct Chimed: ParsableCommand {
   @Option(help: "Pending requests each app may hold; an add of a new identifier past it is refused with PENDING_LIMIT.")
   var maxPendingPerApp: Int = Limits.pendingPerAppDefault
 
+  @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
+  var thumbnailBox: String = ThumbnailBox.default.description
+
   @Option(help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: String = "info"
 
@@ -84,6 +87,11 @@ struct Chimed: ParsableCommand {
     configuration.attachmentQuotaBytes = quota
     guard maxPendingPerApp > 0 else { throw ValidationError("--max-pending-per-app must be at least 1") }
     configuration.maxPendingPerApp = maxPendingPerApp
+    do throws(ChimeError) {
+      configuration.thumbnailBox = try ThumbnailBox(parsing: thumbnailBox)
+    } catch {
+      throw ValidationError("--thumbnail-box: \(error.message)")
+    }
     configuration.appsDirectory = AppsDirectory.resolve(appsDir)
     configuration.maxFrameBytes = maxFrameBytes
     configuration.missedGraceMillis = Int64(missedGrace * 1000)

@@ -167,6 +167,13 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// A media file could not be read (I/O error, or it changed size while being read). Callers
   /// usually turn it into their own reason (`ATTACHMENT_CORRUPT`, `SOUND_CORRUPT`).
   public static let mediaReadFailed = Reason("MEDIA_READ_FAILED", .internal)
+  /// A thumbnail box that is not WxH with sides 1…4096.
+  public static let invalidThumbnailBox = Reason("INVALID_THUMBNAIL_BOX", .invalidArgument)
+  /// A thumbnail was asked of an audio file: only images and movies have one.
+  public static let thumbnailNotAvailable = Reason("THUMBNAIL_NOT_AVAILABLE", .failedPrecondition)
+  /// The image library or the movie decoder could not render the thumbnail (the file passed
+  /// the inspector but its pixels do not decode), or the PNG could not be written.
+  public static let thumbnailRenderFailed = Reason("THUMBNAIL_RENDER_FAILED", .internal)
 
   // MARK: Sounds
 
@@ -289,7 +296,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,
     attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, pendingLimit, invalidThumbnailClippingRect,
-    invalidThumbnailTime, mediaReadFailed,
+    invalidThumbnailTime, mediaReadFailed, invalidThumbnailBox, thumbnailNotAvailable, thumbnailRenderFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
     notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,
     storeUnavailable, storeDamaged, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,

@@ -7,7 +7,7 @@ public enum AttachmentOptionsValidator {
   /// - Throws: INVALID_ARGUMENT with reason `INVALID_THUMBNAIL_CLIPPING_RECT` (a value not
   ///   finite, x or y below 0, width or height not above 0, or the rectangle leaving the unit
   ///   square) or `INVALID_THUMBNAIL_TIME` (given for a still image or audio; for an animated
-  ///   GIF not a whole frame index below the frame count; for a movie not within
+  ///   GIF or PNG not a whole frame index below the frame count; for a movie not within
   ///   0…duration seconds, or negative when the movie's duration is unknown).
   public static func validate(_ options: AttachmentOptions, facts: MediaFacts, field: String) throws(ChimeError) {
     if let rect = options.thumbnailClippingRect {
@@ -44,12 +44,12 @@ public enum AttachmentOptionsValidator {
         }
       case .image where facts.isAnimated:
         guard time >= 0, time.rounded(.towardZero) == time, time < Double(facts.frameCount) else {
-          throw ChimeError(.invalidThumbnailTime, "thumbnail time for an animated GIF is a frame index 0…\(facts.frameCount - 1) (got \(time))", field: f)
+          throw ChimeError(.invalidThumbnailTime, "thumbnail time for an animated \(facts.type == .gif ? "GIF" : "PNG") is a frame index 0…\(facts.frameCount - 1) (got \(time))", field: f)
         }
       case .image:
-        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs and movies; \(facts.type.uti) is a still image", field: f)
+        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs, animated PNGs and movies; \(facts.type.uti) is a still image", field: f)
       case .audio:
-        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs and movies, not audio (\(facts.type.uti))", field: f)
+        throw ChimeError(.invalidThumbnailTime, "thumbnail time is only for animated GIFs, animated PNGs and movies, not audio (\(facts.type.uti))", field: f)
       }
     }
   }

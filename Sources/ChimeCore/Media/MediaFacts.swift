@@ -9,10 +9,11 @@ public struct MediaFacts: Hashable, Sendable, Codable {
   public var width: UInt32
   public var height: UInt32
   /// Seconds; 0 for still images and where the container does not say.
-  /// GIF: the sum of the frame delays. MP3: exact from the frames walked. MPEG-4: `mvhd`.
+  /// GIF and APNG: the sum of the frame delays. MP3: exact from the frames walked. MPEG-4: `mvhd`.
   /// AVI: frames × frame period. MPEG-1/2: pictures ÷ frame rate. AIFF/WAV: frames ÷ rate.
   public var durationSeconds: Double
-  /// Images: frames (1 for PNG and JPEG, the image count for GIF). Movies: video frames where
+  /// Images: frames (1 for a still PNG and JPEG, the image count for GIF, the `acTL` frame
+  /// count for an animated PNG). Movies: video frames where
   /// the container says (`stsz` sample count, `avih` total frames, picture start codes).
   /// Audio: 0.
   public var frameCount: UInt32
@@ -27,8 +28,8 @@ public struct MediaFacts: Hashable, Sendable, Codable {
     self.frameCount = frameCount
   }
 
-  /// A GIF with more than one frame.
-  public var isAnimated: Bool { type == .gif && frameCount > 1 }
+  /// A GIF or an animated PNG with more than one frame: its thumbnail time is a frame index.
+  public var isAnimated: Bool { (type == .gif || type == .png) && frameCount > 1 }
 
   /// The facts in the form the wire and the store carry.
   public func attachmentInfo(storePath: String = "") -> AttachmentInfo {

@@ -13,12 +13,15 @@ final class AttachmentStore: Sendable {
   let root: String
   /// Files below here are the daemon's own (database, store): never attachable.
   private let privateDirectory: String
-  private let logger: Logger
+  let logger: Logger
+  /// The box thumbnails are scaled to fit (`thumbnailPath(for:)`).
+  let thumbnailBox: ThumbnailBox
 
-  init(dataDirectory: String, logger: Logger) {
+  init(dataDirectory: String, logger: Logger, thumbnailBox: ThumbnailBox = .default) {
     root = dataDirectory + "/attachments"
     privateDirectory = dataDirectory
     self.logger = logger
+    self.thumbnailBox = thumbnailBox
   }
 
   // MARK: staging
@@ -226,21 +229,23 @@ final class AttachmentStore: Sendable {
     discard(staged.map(\.storePath))
   }
 
-  /// Unlinks store files nothing holds any more. A path is taken by its place in the store
-  /// (`<app>/<name>`, see `storeKey`) under today's root, so rows written while the data
-  /// directory was spelled differently still free their files; nothing outside the store is
-  /// touched.
+  /// Unlinks store files nothing holds any more, with their thumbnails. A path is taken by its
+  /// place in the store (`<app>/<name>`, see `storeKey`) under today's root, so rows written
+  /// while the data directory was spelled differently still free their files; nothing outside
+  /// the store is touched.
   func discard(_ paths: [String]) {
     for path in paths {
       guard let inStore = storePath(path) else {
         logger.warning("not a store path; left alone", metadata: ["path": "\(path)"])
         continue
       }
-      do throws(Errno) {
-        try FileSystem.unlink(inStore)
-      } catch where error != .noSuchFile {
-        logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(inStore)", "error": "\(error)"])
-      } catch {}
+      for file in [inStore, inStore + thumbnailSuffix] {
+        do throws(Errno) {
+          try FileSystem.unlink(file)
+        } catch where error != .noSuchFile {
+          logger.warning("cannot remove a discarded attachment", metadata: ["path": "\(file)", "error": "\(error)"])
+        } catch {}
+      }
     }
   }
 
@@ -254,13 +259,15 @@ final class AttachmentStore: Sendable {
     var missing: [String] = []
   }
 
-  /// Removes every store file that `known` does not name; reports rows whose file is gone.
+  /// Removes every store file that `known` does not name (a held file's thumbnail for today's
+  /// box is kept with it; one made for another box goes); reports rows whose file is gone.
   /// Files are matched by their place in the store (`<app>/<name>`), not by the whole path, so
   /// a data directory spelled differently since the rows were written (a symlink, a trailing
   /// slash, a moved directory) never makes the sweep take held files for strays.
   func sweep(known: Set<String>) -> SweepReport {
     var report = SweepReport()
-    let held = Set(known.map(Self.storeKey))
+    let heldFiles = known.map(Self.storeKey)
+    let held = Set(heldFiles + heldFiles.map { $0 + thumbnailSuffix })
     let files = FileManager.default
     for app in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
       let directory = root + "/" + app

@@ -29,7 +29,7 @@ final class ServiceStack {
     }
     database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
                                  attachmentQuota: configuration.attachmentQuotaBytes)
-    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger)
+    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox)
     sweep = Self.sweep(attachments, database: database, logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: LogPresenter(logger: logger), configuration: configuration,

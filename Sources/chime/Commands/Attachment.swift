@@ -8,9 +8,10 @@ import Foundation
 struct AttachmentCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "attachment",
-    abstract: "Check attachment files before scheduling them (no daemon needed).",
+    abstract: "Check attachment files and render their thumbnails before scheduling them (no daemon needed).",
     subcommands: [
       Check.self,
+      Thumbnail.self,
     ]
   )
 }

@@ -99,7 +99,7 @@ struct MediaAttachmentOptionsTests {
       #expect(error.reason == "INVALID_THUMBNAIL_TIME")
       #expect(error.field == "request.content.attachments[0].options.thumbnail_time")
     }
-    #expect(Self.failure(Self.options(time: 0), Self.still)?.message == "thumbnail time is only for animated GIFs and movies; public.png is a still image")
+    #expect(Self.failure(Self.options(time: 0), Self.still)?.message == "thumbnail time is only for animated GIFs, animated PNGs and movies; public.png is a still image")
   }
 
   @Test func realFixturesDriveTheRules() throws {

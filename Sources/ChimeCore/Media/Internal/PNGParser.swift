@@ -1,5 +1,7 @@
 /// PNG: signature, IHDR first, every chunk's length and CRC, PLTE/IDAT order, IEND.
 /// Interlaced (Adam7) images are walked the same way; pixel data is not decompressed.
+/// An animated PNG (APNG: `acTL` before the first IDAT) is counted: its frames are its `fcTL`
+/// chunks, which must number what `acTL` declares, and its duration is the sum of their delays.
 enum PNGParser {
   static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -15,6 +17,7 @@ enum PNGParser {
     var sawIHDR = false, sawPLTE = false, sawIEND = false
     var idatState = 0  // 0 none yet, 1 in the IDAT run, 2 after it
     var chunks = 0
+    var animation = APNGFrames()
     while !sawIEND {
       guard pos < r.count else {
         throw .corrupt("PNG ends at offset \(pos) without an IEND chunk (truncated?)")
@@ -84,6 +87,14 @@ enum PNGParser {
         guard idatState != 2 else { throw .corrupt("PNG IDAT at offset \(pos) is not with the other IDAT chunks") }
         if colorType == 3 && !sawPLTE { throw .corrupt("PNG palette image has IDAT before PLTE") }
         idatState = 1
+      case "acTL":
+        guard idatState == 0 else { throw .corrupt("PNG acTL at offset \(pos) comes after the image data") }
+        guard length == 8 else { throw .corrupt("PNG acTL is \(length) bytes, not 8") }
+        try animation.control(try r.u32be(dataStart), at: pos)
+      case "fcTL":
+        guard length == 26 else { throw .corrupt("PNG fcTL at offset \(pos) is \(length) bytes, not 26") }
+        let f = try r.bytes(dataStart, 26)
+        try animation.frame(f, canvas: (width, height), at: pos)
       case "IEND":
         guard length == 0 else { throw .corrupt("PNG IEND is \(length) bytes, not 0") }
         guard idatState != 0 else { throw .corrupt("PNG has no IDAT chunk") }
@@ -97,10 +108,56 @@ enum PNGParser {
       pos = end
     }
     // Bytes after IEND are tolerated: the image is whole without them.
-    return MediaFacts(type: .png, bytes: UInt64(r.count), width: width, height: height, frameCount: 1)
+    guard let declared = animation.declared else {
+      return MediaFacts(type: .png, bytes: UInt64(r.count), width: width, height: height, frameCount: 1)
+    }
+    guard animation.frames == Int(declared) else {
+      throw .corrupt("APNG acTL declares \(declared) frames but the file has \(animation.frames) fcTL chunks")
+    }
+    return MediaFacts(type: .png, bytes: UInt64(r.count), width: width, height: height,
+                      durationSeconds: animation.seconds, frameCount: declared)
   }
 
   private static func isLetter(_ b: UInt8) -> Bool {
     (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+  }
+}
+
+/// The animation chunks of an APNG: `acTL` (frame count) and each frame's `fcTL`, checked as
+/// the APNG specification requires (one acTL, frames inside the canvas, a non-zero count).
+struct APNGFrames {
+  /// `acTL`'s frame count; nil for a still PNG.
+  private(set) var declared: UInt32?
+  private(set) var frames = 0
+  private(set) var seconds = 0.0
+
+  mutating func control(_ count: UInt32, at pos: Int) throws(MediaParseError) {
+    guard declared == nil else { throw .corrupt("PNG has a second acTL at offset \(pos)") }
+    guard count > 0, count <= UInt32(ParseLimits.maxElements) else {
+      throw .corrupt("APNG acTL at offset \(pos) declares \(count) frames")
+    }
+    declared = count
+  }
+
+  /// One fcTL's 26 bytes: sequence, width, height, x, y, delay numerator and denominator,
+  /// dispose and blend operations.
+  mutating func frame(_ f: [UInt8], canvas: (width: UInt32, height: UInt32), at pos: Int) throws(MediaParseError) {
+    guard declared != nil else { throw .corrupt("PNG fcTL at offset \(pos) without an acTL before the image data") }
+    let w = UInt64(Bytes.u32be(f, 4)), h = UInt64(Bytes.u32be(f, 8))
+    let x = UInt64(Bytes.u32be(f, 12)), y = UInt64(Bytes.u32be(f, 16))
+    guard w > 0, h > 0, x + w <= UInt64(canvas.width), y + h <= UInt64(canvas.height) else {
+      throw .corrupt("APNG frame at offset \(pos) (\(w)×\(h) at \(x),\(y)) leaves the \(canvas.width)×\(canvas.height) canvas")
+    }
+    guard f[24] <= 2, f[25] <= 1 else {
+      throw .corrupt("APNG frame at offset \(pos) has an unknown dispose (\(f[24])) or blend (\(f[25])) operation")
+    }
+    let numerator = Double(Bytes.u16be(f, 20))
+    let denominator = Bytes.u16be(f, 22)
+    // A denominator of 0 means hundredths of a second.
+    seconds += numerator / Double(denominator == 0 ? 100 : denominator)
+    frames += 1
+    guard frames <= Int(declared ?? 0) else {
+      throw .corrupt("APNG has more fcTL chunks than the \(declared ?? 0) frames its acTL declares (offset \(pos))")
+    }
   }
 }
