@@ -80,7 +80,12 @@ typedef enum _Chime__V1__EventKind {
   /*
    * The app's badge count changed; Event.badge_count is the new count.
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10
+  CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10,
+  /*
+   * A presenter could not show or sound a delivered notification (the delivery stands);
+   * Event.note says which presenter and why. Live only: not stored, not replayed.
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
