@@ -72,7 +72,7 @@ let package = Package(
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),

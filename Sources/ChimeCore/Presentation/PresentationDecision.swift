@@ -45,3 +45,17 @@ public struct PresentationDecision: Hashable, Sendable {
     return PresentationDecision(show: allowed.contains(.alert), sound: sound)
   }
 }
+
+/// Which stored file stands for a notification's image until thumbnails are rendered. Pure.
+public enum ThumbnailChoice {
+  /// The store path of the first attachment that is an image and whose thumbnail is not
+  /// hidden; nil when there is none.
+  public static func storedImagePath(_ delivered: DeliveredNotification) -> String? {
+    for attachment in delivered.request.content.attachments where !attachment.options.thumbnailHidden {
+      if let info = attachment.info, info.mediaClass == MediaClass.image.rawValue, !info.storePath.isEmpty {
+        return info.storePath
+      }
+    }
+    return nil
+  }
+}

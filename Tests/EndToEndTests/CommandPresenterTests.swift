@@ -1,0 +1,87 @@
+import ChimeClient
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// The command presenter and the sound player through the real `chimed`, with stub scripts
+/// that record what they were given. No desktop needed.
+@Suite struct CommandPresenterTests {
+  static let app = "org.example.tea"
+
+  /// An executable shell script in `dir`.
+  func script(_ dir: TemporaryDirectory, _ name: String, _ body: String) throws -> String {
+    let path = dir.file(name)
+    try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(chmod(path, 0o755) == 0)
+    return path
+  }
+
+  func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+  @Test func theCommandGetsTheNotificationAsJSON() async throws {
+    let dir = TemporaryDirectory()
+    let out = dir.file("stdin.json")
+    let stub = try script(dir, "present.sh", "cat > '\(out).part' && mv '\(out).part' '\(out)'")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "command", "--present-command", stub, "--sound-player", "none"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    var content = NotificationContent(title: "Tea", subtitle: "Kitchen", body: "Ready")
+    content.userInfoJSON = #"{"cup":2}"#
+    _ = try await client.add(NotificationRequest(identifier: "tea", content: content))
+    try #require(pollUntil(within: 10) { !read(out).isEmpty }, "\(daemon.log)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(read(out).utf8)) as? [String: Any])
+    #expect(object["app"] as? String == Self.app)
+    #expect(object["identifier"] as? String == "tea")
+    #expect(object["title"] as? String == "Tea")
+    #expect(object["subtitle"] as? String == "Kitchen")
+    #expect(object["urgency"] as? Int == 1)
+    #expect((object["userInfo"] as? [String: Any])?["cup"] as? Int == 2)
+  }
+
+  @Test(arguments: [("exit 3", "exited with status 3", 10.0), ("sleep 30", "still running after 300 ms", 0.3)])
+  func aFailingCommandIsReportedAndTheDeliveryStays(_ body: String, _ expected: String, _ timeout: Double) async throws {
+    let dir = TemporaryDirectory()
+    let stub = try script(dir, "present.sh", "cat > /dev/null\n" + body)
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "command", "--present-command", stub,
+                                                           "--present-timeout", "\(timeout)", "--sound-player", "none"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await client.add(NotificationRequest(identifier: "tea", content: NotificationContent(title: "Tea")))
+    let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+    #expect(failed.identifiers == ["tea"])
+    #expect(failed.note.hasPrefix("command: "), "\(failed.note)")
+    #expect(failed.note.contains(expected), "\(failed.note)")
+    #expect(daemon.log.contains("presentation failed"))
+    #expect(try await client.allDelivered().map(\.request.identifier) == ["tea"])
+  }
+
+  @Test func chimePlaysTheSoundThroughThePlayer() async throws {
+    let dir = TemporaryDirectory()
+    let out = dir.file("args")
+    let player = try script(dir, "player.sh", "echo \"$@ volume=$CHIME_SOUND_VOLUME\" >> '\(out)'")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none", "--sound-player", player])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    var content = NotificationContent(title: "Tea")
+    content.sound = .default
+    _ = try await client.add(NotificationRequest(identifier: "tea", content: content))
+    try #require(pollUntil(within: 10) { read(out).contains("\n") }, "\(daemon.log)")
+    #expect(read(out) == SoundChoice.defaultThemeFile + " volume=\n")
+    // Passive: shown without sound.
+    content.interruptionLevel = .passive
+    _ = try await client.add(NotificationRequest(identifier: "quiet", content: content))
+    content.interruptionLevel = .active
+    content.sound = .none
+    _ = try await client.add(NotificationRequest(identifier: "silent", content: content))
+    content.sound = .default
+    _ = try await client.add(NotificationRequest(identifier: "last", content: content))
+    try #require(pollUntil(within: 10) { read(out).split(separator: "\n").count == 2 })
+    #expect(read(out).split(separator: "\n").count == 2, "passive and silent deliveries play nothing")
+  }
+}
