@@ -95,7 +95,7 @@ public final class DesktopSession: @unchecked Sendable {
   /// Starts recording every org.freedesktop.Notifications message on the bus.
   public func startMonitor() throws {
     let log = directory.file("monitor.log")
-    monitor = try SpawnedProcess("/usr/bin/dbus-monitor", ["--address", busAddress, "interface='org.freedesktop.Notifications'"],
+    monitor = try SpawnedProcess("/usr/bin/dbus-monitor", ["--address", busAddress, "interface='org.freedesktop.Notifications'", "type='method_return',sender='org.freedesktop.Notifications'"],
                                  environment: SpawnedProcess.environment(), stdout: log, stderr: log)
     // It prints its own NameAcquired once it is listening.
     guard wait(10, { self.read(log).contains("NameAcquired") }) else { throw DesktopError("dbus-monitor did not start: \(read(log))") }

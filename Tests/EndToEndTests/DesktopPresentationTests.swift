@@ -46,7 +46,7 @@ import Testing
     let png = run.dir.file("work/cup.png")
     MediaCorpus.copy("images/png-rgb.png", to: png)
     var tea = content("Tea")
-    tea.attachments = [Attachment(identifier: "cup", path: png)]
+    tea.attachments = [ChimeCore.Attachment(identifier: "cup", path: png)]
     let added = try await run.client.add(NotificationRequest(identifier: "tea", content: tea))
     let stored = try #require(added.delivered?.request.content.attachments.first?.info?.storePath)
 

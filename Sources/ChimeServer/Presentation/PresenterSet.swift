@@ -56,11 +56,11 @@ final class PresenterSet: Presenter {
       freedesktop.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: thumbnail, sound: decision.sound) { result in
         guard let self else { return }
         switch result {
-        case .success(let chimePlays): play(chimePlays, app: app, identifier: identifier)
+        case .success(let chimePlays): self.play(chimePlays, app: app, identifier: identifier)
         case .failure(let failure):
-          report(failure)
+          self.report(failure)
           // Not shown, still heard.
-          play(decision.sound, app: app, identifier: identifier)
+          self.play(decision.sound, app: app, identifier: identifier)
         }
       })
     })

@@ -37,7 +37,8 @@ final class SoundPlayer {
     default: break
     }
     let argv = [player[0]] + arguments
-    loop.runBlocking({ Subprocess.run(argv, environment: environment, timeoutMillis: Self.playerTimeoutMillis) }, then: { outcome in
+    let extra = environment
+    loop.runBlocking({ Subprocess.run(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis) }, then: { outcome in
       if !outcome.succeeded {
         failed(PresentationFailure(presenter: "sound", app: app, identifier: identifier, reason: "\(player[0]) \(outcome)"))
       }

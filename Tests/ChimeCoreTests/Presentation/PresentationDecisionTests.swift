@@ -41,13 +41,13 @@ import Testing
 
   @Test func storedImageIsTheFirstVisibleImage() {
     var content = NotificationContent(title: "t")
-    func attachment(_ cls: String, _ path: String, hidden: Bool = false) -> Attachment {
+    func attachment(_ cls: String, _ path: String, hidden: Bool = false) -> ChimeCore.Attachment {
       var info = AttachmentInfo()
       info.mediaClass = cls
       info.storePath = path
       var options = AttachmentOptions()
       options.thumbnailHidden = hidden
-      return Attachment(path: "/src", options: options, info: info)
+      return ChimeCore.Attachment(path: "/src", options: options, info: info)
     }
     content.attachments = [attachment("audio", "/s/a.wav"), attachment("image", "/s/hidden.png", hidden: true), attachment("image", "/s/b.png")]
     let delivered = DeliveredNotification(request: NotificationRequest(identifier: "x", content: content), delivered: Instant(unixMillis: 0),
