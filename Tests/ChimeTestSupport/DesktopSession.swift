@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Glibc
 
 /// A private desktop for presentation tests: `Xvfb` on a free display, a private
@@ -61,11 +61,13 @@ public final class DesktopSession: @unchecked Sendable {
     throw DesktopError("no display for Xvfb: \(read(log))")
   }
 
-  /// Starts dunst (again, after `killDunst`), notifications staying until closed.
+  /// Starts dunst (again, after `killDunst`), notifications staying until closed, with markup
+  /// (so it offers `body-markup`).
   public func startDunst() throws {
     let config = directory.file("dunstrc")
     try """
       [global]
+          markup = full
           font = Monospace 10
           width = 420
           offset = 20x20

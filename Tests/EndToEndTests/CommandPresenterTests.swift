@@ -12,8 +12,7 @@ import Testing
   /// An executable shell script in `dir`.
   func script(_ dir: TemporaryDirectory, _ name: String, _ body: String) throws -> String {
     let path = dir.file(name)
-    try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(chmod(path, 0o755) == 0)
+    ExecutableScript.write(body, to: path)
     return path
   }
 
@@ -77,7 +76,7 @@ import Testing
     content.interruptionLevel = .passive
     _ = try await client.add(NotificationRequest(identifier: "quiet", content: content))
     content.interruptionLevel = .active
-    content.sound = .none
+    content.sound = Sound.none
     _ = try await client.add(NotificationRequest(identifier: "silent", content: content))
     content.sound = .default
     _ = try await client.add(NotificationRequest(identifier: "last", content: content))
