@@ -83,4 +83,27 @@ import Testing
     try #require(pollUntil(within: 10) { read(out).split(separator: "\n").count == 2 })
     #expect(read(out).split(separator: "\n").count == 2, "passive and silent deliveries play nothing")
   }
+
+  /// libcanberra's ALSA driver into ALSA's null PCM (named the default by the daemon's own
+  /// ~/.asoundrc), so it runs on a machine without a sound card or audio server, as in CI.
+  @Test func libcanberraPlaysIntoANullSink() async throws {
+    let dir = TemporaryDirectory()
+    let home = dir.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    try "pcm.!default { type null }\n".write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none"],
+                               environment: ["HOME": home, "CA_DRIVER": "alsa", "XDG_DATA_HOME": dir.file("share")])
+    try daemon.start()
+    defer { daemon.terminate() }
+    try #require(pollUntil(within: 10) { daemon.log.contains("sounds play through libcanberra") }, "\(daemon.log)")
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var content = NotificationContent(title: "Tea")
+    content.sound = .default
+    _ = try await client.add(NotificationRequest(identifier: "tea", content: content))
+    try #require(pollUntil(within: 10) { daemon.log.contains("sound started") }, "\(daemon.log)")
+    #expect(daemon.log.contains("backend=libcanberra"), "\(daemon.log)")
+    #expect(!daemon.log.contains("presentation failed"), "\(daemon.log)")
+  }
 }
