@@ -24,6 +24,7 @@ packages=(
   xvfb                  # a display for dunst in CI
   libnotify-bin         # notify-send, to check the server by hand
   imagemagick           # `import -window root` for scripts/screenshot.sh
+  notification-daemon   # a server that draws action buttons, for scripts/screenshot.sh
 )
 
 missing=()

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 
-/// A private desktop for presentation tests: `Xvfb` on a free display, a private
-/// `dbus-daemon --session` with its own address, and `dunst` (a real
+/// A private desktop for presentation tests: `Xvfb` on a free display, a private session
+/// `dbus-daemon` with its own address (and no services started on demand), and `dunst` (a real
 /// org.freedesktop.Notifications server) on both; `dbus-monitor` can record what the server
 /// is sent. Everything is started with posix_spawn and killed by pid when released. Needs
 /// Debian's xvfb, dbus-daemon, dbus-bin and dunst (scripts/install-deps.sh).
@@ -31,13 +31,34 @@ public final class DesktopSession: @unchecked Sendable {
     if let missing = Self.missingTools { throw DesktopError(missing) }
     try startXvfb()
     let log = directory.file("dbus.log")
-    bus = try SpawnedProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=" + busAddress],
+    let config = directory.file("bus.conf")
+    try Self.busConfig.write(toFile: config, atomically: true, encoding: .utf8)
+    bus = try SpawnedProcess("/usr/bin/dbus-daemon", ["--config-file=" + config, "--nofork", "--address=" + busAddress],
                              environment: SpawnedProcess.environment(), stdout: log, stderr: log)
     guard wait(10, { FileManager.default.fileExists(atPath: self.directory.file("bus")) }) else {
       throw DesktopError("dbus-daemon did not create its socket: \(read(log))")
     }
     try startDunst()
   }
+
+  /// A session bus that starts no service on demand: with Debian's session.conf, a call to
+  /// org.freedesktop.Notifications while no server runs would start the system's dunst (its
+  /// D-Bus service file), unconfigured, and a test of the server being gone would see it back.
+  static let busConfig = """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:tmpdir=/tmp</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/>
+        <allow own="*"/>
+      </policy>
+    </busconfig>
+
+    """
 
   /// A display number nobody holds (other test runs may hold some): Xvfb refuses a taken one.
   private func startXvfb() throws {
