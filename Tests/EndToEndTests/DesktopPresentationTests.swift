@@ -152,4 +152,19 @@ import Testing
     #expect(run.daemon.isRunning)
     #expect(run.daemon.log.contains("presentation failed"))
   }
+
+  @Test func anAppWithoutAlertsIsNotShownButStillDelivered() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    let settings = try await run.client.setAppSettings(AppSettingsChange(appID: Self.app, disable: [.alert]))
+    #expect(settings.alert == false)
+    _ = try await run.client.add(NotificationRequest(identifier: "hidden", content: content("Hidden", category: "")))
+    // Another app's notification, added after it, shows: by then the first one was handled.
+    let other = try ChimeClient.connect(socketPath: run.daemon.socketPath, app: "org.example.other")
+    _ = try await other.add(NotificationRequest(identifier: "shown", content: content("Shown", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(run.desktop.monitorLog.contains(#"string "Shown""#))
+    #expect(!run.desktop.monitorLog.contains(#"string "Hidden""#))
+    #expect(try await run.client.allDelivered().map(\.request.identifier) == ["hidden"])
+  }
 }
