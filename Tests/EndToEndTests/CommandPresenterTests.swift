@@ -106,4 +106,20 @@ import Testing
     #expect(daemon.log.contains("backend=libcanberra"), "\(daemon.log)")
     #expect(!daemon.log.contains("presentation failed"), "\(daemon.log)")
   }
+
+  /// freedesktop with no bus behind the address: reported per delivery, nothing lost.
+  @Test func noSessionBusIsReportedAndTheDeliveryStays() async throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "freedesktop", "--sound-player", "none"],
+                               environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + dir.file("no-bus")])
+    try daemon.start()
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await client.add(NotificationRequest(identifier: "tea", content: NotificationContent(title: "Tea")))
+    let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+    #expect(failed.note == "freedesktop: no session bus", "\(failed.note)")
+    #expect(try await client.allDelivered().map(\.request.identifier) == ["tea"])
+    #expect(daemon.terminate() == 0)
+  }
 }

@@ -128,6 +128,8 @@ import Testing
     #expect(try await run.client.removeDelivered(["tea"]) == ["tea"])
     #expect(pollUntil(within: 10) { run.desktop.displayedCount == 0 })
     #expect(run.desktop.monitorLog.contains("member=CloseNotification"))
+    // Its bus connection closes with it: a clean exit.
+    #expect(run.daemon.terminate() == 0)
   }
 
   @Test func theServerKilledMidRunLosesNoDelivery() async throws {
