@@ -153,6 +153,18 @@ import Testing
     #expect(delivered == ["before", "during", "after"])
     #expect(run.daemon.isRunning)
     #expect(run.daemon.log.contains("presentation failed"))
+
+    // Replaced between two deliveries, with no failure in between: the new server is asked
+    // its capabilities too (once per server).
+    let asked = run.desktop.monitorLog.components(separatedBy: "member=GetCapabilities").count - 1
+    let changes = run.daemon.log.components(separatedBy: "notification server changed").count
+    run.desktop.killDunst()
+    try run.desktop.startDunst()
+    // chimed heard the name go and come back (the bus tells it; the test's add takes another way).
+    try #require(pollUntil(within: 10) { run.daemon.log.components(separatedBy: "notification server changed").count == changes + 2 })
+    _ = try await run.client.add(NotificationRequest(identifier: "replaced", content: content("Replaced", category: "")))
+    #expect(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(run.desktop.monitorLog.components(separatedBy: "member=GetCapabilities").count - 1 == asked + 1)
   }
 
   @Test func anAppWithoutAlertsIsNotShownButStillDelivered() async throws {

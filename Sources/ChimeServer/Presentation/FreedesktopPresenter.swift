@@ -5,8 +5,8 @@ import Logging
 /// user's clicks back as responses. The connection is the loop's (`SessionBus`): nothing here
 /// blocks. Loop thread only.
 ///
-/// - `GetCapabilities` is asked once per server: again after a call failed (the server went
-///   away, another may answer next).
+/// - `GetCapabilities` is asked once per server: again when the name changes owner, and after
+///   a call failed.
 /// - An identifier delivered again while its notification is still on screen replaces it.
 /// - `ActionInvoked` becomes a response naming the action (`default`: the default action);
 ///   `NotificationClosed` by the user becomes the dismiss action where the category asks for it.
@@ -160,6 +160,13 @@ final class FreedesktopPresenter {
       let action = DesktopNotificationPlan.actionIdentifier(forKey: key)
       logger.info("desktop action", metadata: ["app": "\(shown.app)", "id": "\(shown.identifier)", "action": "\(action)"])
       respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
+    case .serverChanged(let owner):
+      // Another server (or none): its capabilities are asked afresh, and the ids on screen
+      // were the old one's.
+      logger.info("notification server changed", metadata: ["owner": "\(owner.isEmpty ? "none" : owner)"])
+      capabilities = nil
+      shownByKey.removeAll()
+      shownByID.removeAll()
     case .closed(let id, let reason):
       guard let shown = forget(id) else { return }
       if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {

@@ -10,6 +10,8 @@ final class SessionBus {
   enum Signal {
     case actionInvoked(id: UInt32, key: String)
     case closed(id: UInt32, reason: UInt32)
+    /// org.freedesktop.Notifications has a new owner (empty: none): another server, or none.
+    case serverChanged(owner: String)
   }
 
   struct BusError: Error, CustomStringConvertible {
@@ -32,6 +34,7 @@ final class SessionBus {
   private var nextToken: UInt64 = 1
   /// Keeps the signal handler's context alive while its match is installed.
   private var signalBox: Unmanaged<CallbackBox>?
+  private var ownerChangedBox: Unmanaged<CallbackBox>?
   /// Called once when the connection is lost (not after `close()`).
   var onDisconnect: (() -> Void)?
   var onSignal: ((Signal) -> Void)?
@@ -131,6 +134,8 @@ final class SessionBus {
     slots.removeAll()
     signalBox?.release()
     signalBox = nil
+    ownerChangedBox?.release()
+    ownerChangedBox = nil
     // No flush: it would block the loop until the queue drains.
     sd_bus_close_unref(bus)
     // Their callbacks will not run: each waiting call fails now.
@@ -188,6 +193,17 @@ final class SessionBus {
       }
     })
     signalBox = box
+    let ownerBox = Unmanaged.passRetained(CallbackBox { [unowned self] message in
+      var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
+      guard chime_bus_read_string(message, &name) >= 0, chime_bus_read_string(message, &old) >= 0,
+            chime_bus_read_string(message, &new) >= 0, let name, String(cString: name) == Self.notifications else { return }
+      onSignal?(.serverChanged(owner: new.map { String(cString: $0) } ?? ""))
+    })
+    ownerChangedBox = ownerBox
+    var ownerSlot: OpaquePointer?
+    let owner = sd_bus_match_signal_async(bus, &ownerSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "NameOwnerChanged", sessionBusSignalHandler(), nil, ownerBox.toOpaque())
+    if owner >= 0, let ownerSlot { slots.append(ownerSlot) }
     for member in ["ActionInvoked", "NotificationClosed"] {
       var slot: OpaquePointer?
       let r = sd_bus_match_signal_async(bus, &slot, nil, Self.notificationsPath, Self.notifications, member,
