@@ -42,6 +42,8 @@ import Testing
   @Test func shownWithSummaryBodyActionsHintsAndImage() async throws {
     let run = try start()
     defer { run.daemon.terminate() }
+    let layout = try await run.client.registerApp(displayName: "Tea Timer", desktopEntry: "org.example.tea")
+    #expect(layout.displayName == "Tea Timer" && layout.desktopEntry == "org.example.tea")
     try await run.client.setCategories([Self.brew])
     let png = run.dir.file("work/cup.png")
     MediaCorpus.copy("images/png-rgb.png", to: png)
@@ -52,7 +54,8 @@ import Testing
 
     try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 }, "\(run.daemon.log)")
     let sent = run.desktop.monitorLog
-    for expected in ["member=GetCapabilities", "member=Notify", #"string "org.example.tea""#, #"string "Tea""#,
+    for expected in ["member=GetCapabilities", "member=Notify", #"string "Tea Timer""#, #"string "Tea""#,
+                     #"string "desktop-entry""#, #"string "org.example.tea""#,
                      "string \"<b>Kitchen</b>\nReady &amp; &lt;hot&gt;\"",
                      #"string "default""#, #"string "Open""#, #"string "again""#, #"string "Again""#, #"string "later""#,
                      #"string "urgency""#, "byte 1", #"string "category""#, #"string "brew""#,
@@ -70,7 +73,7 @@ import Testing
     try #require(pollUntil(within: 10) { ((try? run.desktop.history()) ?? []).count == 2 })
     let history = try run.desktop.history()
     let shown = try #require(history.first { $0["summary"] as? String == "Tea" })
-    #expect(shown["appname"] as? String == Self.app)
+    #expect(shown["appname"] as? String == "Tea Timer")
     #expect(shown["category"] as? String == "brew")
     #expect(shown["icon_path"] as? String == stored)
     // Closed with the dismiss reason: the category asks for custom dismiss, so it is answered.

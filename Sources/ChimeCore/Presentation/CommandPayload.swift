@@ -32,7 +32,7 @@ public struct CommandPayload: Hashable, Sendable, Encodable {
   public init(_ delivered: DeliveredNotification, app: DesktopNotificationPlan.App, sound: SoundChoice) {
     let content = delivered.request.content
     self.app = app.id
-    appName = app.displayName ?? app.id
+    appName = app.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? app.id
     identifier = delivered.request.identifier
     title = content.title
     subtitle = content.subtitle

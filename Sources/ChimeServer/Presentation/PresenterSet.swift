@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeStore
 import Logging
 
 /// Hands each committed delivery to the configured presenters and plays its sound, following
@@ -40,21 +41,24 @@ final class PresenterSet: Presenter {
     log.present(delivered, app: app)
     guard let service else { return }
     let decision = PresentationDecision.decide(delivered, allowed: service.permissions(of: app).effective)
-    let who = DesktopNotificationPlan.App(id: app)
     let identifier = delivered.request.identifier
     if !decision.show {
       logger.debug("not shown: alerts are off in the app's settings", metadata: ["app": "\(app)", "id": "\(identifier)"])
     }
-    if decision.show, let command {
-      command.present(delivered, app: who, sound: decision.sound) { [weak self] failure in self?.report(failure) }
-    }
-    guard decision.show, let freedesktop else {
+    guard decision.show, command != nil || freedesktop != nil else {
       return play(decision.sound, app: app, identifier: identifier)
     }
-    let thumbnails = self.thumbnails
-    loop.runBlocking({ thumbnails.thumbnailPath(for: delivered) }, then: { [weak self] thumbnail in
+    // Off the loop: the app's registered name and desktop entry (a row), and the image (a file).
+    let database = service.database, thumbnails = self.thumbnails, wantsImage = freedesktop != nil
+    loop.runBlocking({ () -> (AppLayout?, String?) in
+      let layout = (try? database.app(app)) ?? nil
+      return (layout, wantsImage ? thumbnails.thumbnailPath(for: delivered) : nil)
+    }, then: { [weak self] (layout, thumbnail) in
+      guard let self else { return }
+      let who = DesktopNotificationPlan.App(id: app, displayName: layout?.displayName, desktopEntry: layout?.desktopEntry)
+      command?.present(delivered, app: who, sound: decision.sound) { [weak self] failure in self?.report(failure) }
+      guard let freedesktop else { return play(decision.sound, app: app, identifier: identifier) }
       freedesktop.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: thumbnail, sound: decision.sound) { result in
-        guard let self else { return }
         switch result {
         case .success(let chimePlays): self.play(chimePlays, app: app, identifier: identifier)
         case .failure(let failure):

@@ -123,3 +123,25 @@ import Testing
     #expect((object["actions"] as? [[String: Any]])?.count == 3)
   }
 }
+
+@Suite struct AppDesktopFieldsTests {
+  @Test func validDisplayNamesAndDesktopEntries() throws {
+    try AppLayout.validateDesktop(displayName: "Tea Timer ☕", desktopEntry: "org.example.tea")
+    try AppLayout.validateDesktop(displayName: "", desktopEntry: "")
+  }
+
+  @Test(arguments: [
+    ("", "org/example", "INVALID_IDENTIFIER desktop_entry"),
+    ("", "tea.desktop file", "INVALID_IDENTIFIER desktop_entry"),
+    ("", String(repeating: "a", count: 256), "FIELD_TOO_LONG desktop_entry"),
+    (String(repeating: "n", count: 257), "", "FIELD_TOO_LONG display_name"),
+  ])
+  func refused(_ name: String, _ entry: String, _ expected: String) {
+    do {
+      try AppLayout.validateDesktop(displayName: name, desktopEntry: entry)
+      Issue.record("accepted \(entry)")
+    } catch {
+      #expect("\(error.reason) \(error.field)" == expected)
+    }
+  }
+}

@@ -58,18 +58,22 @@ class AnswerResponseRequest(_message.Message):
     def __init__(self, extension_identifier: _Optional[str] = ..., response_id: _Optional[int] = ..., option: _Optional[_Union[ExtensionResponseOption, str]] = ...) -> None: ...
 
 class AppLayout(_message.Message):
-    __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
+    __slots__ = ["app_id", "bundle", "container", "desktop_entry", "display_name", "group_containers", "registered"]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_FIELD_NUMBER: _ClassVar[int]
+    DESKTOP_ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     GROUP_CONTAINERS_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
     app_id: str
     bundle: str
     container: str
+    desktop_entry: str
+    display_name: str
     group_containers: _containers.RepeatedScalarFieldContainer[str]
     registered: bool
-    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ...) -> None: ...
+    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ..., display_name: _Optional[str] = ..., desktop_entry: _Optional[str] = ...) -> None: ...
 
 class AppSettingsRequest(_message.Message):
     __slots__ = ["alert", "announcement", "app_id", "badge", "car_play", "critical_alert", "sound", "status", "time_sensitive"]
@@ -306,14 +310,18 @@ class PressMediaButtonResponse(_message.Message):
     def __init__(self, extension_identifier: _Optional[str] = ...) -> None: ...
 
 class RegisterAppRequest(_message.Message):
-    __slots__ = ["bundle", "container", "group_containers"]
+    __slots__ = ["bundle", "container", "desktop_entry", "display_name", "group_containers"]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_FIELD_NUMBER: _ClassVar[int]
+    DESKTOP_ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     GROUP_CONTAINERS_FIELD_NUMBER: _ClassVar[int]
     bundle: str
     container: str
+    desktop_entry: str
+    display_name: str
     group_containers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
+    def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., display_name: _Optional[str] = ..., desktop_entry: _Optional[str] = ...) -> None: ...
 
 class RegisterExtensionRequest(_message.Message):
     __slots__ = ["attributes", "category_identifiers", "extension_identifier"]

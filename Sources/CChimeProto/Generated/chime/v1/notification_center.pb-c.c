@@ -3528,7 +3528,7 @@ const ProtobufCMessageDescriptor chime__v1__set_badge_count_request__descriptor 
   (ProtobufCMessageInit) chime__v1__set_badge_count_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_descriptors[5] =
 {
   {
     "container",
@@ -3566,16 +3566,42 @@ static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "display_name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterAppRequest, display_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop_entry",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterAppRequest, desktop_entry),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__register_app_request__field_indices_by_name[] = {
   2,   /* field[2] = bundle */
   0,   /* field[0] = container */
+  4,   /* field[4] = desktop_entry */
+  3,   /* field[3] = display_name */
   1,   /* field[1] = group_containers */
 };
 static const ProtobufCIntRange chime__v1__register_app_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor =
 {
@@ -3585,14 +3611,14 @@ const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor =
   "Chime__V1__RegisterAppRequest",
   "chime.v1",
   sizeof(Chime__V1__RegisterAppRequest),
-  3,
+  5,
   chime__v1__register_app_request__field_descriptors,
   chime__v1__register_app_request__field_indices_by_name,
   1,  chime__v1__register_app_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__register_app_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[7] =
 {
   {
     "app_id",
@@ -3654,18 +3680,44 @@ static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[5
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "display_name",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppLayout, display_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop_entry",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppLayout, desktop_entry),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__app_layout__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
   3,   /* field[3] = bundle */
   1,   /* field[1] = container */
+  6,   /* field[6] = desktop_entry */
+  5,   /* field[5] = display_name */
   2,   /* field[2] = group_containers */
   4,   /* field[4] = registered */
 };
 static const ProtobufCIntRange chime__v1__app_layout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
 {
@@ -3675,7 +3727,7 @@ const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
   "Chime__V1__AppLayout",
   "chime.v1",
   sizeof(Chime__V1__AppLayout),
-  5,
+  7,
   chime__v1__app_layout__field_descriptors,
   chime__v1__app_layout__field_indices_by_name,
   1,  chime__v1__app_layout__number_ranges,
