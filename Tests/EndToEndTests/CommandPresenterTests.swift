@@ -82,6 +82,13 @@ import Testing
     _ = try await client.add(NotificationRequest(identifier: "last", content: content))
     try #require(pollUntil(within: 10) { read(out).split(separator: "\n").count == 2 })
     #expect(read(out).split(separator: "\n").count == 2, "passive and silent deliveries play nothing")
+
+    // A critical sound plays at its volume (with the critical-alert permission).
+    _ = try await client.requestAuthorization([.alert, .sound, .criticalAlert])
+    content.sound = Sound(kind: .defaultCritical, volume: 0.5)
+    _ = try await client.add(NotificationRequest(identifier: "alarm", content: content))
+    try #require(pollUntil(within: 10) { read(out).split(separator: "\n").count == 3 })
+    #expect(read(out).split(separator: "\n").last == Substring(SoundChoice.defaultThemeFile + " volume=0.5"))
   }
 
   /// libcanberra's ALSA driver into ALSA's null PCM (named the default by the daemon's own
