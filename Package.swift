@@ -47,6 +47,12 @@ let package = Package(
       pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
     ),
+    // No pkgConfig: libcanberra's .pc adds -D_REENTRANT, which SwiftPM refuses with a warning;
+    // the header is in /usr/include and the module map links the library.
+    .systemLibrary(
+      name: "CCanberra",
+      providers: [.apt(["libcanberra-dev"])]
+    ),
     .target(
       name: "CChimeProto",
       path: "Sources/CChimeProto",
@@ -91,7 +97,7 @@ let package = Package(
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "ChimeThumbnail",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "ChimeThumbnail", "CSystemd", "CCanberra",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),

@@ -21,6 +21,15 @@ packages=(
   python3
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip
+  libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)
+  sound-theme-freedesktop  # the default sound (message-new-instant)
+  dbus-daemon           # a private session bus for the desktop tests
+  dbus-bin              # dbus-monitor, dbus-send (what the notification server received)
+  dunst                 # a real org.freedesktop.Notifications server for the desktop tests
+  xvfb                  # a display for dunst in CI
+  libnotify-bin         # notify-send, to check the server by hand
+  imagemagick           # `import -window root` for scripts/screenshot.sh
+  notification-daemon   # a server that draws action buttons, for scripts/screenshot.sh
 )
 
 missing=()

@@ -214,8 +214,12 @@ public struct ChimeClient: Sendable {
 
   /// Records this app's container, group containers (searched in order) and bundle. Empty
   /// container or bundle means the daemon's default under `$XDG_DATA_HOME/chime/apps/<id>/`.
-  public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "") async throws(ChimeError) -> AppLayout {
-    try await unary(Calls.registerApp, .init(container: container, groupContainers: groupContainers, bundle: bundle))
+  /// `displayName` is shown on the desktop (empty: the app id); `desktopEntry` is its `.desktop`
+  /// file id without the suffix.
+  public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "", displayName: String = "",
+                          desktopEntry: String = "") async throws(ChimeError) -> AppLayout {
+    try await unary(Calls.registerApp, .init(container: container, groupContainers: groupContainers, bundle: bundle,
+                                             displayName: displayName, desktopEntry: desktopEntry))
   }
 
   /// This app's layout: registered, or the defaults (`registered` false).

@@ -49,8 +49,8 @@ public struct ServerConfiguration: Sendable {
   /// What an app's first authorization request is answered, and whether an app that never
   /// asked may post (`chimed --authorization allow|ask-denies`).
   public var authorizationPolicy: AuthorizationPolicy = .allow
-  /// Present deliveries on the desktop (notify-send) in addition to the log.
-  public var desktopNotifications: Bool = false
+  /// Where deliveries are shown and whether Chime plays their sounds, besides the log.
+  public var presentation = PresentationConfiguration()
   public var logger: Logger
   /// A Unix stream socket already bound and listening, to serve instead of binding
   /// `socketPath` (socket activation: the service manager owns the socket file, so chimed

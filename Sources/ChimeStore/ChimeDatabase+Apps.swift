@@ -8,7 +8,7 @@ extension ChimeDatabase {
   /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func app(_ app: String) throws(ChimeError) -> AppLayout? {
     try read("app \(app)") { db in
-      try Row.fetchOne(db.cachedStatement(sql: "SELECT id, container, groups, bundle FROM app WHERE id = ?"), arguments: [app])
+      try Row.fetchOne(db.cachedStatement(sql: "SELECT id, container, groups, bundle, display_name, desktop_entry FROM app WHERE id = ?"), arguments: [app])
         .map(Self.layout(from:))
     }
   }
@@ -16,12 +16,12 @@ extension ChimeDatabase {
   /// Every registered app, by identifier.
   public func apps() throws(ChimeError) -> [AppLayout] {
     try read("apps") { db in
-      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, container, groups, bundle FROM app ORDER BY id")).map(Self.layout(from:))
+      try Row.fetchAll(db.cachedStatement(sql: "SELECT id, container, groups, bundle, display_name, desktop_entry FROM app ORDER BY id")).map(Self.layout(from:))
     }
   }
 
   static func layout(from row: Row) throws -> AppLayout {
     let groups = try JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))
-    return AppLayout(appID: row[0], container: row[1], groupContainers: groups, bundle: row[3])
+    return AppLayout(appID: row[0], container: row[1], groupContainers: groups, bundle: row[3], displayName: row[4], desktopEntry: row[5])
   }
 }

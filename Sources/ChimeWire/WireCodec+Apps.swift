@@ -8,11 +8,18 @@ extension WireCodec {
     public var container: String
     public var groupContainers: [String]
     public var bundle: String
+    /// The app's name on the desktop; empty: its id.
+    public var displayName: String
+    /// Its `.desktop` file id without the suffix; empty for none.
+    public var desktopEntry: String
 
-    public init(container: String = "", groupContainers: [String] = [], bundle: String = "") {
+    public init(container: String = "", groupContainers: [String] = [], bundle: String = "", displayName: String = "",
+                desktopEntry: String = "") {
       self.container = container
       self.groupContainers = groupContainers
       self.bundle = bundle
+      self.displayName = displayName
+      self.desktopEntry = desktopEntry
     }
   }
 
@@ -22,6 +29,8 @@ extension WireCodec {
       arena.assign(&m.pointee.container, r.container)
       arena.assign(&m.pointee.group_containers, count: &m.pointee.n_group_containers, r.groupContainers)
       arena.assign(&m.pointee.bundle, r.bundle)
+      arena.assign(&m.pointee.display_name, r.displayName)
+      arena.assign(&m.pointee.desktop_entry, r.desktopEntry)
       return m
     }
   }
@@ -31,7 +40,9 @@ extension WireCodec {
       AppRegistration(
         container: try ProtoMessage.text(m.pointee.container, "container"),
         groupContainers: try ProtoMessage.texts(m.pointee.group_containers, count: m.pointee.n_group_containers, "group_containers"),
-        bundle: try ProtoMessage.text(m.pointee.bundle, "bundle"))
+        bundle: try ProtoMessage.text(m.pointee.bundle, "bundle"),
+        displayName: try ProtoMessage.text(m.pointee.display_name, "display_name"),
+        desktopEntry: try ProtoMessage.text(m.pointee.desktop_entry, "desktop_entry"))
     }
   }
 
@@ -121,6 +132,8 @@ extension WireCodec {
     arena.assign(&m.pointee.group_containers, count: &m.pointee.n_group_containers, layout.groupContainers)
     arena.assign(&m.pointee.bundle, layout.bundle)
     m.pointee.registered = layout.registered ? 1 : 0
+    arena.assign(&m.pointee.display_name, layout.displayName)
+    arena.assign(&m.pointee.desktop_entry, layout.desktopEntry)
     return m
   }
 
@@ -129,6 +142,8 @@ extension WireCodec {
               container: try ProtoMessage.text(m.container, prefix + "container"),
               groupContainers: try ProtoMessage.texts(m.group_containers, count: m.n_group_containers, prefix + "group_containers"),
               bundle: try ProtoMessage.text(m.bundle, prefix + "bundle"),
-              registered: m.registered != 0)
+              registered: m.registered != 0,
+              displayName: try ProtoMessage.text(m.display_name, prefix + "display_name"),
+              desktopEntry: try ProtoMessage.text(m.desktop_entry, prefix + "desktop_entry"))
   }
 }

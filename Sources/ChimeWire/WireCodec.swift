@@ -322,6 +322,7 @@ public enum WireCodec {
     case .eventsLost: CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST
     case .subscribed: CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED
     case .badgeChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED
+    case .presentationFailed: CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED
     }
   }
 
@@ -337,6 +338,7 @@ public enum WireCodec {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST: .eventsLost
     case CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED: .subscribed
     case CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED: .badgeChanged
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED: .presentationFailed
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

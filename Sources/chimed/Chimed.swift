@@ -60,6 +60,18 @@ struct Chimed: ParsableCommand {
   @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`).")
   var authorization: String = AuthorizationPolicy.allow.rawValue
 
+  @Option(help: "Where deliveries are shown besides the log: freedesktop, command, none, or a comma-separated list (default: freedesktop when a session bus is found, plus command when --present-command is given).")
+  var presenter: String?
+
+  @Option(help: "The program the command presenter runs for each delivery, with the notification as JSON on stdin.")
+  var presentCommand: String?
+
+  @Option(help: "Seconds the presenter command may run before it is killed (the delivery stands).")
+  var presentTimeout: Double = 10
+
+  @Option(help: "A program (and arguments) that plays a sound file given as its last argument, e.g. pw-play, paplay or aplay; none for silence (default: libcanberra, else the first of pw-play, paplay, aplay found).")
+  var soundPlayer: String?
+
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
@@ -105,6 +117,7 @@ struct Chimed: ParsableCommand {
       throw ValidationError("--authorization: \"\(authorization)\" is not allow or ask-denies")
     }
     configuration.authorizationPolicy = policy
+    configuration.presentation = try presentation()
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }
@@ -129,6 +142,25 @@ struct Chimed: ParsableCommand {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
       throw ExitCode(1)
     }
+  }
+
+  /// The presenters and sound from the flags (see `PresenterSelection`).
+  func presentation() throws -> PresentationConfiguration {
+    var presentation = PresentationConfiguration()
+    let environment = ProcessInfo.processInfo.environment
+    let runtimeBus = environment["XDG_RUNTIME_DIR"].map { $0 + "/bus" }
+    let sessionBus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
+      || runtimeBus.map { FileManager.default.fileExists(atPath: $0) } == true
+    switch PresenterSelection.choose(list: presenter, command: presentCommand, sessionBus: sessionBus) {
+    case .success(let kinds): presentation.presenters = kinds
+    case .failure(let error): throw ValidationError(error.description)
+    }
+    if let presentCommand, !presentCommand.isEmpty { presentation.command = [presentCommand] }
+    guard presentTimeout > 0 else { throw ValidationError("--present-timeout must be more than 0 seconds") }
+    presentation.commandTimeoutMillis = Int(presentTimeout * 1000)
+    presentation.playSounds = soundPlayer != "none"
+    presentation.soundPlayer = soundPlayer == "none" ? nil : soundPlayer
+    return presentation
   }
 
   /// "100MB", "1.5GB", "500kB", "5000000" → bytes (decimal units, as the attachment limits).

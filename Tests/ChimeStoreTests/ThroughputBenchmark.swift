@@ -16,7 +16,7 @@ struct ThroughputBenchmark {
     let store = try StoreFixture(directory: ProcessInfo.processInfo.environment["CHIME_STORE_BENCH_DIR"])
     let rows = (batchSize == 1 ? 2_000 : 50_000) / batchSize * batchSize
     let batches = (0..<(rows / batchSize)).map { b in
-      (0..<batchSize).map { i -> Mutation in
+      (0..<batchSize).map { i -> any Mutation in
         let n = b * batchSize + i
         let at = t0.adding(millis: Int64(n))
         var request = Fixtures.request("request-\(n)", after: Double(60 + n % 3600))

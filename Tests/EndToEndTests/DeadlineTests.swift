@@ -22,8 +22,10 @@ import Testing
     let error = await caughtError { _ = try await client.allPending() }
     #expect(error?.reason == Reason.deadlineExceeded.name)
     #expect(error?.code == .deadlineExceeded)
-    #expect(error?.message.contains("no answer to GetPending from \(dir.socketPath)") == true, "\(String(describing: error))")
-    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(error?.message.contains("no answer to GetPending from \(dir.socketPath) within") == true, "\(String(describing: error))")
+    // Ends, rather than hangs: when it ends is up to the test run's load (two CPUs, blocked
+    // cooperative threads can hold the resumption for many seconds).
+    #expect(ContinuousClock.now - started < .seconds(60))
   }
 
   @Test func theCLIGivesUpWithDeadlineExceeded() throws {

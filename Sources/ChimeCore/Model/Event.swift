@@ -15,6 +15,8 @@ public struct Event: Hashable, Sendable, Codable {
     case subscribed = 9
     /// The app's badge count changed; `badgeCount` is the new count.
     case badgeChanged = 10
+    /// A presenter could not show or sound a delivery (which stands); `note` says why. Live only.
+    case presentationFailed = 11
 
     public var name: String {
       switch self {
@@ -28,6 +30,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .eventsLost: "events-lost"
       case .subscribed: "subscribed"
       case .badgeChanged: "badge-changed"
+      case .presentationFailed: "presentation-failed"
       }
     }
   }

@@ -128,7 +128,8 @@ final class CallRouter {
     }
     table.unary(Calls.registerApp) { call, registration, reply in
       service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
-                          bundle: registration.bundle, reply: reply)
+                          bundle: registration.bundle, displayName: registration.displayName,
+                          desktopEntry: registration.desktopEntry, reply: reply)
     }
     table.unary(Calls.getApp) { call, _, reply in
       service.app(app: call.app, reply: reply)

@@ -31,9 +31,11 @@ final class ServiceStack {
                                  attachmentQuota: configuration.attachmentQuotaBytes)
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox)
     sweep = Self.sweep(attachments, database: database, logger: logger)
+    let presenters = PresenterSet(loop: loop, configuration: configuration.presentation, logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
-                                  presenter: LogPresenter(logger: logger), configuration: configuration,
+                                  presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations())
+    presenters.service = service
     router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     service.start()
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])

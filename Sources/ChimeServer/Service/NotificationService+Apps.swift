@@ -7,10 +7,17 @@ extension NotificationService {
   /// Records where `app` keeps its container, group containers and bundle. Empty container or
   /// bundle means the default under the apps directory. Every directory given must exist, be a
   /// directory and belong to the daemon's user (the only user it serves).
-  func registerApp(app: String, container: String, groups: [String], bundle: String, reply: @escaping Reply<AppLayout>) {
+  func registerApp(app: String, container: String, groups: [String], bundle: String, displayName: String = "",
+                   desktopEntry: String = "", reply: @escaping Reply<AppLayout>) {
     let defaults = AppLayout.defaults(for: app, appsDirectory: appsDirectory)
     var layout = AppLayout(appID: app, container: container.isEmpty ? defaults.container : container,
-                           groupContainers: groups, bundle: bundle.isEmpty ? defaults.bundle : bundle)
+                           groupContainers: groups, bundle: bundle.isEmpty ? defaults.bundle : bundle,
+                           displayName: displayName, desktopEntry: desktopEntry)
+    do {
+      try AppLayout.validateDesktop(displayName: displayName, desktopEntry: desktopEntry)
+    } catch {
+      return reply(.failure(error))
+    }
     guard groups.count <= Limits.groupContainersMax else {
       reply(.failure(ChimeError(.tooManyGroupContainers, "at most \(Limits.groupContainersMax) group containers", field: "group_containers")))
       return

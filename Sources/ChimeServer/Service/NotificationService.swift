@@ -111,6 +111,7 @@ final class NotificationService {
     extensions.resolveAll()
     extensionTimer?.close()
     extensionTimer = nil
+    presenter.stop()
   }
 
   /// Runs `action` once no add that went through the file path is still unanswered.
@@ -318,13 +319,16 @@ final class NotificationService {
   // MARK: helpers
 
   /// After a commit: events to subscribers, files nothing holds off the store, a delivery to
-  /// the presenter.
+  /// the presenter (and removed deliveries off the desktop).
   func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
     for event in events where event.kind == .badgeChanged {
       authorizations[app, default: .none].badgeCount = event.badgeCount ?? 0
     }
     hub.publish(events, app: app)
     discard(files)
+    for event in events where event.kind == .deliveredRemoved {
+      presenter.withdraw(app: app, identifiers: event.identifiers)
+    }
     if let delivered {
       extensions.delivered(delivered, app: app)
       presenter.present(delivered, app: app)

@@ -6,6 +6,16 @@ import Logging
 /// `extensionAttributes` say how to lay out its content extension's view (nil: none was live).
 protocol Presenter: AnyObject {
   func present(_ notification: DeliveredNotification, app: String)
+  /// The app's delivered notifications `identifiers` left the delivered list (removed, or
+  /// answered): whatever shows them goes.
+  func withdraw(app: String, identifiers: [String])
+  /// chimed is stopping: close connections and handles; nothing is presented afterwards.
+  func stop()
+}
+
+extension Presenter {
+  func withdraw(app: String, identifiers: [String]) {}
+  func stop() {}
 }
 
 /// Records deliveries in the log only (tests, headless machines).

@@ -139,6 +139,13 @@ enum Schema {
         END;
         """)
     }
+    migrator.registerMigration("v7: app display name and desktop entry") { db in
+      // What the desktop shows for the app (empty: its id) and its .desktop file id.
+      try db.execute(sql: """
+        ALTER TABLE app ADD COLUMN display_name TEXT NOT NULL DEFAULT '';
+        ALTER TABLE app ADD COLUMN desktop_entry TEXT NOT NULL DEFAULT '';
+        """)
+    }
     return migrator
   }()
 }

@@ -17,10 +17,11 @@ public struct RegisterApp: Mutation {
     guard !layout.appID.isEmpty else { throw ChimeError(.invalidAppID, "app id is empty", field: "app_id") }
     let groups = String(decoding: try JSONEncoder().encode(layout.groupContainers), as: UTF8.self)
     try t.db.cachedStatement(sql: """
-      INSERT INTO app (id, container, groups, bundle, registered_at) VALUES (?, ?, ?, ?, ?)
+      INSERT INTO app (id, container, groups, bundle, registered_at, display_name, desktop_entry) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET container = excluded.container, groups = excluded.groups,
-        bundle = excluded.bundle, registered_at = excluded.registered_at
-      """).execute(arguments: [layout.appID, layout.container, groups, layout.bundle, at.unixMillis])
+        bundle = excluded.bundle, registered_at = excluded.registered_at,
+        display_name = excluded.display_name, desktop_entry = excluded.desktop_entry
+      """).execute(arguments: [layout.appID, layout.container, groups, layout.bundle, at.unixMillis, layout.displayName, layout.desktopEntry])
   }
 }
 

@@ -36,6 +36,8 @@ extension Apps {
     @Option(help: "The app's container (its Library/Sounds holds sounds). Default: the apps directory.") var container: String?
     @Option(name: .customLong("group"), help: "A group container; repeat for several, searched in this order.") var groups: [String] = []
     @Option(help: "The app's bundle directory. Default: the apps directory.") var bundle: String?
+    @Option(help: "The app's name on the desktop (default: its identifier).") var displayName = ""
+    @Option(help: "The app's .desktop file id without .desktop, e.g. org.example.tea.") var desktopEntry = ""
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
@@ -45,7 +47,8 @@ extension Apps {
       let bundle = bundle.map { AttachOption.absolute($0, from: here) } ?? ""
       try await reporting {
         let client = try options.connect(app: id)
-        let layout = try await client.registerApp(container: container, groupContainers: groups, bundle: bundle)
+        let layout = try await client.registerApp(container: container, groupContainers: groups, bundle: bundle,
+                                                  displayName: displayName, desktopEntry: desktopEntry)
         if options.json {
           JSONOutput.print(JSONOutput.appLayout(layout))
         } else {
@@ -106,6 +109,8 @@ private func printLayout(_ layout: AppLayout) {
   print("  container  \(layout.container)")
   for group in layout.groupContainers { print("  group      \(group)") }
   print("  bundle     \(layout.bundle)")
+  if !layout.displayName.isEmpty { print("  name       \(layout.displayName)") }
+  if !layout.desktopEntry.isEmpty { print("  desktop    \(layout.desktopEntry)") }
   print("  sounds are looked up in, in order:")
   for (i, directory) in layout.soundDirectories.enumerated() { print("    \(i + 1). \(directory)") }
 }

@@ -44,6 +44,7 @@ extension JSONOutput {
 
   static func appLayout(_ layout: AppLayout) -> [String: Any] {
     ["app": layout.appID, "container": layout.container, "group_containers": layout.groupContainers,
-     "bundle": layout.bundle, "registered": layout.registered, "sound_directories": layout.soundDirectories]
+     "bundle": layout.bundle, "registered": layout.registered, "sound_directories": layout.soundDirectories,
+     "display_name": layout.displayName, "desktop_entry": layout.desktopEntry]
   }
 }

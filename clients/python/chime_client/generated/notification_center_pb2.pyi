@@ -19,6 +19,7 @@ EVENT_KIND_MISSED_SKIPPED: EventKind
 EVENT_KIND_PENDING_ADDED: EventKind
 EVENT_KIND_PENDING_REMOVED: EventKind
 EVENT_KIND_PENDING_REPLACED: EventKind
+EVENT_KIND_PRESENTATION_FAILED: EventKind
 EVENT_KIND_RESPONSE: EventKind
 EVENT_KIND_SUBSCRIBED: EventKind
 EVENT_KIND_UNSPECIFIED: EventKind
@@ -69,18 +70,22 @@ class AnswerServiceRequest(_message.Message):
     def __init__(self, extension_identifier: _Optional[str] = ..., request_id: _Optional[int] = ..., content: _Optional[_Union[_request_pb2.NotificationContent, _Mapping]] = ..., error: _Optional[str] = ...) -> None: ...
 
 class AppLayout(_message.Message):
-    __slots__ = ["app_id", "bundle", "container", "group_containers", "registered"]
+    __slots__ = ["app_id", "bundle", "container", "desktop_entry", "display_name", "group_containers", "registered"]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_FIELD_NUMBER: _ClassVar[int]
+    DESKTOP_ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     GROUP_CONTAINERS_FIELD_NUMBER: _ClassVar[int]
     REGISTERED_FIELD_NUMBER: _ClassVar[int]
     app_id: str
     bundle: str
     container: str
+    desktop_entry: str
+    display_name: str
     group_containers: _containers.RepeatedScalarFieldContainer[str]
     registered: bool
-    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ...) -> None: ...
+    def __init__(self, app_id: _Optional[str] = ..., container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., registered: bool = ..., display_name: _Optional[str] = ..., desktop_entry: _Optional[str] = ...) -> None: ...
 
 class AppSettingsRequest(_message.Message):
     __slots__ = ["alert", "announcement", "app_id", "badge", "car_play", "critical_alert", "sound", "status", "time_sensitive"]
@@ -337,14 +342,18 @@ class PushResponse(_message.Message):
     def __init__(self, delivered: _Optional[_Union[_request_pb2.DeliveredNotification, _Mapping]] = ..., replaced: bool = ...) -> None: ...
 
 class RegisterAppRequest(_message.Message):
-    __slots__ = ["bundle", "container", "group_containers"]
+    __slots__ = ["bundle", "container", "desktop_entry", "display_name", "group_containers"]
     BUNDLE_FIELD_NUMBER: _ClassVar[int]
     CONTAINER_FIELD_NUMBER: _ClassVar[int]
+    DESKTOP_ENTRY_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     GROUP_CONTAINERS_FIELD_NUMBER: _ClassVar[int]
     bundle: str
     container: str
+    desktop_entry: str
+    display_name: str
     group_containers: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ...) -> None: ...
+    def __init__(self, container: _Optional[str] = ..., group_containers: _Optional[_Iterable[str]] = ..., bundle: _Optional[str] = ..., display_name: _Optional[str] = ..., desktop_entry: _Optional[str] = ...) -> None: ...
 
 class RegisterExtensionRequest(_message.Message):
     __slots__ = ["attributes", "category_identifiers", "extension_identifier", "service"]

@@ -3990,7 +3990,7 @@ const ProtobufCMessageDescriptor chime__v1__set_badge_count_request__descriptor 
   (ProtobufCMessageInit) chime__v1__set_badge_count_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_descriptors[3] =
+static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_descriptors[5] =
 {
   {
     "container",
@@ -4028,16 +4028,42 @@ static const ProtobufCFieldDescriptor chime__v1__register_app_request__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "display_name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterAppRequest, display_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop_entry",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RegisterAppRequest, desktop_entry),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__register_app_request__field_indices_by_name[] = {
   2,   /* field[2] = bundle */
   0,   /* field[0] = container */
+  4,   /* field[4] = desktop_entry */
+  3,   /* field[3] = display_name */
   1,   /* field[1] = group_containers */
 };
 static const ProtobufCIntRange chime__v1__register_app_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor =
 {
@@ -4047,14 +4073,14 @@ const ProtobufCMessageDescriptor chime__v1__register_app_request__descriptor =
   "Chime__V1__RegisterAppRequest",
   "chime.v1",
   sizeof(Chime__V1__RegisterAppRequest),
-  3,
+  5,
   chime__v1__register_app_request__field_descriptors,
   chime__v1__register_app_request__field_indices_by_name,
   1,  chime__v1__register_app_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__register_app_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[5] =
+static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[7] =
 {
   {
     "app_id",
@@ -4116,18 +4142,44 @@ static const ProtobufCFieldDescriptor chime__v1__app_layout__field_descriptors[5
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "display_name",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppLayout, display_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop_entry",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AppLayout, desktop_entry),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__app_layout__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
   3,   /* field[3] = bundle */
   1,   /* field[1] = container */
+  6,   /* field[6] = desktop_entry */
+  5,   /* field[5] = display_name */
   2,   /* field[2] = group_containers */
   4,   /* field[4] = registered */
 };
 static const ProtobufCIntRange chime__v1__app_layout__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
 {
@@ -4137,7 +4189,7 @@ const ProtobufCMessageDescriptor chime__v1__app_layout__descriptor =
   "Chime__V1__AppLayout",
   "chime.v1",
   sizeof(Chime__V1__AppLayout),
-  5,
+  7,
   chime__v1__app_layout__field_descriptors,
   chime__v1__app_layout__field_indices_by_name,
   1,  chime__v1__app_layout__number_ranges,
@@ -4335,7 +4387,7 @@ const ProtobufCMessageDescriptor chime__v1__check_sound_response__descriptor =
   (ProtobufCMessageInit) chime__v1__check_sound_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[11] =
+static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[12] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
   { "EVENT_KIND_DELIVERED", "CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED", 1 },
@@ -4348,11 +4400,12 @@ static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[11]
   { "EVENT_KIND_EVENTS_LOST", "CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST", 8 },
   { "EVENT_KIND_SUBSCRIBED", "CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED", 9 },
   { "EVENT_KIND_BADGE_CHANGED", "CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED", 10 },
+  { "EVENT_KIND_PRESENTATION_FAILED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED", 11 },
 };
 static const ProtobufCIntRange chime__v1__event_kind__value_ranges[] = {
-{0, 0},{0, 11}
+{0, 0},{0, 12}
 };
-static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[11] =
+static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[12] =
 {
   { "EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_DELIVERED", 1 },
@@ -4362,6 +4415,7 @@ static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[
   { "EVENT_KIND_PENDING_ADDED", 2 },
   { "EVENT_KIND_PENDING_REMOVED", 4 },
   { "EVENT_KIND_PENDING_REPLACED", 3 },
+  { "EVENT_KIND_PRESENTATION_FAILED", 11 },
   { "EVENT_KIND_RESPONSE", 7 },
   { "EVENT_KIND_SUBSCRIBED", 9 },
   { "EVENT_KIND_UNSPECIFIED", 0 },
@@ -4373,9 +4427,9 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   "EventKind",
   "Chime__V1__EventKind",
   "chime.v1",
-  11,
+  12,
   chime__v1__event_kind__enum_values_by_number,
-  11,
+  12,
   chime__v1__event_kind__enum_values_by_name,
   1,
   chime__v1__event_kind__value_ranges,

@@ -84,7 +84,12 @@ typedef enum _Chime__V1__EventKind {
   /*
    * The app's badge count changed; Event.badge_count is the new count.
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10
+  CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED = 10,
+  /*
+   * A presenter could not show or sound a delivered notification (the delivery stands);
+   * Event.note says which presenter and why. Live only: not stored, not replayed.
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
@@ -747,10 +752,19 @@ struct  Chime__V1__RegisterAppRequest
   size_t n_group_containers;
   char **group_containers;
   char *bundle;
+  /*
+   * Shown as the app's name on the desktop (empty: the app id). At most 256 bytes.
+   */
+  char *display_name;
+  /*
+   * The app's .desktop file id without ".desktop" (the desktop-entry hint), e.g.
+   * "org.example.tea"; empty for none. Letters, digits, '.', '-', '_'; at most 255 bytes.
+   */
+  char *desktop_entry;
 };
 #define CHIME__V1__REGISTER_APP_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__register_app_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Chime__V1__AppLayout
@@ -765,10 +779,12 @@ struct  Chime__V1__AppLayout
    * False when the app never registered and these are the defaults.
    */
   protobuf_c_boolean registered;
+  char *display_name;
+  char *desktop_entry;
 };
 #define CHIME__V1__APP_LAYOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__app_layout__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Chime__V1__ListAppsResponse

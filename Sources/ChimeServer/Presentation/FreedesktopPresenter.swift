@@ -1,0 +1,192 @@
+import ChimeCore
+import Logging
+
+/// Shows deliveries through org.freedesktop.Notifications on the session bus, and carries the
+/// user's clicks back as responses. The connection is the loop's (`SessionBus`): nothing here
+/// blocks. Loop thread only.
+///
+/// - `GetCapabilities` is asked once per server: again when the name changes owner, and after
+///   a call failed.
+/// - An identifier delivered again while its notification is still on screen replaces it.
+/// - `ActionInvoked` becomes a response naming the action (`default`: the default action);
+///   `NotificationClosed` by the user becomes the dismiss action where the category asks for it.
+/// - A lost connection is logged; the next delivery connects again.
+final class FreedesktopPresenter {
+  /// What `present` asks for: the delivery, as the app is known, and what it plays.
+  struct Job {
+    var delivered: DeliveredNotification
+    var app: DesktopNotificationPlan.App
+    var thumbnail: String?
+    var sound: SoundChoice
+    /// With what Chime must play itself (the server cannot), or why it was not shown.
+    var done: (Result<SoundChoice, PresentationFailure>) -> Void
+  }
+
+  private struct Shown {
+    var app: String
+    var identifier: String
+    var category: NotificationCategory?
+  }
+
+  private let loop: EventLoop
+  private let logger: Logger
+  /// Hands a response to the service, as `chime respond` does.
+  private let respond: (_ app: String, _ response: NotificationResponse) -> Void
+  private var bus: SessionBus?
+  private var capabilities: Set<String>?
+  private var askingCapabilities = false
+  private var waiting: [Job] = []
+  private var shownByKey: [String: UInt32] = [:]
+  private var shownByID: [UInt32: Shown] = [:]
+  private var stopped = false
+
+  init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
+    self.loop = loop
+    self.logger = logger
+    self.respond = respond
+  }
+
+  /// The server's capabilities once known (tests and logs).
+  var knownCapabilities: Set<String>? { capabilities }
+
+  func present(_ job: Job) {
+    guard !stopped else { return }
+    guard connect() else {
+      return job.done(.failure(failure(job, "no session bus")))
+    }
+    if let capabilities {
+      send(job, capabilities: capabilities)
+      return
+    }
+    waiting.append(job)
+    askCapabilities()
+  }
+
+  /// Closes the notifications on screen for `identifiers` (removed from the delivered list).
+  func withdraw(app: String, identifiers: [String]) {
+    for identifier in identifiers {
+      guard let id = shownByKey.removeValue(forKey: Self.key(app, identifier)) else { continue }
+      shownByID[id] = nil
+      bus?.closeNotification(id)
+    }
+  }
+
+  func stop() {
+    stopped = true
+    bus?.close()
+    bus = nil
+    failWaiting("chimed is stopping")
+  }
+
+  // MARK: internals
+
+  private static func key(_ app: String, _ identifier: String) -> String { app + "\u{0}" + identifier }
+
+  private func failure(_ job: Job, _ reason: String) -> PresentationFailure {
+    PresentationFailure(presenter: "freedesktop", app: job.app.id, identifier: job.delivered.request.identifier, reason: reason)
+  }
+
+  private func connect() -> Bool {
+    if bus?.isOpen == true { return true }
+    do {
+      let bus = try SessionBus(loop: loop, logger: logger)
+      bus.onDisconnect = { [unowned self] in lost() }
+      bus.onSignal = { [unowned self] signal in received(signal) }
+      self.bus = bus
+      logger.info("connected to the session bus for notifications")
+      return true
+    } catch {
+      logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
+      return false
+    }
+  }
+
+  private func askCapabilities() {
+    guard !askingCapabilities, let bus else { return }
+    askingCapabilities = true
+    bus.capabilities { [weak self] result in
+      guard let self else { return }
+      askingCapabilities = false
+      switch result {
+      case .success(let names):
+        let capabilities = Set(names)
+        self.capabilities = capabilities
+        logger.info("notification server capabilities", metadata: ["capabilities": "\(names.joined(separator: ","))"])
+        let jobs = waiting
+        waiting.removeAll()
+        for job in jobs { send(job, capabilities: capabilities) }
+      case .failure(let error):
+        failWaiting("\(error)")
+      }
+    }
+  }
+
+  private func failWaiting(_ reason: String) {
+    let jobs = waiting
+    waiting.removeAll()
+    for job in jobs { job.done(.failure(failure(job, reason))) }
+  }
+
+  private func send(_ job: Job, capabilities: Set<String>) {
+    guard let bus else { return job.done(.failure(failure(job, "no session bus"))) }
+    let identifier = job.delivered.request.identifier
+    let key = Self.key(job.app.id, identifier)
+    let plan = DesktopNotificationPlan.make(job.delivered, app: job.app, capabilities: capabilities, thumbnailPath: job.thumbnail,
+                                            sound: job.sound, replacesID: shownByKey[key] ?? 0)
+    bus.notify(plan) { [weak self] result in
+      guard let self else { return }
+      switch result {
+      case .success(let id):
+        if plan.replacesID != 0 && plan.replacesID != id { shownByID[plan.replacesID] = nil }
+        shownByKey[key] = id
+        shownByID[id] = Shown(app: job.app.id, identifier: identifier, category: job.delivered.category)
+        logger.debug("shown on the desktop", metadata: ["app": "\(job.app.id)", "id": "\(identifier)", "server_id": "\(id)"])
+        job.done(.success(plan.chimePlays))
+      case .failure(let error):
+        // The server may have gone; the next one is asked its capabilities afresh.
+        self.capabilities = nil
+        job.done(.failure(failure(job, "\(error)")))
+      }
+    }
+  }
+
+  private func received(_ signal: SessionBus.Signal) {
+    switch signal {
+    case .actionInvoked(let id, let key):
+      // Forgotten first: the close that usually follows must not answer again.
+      guard let shown = forget(id) else { return }
+      // Answered: it leaves the screen (servers differ in whether they close it themselves).
+      bus?.closeNotification(id)
+      let action = DesktopNotificationPlan.actionIdentifier(forKey: key)
+      logger.info("desktop action", metadata: ["app": "\(shown.app)", "id": "\(shown.identifier)", "action": "\(action)"])
+      respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
+    case .serverChanged(let owner):
+      // Another server (or none): its capabilities are asked afresh, and the ids on screen
+      // were the old one's.
+      logger.info("notification server changed", metadata: ["owner": "\(owner.isEmpty ? "none" : owner)"])
+      capabilities = nil
+      shownByKey.removeAll()
+      shownByID.removeAll()
+    case .closed(let id, let reason):
+      guard let shown = forget(id) else { return }
+      if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {
+        respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
+      }
+    }
+  }
+
+  private func forget(_ id: UInt32) -> Shown? {
+    guard let shown = shownByID.removeValue(forKey: id) else { return nil }
+    if shownByKey[Self.key(shown.app, shown.identifier)] == id { shownByKey[Self.key(shown.app, shown.identifier)] = nil }
+    return shown
+  }
+
+  private func lost() {
+    bus = nil
+    capabilities = nil
+    askingCapabilities = false
+    shownByKey.removeAll()
+    shownByID.removeAll()
+    failWaiting("the session bus connection was lost")
+  }
+}

@@ -1,0 +1,105 @@
+import ChimeCore
+import ChimeStore
+import Logging
+
+/// Hands each committed delivery to the configured presenters and plays its sound, following
+/// the app's settings (`PresentationDecision`): no alert permission, not shown; passive, no
+/// sound. Every delivery is logged. A presenter's failure is logged and streamed to the app's
+/// subscribers as a live `presentation-failed` event; the delivery stands. Loop thread only.
+final class PresenterSet: Presenter {
+  private let loop: EventLoop
+  private let logger: Logger
+  private let log: LogPresenter
+  private let freedesktop: FreedesktopPresenter?
+  private let command: CommandPresenter?
+  private let sounds: SoundPlayer?
+  private let thumbnails: any ThumbnailSource
+  /// Set once the service exists (it holds this set): permissions, responses, events.
+  weak var service: NotificationService?
+
+  init(loop: EventLoop, configuration: PresentationConfiguration, logger: Logger) {
+    self.loop = loop
+    self.logger = logger
+    log = LogPresenter(logger: logger)
+    thumbnails = configuration.thumbnails
+    command = configuration.presenters.contains(.command) && !configuration.command.isEmpty
+      ? CommandPresenter(loop: loop, command: configuration.command, timeoutMillis: configuration.commandTimeoutMillis, logger: logger)
+      : nil
+    sounds = configuration.playSounds ? SoundPlayer(loop: loop, configured: configuration.soundPlayer, logger: logger) : nil
+    var respond: ((String, NotificationResponse) -> Void)?
+    if configuration.presenters.contains(.freedesktop) {
+      freedesktop = FreedesktopPresenter(loop: loop, logger: logger) { app, response in respond?(app, response) }
+    } else {
+      freedesktop = nil
+    }
+    respond = { [weak self] app, response in self?.respond(app: app, response) }
+    let names = configuration.presenters.map(\.rawValue)
+    logger.info("presenters", metadata: ["presenters": "\(names.isEmpty ? "log only" : names.joined(separator: ","))"])
+  }
+
+  func present(_ delivered: DeliveredNotification, app: String) {
+    log.present(delivered, app: app)
+    guard let service else { return }
+    let decision = PresentationDecision.decide(delivered, allowed: service.permissions(of: app).effective)
+    let identifier = delivered.request.identifier
+    if !decision.show {
+      logger.debug("not shown: alerts are off in the app's settings", metadata: ["app": "\(app)", "id": "\(identifier)"])
+    }
+    guard decision.show, command != nil || freedesktop != nil else {
+      return play(decision.sound, app: app, identifier: identifier)
+    }
+    // Off the loop: the app's registered name and desktop entry (a row), and the image (a file).
+    let database = service.database, thumbnails = self.thumbnails, wantsImage = freedesktop != nil
+    loop.runBlocking({ () -> (AppLayout?, String?) in
+      let layout = (try? database.app(app)) ?? nil
+      return (layout, wantsImage ? thumbnails.thumbnailPath(for: delivered) : nil)
+    }, then: { [weak self] (layout, thumbnail) in
+      guard let self else { return }
+      let who = DesktopNotificationPlan.App(id: app, displayName: layout?.displayName, desktopEntry: layout?.desktopEntry)
+      command?.present(delivered, app: who, sound: decision.sound) { [weak self] failure in self?.report(failure) }
+      guard let freedesktop else { return play(decision.sound, app: app, identifier: identifier) }
+      freedesktop.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: thumbnail, sound: decision.sound) { result in
+        switch result {
+        case .success(let chimePlays): self.play(chimePlays, app: app, identifier: identifier)
+        case .failure(let failure):
+          self.report(failure)
+          // Not shown, still heard.
+          self.play(decision.sound, app: app, identifier: identifier)
+        }
+      })
+    })
+  }
+
+  func withdraw(app: String, identifiers: [String]) {
+    freedesktop?.withdraw(app: app, identifiers: identifiers)
+  }
+
+  func stop() {
+    freedesktop?.stop()
+  }
+
+  private func play(_ sound: SoundChoice, app: String, identifier: String) {
+    guard !sound.isSilent, let sounds else { return }
+    sounds.play(sound, app: app, identifier: identifier) { [weak self] failure in self?.report(failure) }
+  }
+
+  private func report(_ failure: PresentationFailure) {
+    logger.warning("presentation failed; the delivery stands", metadata: [
+      "presenter": "\(failure.presenter)", "app": "\(failure.app)", "id": "\(failure.identifier)", "reason": "\(failure.reason)",
+    ])
+    guard let service else { return }
+    let event = Event(at: service.clock.now(), kind: .presentationFailed, identifiers: [failure.identifier], note: failure.description)
+    service.hub.publish([event], app: failure.app)
+  }
+
+  /// A click on the desktop goes the way `chime respond` goes: content extensions first.
+  private func respond(app: String, _ response: NotificationResponse) {
+    service?.respond(app: app, response: response) { [logger] result in
+      if case .failure(let error) = result {
+        logger.info("desktop response not recorded", metadata: [
+          "app": "\(app)", "id": "\(response.notificationIdentifier)", "action": "\(response.actionIdentifier)", "error": "\(error)",
+        ])
+      }
+    }
+  }
+}

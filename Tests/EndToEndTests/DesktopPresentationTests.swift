@@ -1,0 +1,187 @@
+import ChimeClient
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The freedesktop presenter against a real notification server: a private session bus with
+/// dunst under Xvfb, all started by the test. What dunst was sent is read from dbus-monitor's
+/// record and from `dunstctl`.
+@Suite(.serialized) struct DesktopPresentationTests {
+  static let app = "org.example.tea"
+
+  static let brew = NotificationCategory(identifier: "brew", actions: [
+    NotificationAction(identifier: "again", title: "Again"),
+    NotificationAction(identifier: "later", title: "Later"),
+  ], options: [.customDismissAction])
+
+  struct Running {
+    let desktop: DesktopSession
+    let dir: TemporaryDirectory
+    let daemon: DaemonProcess
+    let client: ChimeClient
+  }
+
+  func start(_ arguments: [String] = ["--presenter", "freedesktop", "--sound-player", "none"]) throws -> Running {
+    let desktop = try DesktopSession()
+    try desktop.startMonitor()
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir, arguments: arguments, environment: desktop.environment)
+    try daemon.start()
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    return Running(desktop: desktop, dir: dir, daemon: daemon, client: client)
+  }
+
+  func content(_ title: String, category: String = "brew") -> NotificationContent {
+    var content = NotificationContent(title: title, subtitle: "Kitchen", body: "Ready & <hot>")
+    content.categoryIdentifier = category
+    return content
+  }
+
+  @Test func shownWithSummaryBodyActionsHintsAndImage() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    let layout = try await run.client.registerApp(displayName: "Tea Timer", desktopEntry: "org.example.tea")
+    #expect(layout.displayName == "Tea Timer" && layout.desktopEntry == "org.example.tea")
+    try await run.client.setCategories([Self.brew])
+    let png = run.dir.file("work/cup.png")
+    MediaCorpus.copy("images/png-rgb.png", to: png)
+    var tea = content("Tea")
+    tea.attachments = [ChimeCore.Attachment(identifier: "cup", path: png)]
+    let added = try await run.client.add(NotificationRequest(identifier: "tea", content: tea))
+    let stored = try #require(added.delivered?.request.content.attachments.first?.info?.storePath)
+
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 }, "\(run.daemon.log)")
+    let sent = run.desktop.monitorLog
+    for expected in ["member=GetCapabilities", "member=Notify", #"string "Tea Timer""#, #"string "Tea""#,
+                     #"string "desktop-entry""#, #"string "org.example.tea""#,
+                     "string \"<b>Kitchen</b>\nReady &amp; &lt;hot&gt;\"",
+                     #"string "default""#, #"string "Open""#, #"string "again""#, #"string "Again""#, #"string "later""#,
+                     #"string "urgency""#, "byte 1", #"string "category""#, #"string "brew""#,
+                     #"string "image-path""#, "string \"\(stored)\"", #"string "suppress-sound""#, "boolean true"] {
+      #expect(sent.contains(expected), "\(expected) not sent:\n\(sent)")
+    }
+    // A passive one is low urgency.
+    var quiet = content("Quiet", category: "")
+    quiet.interruptionLevel = .passive
+    _ = try await run.client.add(NotificationRequest(identifier: "quiet", content: quiet))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 2 })
+    #expect(run.desktop.monitorLog.contains("byte 0"))
+
+    #expect(try run.desktop.dunstctl(["close-all"]).status == 0)
+    try #require(pollUntil(within: 10) { ((try? run.desktop.history()) ?? []).count == 2 })
+    let history = try run.desktop.history()
+    let shown = try #require(history.first { $0["summary"] as? String == "Tea" })
+    #expect(shown["appname"] as? String == "Tea Timer")
+    #expect(shown["category"] as? String == "brew")
+    #expect(shown["icon_path"] as? String == stored)
+    // Closed with the dismiss reason: the category asks for custom dismiss, so it is answered.
+    let delivered = try await run.client.allDelivered().map(\.request.identifier)
+    #expect(!delivered.contains("tea"), "dismissed on the desktop, answered as chime.dismiss")
+  }
+
+  @Test func actionsOnTheDesktopReachASubscriberAsResponses() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    try await run.client.setCategories([Self.brew])
+    var events = run.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+
+    // The default action, clicked in dunst.
+    _ = try await run.client.add(NotificationRequest(identifier: "one", content: content("One")))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(try run.desktop.dunstctl(["action", "0"]).status == 0)
+    let opened = try await nextEvent(&events) { $0.kind == .response }
+    #expect(opened.response?.notificationIdentifier == "one")
+    #expect(opened.response?.actionIdentifier == NotificationAction.defaultIdentifier)
+    // Answered: it leaves the screen and the delivered list.
+    #expect(pollUntil(within: 10) { run.desktop.displayedCount == 0 })
+
+    // A named action, as the server's ActionInvoked signal.
+    _ = try await run.client.add(NotificationRequest(identifier: "two", content: content("Two")))
+    try #require(pollUntil(within: 10) { run.desktop.notifyReplies.count == 2 })
+    let id = run.desktop.notifyReplies[1]
+    #expect(try run.desktop.sendSignal("ActionInvoked", ["uint32:\(id)", "string:again"]).status == 0)
+    let again = try await nextEvent(&events) { $0.kind == .response }
+    #expect(again.response?.notificationIdentifier == "two")
+    #expect(again.response?.actionIdentifier == "again")
+
+    // Closed by the user: the dismiss action (the category asks for it).
+    _ = try await run.client.add(NotificationRequest(identifier: "three", content: content("Three")))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(try run.desktop.dunstctl(["close"]).status == 0)
+    let dismissed = try await nextEvent(&events) { $0.kind == .response }
+    #expect(dismissed.response?.notificationIdentifier == "three")
+    #expect(dismissed.response?.actionIdentifier == NotificationAction.dismissIdentifier)
+  }
+
+  @Test func removingADeliveredNotificationClosesItAndAgainReplacesIt() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    _ = try await run.client.add(NotificationRequest(identifier: "tea", content: content("Tea", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.notifyReplies.count == 1 })
+    // Delivered again under the same identifier: the one on screen is replaced.
+    _ = try await run.client.add(NotificationRequest(identifier: "tea", content: content("Tea again", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.notifyReplies.count == 2 })
+    let first = run.desktop.notifyReplies[0]
+    #expect(run.desktop.monitorLog.contains("uint32 \(first)\n   string \"\""), "replaces_id \(first) not sent:\n\(run.desktop.monitorLog)")
+    #expect(run.desktop.displayedCount == 1)
+
+    #expect(try await run.client.removeDelivered(["tea"]) == ["tea"])
+    #expect(pollUntil(within: 10) { run.desktop.displayedCount == 0 })
+    #expect(run.desktop.monitorLog.contains("member=CloseNotification"))
+    // Its bus connection closes with it: a clean exit.
+    #expect(run.daemon.terminate() == 0)
+  }
+
+  @Test func theServerKilledMidRunLosesNoDelivery() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    var events = run.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await run.client.add(NotificationRequest(identifier: "before", content: content("Before", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+
+    run.desktop.killDunst()
+    _ = try await run.client.add(NotificationRequest(identifier: "during", content: content("During", category: "")))
+    let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+    #expect(failed.identifiers == ["during"])
+    #expect(failed.note.hasPrefix("freedesktop:"), "\(failed.note)")
+
+    try run.desktop.startDunst()
+    _ = try await run.client.add(NotificationRequest(identifier: "after", content: content("After", category: "")))
+    #expect(pollUntil(within: 10) { run.desktop.displayedCount == 1 }, "\(run.daemon.log)")
+    let delivered = Set(try await run.client.allDelivered().map(\.request.identifier))
+    #expect(delivered == ["before", "during", "after"])
+    #expect(run.daemon.isRunning)
+    #expect(run.daemon.log.contains("presentation failed"))
+
+    // Replaced between two deliveries, with no failure in between: the new server is asked
+    // its capabilities too (once per server).
+    let asked = run.desktop.monitorLog.components(separatedBy: "member=GetCapabilities").count - 1
+    let changes = run.daemon.log.components(separatedBy: "notification server changed").count
+    run.desktop.killDunst()
+    try run.desktop.startDunst()
+    // chimed heard the name go and come back (the bus tells it; the test's add takes another way).
+    try #require(pollUntil(within: 10) { run.daemon.log.components(separatedBy: "notification server changed").count == changes + 2 })
+    _ = try await run.client.add(NotificationRequest(identifier: "replaced", content: content("Replaced", category: "")))
+    #expect(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(run.desktop.monitorLog.components(separatedBy: "member=GetCapabilities").count - 1 == asked + 1)
+  }
+
+  @Test func anAppWithoutAlertsIsNotShownButStillDelivered() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    let settings = try await run.client.setAppSettings(AppSettingsChange(appID: Self.app, disable: [.alert]))
+    #expect(settings.alert == false)
+    _ = try await run.client.add(NotificationRequest(identifier: "hidden", content: content("Hidden", category: "")))
+    // Another app's notification, added after it, shows: by then the first one was handled.
+    let other = try ChimeClient.connect(socketPath: run.daemon.socketPath, app: "org.example.other")
+    _ = try await other.add(NotificationRequest(identifier: "shown", content: content("Shown", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 })
+    #expect(run.desktop.monitorLog.contains(#"string "Shown""#))
+    #expect(!run.desktop.monitorLog.contains(#"string "Hidden""#))
+    #expect(try await run.client.allDelivered().map(\.request.identifier) == ["hidden"])
+  }
+}
