@@ -51,6 +51,8 @@ import Testing
     tea.attachments = [ChimeCore.Attachment(identifier: "cup", path: png)]
     let added = try await run.client.add(NotificationRequest(identifier: "tea", content: tea))
     let stored = try #require(added.delivered?.request.content.attachments.first?.info?.storePath)
+    // The server is shown the thumbnail rendered into the store (300×169 box), not the file.
+    let thumbnail = stored + ".thumb-300x169.png"
 
     try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 }, "\(run.daemon.log)")
     let sent = run.desktop.monitorLog
@@ -59,9 +61,13 @@ import Testing
                      "string \"<b>Kitchen</b>\nReady &amp; &lt;hot&gt;\"",
                      #"string "default""#, #"string "Open""#, #"string "again""#, #"string "Again""#, #"string "later""#,
                      #"string "urgency""#, "byte 1", #"string "category""#, #"string "brew""#,
-                     #"string "image-path""#, "string \"\(stored)\"", #"string "suppress-sound""#, "boolean true"] {
+                     #"string "image-path""#, "string \"\(thumbnail)\"", #"string "suppress-sound""#, "boolean true"] {
       #expect(sent.contains(expected), "\(expected) not sent:\n\(sent)")
     }
+    let rendered = try Data(contentsOf: URL(fileURLWithPath: thumbnail))
+    #expect(rendered.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    let width = rendered[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = rendered[20..<24].reduce(0) { $0 << 8 | Int($1) }
+    #expect(width <= 300 && height <= 169 && (width == 300 || height == 169), "\(width)×\(height) fits the box")
     // A passive one is low urgency.
     var quiet = content("Quiet", category: "")
     quiet.interruptionLevel = .passive
@@ -75,7 +81,10 @@ import Testing
     let shown = try #require(history.first { $0["summary"] as? String == "Tea" })
     #expect(shown["appname"] as? String == "Tea Timer")
     #expect(shown["category"] as? String == "brew")
-    #expect(shown["icon_path"] as? String == stored)
+    #expect(shown["icon_path"] as? String == thumbnail)
+    // Dismissed, answered and removed: the attachment and its thumbnail go together.
+    try #require(pollUntil(within: 10) { !FileManager.default.fileExists(atPath: thumbnail) })
+    #expect(!FileManager.default.fileExists(atPath: stored))
     // Closed with the dismiss reason: the category asks for custom dismiss, so it is answered.
     let delivered = try await run.client.allDelivered().map(\.request.identifier)
     #expect(!delivered.contains("tea"), "dismissed on the desktop, answered as chime.dismiss")

@@ -31,7 +31,8 @@ final class ServiceStack {
                                  attachmentQuota: configuration.attachmentQuotaBytes)
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox)
     sweep = Self.sweep(attachments, database: database, logger: logger)
-    let presenters = PresenterSet(loop: loop, configuration: configuration.presentation, logger: logger)
+    let presenters = PresenterSet(loop: loop, configuration: configuration.presentation,
+                                  thumbnails: RenderedThumbnails(store: attachments), logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations())

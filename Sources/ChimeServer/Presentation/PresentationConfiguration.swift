@@ -13,8 +13,9 @@ public struct PresentationConfiguration: Sendable {
   public var playSounds: Bool = false
   /// `--sound-player`: a player program (and arguments) used instead of libcanberra; nil: look.
   public var soundPlayer: String?
-  /// Where a desktop notification's image comes from (called on the work pool).
-  public var thumbnails: any ThumbnailSource = StoredImageThumbnail()
+  /// Where a desktop notification's image comes from (called on the work pool); nil: the
+  /// thumbnail the attachment's options describe, rendered once into the store.
+  public var thumbnails: (any ThumbnailSource)?
 
   public init() {}
 }

@@ -17,11 +17,12 @@ final class PresenterSet: Presenter {
   /// Set once the service exists (it holds this set): permissions, responses, events.
   weak var service: NotificationService?
 
-  init(loop: EventLoop, configuration: PresentationConfiguration, logger: Logger) {
+  /// `thumbnails` is used when the configuration names no source of its own.
+  init(loop: EventLoop, configuration: PresentationConfiguration, thumbnails rendered: any ThumbnailSource, logger: Logger) {
     self.loop = loop
     self.logger = logger
     log = LogPresenter(logger: logger)
-    thumbnails = configuration.thumbnails
+    thumbnails = configuration.thumbnails ?? rendered
     command = configuration.presenters.contains(.command) && !configuration.command.isEmpty
       ? CommandPresenter(loop: loop, command: configuration.command, timeoutMillis: configuration.commandTimeoutMillis, logger: logger)
       : nil

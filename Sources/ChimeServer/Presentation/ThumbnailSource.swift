@@ -7,8 +7,19 @@ public protocol ThumbnailSource: Sendable {
   func thumbnailPath(for notification: DeliveredNotification) -> String?
 }
 
+/// The thumbnail the first image or movie attachment's options describe (clip rectangle, frame
+/// or movie time, scaled to the thumbnail box), rendered once into the attachment store and
+/// freed with the attachment. What chimed shows unless a test names another source.
+struct RenderedThumbnails: ThumbnailSource {
+  let store: AttachmentStore
+
+  func thumbnailPath(for notification: DeliveredNotification) -> String? {
+    store.thumbnailPath(for: notification)
+  }
+}
+
 /// The stored file of the first image attachment whose thumbnail is not hidden, as is (no
-/// clipping, no rendering): the stand-in until a renderer is plugged in.
+/// clipping, no rendering).
 public struct StoredImageThumbnail: ThumbnailSource {
   public init() {}
 
