@@ -30,6 +30,8 @@ let package = Package(
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
     ),
+    // Linux calls Glibc's module does not export (pidfd_open, pidfd_send_signal); glibc itself.
+    .systemLibrary(name: "CLinux"),
     .systemLibrary(
       name: "CSystemd",
       pkgConfig: "libsystemd",
@@ -70,7 +72,7 @@ let package = Package(
     // Unix sockets), behind small Swift types: ChimeCore stays pure.
     .target(
       name: "ChimeSystem",
-      dependencies: ["ChimeCore"],
+      dependencies: ["ChimeCore", "CLinux"],
       swiftSettings: strictSettings
     ),
     .target(

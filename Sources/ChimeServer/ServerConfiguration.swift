@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable {
   public var appsDirectory: String = AppsDirectory.resolve()
   /// Bytes of attachments one app may keep in the store.
   public var attachmentQuotaBytes: Int64 = Limits.attachmentQuotaDefault
+  /// Where peers' processes are looked up to tell a sandboxed app (Flatpak, Snap) from a host
+  /// process; tests point it at a fake tree.
+  public var procRoot: String = "/proc"
   /// Pending requests one app may hold; an add of a new identifier past it is PENDING_LIMIT.
   public var maxPendingPerApp: Int = Limits.pendingPerAppDefault
   /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.

@@ -41,6 +41,10 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let duplicateCallID = Reason("DUPLICATE_CALL_ID", .invalidArgument)
   /// The peer runs as another user than chimed.
   public static let peerNotAllowed = Reason("PEER_NOT_ALLOWED", .permissionDenied)
+  /// A sandboxed peer (Flatpak, Snap) named another app than its own.
+  public static let appIDMismatch = Reason("APP_ID_MISMATCH", .permissionDenied)
+  /// The peer looks sandboxed but chimed cannot tell as which app (or cannot read its process).
+  public static let peerNotIdentified = Reason("PEER_NOT_IDENTIFIED", .permissionDenied)
   /// The app id is empty, too long or not reverse-DNS style.
   public static let invalidAppID = Reason("INVALID_APP_ID", .invalidArgument)
 
@@ -284,7 +288,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
-    invalidCallID, duplicateCallID, peerNotAllowed, invalidAppID,
+    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,

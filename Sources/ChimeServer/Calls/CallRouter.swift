@@ -26,6 +26,7 @@ final class CallRouter {
     }
     do throws(ChimeError) {
       try AppID.validate(header.appID)
+      try PeerSandbox.check(declared: header.appID, confinedTo: call.confinedApp)
       if let deadline = header.deadline, deadline <= clock.now() {
         throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
       }

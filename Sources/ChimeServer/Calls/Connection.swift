@@ -20,6 +20,7 @@ final class Connection {
     private(set) var finished = false
     /// Run when the call is cancelled or its connection goes away (streams unsubscribe here).
     var onCancel: () -> Void = {}
+    var confinedApp: String? { connection?.confinedApp }
 
     init(id: UInt64, method: Method, app: String, connection: Connection) {
       self.id = id
@@ -66,6 +67,8 @@ final class Connection {
   private let start: (ActiveCall, CallHeader, [UInt8]) -> Void
   private let onClosed: (Connection) -> Void
   fileprivate var calls: [UInt64: ActiveCall] = [:]
+  /// Set before `begin` for a sandboxed peer: the one app id its calls may name.
+  var confinedApp: String?
 
   init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, logger: Logger,
        start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {

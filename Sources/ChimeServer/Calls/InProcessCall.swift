@@ -7,6 +7,8 @@ final class InProcessCall: ServerCall, @unchecked Sendable {
   let method: Method
   let app: String
   var onCancel: () -> Void = {}
+  /// In-process callers are the daemon's host: they act as declared.
+  var confinedApp: String? { nil }
   private var finished = false
   private let message: @Sendable ([UInt8]) -> Bool
   private let end: @Sendable (Result<[UInt8], ChimeError>) -> Void

@@ -7,6 +7,8 @@ import ChimeCore
 protocol ServerCall: AnyObject {
   var method: Method { get }
   var app: String { get }
+  /// The only app the caller may act as (a sandboxed peer's own); nil: as declared.
+  var confinedApp: String? { get }
   /// Run when the call is cancelled or its transport goes away (streams unsubscribe here).
   var onCancel: () -> Void { get set }
   /// Sends one message of a stream; false when the call is over.

@@ -124,6 +124,39 @@ final class ConnectionRegistry {
       connection.refuse(refusing)
       return
     }
-    connection.begin()
+    identify(connection, socket: socket, pid: peer.pid)
+  }
+
+  /// Tells a sandboxed peer (Flatpak, Snap) from a host process before its first call is read,
+  /// on the work pool (it reads the peer's /proc entry); a sandboxed peer's calls may then name
+  /// only its own app. A peer that cannot be identified is refused.
+  private func identify(_ connection: Connection, socket: StreamSocket, pid: Int32) {
+    let pidfd = pid > 0 ? socket.peerPidFD(pid: pid) : -1
+    let process = PeerProcess(procRoot: configuration.procRoot)
+    loop.runBlocking(catching: { () throws(ChimeError) -> PeerSandbox in
+      defer { if pidfd >= 0 { FileDescriptor(rawValue: pidfd).close() } }
+      guard pid > 0 else { throw ChimeError(.peerNotIdentified, "the peer's process id is not visible from chimed's pid namespace") }
+      let facts = process.facts(pid: pid)
+      // Read, then check the process is still the one that connected: a pid recycled since
+      // would have shown another process's files.
+      guard pidfd >= 0, PeerProcess.isRunning(pidfd: pidfd) else {
+        throw ChimeError(.peerNotIdentified, "the peer (pid \(pid)) exited before it could be identified")
+      }
+      return try PeerSandbox.identify(flatpakInfo: facts.flatpakInfo, cgroup: facts.cgroup)
+    }, then: { [weak self, weak connection] result in
+      guard let self, let connection, !connection.isClosed else { return }
+      switch result {
+      case .failure(let error):
+        configuration.logger.warning("refusing a peer that cannot be identified", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "why": "\(error.message)"])
+        connection.refuse(error)
+      case .success(let sandbox):
+        if let refusing { return connection.refuse(refusing) }
+        connection.confinedApp = sandbox.confinedAppID
+        if let app = sandbox.confinedAppID {
+          configuration.logger.debug("sandboxed peer", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "app": "\(app)"])
+        }
+        connection.begin()
+      }
+    })
   }
 }

@@ -34,6 +34,14 @@ final class StreamSocket {
     return PeerCredentials.of(fd: fd)
   }
 
+  /// A pidfd for the peer process (SO_PEERPIDFD, else pidfd_open of its pid), or -1; the
+  /// caller closes it.
+  func peerPidFD(pid: Int32) -> Int32 {
+    var fd: uv_os_fd_t = -1
+    guard uv_fileno(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_handle_t.self), &fd) == 0 else { return -1 }
+    return PeerCredentials.pidFD(fd: fd, pid: pid)
+  }
+
   func startReading() {
     uv_read_start(stream, streamAllocCallback(), streamReadCallback())
   }
