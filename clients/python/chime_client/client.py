@@ -302,7 +302,8 @@ class Client:
     call; a non-OK answer raises :class:`ChimeError`. The client is thread-safe: calls from
     several threads share the connection and are answered independently, and a
     :class:`Subscription` can stream while other calls go on. ``timeout`` bounds how long each
-    unary call waits for its answer (None waits forever); it is not sent to the daemon.
+    unary call waits for its answer (None waits forever); it is also sent to the daemon as the
+    call's deadline. Every method takes ``timeout=`` (seconds) for that call alone.
     Use it as a context manager, or call :meth:`close`.
     """
 

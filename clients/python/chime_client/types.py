@@ -60,8 +60,8 @@ class Pending(_Raw):
     title: str
     subtitle: str
     body: str
-    category: str
-    thread: str
+    category_identifier: str
+    thread_identifier: str
     next_fire: Optional[datetime]
     next_fire_unix_ms: int
     added_unix_ms: int
@@ -75,7 +75,8 @@ class Pending(_Raw):
     def from_pb(cls, message: request_pb2.PendingRequest) -> "Pending":
         content = message.request.content
         return cls(identifier=message.request.identifier, title=content.title, subtitle=content.subtitle,
-                   body=content.body, category=content.category_identifier, thread=content.thread_identifier,
+                   body=content.body, category_identifier=content.category_identifier,
+                   thread_identifier=content.thread_identifier,
                    next_fire=_utc(message.next_fire_unix_ms), next_fire_unix_ms=message.next_fire_unix_ms,
                    added_unix_ms=message.added_unix_ms, fire_count=message.fire_count, raw=message,
                    **_trigger_fields(message.request))
@@ -89,8 +90,8 @@ class Delivered(_Raw):
     title: str
     subtitle: str
     body: str
-    category: str
-    thread: str
+    category_identifier: str
+    thread_identifier: str
     delivered_at: Optional[datetime]
     delivered_unix_ms: int
     due_unix_ms: int
@@ -101,7 +102,8 @@ class Delivered(_Raw):
     def from_pb(cls, message: request_pb2.DeliveredNotification) -> "Delivered":
         content = message.request.content
         return cls(identifier=message.request.identifier, title=content.title, subtitle=content.subtitle,
-                   body=content.body, category=content.category_identifier, thread=content.thread_identifier,
+                   body=content.body, category_identifier=content.category_identifier,
+                   thread_identifier=content.thread_identifier,
                    delivered_at=_utc(message.delivered_unix_ms), delivered_unix_ms=message.delivered_unix_ms,
                    due_unix_ms=message.due_unix_ms, missed=message.missed, raw=message)
 
