@@ -71,10 +71,29 @@ python_tests() {
   (cd "$here/python" && "$python" -m pytest -q -p no:cacheprovider tests)
 }
 
+# `pip install clients/python` works offline (setuptools is the build backend, no isolation
+# needed) and the installed package is the one imported. Installed into a temp dir, not the venv.
+python_pip_install() {
+  local target
+  target=$(mktemp -d "${TMPDIR:-/tmp}/chime-pip-XXXXXX")
+  local rc=0
+  "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps \
+      --no-build-isolation --target "$target" "$here/python" &&
+    (cd / && PYTHONPATH="$target" "$python" -c '
+import sys, chime_client
+from chime_client import Client, Pending, FireDate
+assert chime_client.__file__.startswith(sys.argv[1]), chime_client.__file__
+assert hasattr(Client, "next_trigger_dates")
+print("installed chime-client", chime_client.__version__)' "$target") || rc=1
+  rm -rf "$target" "$here/python/build" "$here/python"/*.egg-info
+  return $rc
+}
+
 step "python: requirements" install_python_requirements
+step "python: pip install clients/python" python_pip_install
 step "python: generated code matches Protos/" "$here/python/check-generated.sh"
 step "python: pytest" python_tests
-step "c: build, test, test under ASan+UBSan" make -s -C "$here/c" check
+step "c: build, test, under ASan+UBSan, under valgrind" make -s -C "$here/c" check
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "clients/test.sh: failed: ${failed[*]}" >&2

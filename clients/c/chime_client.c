@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -23,7 +24,9 @@
 
 struct chime_client {
   int fd;
+  int stop_fd; /* eventfd: chime_subscribe_stop wakes a running stream */
   char *app_id;
+  char *socket_path;
   uint64_t next_call_id;
   int timeout_ms;
   /* Set once the connection can no longer carry calls; later calls report it. */
@@ -164,7 +167,15 @@ int chime_connect(chime_client **out, const char *socket_path, const char *app_i
   }
   client->next_call_id = 1;
   client->timeout_ms = DEFAULT_TIMEOUT_MS;
-  client->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  client->stop_fd = -1;
+  client->socket_path = strdup(address.sun_path);
+  if (client->socket_path == NULL) {
+    client->fd = -1;
+    chime_close(client);
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  client->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  client->fd = client->stop_fd < 0 ? -1 : socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (client->fd < 0) {
     int error = errno;
     chime_close(client);
@@ -191,7 +202,11 @@ void chime_close(chime_client *client) {
   if (client->fd >= 0) {
     close(client->fd);
   }
+  if (client->stop_fd >= 0) {
+    close(client->stop_fd);
+  }
   free(client->app_id);
+  free(client->socket_path);
   free(client);
 }
 
@@ -225,10 +240,12 @@ static int write_all(int fd, const uint8_t *data, size_t length) {
   return 0;
 }
 
-enum read_result { READ_OK, READ_EOF, READ_TIMEOUT, READ_ERROR };
+enum read_result { READ_OK, READ_EOF, READ_TIMEOUT, READ_ERROR, READ_STOPPED };
 
-/* Reads exactly `length` bytes by `deadline` (monotonic ms; < 0 none). `*error` gets errno. */
-static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t deadline, int *error) {
+/* Reads exactly `length` bytes by `deadline` (monotonic ms; < 0 none), or until `stop_fd`
+ * (an eventfd, -1 for none) is signalled. `*error` gets errno. */
+static enum read_result read_exact_or_stop(int fd, int stop_fd, uint8_t *data, size_t length, int64_t deadline,
+                                           int *error) {
   while (length > 0) {
     int wait = -1;
     if (deadline >= 0) {
@@ -238,8 +255,9 @@ static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t
       }
       wait = left > 60000 ? 60000 : (int)left;
     }
-    struct pollfd poller = {.fd = fd, .events = POLLIN, .revents = 0};
-    int ready = poll(&poller, 1, wait);
+    struct pollfd pollers[2] = {{.fd = fd, .events = POLLIN, .revents = 0},
+                                {.fd = stop_fd, .events = POLLIN, .revents = 0}};
+    int ready = poll(pollers, stop_fd >= 0 ? 2 : 1, wait);
     if (ready < 0) {
       if (errno == EINTR) {
         continue;
@@ -249,6 +267,14 @@ static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t
     }
     if (ready == 0) {
       continue; /* the deadline check above decides */
+    }
+    if (stop_fd >= 0 && (pollers[1].revents & POLLIN) != 0) {
+      uint64_t count;
+      (void)!read(stop_fd, &count, sizeof count); /* consume the stop */
+      return READ_STOPPED;
+    }
+    if (pollers[0].revents == 0) {
+      continue;
     }
     ssize_t n = recv(fd, data, length, 0);
     if (n < 0) {
@@ -265,6 +291,10 @@ static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t
     length -= (size_t)n;
   }
   return READ_OK;
+}
+
+static enum read_result read_exact(int fd, uint8_t *data, size_t length, int64_t deadline, int *error) {
+  return read_exact_or_stop(fd, -1, data, length, deadline, error);
 }
 
 /* Sends one frame with its length prefix. */
@@ -405,6 +435,11 @@ int chime_call(chime_client *client, const char *method, const uint8_t *payload,
   call.app_id = client->app_id;
   call.payload.data = (uint8_t *)payload;
   call.payload.len = payload_len;
+  if (client->timeout_ms >= 0) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    call.deadline_unix_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + client->timeout_ms;
+  }
   Chime__V1__Frame frame;
   chime__v1__frame__init(&frame);
   frame.call_id = client->next_call_id++;
@@ -900,4 +935,549 @@ int chime_respond(chime_client *client, const char *identifier, const char *acti
   }
   chime__v1__respond_response__free_unpacked(answer, NULL);
   return ok(status);
+}
+
+/* ---- every rpc ---------------------------------------------------------------------------- */
+
+void chime_message_free(void *message) {
+  if (message != NULL) {
+    protobuf_c_message_free_unpacked((ProtobufCMessage *)message, NULL);
+  }
+}
+
+/* A unary call whose answer goes to *out (freed when out is NULL). */
+static int typed(chime_client *client, const char *method, const ProtobufCMessage *request,
+                 const ProtobufCMessageDescriptor *response_type, void *out, chime_status *status) {
+  ProtobufCMessage **slot = out;
+  if (slot != NULL) {
+    *slot = NULL;
+  }
+  ProtobufCMessage *message = NULL;
+  int code = unary(client, method, request, response_type, &message, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  if (slot != NULL) {
+    *slot = message;
+  } else {
+    protobuf_c_message_free_unpacked(message, NULL);
+  }
+  return ok(status);
+}
+
+/* Every part of a request built from plain C, on the heap so that the caller's stack stays
+ * small; freed with free_built. */
+typedef struct built_request {
+  Chime__V1__NotificationRequest request;
+  Chime__V1__NotificationContent content;
+  Chime__V1__Sound sound;
+  Chime__V1__Trigger trigger;
+  Chime__V1__TimeIntervalTrigger interval;
+  Chime__V1__CalendarTrigger calendar;
+  Chime__V1__DateComponents components;
+  Chime__V1__Attachment *attachments;
+  Chime__V1__AttachmentOptions *options;
+  Chime__V1__ClipRect *clips;
+  Chime__V1__Attachment **attachment_ptrs;
+} built_request;
+
+static void free_built(built_request *b) {
+  if (b != NULL) {
+    free(b->attachments);
+    free(b->options);
+    free(b->clips);
+    free(b->attachment_ptrs);
+    free(b);
+  }
+}
+
+static void build_trigger(built_request *b, const chime_trigger *trigger) {
+  chime__v1__trigger__init(&b->trigger);
+  if (trigger->kind == CHIME_TRIGGER_INTERVAL) {
+    chime__v1__time_interval_trigger__init(&b->interval);
+    b->interval.seconds = trigger->seconds;
+    b->interval.repeats = trigger->repeats;
+    b->trigger.kind_case = CHIME__V1__TRIGGER__KIND_TIME_INTERVAL;
+    b->trigger.time_interval = &b->interval;
+  } else if (trigger->kind == CHIME_TRIGGER_CALENDAR) {
+    const chime_date_components *from = &trigger->calendar;
+    Chime__V1__DateComponents *to = &b->components;
+    chime__v1__date_components__init(to);
+#define COMPONENT(name, NAME)                                  \
+  if (from->name != CHIME_UNSET) {                             \
+    to->name##_set_case = CHIME__V1__DATE_COMPONENTS__##NAME##_SET_##NAME; \
+    to->name = from->name;                                     \
+  }
+    COMPONENT(year, YEAR)
+    COMPONENT(month, MONTH)
+    COMPONENT(day, DAY)
+    COMPONENT(hour, HOUR)
+    COMPONENT(minute, MINUTE)
+    COMPONENT(second, SECOND)
+    COMPONENT(weekday, WEEKDAY)
+    COMPONENT(weekday_ordinal, WEEKDAY_ORDINAL)
+    COMPONENT(week_of_month, WEEK_OF_MONTH)
+    COMPONENT(week_of_year, WEEK_OF_YEAR)
+    COMPONENT(year_for_week_of_year, YEAR_FOR_WEEK_OF_YEAR)
+#undef COMPONENT
+    to->time_zone = text_or_empty(from->time_zone);
+    chime__v1__calendar_trigger__init(&b->calendar);
+    b->calendar.components = to;
+    b->calendar.repeats = trigger->repeats;
+    b->trigger.kind_case = CHIME__V1__TRIGGER__KIND_CALENDAR;
+    b->trigger.calendar = &b->calendar;
+  }
+}
+
+/* NULL with *code set on a bad argument or no memory. */
+static built_request *build_request(const char *identifier, const chime_content *content, const chime_trigger *trigger,
+                                    chime_status *status, int *code) {
+  if (identifier == NULL) {
+    *code = fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
+    return NULL;
+  }
+  size_t n = content != NULL ? content->attachment_count : 0;
+  if (n > 0 && content->attachments == NULL) {
+    *code = fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "attachments is NULL");
+    return NULL;
+  }
+  built_request *b = calloc(1, sizeof *b);
+  if (b != NULL && n > 0) {
+    b->attachments = calloc(n, sizeof *b->attachments);
+    b->options = calloc(n, sizeof *b->options);
+    b->clips = calloc(n, sizeof *b->clips);
+    b->attachment_ptrs = calloc(n, sizeof *b->attachment_ptrs);
+  }
+  if (b == NULL || (n > 0 && (b->attachments == NULL || b->options == NULL || b->clips == NULL ||
+                              b->attachment_ptrs == NULL))) {
+    free_built(b);
+    *code = fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    return NULL;
+  }
+  chime__v1__notification_request__init(&b->request);
+  b->request.identifier = (char *)identifier;
+  Chime__V1__NotificationContent *c = &b->content;
+  chime__v1__notification_content__init(c);
+  b->request.content = c;
+  if (content != NULL) {
+    c->title = text_or_empty(content->title);
+    c->subtitle = text_or_empty(content->subtitle);
+    c->body = text_or_empty(content->body);
+    c->category_identifier = text_or_empty(content->category_identifier);
+    c->thread_identifier = text_or_empty(content->thread_identifier);
+    c->user_info_json = text_or_empty(content->user_info_json);
+    if (content->has_badge) {
+      c->badge_set_case = CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET_BADGE;
+      c->badge = content->badge;
+    }
+    c->interruption_level = (Chime__V1__InterruptionLevel)content->interruption_level;
+    if (content->sound != NULL) {
+      chime__v1__sound__init(&b->sound);
+      b->sound.kind = (Chime__V1__SoundKind)content->sound->kind;
+      b->sound.name = text_or_empty(content->sound->name);
+      if (content->sound->has_volume) {
+        b->sound.volume_set_case = CHIME__V1__SOUND__VOLUME_SET_VOLUME;
+        b->sound.volume = content->sound->volume;
+      }
+      c->sound = &b->sound;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const chime_attachment *from = &content->attachments[i];
+      Chime__V1__Attachment *to = &b->attachments[i];
+      chime__v1__attachment__init(to);
+      to->identifier = text_or_empty(from->identifier);
+      to->path = text_or_empty(from->path);
+      Chime__V1__AttachmentOptions *o = &b->options[i];
+      chime__v1__attachment_options__init(o);
+      o->type_hint = text_or_empty(from->type_hint);
+      o->thumbnail_hidden = from->thumbnail_hidden;
+      if (from->has_clipping_rect) {
+        chime__v1__clip_rect__init(&b->clips[i]);
+        b->clips[i].x = from->clip_x;
+        b->clips[i].y = from->clip_y;
+        b->clips[i].width = from->clip_width;
+        b->clips[i].height = from->clip_height;
+        o->clip_set_case = CHIME__V1__ATTACHMENT_OPTIONS__CLIP_SET_THUMBNAIL_CLIPPING_RECT;
+        o->thumbnail_clipping_rect = &b->clips[i];
+      }
+      if (from->has_thumbnail_time) {
+        o->time_set_case = CHIME__V1__ATTACHMENT_OPTIONS__TIME_SET_THUMBNAIL_TIME;
+        o->thumbnail_time = from->thumbnail_time;
+      }
+      to->options = o;
+      b->attachment_ptrs[i] = to;
+    }
+    c->n_attachments = n;
+    c->attachments = b->attachment_ptrs;
+  }
+  if (trigger != NULL && trigger->kind != CHIME_TRIGGER_NONE) {
+    build_trigger(b, trigger);
+    b->request.trigger = &b->trigger;
+  }
+  return b;
+}
+
+int chime_add_request(chime_client *client, const Chime__V1__NotificationRequest *request,
+                      Chime__V1__AddResponse **out, chime_status *status) {
+  if (request == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "request is NULL");
+  }
+  Chime__V1__AddRequest add = CHIME__V1__ADD_REQUEST__INIT;
+  add.request = (Chime__V1__NotificationRequest *)request;
+  return typed(client, "Add", &add.base, &chime__v1__add_response__descriptor, out, status);
+}
+
+int chime_add_content(chime_client *client, const char *identifier, const chime_content *content,
+                      const chime_trigger *trigger, Chime__V1__AddResponse **out, chime_status *status) {
+  if (out != NULL) {
+    *out = NULL;
+  }
+  int code = CHIME_OK;
+  built_request *b = build_request(identifier, content, trigger, status, &code);
+  if (b == NULL) {
+    return code;
+  }
+  code = chime_add_request(client, &b->request, out, status);
+  free_built(b);
+  return code;
+}
+
+int chime_add_calendar(chime_client *client, const char *identifier, const char *title, const char *body,
+                       const chime_date_components *when, bool repeats, int64_t *next_fire_unix_ms,
+                       chime_status *status) {
+  if (when == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "when is NULL");
+  }
+  chime_content content = {.title = title, .body = body};
+  chime_trigger trigger = {.kind = CHIME_TRIGGER_CALENDAR, .calendar = *when, .repeats = repeats};
+  Chime__V1__AddResponse *response = NULL;
+  int code = chime_add_content(client, identifier, &content, &trigger, &response, status);
+  if (code == CHIME_OK && next_fire_unix_ms != NULL) {
+    *next_fire_unix_ms = response->pending != NULL ? response->pending->next_fire_unix_ms : 0;
+  }
+  chime_message_free(response);
+  return code;
+}
+
+int chime_pending_page(chime_client *client, uint32_t page_size, const char *page_token,
+                       Chime__V1__GetPendingResponse **out, chime_status *status) {
+  Chime__V1__PageRequest request = CHIME__V1__PAGE_REQUEST__INIT;
+  request.page_size = page_size;
+  request.page_token = text_or_empty(page_token);
+  return typed(client, "GetPending", &request.base, &chime__v1__get_pending_response__descriptor, out, status);
+}
+
+int chime_delivered_page(chime_client *client, uint32_t page_size, const char *page_token,
+                         Chime__V1__GetDeliveredResponse **out, chime_status *status) {
+  Chime__V1__PageRequest request = CHIME__V1__PAGE_REQUEST__INIT;
+  request.page_size = page_size;
+  request.page_token = text_or_empty(page_token);
+  return typed(client, "GetDelivered", &request.base, &chime__v1__get_delivered_response__descriptor, out, status);
+}
+
+int chime_remove_delivered(chime_client *client, const char *const *identifiers, size_t count,
+                           chime_id_list *removed, chime_status *status) {
+  if (identifiers == NULL && count > 0) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifiers is NULL");
+  }
+  Chime__V1__IdentifiersRequest request = CHIME__V1__IDENTIFIERS_REQUEST__INIT;
+  request.n_identifiers = count;
+  request.identifiers = (char **)identifiers;
+  return remove_call(client, "RemoveDelivered", &request.base, removed, status);
+}
+
+int chime_remove_all_delivered(chime_client *client, chime_id_list *removed, chime_status *status) {
+  Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
+  return remove_call(client, "RemoveAllDelivered", &request.base, removed, status);
+}
+
+int chime_next_trigger_dates(chime_client *client, const chime_trigger *trigger, int64_t after_unix_ms,
+                             uint32_t count, Chime__V1__NextTriggerDatesResponse **out, chime_status *status) {
+  if (trigger == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "trigger is NULL");
+  }
+  built_request *b = calloc(1, sizeof *b);
+  if (b == NULL) {
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  build_trigger(b, trigger);
+  Chime__V1__NextTriggerDatesRequest request = CHIME__V1__NEXT_TRIGGER_DATES_REQUEST__INIT;
+  request.trigger = &b->trigger;
+  request.after_unix_ms = after_unix_ms;
+  request.count = count;
+  int code = typed(client, "NextTriggerDates", &request.base, &chime__v1__next_trigger_dates_response__descriptor,
+                   out, status);
+  free_built(b);
+  return code;
+}
+
+/* ---- streams ----------------------------------------------------------------------------- */
+
+void chime_subscribe_stop(chime_client *client) {
+  if (client != NULL && client->stop_fd >= 0) {
+    uint64_t one = 1;
+    (void)!write(client->stop_fd, &one, sizeof one);
+  }
+}
+
+/* Runs a server-streaming call on a connection of its own; see chime_subscribe. */
+static int run_stream(chime_client *client, const char *method, const ProtobufCMessage *request,
+                      const ProtobufCMessageDescriptor *message_type, int (*callback)(const void *, void *),
+                      void *context, chime_status *status) {
+  if (client == NULL || callback == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client or callback is NULL");
+  }
+  chime_client *stream = NULL;
+  int code = chime_connect(&stream, client->socket_path, client->app_id, status);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  char path[128];
+  snprintf(path, sizeof path, "%s%s", SERVICE_PREFIX, method);
+  size_t size = protobuf_c_message_get_packed_size(request);
+  uint8_t *payload = malloc(size > 0 ? size : 1);
+  if (payload == NULL) {
+    chime_close(stream);
+    return fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+  }
+  protobuf_c_message_pack(request, payload);
+  Chime__V1__Call call = CHIME__V1__CALL__INIT;
+  call.method = path;
+  call.app_id = stream->app_id;
+  call.payload.data = payload;
+  call.payload.len = size;
+  Chime__V1__Frame frame = CHIME__V1__FRAME__INIT;
+  frame.call_id = 1;
+  frame.kind_case = CHIME__V1__FRAME__KIND_CALL;
+  frame.call = &call;
+  code = send_frame(stream, &frame, status);
+  free(payload);
+  while (code == CHIME_OK) {
+    uint8_t header[4];
+    int error = 0;
+    enum read_result result = read_exact_or_stop(stream->fd, client->stop_fd, header, sizeof header, -1, &error);
+    if (result == READ_STOPPED) {
+      send_cancel(stream, 1);
+      code = fail(status, CHIME_CANCELLED, "CANCELLED", "%s stopped by chime_subscribe_stop", method);
+      break;
+    }
+    if (result != READ_OK) {
+      code = fail(status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the %s stream", method);
+      break;
+    }
+    size_t length = (size_t)header[0] << 24 | (size_t)header[1] << 16 | (size_t)header[2] << 8 | header[3];
+    uint8_t *body = length <= MAX_REPLY_BYTES ? malloc(length > 0 ? length : 1) : NULL;
+    if (body == NULL) {
+      code = fail(status, CHIME_RESOURCE_EXHAUSTED, "FRAME_TOO_LARGE", "cannot take a %zu-byte frame", length);
+      break;
+    }
+    result = read_exact(stream->fd, body, length, -1, &error);
+    Chime__V1__Frame *answer = result == READ_OK ? chime__v1__frame__unpack(NULL, length, body) : NULL;
+    free(body);
+    if (answer == NULL || answer->kind_case != CHIME__V1__FRAME__KIND_REPLY || answer->reply == NULL) {
+      chime_message_free(answer);
+      code = fail(status, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "the %s stream broke", method);
+      break;
+    }
+    const Chime__V1__Reply *reply = answer->reply;
+    if (reply->status != NULL && reply->status->code != CHIME_OK) {
+      code = from_wire_status(status, reply->status);
+      chime_message_free(answer);
+      break;
+    }
+    bool stop = false;
+    if (answer->call_id == 1 && reply->payload.len > 0) {
+      ProtobufCMessage *event = protobuf_c_message_unpack(message_type, NULL, reply->payload.len, reply->payload.data);
+      if (event == NULL) {
+        chime_message_free(answer);
+        code = fail(status, CHIME_INTERNAL, "MALFORMED_REPLY", "an event of %s is not a %s", method, message_type->name);
+        break;
+      }
+      stop = callback(event, context) != 0;
+      protobuf_c_message_free_unpacked(event, NULL);
+    }
+    bool ended = answer->call_id == 1 && reply->end_of_stream;
+    if (answer->call_id == 0) {
+      ended = true; /* a connection-level status without an error */
+    }
+    chime_message_free(answer);
+    if (stop) {
+      send_cancel(stream, 1);
+      code = ok(status);
+      break;
+    }
+    if (ended) {
+      code = ok(status);
+      break;
+    }
+  }
+  chime_close(stream);
+  return code;
+}
+
+/* Adapters from the typed callbacks to run_stream's. */
+typedef struct event_adapter {
+  chime_event_callback event;
+  chime_extension_callback extension;
+  void *context;
+} event_adapter;
+
+static int call_event(const void *message, void *context) {
+  const event_adapter *a = context;
+  return a->event((const Chime__V1__Event *)message, a->context);
+}
+
+static int call_extension_event(const void *message, void *context) {
+  const event_adapter *a = context;
+  return a->extension((const Chime__V1__ExtensionEvent *)message, a->context);
+}
+
+int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_event_callback callback, void *context,
+                    chime_status *status) {
+  if (callback == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "callback is NULL");
+  }
+  Chime__V1__SubscribeRequest request = CHIME__V1__SUBSCRIBE_REQUEST__INIT;
+  if (after_cursor != NULL) {
+    request.resume_case = CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR;
+    request.after_cursor = *after_cursor;
+  }
+  event_adapter adapter = {.event = callback, .context = context};
+  return run_stream(client, "Subscribe", &request.base, &chime__v1__event__descriptor, call_event, &adapter, status);
+}
+
+int chime_register_extension(chime_client *client, const Chime__V1__RegisterExtensionRequest *request,
+                             chime_extension_callback callback, void *context, chime_status *status) {
+  if (callback == NULL || request == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "request or callback is NULL");
+  }
+  event_adapter adapter = {.extension = callback, .context = context};
+  return run_stream(client, "RegisterExtension", &request->base, &chime__v1__extension_event__descriptor,
+                    call_extension_event, &adapter, status);
+}
+
+/* ---- extensions, push, media ------------------------------------------------------------- */
+
+int chime_answer_response(chime_client *client, const char *extension_identifier, uint64_t response_id, int option,
+                          chime_status *status) {
+  Chime__V1__AnswerResponseRequest request = CHIME__V1__ANSWER_RESPONSE_REQUEST__INIT;
+  request.extension_identifier = text_or_empty(extension_identifier);
+  request.response_id = response_id;
+  request.option = (Chime__V1__ExtensionResponseOption)option;
+  return typed(client, "AnswerResponse", &request.base, &chime__v1__empty__descriptor, NULL, status);
+}
+
+int chime_press_media_button(chime_client *client, const char *notification_identifier, int command,
+                             char **extension_identifier, chime_status *status) {
+  if (extension_identifier != NULL) {
+    *extension_identifier = NULL;
+  }
+  Chime__V1__PressMediaButtonRequest request = CHIME__V1__PRESS_MEDIA_BUTTON_REQUEST__INIT;
+  request.notification_identifier = text_or_empty(notification_identifier);
+  request.command = (Chime__V1__MediaCommand)command;
+  Chime__V1__PressMediaButtonResponse *response = NULL;
+  int code = typed(client, "PressMediaButton", &request.base, &chime__v1__press_media_button_response__descriptor,
+                   &response, status);
+  if (code == CHIME_OK && extension_identifier != NULL) {
+    *extension_identifier = strdup(response->extension_identifier);
+    if (*extension_identifier == NULL) {
+      code = fail(status, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
+    }
+  }
+  chime_message_free(response);
+  return code;
+}
+
+int chime_report_media_playback(chime_client *client, const char *extension_identifier,
+                                const char *notification_identifier, int playback, chime_status *status) {
+  Chime__V1__ReportMediaPlaybackRequest request = CHIME__V1__REPORT_MEDIA_PLAYBACK_REQUEST__INIT;
+  request.extension_identifier = text_or_empty(extension_identifier);
+  request.notification_identifier = text_or_empty(notification_identifier);
+  request.playback = (Chime__V1__MediaPlayback)playback;
+  return typed(client, "ReportMediaPlayback", &request.base, &chime__v1__empty__descriptor, NULL, status);
+}
+
+int chime_push(chime_client *client, const char *payload_json, const char *identifier, Chime__V1__PushResponse **out,
+               chime_status *status) {
+  if (payload_json == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "payload_json is NULL");
+  }
+  Chime__V1__PushRequest request = CHIME__V1__PUSH_REQUEST__INIT;
+  request.payload.data = (uint8_t *)payload_json;
+  request.payload.len = strlen(payload_json);
+  request.identifier = text_or_empty(identifier);
+  return typed(client, "Push", &request.base, &chime__v1__push_response__descriptor, out, status);
+}
+
+int chime_answer_service(chime_client *client, const char *extension_identifier, uint64_t request_id,
+                         const Chime__V1__NotificationContent *content, const char *error, chime_status *status) {
+  Chime__V1__AnswerServiceRequest request = CHIME__V1__ANSWER_SERVICE_REQUEST__INIT;
+  request.extension_identifier = text_or_empty(extension_identifier);
+  request.request_id = request_id;
+  request.content = (Chime__V1__NotificationContent *)content;
+  request.error = text_or_empty(error);
+  return typed(client, "AnswerService", &request.base, &chime__v1__empty__descriptor, NULL, status);
+}
+
+/* ---- authorization and settings ---------------------------------------------------------- */
+
+int chime_request_authorization(chime_client *client, const Chime__V1__AuthorizationRequest *options,
+                                Chime__V1__AuthorizationResponse **out, chime_status *status) {
+  Chime__V1__AuthorizationRequest none = CHIME__V1__AUTHORIZATION_REQUEST__INIT;
+  return typed(client, "RequestAuthorization", options != NULL ? &options->base : &none.base,
+               &chime__v1__authorization_response__descriptor, out, status);
+}
+
+int chime_get_settings(chime_client *client, Chime__V1__NotificationSettings **out, chime_status *status) {
+  Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
+  return typed(client, "GetSettings", &request.base, &chime__v1__notification_settings__descriptor, out, status);
+}
+
+int chime_set_badge_count(chime_client *client, int64_t count, chime_status *status) {
+  Chime__V1__SetBadgeCountRequest request = CHIME__V1__SET_BADGE_COUNT_REQUEST__INIT;
+  request.count = count;
+  return typed(client, "SetBadgeCount", &request.base, &chime__v1__empty__descriptor, NULL, status);
+}
+
+int chime_set_app_settings(chime_client *client, const Chime__V1__AppSettingsRequest *request,
+                           Chime__V1__NotificationSettings **out, chime_status *status) {
+  if (request == NULL) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "request is NULL");
+  }
+  return typed(client, "SetAppSettings", &request->base, &chime__v1__notification_settings__descriptor, out, status);
+}
+
+/* ---- apps and sounds --------------------------------------------------------------------- */
+
+int chime_register_app(chime_client *client, const char *container, const char *const *group_containers,
+                       size_t group_container_count, const char *bundle, const char *display_name,
+                       const char *desktop_entry, Chime__V1__AppLayout **out, chime_status *status) {
+  if (group_containers == NULL && group_container_count > 0) {
+    return fail(status, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "group_containers is NULL");
+  }
+  Chime__V1__RegisterAppRequest request = CHIME__V1__REGISTER_APP_REQUEST__INIT;
+  request.container = text_or_empty(container);
+  request.n_group_containers = group_container_count;
+  request.group_containers = (char **)group_containers;
+  request.bundle = text_or_empty(bundle);
+  request.display_name = text_or_empty(display_name);
+  request.desktop_entry = text_or_empty(desktop_entry);
+  return typed(client, "RegisterApp", &request.base, &chime__v1__app_layout__descriptor, out, status);
+}
+
+int chime_get_app(chime_client *client, Chime__V1__AppLayout **out, chime_status *status) {
+  Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
+  return typed(client, "GetApp", &request.base, &chime__v1__app_layout__descriptor, out, status);
+}
+
+int chime_list_apps(chime_client *client, Chime__V1__ListAppsResponse **out, chime_status *status) {
+  Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
+  return typed(client, "ListApps", &request.base, &chime__v1__list_apps_response__descriptor, out, status);
+}
+
+int chime_check_sound(chime_client *client, const char *name, Chime__V1__CheckSoundResponse **out,
+                      chime_status *status) {
+  Chime__V1__CheckSoundRequest request = CHIME__V1__CHECK_SOUND_REQUEST__INIT;
+  request.name = text_or_empty(name);
+  return typed(client, "CheckSound", &request.base, &chime__v1__check_sound_response__descriptor, out, status);
 }

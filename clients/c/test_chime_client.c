@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "chime/v1/frame.pb-c.h"
 #include "chime/v1/notification_center.pb-c.h"
 #include "chime_client.h"
 
@@ -556,6 +558,487 @@ static void test_generic_call_sees_delivery(void) {
   chime_close(c);
 }
 
+/* ---- every rpc ---------------------------------------------------------------------------- */
+
+/* Copies `from` to `to`; true on success. */
+static bool copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  FILE *out = in != NULL ? fopen(to, "wb") : NULL;
+  bool copied = in != NULL && out != NULL;
+  char buffer[8192];
+  size_t n;
+  while (copied && (n = fread(buffer, 1, sizeof buffer, in)) > 0) {
+    copied = fwrite(buffer, 1, n, out) == n;
+  }
+  if (in != NULL) fclose(in);
+  if (out != NULL && fclose(out) != 0) copied = false;
+  return copied;
+}
+
+static void test_calendar_and_next_dates(void) {
+  chime_client *c = connect_app("org.example.ctest.calendar");
+  if (c == NULL) return;
+  chime_status st;
+  chime_date_components when = CHIME_DATE_COMPONENTS_INIT;
+  when.hour = 9;
+  when.minute = 30;
+  when.time_zone = "UTC";
+  int64_t next = 0;
+  CHECK_OK(chime_add_calendar(c, "standup", "Standup", "Daily", &when, true, &next, &st), st);
+  CHECK(next > now_ms() && next <= now_ms() + 86400000);
+  CHECK(next % 86400000 == (9 * 3600 + 30 * 60) * 1000);
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 1 && list.items[0].repeats && list.items[0].next_fire_unix_ms == next);
+  chime_pending_list_free(&list);
+
+  chime_trigger trigger = {.kind = CHIME_TRIGGER_CALENDAR, .calendar = when, .repeats = true};
+  Chime__V1__NextTriggerDatesResponse *dates = NULL;
+  const int64_t new_year_2026 = 1767225600000; /* 2026-01-01T00:00:00Z */
+  CHECK_OK(chime_next_trigger_dates(c, &trigger, new_year_2026, 3, &dates, &st), st);
+  CHECK(dates != NULL && dates->n_dates == 3);
+  if (dates != NULL && dates->n_dates == 3) {
+    for (size_t i = 0; i < 3; i++) {
+      CHECK(dates->dates[i]->unix_ms == new_year_2026 + (int64_t)i * 86400000 + (9 * 3600 + 30 * 60) * 1000);
+    }
+    CHECK_STR(dates->dates[0]->time_zone, "UTC");
+  }
+  chime_message_free(dates);
+  chime_trigger interval = {.kind = CHIME_TRIGGER_INTERVAL, .seconds = 120, .repeats = true};
+  CHECK_OK(chime_next_trigger_dates(c, &interval, new_year_2026, 2, &dates, &st), st);
+  CHECK(dates != NULL && dates->n_dates == 2 && dates->dates[1]->unix_ms - dates->dates[0]->unix_ms == 120000);
+  chime_message_free(dates);
+  when.month = 13;
+  trigger.calendar = when;
+  CHECK(chime_next_trigger_dates(c, &trigger, 0, 1, &dates, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK(dates == NULL && st.reason[0] != '\0');
+  CHECK(chime_add_calendar(c, "bad", "Bad", NULL, &when, false, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK(strstr(st.field, "month") != NULL);
+  chime_close(c);
+}
+
+static void test_attachments_and_sounds(void) {
+  chime_client *c = connect_app("org.example.ctest.content");
+  if (c == NULL) return;
+  chime_status st;
+  char picture[160];
+  snprintf(picture, sizeof picture, "%s/cat.png", root);
+  CHECK(copy_file(CHIME_TEST_FIXTURES "/media/images/png-rgb.png", picture));
+  chime_attachment attachment = {.identifier = "cat", .path = picture, .thumbnail_hidden = true,
+                                 .has_clipping_rect = true, .clip_x = 0, .clip_y = 0, .clip_width = 0.5,
+                                 .clip_height = 0.5};
+  chime_sound sound = {.kind = CHIME_SOUND_NAMED, .name = "missing.wav"};
+  chime_content content = {.title = "Cat", .body = "A picture", .subtitle = "Pets", .attachments = &attachment,
+                           .attachment_count = 1, .sound = &sound, .has_badge = true, .badge = 4,
+                           .user_info_json = "{\"id\":7}", .thread_identifier = "pets"};
+  chime_trigger trigger = {.kind = CHIME_TRIGGER_INTERVAL, .seconds = 3600};
+  Chime__V1__AddResponse *added = NULL;
+  CHECK_OK(chime_add_content(c, "pic", &content, &trigger, &added, &st), st);
+  CHECK(added != NULL && added->pending != NULL && !added->replaced);
+  if (added != NULL && added->pending != NULL) {
+    const Chime__V1__NotificationContent *stored = added->pending->request->content;
+    CHECK(stored->n_attachments == 1);
+    if (stored->n_attachments == 1) {
+      CHECK_STR(stored->attachments[0]->identifier, "cat");
+      CHECK_STR(stored->attachments[0]->info->type, "public.png");
+      CHECK(stored->attachments[0]->options->thumbnail_hidden);
+    }
+    CHECK(stored->badge == 4);
+    CHECK(added->pending->sound != NULL);
+    if (added->pending->sound != NULL) {
+      CHECK_STR(added->pending->sound->plays, "default");
+      CHECK_STR(added->pending->sound->reason, "SOUND_NOT_FOUND");
+    }
+  }
+  chime_message_free(added);
+  CHECK(access(picture, F_OK) != 0); /* moved into the store */
+
+  attachment.path = "/nonexistent/cat.png";
+  CHECK(chime_add_content(c, "pic2", &content, &trigger, &added, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK(added == NULL && strstr(st.field, "attachments[0]") != NULL);
+  /* No trigger: delivered at once. */
+  chime_content plain = {.title = "Now"};
+  CHECK_OK(chime_add_content(c, "now", &plain, NULL, &added, &st), st);
+  CHECK(added != NULL && added->delivered != NULL);
+  chime_message_free(added);
+  CHECK_OK(chime_add_content(c, "ignored", &plain, NULL, NULL, &st), st); /* out may be NULL */
+  chime_close(c);
+}
+
+static void test_delivered_calls(void) {
+  chime_client *c = connect_app("org.example.ctest.delivered2");
+  if (c == NULL) return;
+  chime_status st;
+  CHECK_OK(chime_add_now(c, "a", "A", NULL, NULL, &st), st);
+  CHECK_OK(chime_add_now(c, "b", "B", NULL, NULL, &st), st);
+  CHECK_OK(chime_add_now(c, "c", "C", NULL, NULL, &st), st);
+  Chime__V1__GetDeliveredResponse *page = NULL;
+  CHECK_OK(chime_delivered_page(c, 2, NULL, &page, &st), st);
+  CHECK(page != NULL && page->n_notifications == 2 && page->next_page_token[0] != '\0');
+  if (page != NULL && page->next_page_token[0] != '\0') {
+    Chime__V1__GetDeliveredResponse *rest = NULL;
+    CHECK_OK(chime_delivered_page(c, 2, page->next_page_token, &rest, &st), st);
+    CHECK(rest != NULL && rest->n_notifications == 1 && rest->next_page_token[0] == '\0');
+    chime_message_free(rest);
+  }
+  chime_message_free(page);
+  const char *ids[] = {"a", "zzz"};
+  chime_id_list removed;
+  CHECK_OK(chime_remove_delivered(c, ids, 2, &removed, &st), st);
+  CHECK(removed.count == 1 && strcmp(removed.ids[0], "a") == 0);
+  chime_id_list_free(&removed);
+  CHECK_OK(chime_remove_all_delivered(c, &removed, &st), st);
+  CHECK(removed.count == 2);
+  chime_id_list_free(&removed);
+  Chime__V1__GetPendingResponse *pending = NULL;
+  CHECK_OK(chime_add_interval(c, "later", "Later", NULL, 600, false, NULL, &st), st);
+  CHECK_OK(chime_pending_page(c, 0, NULL, &pending, &st), st);
+  CHECK(pending != NULL && pending->n_requests == 1);
+  chime_message_free(pending);
+  chime_close(c);
+}
+
+/* What a subscription saw. */
+typedef struct seen_events {
+  size_t count;
+  int kinds[64];
+  uint64_t cursors[64];
+  char first_ids[64][32];
+  int stop_on_kind;       /* the callback returns 1 on this kind */
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  bool live;              /* SUBSCRIBED seen */
+} seen_events;
+
+static int on_event(const Chime__V1__Event *event, void *context) {
+  seen_events *seen = context;
+  pthread_mutex_lock(&seen->lock);
+  if (seen->count < 64) {
+    seen->kinds[seen->count] = event->kind;
+    seen->cursors[seen->count] = event->cursor;
+    snprintf(seen->first_ids[seen->count], sizeof seen->first_ids[0], "%s",
+             event->n_identifiers > 0 ? event->identifiers[0] : "");
+    seen->count++;
+  }
+  if (event->kind == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED) {
+    seen->live = true;
+  }
+  pthread_cond_broadcast(&seen->changed);
+  pthread_mutex_unlock(&seen->lock);
+  return (int)event->kind == seen->stop_on_kind ? 1 : 0;
+}
+
+static void seen_init(seen_events *seen, int stop_on_kind) {
+  memset(seen, 0, sizeof *seen);
+  seen->stop_on_kind = stop_on_kind;
+  pthread_mutex_init(&seen->lock, NULL);
+  pthread_cond_init(&seen->changed, NULL);
+}
+
+static void seen_destroy(seen_events *seen) {
+  pthread_mutex_destroy(&seen->lock);
+  pthread_cond_destroy(&seen->changed);
+}
+
+typedef struct subscriber {
+  chime_client *client;
+  const uint64_t *after;
+  seen_events *seen;
+  int code;
+  chime_status status;
+} subscriber;
+
+static void *subscribe_thread(void *arg) {
+  subscriber *s = arg;
+  s->code = chime_subscribe(s->client, s->after, on_event, s->seen, &s->status);
+  return NULL;
+}
+
+/* Waits (bounded, 10 s) until `flag` is true under seen->lock. */
+static bool wait_for(seen_events *seen, const bool *flag) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&seen->lock);
+  int rc = 0;
+  while (!*flag && rc == 0) {
+    rc = pthread_cond_timedwait(&seen->changed, &seen->lock, &until);
+  }
+  bool done = *flag;
+  pthread_mutex_unlock(&seen->lock);
+  return done;
+}
+
+static void test_subscribe_live_resume_stop(void) {
+  chime_client *c = connect_app("org.example.ctest.events");
+  if (c == NULL) return;
+  chime_status st;
+  /* Live: a fresh subscription starts with SUBSCRIBED; an add then arrives as an event. */
+  seen_events seen;
+  seen_init(&seen, CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+  subscriber s = {.client = c, .after = NULL, .seen = &seen, .code = -1};
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, subscribe_thread, &s) == 0);
+  CHECK(wait_for(&seen, &seen.live));
+  CHECK_OK(chime_add_interval(c, "one", "One", NULL, 600, false, NULL, &st), st);
+  pthread_join(thread, NULL);
+  CHECK(s.code == CHIME_OK);
+  CHECK(seen.count == 2 && seen.kinds[0] == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
+  CHECK(seen.kinds[1] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+  CHECK_STR(seen.first_ids[1], "one");
+  uint64_t cursor = seen.cursors[1];
+  seen_destroy(&seen);
+
+  /* Resume: after the cursor of "one", the stored "two" and "three" come first, then SUBSCRIBED. */
+  CHECK_OK(chime_add_interval(c, "two", "Two", NULL, 600, false, NULL, &st), st);
+  CHECK_OK(chime_remove(c, (const char *const[]){"two"}, 1, NULL, &st), st);
+  seen_init(&seen, CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
+  CHECK_OK(chime_subscribe(c, &cursor, on_event, &seen, &st), st);
+  CHECK(seen.count == 3);
+  if (seen.count == 3) {
+    CHECK(seen.kinds[0] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+    CHECK_STR(seen.first_ids[0], "two");
+    CHECK(seen.kinds[1] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED);
+    CHECK(seen.cursors[0] > cursor && seen.cursors[1] > seen.cursors[0]);
+    CHECK(seen.kinds[2] == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
+  }
+  seen_destroy(&seen);
+
+  /* Stop from another thread while the stream waits. */
+  seen_init(&seen, -1);
+  subscriber waiting = {.client = c, .after = NULL, .seen = &seen, .code = -1};
+  CHECK(pthread_create(&thread, NULL, subscribe_thread, &waiting) == 0);
+  CHECK(wait_for(&seen, &seen.live));
+  chime_subscribe_stop(c);
+  pthread_join(thread, NULL);
+  CHECK(waiting.code == CHIME_CANCELLED);
+  CHECK_STR(waiting.status.reason, "CANCELLED");
+  seen_destroy(&seen);
+  /* The client still serves unary calls. */
+  chime_pending_list list;
+  CHECK_OK(chime_pending(c, &list, &st), st);
+  CHECK(list.count == 1);
+  chime_pending_list_free(&list);
+  chime_close(c);
+}
+
+/* A service extension rewrites a pushed notification. */
+typedef struct service_state {
+  chime_client *answerer;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  bool registered;
+  int answer_code;
+  chime_status answer_status;
+  int code;
+  chime_status status;
+  chime_client *stream_client;
+} service_state;
+
+static int on_service_event(const Chime__V1__ExtensionEvent *event, void *context) {
+  service_state *state = context;
+  if (event->registered) {
+    pthread_mutex_lock(&state->lock);
+    state->registered = true;
+    pthread_cond_broadcast(&state->changed);
+    pthread_mutex_unlock(&state->lock);
+    return 0;
+  }
+  if (event->service_request != NULL) {
+    Chime__V1__NotificationContent content = CHIME__V1__NOTIFICATION_CONTENT__INIT;
+    content.title = "Rewritten";
+    content.body = event->service_request->request->content->body;
+    state->answer_code = chime_answer_service(state->answerer, "svc", event->service_request->id, &content, NULL,
+                                              &state->answer_status);
+    return 1;
+  }
+  return 0;
+}
+
+static void *service_thread(void *arg) {
+  service_state *state = arg;
+  Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
+  request.extension_identifier = "svc";
+  request.service = true;
+  state->code = chime_register_extension(state->stream_client, &request, on_service_event, state, &state->status);
+  pthread_mutex_lock(&state->lock);
+  state->registered = true; /* also wakes the waiter when registration failed */
+  pthread_cond_broadcast(&state->changed);
+  pthread_mutex_unlock(&state->lock);
+  return NULL;
+}
+
+static void test_push_and_service_extension(void) {
+  chime_client *app = connect_app("org.example.ctest.push");
+  chime_client *ext = connect_app("org.example.ctest.push");
+  if (app == NULL || ext == NULL) {
+    chime_close(app);
+    chime_close(ext);
+    return;
+  }
+  chime_status st;
+  Chime__V1__PushResponse *pushed = NULL;
+  CHECK_OK(chime_push(app, "{\"aps\":{\"alert\":{\"title\":\"Score\",\"body\":\"1-0\"}}}", "score", &pushed, &st), st);
+  CHECK(pushed != NULL && pushed->delivered != NULL);
+  if (pushed != NULL && pushed->delivered != NULL) {
+    CHECK_STR(pushed->delivered->request->identifier, "score");
+    CHECK_STR(pushed->delivered->push->content, "original");
+  }
+  chime_message_free(pushed);
+  CHECK(chime_push(app, "nope", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "INVALID_PUSH_PAYLOAD");
+
+  service_state state = {.answerer = ext, .stream_client = ext, .code = -1, .answer_code = -1};
+  pthread_mutex_init(&state.lock, NULL);
+  pthread_cond_init(&state.changed, NULL);
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, service_thread, &state) == 0);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&state.lock);
+  while (!state.registered && pthread_cond_timedwait(&state.changed, &state.lock, &until) == 0) {
+  }
+  bool registered = state.registered;
+  pthread_mutex_unlock(&state.lock);
+  CHECK(registered);
+  chime_set_timeout_ms(app, 20000);
+  CHECK_OK(chime_push(app, "{\"aps\":{\"alert\":{\"title\":\"New\",\"body\":\"pic\"},\"mutable-content\":1}}", "m",
+                      &pushed, &st), st);
+  pthread_join(thread, NULL);
+  CHECK(state.code == CHIME_OK);
+  CHECK(state.answer_code == CHIME_OK);
+  if (pushed != NULL && pushed->delivered != NULL) {
+    CHECK_STR(pushed->delivered->request->content->title, "Rewritten");
+    CHECK_STR(pushed->delivered->push->content, "extension");
+    CHECK_STR(pushed->delivered->push->extension_identifier, "svc");
+  }
+  chime_message_free(pushed);
+  CHECK(chime_answer_service(ext, "svc", 999, NULL, "late", &st) != CHIME_OK);
+  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
+  pthread_mutex_destroy(&state.lock);
+  pthread_cond_destroy(&state.changed);
+  chime_close(app);
+  chime_close(ext);
+}
+
+static void test_media_and_extension_answers(void) {
+  chime_client *c = connect_app("org.example.ctest.media");
+  if (c == NULL) return;
+  chime_status st;
+  char *who = NULL;
+  CHECK(chime_press_media_button(c, "nothing", CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY, &who, &st) ==
+        CHIME_NOT_FOUND);
+  CHECK_STR(st.reason, "NOTIFICATION_NOT_DELIVERED");
+  CHECK(who == NULL);
+  CHECK(chime_press_media_button(c, "nothing", 0, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "INVALID_MEDIA_COMMAND");
+  CHECK(chime_report_media_playback(c, "player", "nothing", CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING, &st) !=
+        CHIME_OK);
+  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
+  CHECK(chime_answer_response(c, "ui", 42, CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS,
+                              &st) != CHIME_OK);
+  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
+  chime_close(c);
+}
+
+static void test_authorization_settings_badge(void) {
+  chime_client *c = connect_app("org.example.ctest.auth");
+  chime_client *user = connect_app("chime.cli");
+  if (c == NULL || user == NULL) {
+    chime_close(c);
+    chime_close(user);
+    return;
+  }
+  chime_status st;
+  Chime__V1__AuthorizationRequest ask = CHIME__V1__AUTHORIZATION_REQUEST__INIT;
+  ask.alert = true;
+  ask.sound = true;
+  ask.badge = true;
+  Chime__V1__AuthorizationResponse *granted = NULL;
+  CHECK_OK(chime_request_authorization(c, &ask, &granted, &st), st);
+  CHECK(granted != NULL && granted->granted && granted->settings != NULL && granted->settings->alert);
+  chime_message_free(granted);
+  CHECK_OK(chime_set_badge_count(c, 3, &st), st);
+  Chime__V1__NotificationSettings *settings = NULL;
+  CHECK_OK(chime_get_settings(c, &settings, &st), st);
+  CHECK(settings != NULL && settings->badge_count == 3 &&
+        settings->authorization_status == CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_AUTHORIZED);
+  chime_message_free(settings);
+  CHECK(chime_set_badge_count(c, -1, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "BADGE_INPUT_INVALID");
+
+  Chime__V1__AppSettingsRequest deny = CHIME__V1__APP_SETTINGS_REQUEST__INIT;
+  deny.app_id = "org.example.ctest.auth";
+  deny.status_set_case = CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET_STATUS;
+  deny.status = CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED;
+  CHECK_OK(chime_set_app_settings(user, &deny, &settings, &st), st);
+  CHECK(settings != NULL && settings->authorization_status == CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED);
+  chime_message_free(settings);
+  CHECK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, &st) == CHIME_PERMISSION_DENIED);
+  CHECK_STR(st.reason, "NOTIFICATIONS_NOT_ALLOWED");
+  deny.status = CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_AUTHORIZED;
+  CHECK_OK(chime_set_app_settings(user, &deny, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, &st), st);
+  chime_close(c);
+  chime_close(user);
+}
+
+static void test_apps_and_sounds(void) {
+  chime_client *c = connect_app("org.example.ctest.apps");
+  if (c == NULL) return;
+  chime_status st;
+  char container[160], group[160], sounds[200];
+  snprintf(container, sizeof container, "%s/container", root);
+  snprintf(group, sizeof group, "%s/group", root);
+  CHECK(mkdir(container, 0700) == 0 && mkdir(group, 0700) == 0);
+  snprintf(sounds, sizeof sounds, "%s/Library", container);
+  CHECK(mkdir(sounds, 0700) == 0);
+  snprintf(sounds, sizeof sounds, "%s/Library/Sounds", container);
+  CHECK(mkdir(sounds, 0700) == 0);
+
+  Chime__V1__AppLayout *layout = NULL;
+  CHECK_OK(chime_get_app(c, &layout, &st), st);
+  CHECK(layout != NULL && !layout->registered);
+  chime_message_free(layout);
+  const char *groups[] = {group};
+  CHECK_OK(chime_register_app(c, container, groups, 1, NULL, "C Test", NULL, &layout, &st), st);
+  CHECK(layout != NULL && layout->registered && layout->n_group_containers == 1);
+  if (layout != NULL) {
+    CHECK_STR(layout->container, container);
+    CHECK_STR(layout->display_name, "C Test");
+  }
+  chime_message_free(layout);
+  CHECK_OK(chime_get_app(c, &layout, &st), st);
+  CHECK(layout != NULL && layout->registered);
+  chime_message_free(layout);
+  Chime__V1__ListAppsResponse *apps = NULL;
+  CHECK_OK(chime_list_apps(c, &apps, &st), st);
+  bool listed = false;
+  for (size_t i = 0; apps != NULL && i < apps->n_apps; i++) {
+    listed = listed || strcmp(apps->apps[i]->app_id, "org.example.ctest.apps") == 0;
+  }
+  CHECK(listed);
+  chime_message_free(apps);
+
+  Chime__V1__CheckSoundResponse *check = NULL;
+  CHECK_OK(chime_check_sound(c, "ding.wav", &check, &st), st);
+  CHECK(check != NULL && check->n_searched >= 2 && check->resolution != NULL);
+  if (check != NULL && check->n_searched >= 1) {
+    char expected[240];
+    snprintf(expected, sizeof expected, "%s/ding.wav", sounds);
+    CHECK_STR(check->searched[0]->path, expected);
+    CHECK(!check->searched[0]->exists);
+  }
+  chime_message_free(check);
+  char missing[200];
+  snprintf(missing, sizeof missing, "%s/nope", root);
+  CHECK(chime_register_app(c, missing, NULL, 0, NULL, NULL, NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(st.reason, "INVALID_APP_DIRECTORY");
+  CHECK_STR(st.field, "container");
+  chime_close(c);
+}
+
 static void test_oversized_call(void) {
   chime_client *c = connect_app("org.example.ctest.big");
   if (c == NULL) return;
@@ -616,6 +1099,23 @@ static void test_timeout(void) {
     int64_t took = monotonic_ms() - start;
     CHECK(took >= 140 && took < 5000);
     CHECK(chime_remove_all(c, NULL, &st) == CHIME_DEADLINE_EXCEEDED); /* not broken by the timeout */
+    /* The deadline travelled in the call frame: now + 150 ms. */
+    int server = accept(listener, NULL, NULL);
+    CHECK(server >= 0);
+    uint8_t header[4];
+    if (server >= 0 && recv(server, header, 4, MSG_WAITALL) == 4) {
+      size_t length = (size_t)header[0] << 24 | (size_t)header[1] << 16 | (size_t)header[2] << 8 | header[3];
+      uint8_t body[4096];
+      CHECK(length <= sizeof body && recv(server, body, length, MSG_WAITALL) == (ssize_t)length);
+      Chime__V1__Frame *frame = length <= sizeof body ? chime__v1__frame__unpack(NULL, length, body) : NULL;
+      CHECK(frame != NULL && frame->kind_case == CHIME__V1__FRAME__KIND_CALL);
+      if (frame != NULL && frame->call != NULL) {
+        int64_t ahead = frame->call->deadline_unix_ms - now_ms();
+        CHECK(ahead > -5000 && ahead <= 150);
+      }
+      chime_message_free(frame);
+    }
+    if (server >= 0) close(server);
     chime_close(c);
   }
   close(listener);
@@ -651,6 +1151,14 @@ int main(void) {
   run("generic call sees a delivery", test_generic_call_sees_delivery);
   run("categories set, get, refused", test_categories);
   run("responses and their refusals", test_respond);
+  run("calendar trigger and next trigger dates", test_calendar_and_next_dates);
+  run("attachments and sounds in add", test_attachments_and_sounds);
+  run("delivered pages and removal", test_delivered_calls);
+  run("subscribe: live, resume cursor, stop", test_subscribe_live_resume_stop);
+  run("push and a service extension", test_push_and_service_extension);
+  run("media buttons and extension answers", test_media_and_extension_answers);
+  run("authorization, settings, badge", test_authorization_settings_badge);
+  run("app registration, apps, sounds", test_apps_and_sounds);
   run("oversized call is refused locally", test_oversized_call);
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);

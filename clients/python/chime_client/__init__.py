@@ -5,7 +5,7 @@
     with Client(app="org.example.app") as chime:
         chime.add("tea", title="Tea", body="Ready", in_seconds=180)
         for request in chime.pending():
-            print(request.request.identifier, request.next_fire_unix_ms)
+            print(request.identifier, request.next_fire)
 
 Messages are the chime.v1 protobuf classes, importable from ``chime_client.pb``
 (``pb.request``, ``pb.notification_center``, ``pb.frame``).
@@ -17,9 +17,11 @@ from .client import (DEFAULT_ACTION, DISMISS_ACTION, Client, Subscription, categ
                      default_socket_path, notification_request)
 from .errors import ChimeError, Code, code_name
 from .generated import frame_pb2, notification_center_pb2, request_pb2
+from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, Settings
 
 pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2)
 
 __all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
-           "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb"]
+           "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb",
+           "Pending", "Delivered", "FireDate", "Settings", "Authorization", "AuthorizationStatus", "AppLayout"]
 __version__ = "0.1.0"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import functools
 import queue
+import threading
+import time
+from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, Optional, Type, TypeVar, Union
 
 from google.protobuf.message import DecodeError, Message
@@ -13,6 +17,7 @@ from ._connection import Connection
 from .errors import ChimeError, Code
 from .generated import notification_center_pb2 as nc_pb2
 from .generated import request_pb2
+from .types import AppLayout, Authorization, Delivered, FireDate, Pending, Settings
 
 SERVICE = "/chime.v1.NotificationCenter/"
 DEFAULT_MAX_FRAME_BYTES = 1 << 20
@@ -297,7 +302,8 @@ class Client:
     call; a non-OK answer raises :class:`ChimeError`. The client is thread-safe: calls from
     several threads share the connection and are answered independently, and a
     :class:`Subscription` can stream while other calls go on. ``timeout`` bounds how long each
-    unary call waits for its answer (None waits forever); it is not sent to the daemon.
+    unary call waits for its answer (None waits forever); it is also sent to the daemon as the
+    call's deadline. Every method takes ``timeout=`` (seconds) for that call alone.
     Use it as a context manager, or call :meth:`close`.
     """
 
@@ -311,6 +317,7 @@ class Client:
         self.app = app
         self.socket_path = socket_path or default_socket_path()
         self.timeout = timeout
+        self._per_call = threading.local()  # the timeout= of the method running on this thread
         self._connection = Connection(self.socket_path, max_frame_bytes=max_frame_bytes,
                                       max_reply_bytes=max_reply_bytes, connect_timeout=timeout)
 
@@ -340,8 +347,12 @@ class Client:
         """One unary call. `method` is a NotificationCenter method name ("Add") or a full
         path ("/chime.v1.NotificationCenter/Add")."""
         path = _method_path(method)
+        if timeout is _DEFAULT:
+            timeout = getattr(self._per_call, "timeout", _DEFAULT)
         wait = self.timeout if timeout is _DEFAULT else timeout
-        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
+        deadline = int(time.time() * 1000 + wait * 1000) if wait is not None else 0
+        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString(),
+                                                       deadline_unix_ms=deadline)
         try:
             item = replies.get(timeout=wait)
         except queue.Empty:
@@ -374,7 +385,7 @@ class Client:
             in_seconds: Optional[float] = None,
             calendar: Optional[Mapping[str, Any]] = None,
             repeats: bool = False,
-            **content: Any) -> nc_pb2.PendingRequest:
+            **content: Any) -> Pending:
         """Schedules a request and returns it as the daemon stored it (next_fire_unix_ms set).
 
         Takes the arguments of :func:`notification_request`. The same identifier replaces the
@@ -383,15 +394,15 @@ class Client:
         """
         request = notification_request(identifier, title, body, subtitle, in_seconds=in_seconds,
                                        calendar=calendar, repeats=repeats, **content)
-        return self.add_request(request).pending
+        return Pending.from_pb(self.add_request(request).pending)
 
     def pending_page(self, page_size: int = 0, page_token: str = "") -> nc_pb2.GetPendingResponse:
         return self.call("GetPending", nc_pb2.PageRequest(page_size=page_size, page_token=page_token),
                          nc_pb2.GetPendingResponse)
 
-    def pending(self, *, page_size: int = 0) -> list[nc_pb2.PendingRequest]:
+    def pending(self, *, page_size: int = 0) -> list[Pending]:
         """All of the app's pending requests (every page)."""
-        return self._all_pages(self.pending_page, "requests", page_size)
+        return [Pending.from_pb(m) for m in self._all_pages(self.pending_page, "requests", page_size)]
 
     def remove(self, identifiers: Union[str, Iterable[str]]) -> list[str]:
         """Removes pending requests; returns the identifiers that existed and were removed."""
@@ -405,9 +416,22 @@ class Client:
         return self.call("GetDelivered", nc_pb2.PageRequest(page_size=page_size, page_token=page_token),
                          nc_pb2.GetDeliveredResponse)
 
-    def delivered(self, *, page_size: int = 0) -> list[nc_pb2.DeliveredNotification]:
+    def delivered(self, *, page_size: int = 0) -> list[Delivered]:
         """All of the app's delivered notifications (every page)."""
-        return self._all_pages(self.delivered_page, "notifications", page_size)
+        return [Delivered.from_pb(m) for m in self._all_pages(self.delivered_page, "notifications", page_size)]
+
+    def next_trigger_dates(self, *, in_seconds: Optional[float] = None,
+                           calendar: Optional[Mapping[str, Any]] = None, repeats: bool = False,
+                           after: Union[None, int, datetime] = None, count: int = 1) -> list[FireDate]:
+        """The next ``count`` dates a trigger would fire after ``after`` (a datetime or unix ms;
+        None: now), without scheduling anything. The trigger is given as to :meth:`add`."""
+        if (in_seconds is None) == (calendar is None):
+            raise ValueError("give in_seconds or calendar")
+        trigger = notification_request("-", in_seconds=in_seconds, calendar=calendar, repeats=repeats).trigger
+        after_ms = int(after.timestamp() * 1000) if isinstance(after, datetime) else int(after or 0)
+        request = nc_pb2.NextTriggerDatesRequest(trigger=trigger, after_unix_ms=after_ms, count=count)
+        answer = self.call("NextTriggerDates", request, nc_pb2.NextTriggerDatesResponse)
+        return [FireDate.from_pb(date) for date in answer.dates]
 
     def remove_delivered(self, identifiers: Union[str, Iterable[str]]) -> list[str]:
         request = nc_pb2.IdentifiersRequest(identifiers=_identifiers(identifiers))
@@ -578,20 +602,21 @@ class Client:
     # -- apps and sounds -----------------------------------------------------------------------
 
     def register_app(self, container: str = "", group_containers: Iterable[str] = (),
-                     bundle: str = "") -> nc_pb2.AppLayout:
+                     bundle: str = "", display_name: str = "", desktop_entry: str = "") -> AppLayout:
         """Records this app's container, group containers (searched for sounds in this order)
         and bundle. Empty container or bundle means the default under
         $XDG_DATA_HOME/chime/apps/<app>/. Each directory must exist and belong to you."""
         request = nc_pb2.RegisterAppRequest(container=container, group_containers=list(group_containers),
-                                            bundle=bundle)
-        return self.call("RegisterApp", request, nc_pb2.AppLayout)
+                                            bundle=bundle, display_name=display_name,
+                                            desktop_entry=desktop_entry)
+        return AppLayout.from_pb(self.call("RegisterApp", request, nc_pb2.AppLayout))
 
-    def app_layout(self) -> nc_pb2.AppLayout:
+    def app_layout(self) -> AppLayout:
         """This app's layout; ``registered`` is False for the defaults."""
-        return self.call("GetApp", nc_pb2.Empty(), nc_pb2.AppLayout)
+        return AppLayout.from_pb(self.call("GetApp", nc_pb2.Empty(), nc_pb2.AppLayout))
 
-    def list_apps(self) -> list[nc_pb2.AppLayout]:
-        return list(self.call("ListApps", nc_pb2.Empty(), nc_pb2.ListAppsResponse).apps)
+    def list_apps(self) -> list[AppLayout]:
+        return [AppLayout.from_pb(m) for m in self.call("ListApps", nc_pb2.Empty(), nc_pb2.ListAppsResponse).apps]
 
     def check_sound(self, name: str) -> nc_pb2.CheckSoundResponse:
         """Where the daemon looks for the sound file ``name`` for this app (every place searched,
@@ -604,7 +629,7 @@ class Client:
                               critical_alert: bool = False, provisional: bool = False,
                               time_sensitive: bool = False, car_play: bool = False,
                               provides_app_notification_settings: bool = False,
-                              announcement: bool = False) -> nc_pb2.AuthorizationResponse:
+                              announcement: bool = False) -> Authorization:
         """Asks for these options for this app. The first request records the daemon's policy
         decision (``chimed --authorization``); later ones answer it unchanged. ``granted`` says
         whether the app may post."""
@@ -612,11 +637,11 @@ class Client:
             alert=alert, sound=sound, badge=badge, critical_alert=critical_alert, provisional=provisional,
             time_sensitive=time_sensitive, car_play=car_play,
             provides_app_notification_settings=provides_app_notification_settings, announcement=announcement)
-        return self.call("RequestAuthorization", request, nc_pb2.AuthorizationResponse)
+        return Authorization.from_pb(self.call("RequestAuthorization", request, nc_pb2.AuthorizationResponse))
 
-    def settings(self) -> nc_pb2.NotificationSettings:
+    def settings(self) -> Settings:
         """This app's authorization status, effective settings and badge count."""
-        return self.call("GetSettings", nc_pb2.Empty(), nc_pb2.NotificationSettings)
+        return Settings.from_pb(self.call("GetSettings", nc_pb2.Empty(), nc_pb2.NotificationSettings))
 
     def set_badge_count(self, count: int) -> None:
         """Sets this app's badge count (0 clears it). Raises ChimeError ``BADGE_INPUT_INVALID``
@@ -627,7 +652,7 @@ class Client:
         return int(self.settings().badge_count)
 
     def set_app_settings(self, app_id: str, *, allow: Optional[bool] = None,
-                         **switches: bool) -> nc_pb2.NotificationSettings:
+                         **switches: bool) -> Settings:
         """The user's call: allows (``allow=True``), denies (``allow=False``) or switches settings
         of the app ``app_id`` (not this client's), e.g. ``sound=False, badge=False``; returns that
         app's settings. Switches: alert, sound, badge, critical_alert, time_sensitive, car_play,
@@ -638,7 +663,7 @@ class Client:
                               else nc_pb2.AUTHORIZATION_STATUS_DENIED)
         for name, value in switches.items():
             setattr(request, name, bool(value))
-        return self.call("SetAppSettings", request, nc_pb2.NotificationSettings)
+        return Settings.from_pb(self.call("SetAppSettings", request, nc_pb2.NotificationSettings))
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -657,3 +682,30 @@ class Client:
                 raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY", "chimed repeated a page token")
             seen.add(token)
 
+
+
+def _with_timeout(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Gives a Client method a ``timeout=`` keyword (seconds; None waits forever) that bounds
+    each call it makes, instead of the client's ``timeout``. It is sent to the daemon as the
+    call's deadline too; a call not answered in time raises ChimeError DEADLINE_EXCEEDED."""
+
+    @functools.wraps(method)
+    def wrapper(self: Client, *args: Any, timeout: Optional[float] = _DEFAULT, **kwargs: Any) -> Any:
+        if timeout is _DEFAULT:
+            return method(self, *args, **kwargs)
+        outer = getattr(self._per_call, "timeout", _DEFAULT)
+        self._per_call.timeout = timeout
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._per_call.timeout = outer
+
+    return wrapper
+
+
+for _name in ("add_request", "add", "pending_page", "pending", "remove", "remove_all", "delivered_page",
+              "delivered", "remove_delivered", "remove_all_delivered", "next_trigger_dates", "set_categories",
+              "categories", "respond", "answer_response", "press_media_button", "report_media_playback", "push",
+              "answer_service", "register_app", "app_layout", "list_apps", "check_sound",
+              "request_authorization", "settings", "set_badge_count", "badge_count", "set_app_settings"):
+    setattr(Client, _name, _with_timeout(getattr(Client, _name)))

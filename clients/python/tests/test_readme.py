@@ -1,0 +1,87 @@
+"""The README's "Using Chime" examples, read out of README.md and run as written against a live chimed.
+
+"From Python": the python block runs with this source tree's chime_client and $CHIME_SOCKET
+pointing at the test daemon (its `pip install clients/python` line is what clients/test.sh
+checks in its "pip install" step). "From C": the sh blocks run verbatim with $HOME in a temp
+dir (the first from the repository root, the others next to the saved tea.c), so the install
+target, chime-client.pc and the example's code are all exercised.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+EXAMPLE_TIMEOUT = 180  # the C block builds the library
+
+
+def _section(title: str) -> str:
+    readme = (REPO / "README.md").read_text()
+    start = readme.index(f"\n### {title}\n")
+    end = min(i for i in (readme.find("\n## ", start + 1), readme.find("\n### ", start + 1)) if i != -1)
+    return readme[start:end]
+
+
+def _blocks(section: str, language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", section, flags=re.M | re.S)
+
+
+def _env(daemon, home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("CHIME_APP", None)
+    env["CHIME_SOCKET"] = daemon.socket_path
+    env["HOME"] = str(home)
+    env.pop("PKG_CONFIG_PATH", None)
+    return env
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=EXAMPLE_TIMEOUT)
+    assert done.returncode == 0, f"{command[:2]} exited {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_from_python_runs_as_written(daemon, tmp_path):
+    section = _section("From Python")
+    [install] = _blocks(section, "sh")
+    assert install.strip() == "pip install clients/python"
+    [code] = _blocks(section, "python")
+    script = tmp_path / "example.py"
+    script.write_text(code)
+    env = _env(daemon, tmp_path)
+    env["PYTHONPATH"] = str(REPO / "clients" / "python")
+    out = _run([sys.executable, str(script)], tmp_path, env)
+    assert re.search(r"^tea at \d{4}-\d\d-\d\dT", out, re.M), out
+    # The stand-up at 9:30 in Berlin: 08:30 UTC before the switch to summer time, 07:30 after.
+    assert re.findall(r"^stand-up (\S+) (\d+)", out, re.M) == [
+        ("2026-03-27T08:30:00+00:00", "1"), ("2026-03-28T08:30:00+00:00", "1"), ("2026-03-29T07:30:00+00:00", "2")], out
+    assert "pending tea: Tea at" in out and "pending standup: Stand-up at" in out
+    assert "refused: INVALID_ARGUMENT INVALID_INTERVAL request.trigger.time_interval.seconds" in out
+    assert re.search(r"^delivered hello cursor \d+$", out, re.M), out
+    assert "removed ['standup', 'tea']" in out
+
+
+def test_from_c_runs_as_written(daemon, tmp_path):
+    section = _section("From C")
+    install, build = _blocks(section, "sh")
+    [code] = _blocks(section, "c")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = _env(daemon, home)
+    _run(["sh", "-e", "-c", install], REPO, env)
+    assert (home / ".local" / "lib" / "pkgconfig" / "chime-client.pc").is_file()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "tea.c").write_text(code)
+    out = _run(["sh", "-e", "-c", build], work, env)
+    assert re.search(r"^tea at \d+ ms$", out, re.M), out
+    assert "pending tea: Tea" in out and "pending standup: Stand-up" in out
+    assert "badge count 0" in out
+    assert "refused: INVALID_ARGUMENT INVALID_INTERVAL request.trigger.time_interval.seconds" in out
