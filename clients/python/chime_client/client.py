@@ -308,7 +308,7 @@ class Client:
     """
 
     def __init__(self, socket_path: Optional[str] = None, app: Optional[str] = None, *,
-                 timeout: Optional[float] = 30.0,
+                 timeout: Optional[float] = 60.0,
                  max_frame_bytes: int = DEFAULT_MAX_FRAME_BYTES,
                  max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES) -> None:
         app = app or os.environ.get("CHIME_APP")
