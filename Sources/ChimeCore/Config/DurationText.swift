@@ -39,6 +39,23 @@ public enum DurationText {
   ]
 
   /// Compact text for a span of seconds: `45s`, `9m 5s`, `2h 3m`, `3d 4h`.
+  /// The duration exactly, as `parse` reads it back: `1h30m`, `1d2h3m4s`, `250ms`, `0s`.
+  public static func exact(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds > 0 else { return seconds < 0 ? "-" + exact(-seconds) : "0s" }
+    var whole = Int64(seconds.rounded(.down))
+    let millis = (seconds - Double(whole)) * 1000
+    var out = ""
+    for (unit, size) in [("d", Int64(86400)), ("h", 3600), ("m", 60), ("s", 1)] where whole >= size {
+      out += "\(whole / size)\(unit)"
+      whole %= size
+    }
+    if millis > 0 {
+      let rounded = (millis * 1000).rounded() / 1000
+      out += rounded == rounded.rounded() ? "\(Int64(rounded))ms" : "\(rounded)ms"
+    }
+    return out.isEmpty ? "0s" : out
+  }
+
   public static func format(_ seconds: Double) -> String {
     let total = Int64(abs(seconds).rounded())
     let days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60, secs = total % 60

@@ -124,6 +124,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let notificationInvalidNoDate = Reason("NOTIFICATION_INVALID_NO_DATE", .invalidArgument)
   /// `--calendar` text that does not parse.
   public static let invalidCalendarSpec = Reason("INVALID_CALENDAR_SPEC", .invalidArgument)
+  /// `chime` could not read its command line (an unknown option, a value that does not parse);
+  /// with --json it is printed as this reason, exit status 64.
+  public static let invalidCommandLine = Reason("INVALID_COMMAND_LINE", .invalidArgument)
   /// A trigger preview asked for without a trigger.
   public static let triggerRequired = Reason("TRIGGER_REQUIRED", .invalidArgument)
   /// A trigger preview asked for a count outside 1...1000.
@@ -295,7 +298,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,
-    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, triggerRequired, invalidCount,
+    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, invalidCommandLine, triggerRequired, invalidCount,
     invalidPageSize, invalidPageToken, tooManyIdentifiers,
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,

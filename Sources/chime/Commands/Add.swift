@@ -26,7 +26,7 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Title.") var title = ""
   @Option(help: "Subtitle.") var subtitle = ""
   @Option(help: "Body text.") var body = ""
-  @Option(help: "Badge number (0 clears the badge).") var badge: Int64?
+  @Option(parsing: .unconditional, help: "Badge number (0 clears the badge).") var badge: Int64?
   @Option(help: "default, none, or a sound file name.") var sound: String?
   @Flag(help: "Critical alert sound (with --sound NAME for a custom one).") var critical = false
   @Option(help: "Critical alert volume, 0–1.") var volume: Double?
@@ -36,18 +36,26 @@ struct Add: AsyncParsableCommand {
   @Option(name: .customLong("target-content-id"), help: "Target content identifier.") var targetContentID = ""
   @Option(help: "Interruption level: passive, active, time-sensitive, critical.") var level: String?
   @Option(help: "Relevance score, 0–1.") var relevance: Double?
-  @Option(name: .customLong("in"), help: "Fire after this long: 90s, 10m, 2h, 1h30m, 1d.") var after: String?
-  @Option(help: "Fire at this instant (ISO 8601, e.g. 2026-11-23T09:30:00Z).") var at: String?
+  @Option(name: .customLong("in"), parsing: .unconditional, help: "Fire after this long: 90s, 10m, 2h, 1h30m, 1d (a unit is required).")
+  var after: String?
+  @Option(parsing: .unconditional, help: "Fire at this instant: ISO 8601 with an offset (2026-11-23T09:30:00Z, ...+01:00), or without one (2026-11-23T09:30, 2026-11-23 09:30, 2026-11-23), read in the local zone.")
+  var at: String?
   @Option(help: "Fire when the date matches these components, e.g. \"weekday=mon,hour=9,minute=30\" (see chime next --help).")
   var calendar: String?
   @Option(help: "IANA time zone for --calendar (default: floating, follows the daemon's zone).") var tz: String?
-  @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.") var dstGap = "next"
-  @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.") var dstOverlap = "first"
+  @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.") var dstGap: String?
+  @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.") var dstOverlap: String?
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
   @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).")
   var missed: String?
   @Option(name: .customLong("attach"), help: ArgumentHelp(AttachOption.help, valueName: "file[,options]"))
   var attachments: [String] = []
+
+  /// What the CLI assumed reading --at, when it had no offset.
+  var atNote: String? {
+    guard let at, let zone = InstantText.parse(at, zone: TimeZone.current)?.assumedZone else { return nil }
+    return "--at \(at) has no offset: read in the local zone \(zone)"
+  }
 
   func request() throws -> NotificationRequest {
     var content = NotificationContent(title: title, subtitle: subtitle, body: body)
@@ -77,15 +85,33 @@ struct Add: AsyncParsableCommand {
 
     var trigger: Trigger?
     if calendar != nil && (after != nil || at != nil) { throw ValidationError("give --calendar, --in or --at, not several") }
+    if calendar == nil {
+      let which = after != nil ? "--in" : at != nil ? "--at" : "a trigger"
+      if tz != nil { throw ValidationError("--tz goes with --calendar, not \(which) (--at takes an offset: 2026-11-24T09:30:00+01:00)") }
+      if dstGap != nil || dstOverlap != nil { throw ValidationError("--dst-gap and --dst-overlap go with --calendar, not \(which)") }
+    }
     switch (after, at) {
     case (_?, _?):
       throw ValidationError("give --in or --at, not both")
     case (let text?, nil):
-      trigger = try TriggerOptions.trigger(calendar: nil, tz: nil, interval: text, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
+      if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+        throw ValidationError("--in \(text) needs a unit: \(text)s, \(text)m or \(text)h")
+      }
+      guard let seconds = DurationText.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text) else {
+        throw ValidationError("--in: \"\(text)\" is not a duration (try 90s, 10m, 2h, 1h30m)")
+      }
+      if text.hasPrefix("-") || seconds <= 0 {
+        throw ValidationError("--in must be a positive duration (got \(text)); for a past instant there is nothing to schedule")
+      }
+      trigger = try TriggerOptions.trigger(calendar: nil, tz: nil, interval: text, repeats: repeats, dstGap: nil, dstOverlap: nil)
     case (nil, let text?):
-      guard let date = ISO8601Parsing.parse(text) else { throw ValidationError("--at: \"\(text)\" is not an ISO 8601 date-time") }
-      if repeats { throw ValidationError("--repeats goes with --in") }
-      trigger = .timeInterval(TimeIntervalTrigger(seconds: date.timeIntervalSinceNow))
+      if repeats { throw ValidationError("--repeats goes with --in or --calendar, not --at (an instant happens once)") }
+      let parsed = try AtOption.parse(text, option: "--at")
+      let now = Date()
+      guard parsed.date > now else {
+        throw ValidationError("--at \(text) is in the past (it is now \(TimeText.local(Instant(now)))); give a future instant")
+      }
+      trigger = .calendar(CalendarTrigger(components: CalendarSpec.instant(parsed.date), repeats: false))
     case (nil, nil):
       trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: nil, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
       if trigger == nil && repeats { throw ValidationError("--repeats needs --in or --calendar") }
@@ -105,7 +131,8 @@ struct Add: AsyncParsableCommand {
 
   func run() async throws {
     let request = try request()
-    try await reporting {
+    let atNote = atNote
+    try await reporting(json: options.json) {
       let client = try options.connect()
       let result = try await client.add(request)
       if options.json {
@@ -121,6 +148,7 @@ struct Add: AsyncParsableCommand {
         print("\(verb) \(identifier): fires \(TimeText.local(result.pending.nextFire)) (\(DurationText.relative(result.pending.nextFire, from: now)))")
       }
       if !options.json {
+        if let atNote { print("  \(atNote)") }
         for attachment in result.pending.request.content.attachments {
           guard let info = attachment.info else { continue }
           print("  attachment \(attachment.identifier): \(info.type), \(info.bytes) bytes, stored at \(info.storePath)")
@@ -134,12 +162,15 @@ struct Add: AsyncParsableCommand {
   }
 }
 
-enum ISO8601Parsing {
-  static func parse(_ text: String) -> Date? {
-    let withFraction = ISO8601DateFormatter()
-    withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    let plain = ISO8601DateFormatter()
-    plain.formatOptions = [.withInternetDateTime]
-    return plain.date(from: text) ?? withFraction.date(from: text)
+/// `--at` and `next --after`: an instant with or without an offset (read in the local zone).
+enum AtOption {
+  static func parse(_ text: String, option: String) throws -> InstantText.Parsed {
+    guard let parsed = InstantText.parse(text, zone: TimeZone.current) else {
+      throw ValidationError("""
+        \(option): "\(text)" is not a date-time; write 2026-11-24T09:30:00Z, 2026-11-24T09:30:00+01:00, \
+        or without an offset (read in the local zone) 2026-11-24T09:30, 2026-11-24 09:30 or 2026-11-24
+        """)
+    }
+    return parsed
   }
 }

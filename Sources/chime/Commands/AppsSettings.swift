@@ -70,7 +70,7 @@ extension Apps {
 
 /// Sends the user's change and prints the app's settings afterwards.
 private func changeSettings(_ change: AppSettingsChange, options: ClientOptions) async throws {
-  try await reporting {
+  try await reporting(json: options.json) {
     let settings = try await options.connect().setAppSettings(change)
     if options.json {
       JSONOutput.print(SettingsText.json(settings, app: change.appID))

@@ -45,7 +45,7 @@ extension AttachmentCommand {
     var json = false
 
     func run() async throws {
-      try await reporting {
+      try await reporting(json: json) {
         var options = AttachmentOptions()
         options.typeHint = typeHint
         options.thumbnailClippingRect = clip

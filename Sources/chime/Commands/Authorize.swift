@@ -43,7 +43,7 @@ struct Authorize: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let result = try await options.connect().requestAuthorization(requested)
       if options.json {
         var object = SettingsText.json(result.settings, app: options.appID)

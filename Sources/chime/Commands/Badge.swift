@@ -20,7 +20,7 @@ struct Badge: AsyncParsableCommand {
   @OptionGroup var options: ClientOptions
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       if let count {
         try await client.setBadgeCount(count)

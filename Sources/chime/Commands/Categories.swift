@@ -46,7 +46,7 @@ extension Categories {
         printError("chime: \(file): \(error.message)")
         throw ExitCode(64)
       }
-      try await reporting {
+      try await reporting(json: options.json) {
         try await options.connect().setCategories(categories)
         if options.json {
           JSONOutput.print(["categories": categories.count])
@@ -63,7 +63,7 @@ extension Categories {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-      try await reporting {
+      try await reporting(json: options.json) {
         let categories = try await options.connect().categories()
         if options.json {
           JSONOutput.print(categories.map(CategoryJSON.object))

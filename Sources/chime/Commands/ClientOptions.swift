@@ -6,7 +6,7 @@ import Foundation
 
 /// Options every subcommand takes after its name.
 struct ClientOptions: ParsableArguments {
-  @Option(help: "chimed's socket (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock).")
+  @Option(help: "chimed's socket (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock, else /tmp/chime-UID/chimed.sock).")
   var socket: String?
 
   @Option(help: "App identifier to act for (default: $CHIME_APP, else chime.cli).")
@@ -26,6 +26,9 @@ struct ClientOptions: ParsableArguments {
   }
 
   func validate() throws {
+    if let app, app.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw ValidationError("--app is empty; give an app identifier, or leave --app out for $CHIME_APP or chime.cli")
+    }
     guard let seconds = DurationText.parse(timeout), seconds >= 0 else {
       throw ValidationError("--timeout takes a duration such as 30s or 2m, or 0 for none (got \"\(timeout)\")")
     }
@@ -44,16 +47,27 @@ struct ClientOptions: ParsableArguments {
   }
 }
 
-/// Runs a command body, turning a ChimeError into a message on stderr and an exit code.
-func reporting(_ body: () async throws -> Void) async throws {
+/// Runs a command body, turning a ChimeError into a message on stderr and an exit code; with
+/// `json`, also into one JSON object on stdout (`code`, `reason`, `message`, `field`,
+/// `exit_status`), so a script reading stdout sees the refusal.
+func reporting(json: Bool = false, _ body: () async throws -> Void) async throws {
   do {
     try await body()
   } catch let error as ChimeError {
-    var line = "chime: \(error.code)"
-    if !error.reason.isEmpty && error.reason != "\(error.code)" { line += " \(error.reason)" }
-    line += ": \(error.message)"
-    if !error.field.isEmpty { line += " (field \(error.field))" }
-    printError(line)
-    throw ExitCode(error.code == .unavailable ? 69 : 1)
+    let status: Int32 = error.code == .unavailable ? 69 : 1
+    report(error, json: json, status: status)
+    throw ExitCode(status)
   }
+}
+
+/// Prints a refusal: one line on stderr, and with `json` one object on stdout.
+func report(_ error: ChimeError, json: Bool, status: Int32) {
+  if json {
+    JSONOutput.print(JSONOutput.error(error, status: status), pretty: false)
+  }
+  var line = "chime: \(error.code)"
+  if !error.reason.isEmpty && error.reason != "\(error.code)" { line += " \(error.reason)" }
+  line += ": \(error.message)"
+  if !error.field.isEmpty { line += " (field \(error.field))" }
+  printError(line)
 }

@@ -22,19 +22,30 @@ struct Delivered: AsyncParsableCommand {
   @Flag(help: "Remove every delivered notification of the app.")
   var removeAll = false
 
+  @Flag(help: "With --remove, exit 0 even when an identifier named is not delivered.")
+  var ignoreMissing = false
+
   func validate() throws {
     if removeAll && !remove.isEmpty { throw ValidationError("give --remove IDs or --remove-all, not both") }
   }
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       if removeAll {
         report(removed: try await client.removeAllDelivered(), asked: nil, json: options.json, what: "delivered")
         return
       }
       if !remove.isEmpty {
-        report(removed: try await client.removeDelivered(remove), asked: remove, json: options.json, what: "delivered")
+        let removed = try await client.removeDelivered(remove)
+        let missing = remove.filter { !removed.contains($0) }
+        var pendingIDs: Set<String> = []
+        if !missing.isEmpty {
+          pendingIDs = Set(try await client.allPending().map(\.request.identifier)).intersection(missing)
+        }
+        report(removed: removed, asked: remove, json: options.json, what: "delivered", delivered: pendingIDs, otherKey: "pending",
+               hint: { "\($0) is not delivered: it is pending (remove it with: chime remove \($0))" })
+        if !missing.isEmpty && !ignoreMissing { throw ExitCode(1) }
         return
       }
       let notifications = try await client.allDelivered()

@@ -9,7 +9,7 @@ extension ExtensionCommand {
     let id = try identifier()
     let seconds = DurationText.parse(delay) ?? 0
     let title = setTitle, files = attachments, json = options.json, limit = requests
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       let work = ServiceWork()
       try await withThrowingTaskGroup(of: Void.self) { group in

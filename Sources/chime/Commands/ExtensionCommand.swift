@@ -99,7 +99,7 @@ struct ExtensionCommand: AsyncParsableCommand {
     let chosen: ExtensionAnswer = answer == "keep" ? .doNotDismiss : answer == "dismiss" ? .dismiss : .dismissAndForward
     let id = try identifier()
     let attributes = try attributes()
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       var answered = 0, pressed = 0
       for try await event in client.registerExtension(id, categories: categories, attributes: attributes) {

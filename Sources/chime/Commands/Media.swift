@@ -29,7 +29,7 @@ struct MediaCommandLine: AsyncParsableCommand {
 
   func run() async throws {
     let chosen = MediaCommand(rawValue: command) ?? .play
-    try await reporting {
+    try await reporting(json: options.json) {
       let target = try await options.connect().pressMediaButton(id, chosen)
       if options.json {
         JSONOutput.print(["id": id, "command": chosen.rawValue, "extension": target])

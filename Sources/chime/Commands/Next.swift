@@ -31,10 +31,10 @@ struct Next: ParsableCommand {
   @Option(help: "IANA time zone for --calendar (default: floating, the zone chime runs in).") var tz: String?
   @Option(help: "A time interval such as 90s, 10m, 2h.") var interval: String?
   @Flag(help: "Repeat (calendar: every match; interval: every interval). Without it, one instant.") var repeats = false
-  @Option(help: "Start strictly after this instant (ISO 8601; default now).") var after: String?
+  @Option(parsing: .unconditional, help: "Start strictly after this instant (ISO 8601; without an offset, local; default now).") var after: String?
   @Option(help: "How many instants with --repeats (1–1000; default 5).") var count: Int?
-  @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.") var dstGap = "next"
-  @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.") var dstOverlap = "first"
+  @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.") var dstGap: String?
+  @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.") var dstOverlap: String?
   @Flag(help: "Print JSON: an array of {utc, local, zone, utc_offset_seconds, dst_note}.") var json = false
 
   func run() throws {
@@ -42,8 +42,9 @@ struct Next: ParsableCommand {
                                              dstGap: dstGap, dstOverlap: dstOverlap) ?? { throw ValidationError("give --calendar or --interval") }()
     var start = Instant(Date())
     if let after {
-      guard let date = ISO8601Parsing.parse(after) else { throw ValidationError("--after: \"\(after)\" is not an ISO 8601 date-time") }
-      start = Instant(date)
+      let parsed = try AtOption.parse(after, option: "--after")
+      start = Instant(parsed.date)
+      if let zone = parsed.assumedZone, !json { printError("chime: --after \(after) has no offset: read in the local zone \(zone)") }
     }
     let dates: [FireDate]
     do {
@@ -73,7 +74,7 @@ struct Next: ParsableCommand {
 /// Builds a trigger from the options `add` and `next` share.
 enum TriggerOptions {
   static func trigger(calendar: String?, tz: String?, interval: String?, repeats: Bool,
-                      dstGap: String, dstOverlap: String) throws -> Trigger? {
+                      dstGap: String?, dstOverlap: String?) throws -> Trigger? {
     switch (calendar, interval) {
     case (_?, _?):
       throw ValidationError("give --calendar or an interval, not both")
@@ -81,15 +82,18 @@ enum TriggerOptions {
       let components: CalendarComponents
       do { components = try CalendarSpec.parse(spec, timeZone: tz) } catch { throw ValidationError("--calendar: \(error.message)") }
       let gap: DSTGapPolicy
-      switch dstGap { case "next": gap = .nextValid; case "skip": gap = .skip; default: throw ValidationError("--dst-gap must be next or skip") }
+      switch dstGap ?? "next" { case "next": gap = .nextValid; case "skip": gap = .skip; default: throw ValidationError("--dst-gap must be next or skip") }
       let overlap: DSTOverlapPolicy
-      switch dstOverlap { case "first": overlap = .first; case "both": overlap = .both; default: throw ValidationError("--dst-overlap must be first or both") }
+      switch dstOverlap ?? "first" { case "first": overlap = .first; case "both": overlap = .both; default: throw ValidationError("--dst-overlap must be first or both") }
       return .calendar(CalendarTrigger(components: components, repeats: repeats, dstGap: gap, dstOverlap: overlap))
     case (nil, let text?):
+      if tz != nil { throw ValidationError("--tz goes with --calendar, not an interval") }
+      if dstGap != nil || dstOverlap != nil { throw ValidationError("--dst-gap and --dst-overlap go with --calendar, not an interval") }
       guard let seconds = DurationText.parse(text) else { throw ValidationError("\"\(text)\" is not a duration (try 90s, 10m, 2h)") }
       return .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats))
     case (nil, nil):
       if tz != nil { throw ValidationError("--tz goes with --calendar") }
+      if dstGap != nil || dstOverlap != nil { throw ValidationError("--dst-gap and --dst-overlap go with --calendar") }
       return nil
     }
   }

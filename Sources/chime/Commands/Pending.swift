@@ -16,7 +16,7 @@ struct Pending: AsyncParsableCommand {
   @OptionGroup var options: ClientOptions
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       let requests = try await client.allPending()
       if options.json {
@@ -33,7 +33,7 @@ struct Pending: AsyncParsableCommand {
         table.add([
           pending.request.identifier,
           pending.request.content.title,
-          TimeText.trigger(pending.request.trigger),
+          TimeText.trigger(pending.request.trigger, added: pending.added),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }

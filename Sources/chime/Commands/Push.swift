@@ -34,7 +34,7 @@ struct Push: AsyncParsableCommand {
       guard let read = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
       data = read
     }
-    try await reporting {
+    try await reporting(json: options.json) {
       let result = try await options.connect().push(Array(data), identifier: id)
       let d = result.delivered
       if options.json {

@@ -33,7 +33,7 @@ struct Respond: AsyncParsableCommand {
 
   func run() async throws {
     let chosen = dismiss ? NotificationAction.dismissIdentifier : action ?? NotificationAction.defaultIdentifier
-    try await reporting {
+    try await reporting(json: options.json) {
       let result = try await options.connect().respond(to: id, action: chosen, text: text ?? "")
       if options.json {
         JSONOutput.print(["id": id, "action": chosen, "removed": result.removed, "routed_to": result.routedTo])

@@ -12,7 +12,7 @@ struct Settings: AsyncParsableCommand {
   @OptionGroup var options: ClientOptions
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let settings = try await options.connect().settings()
       if options.json {
         JSONOutput.print(SettingsText.json(settings, app: options.appID))

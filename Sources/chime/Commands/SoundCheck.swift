@@ -23,7 +23,7 @@ extension SoundCommand {
 
     func run() async throws {
       var playsItself = false
-      try await reporting {
+      try await reporting(json: options.json) {
         let check = try await options.connect().checkSound(name)
         playsItself = check.resolution.plays == .named
         if options.json {

@@ -31,7 +31,7 @@ struct Watch: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       var seen = 0
       for try await event in client.subscribe(after: after) {

@@ -10,12 +10,18 @@ enum JSONOutput {
     Swift.print(String(decoding: data, as: UTF8.self))
   }
 
+  /// A refusal as `--json` prints it.
+  static func error(_ e: ChimeError, status: Int32) -> [String: Any] {
+    ["error": true, "code": "\(e.code)", "reason": e.reason.isEmpty ? "\(e.code)" : e.reason, "message": e.message,
+     "field": e.field, "exit_status": Int(status)]
+  }
+
   static func request(_ r: NotificationRequest) -> [String: Any] {
     let c = r.content
     var content: [String: Any] = [
       "title": c.title, "subtitle": c.subtitle, "body": c.body,
       "category": c.categoryIdentifier, "thread": c.threadIdentifier,
-      "target_content_id": c.targetContentIdentifier, "interruption_level": c.interruptionLevel.name,
+      "target_content_id": c.targetContentIdentifier, "interruption_level": cliLevel(c.interruptionLevel),
     ]
     if let badge = c.badge { content["badge"] = badge }
     if let score = c.relevanceScore { content["relevance_score"] = score }
@@ -29,13 +35,52 @@ enum JSONOutput {
       content["sound"] = s
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
-    var object: [String: Any] = ["id": r.identifier, "content": content]
-    switch r.trigger {
-    case nil: object["trigger"] = ["type": "none"]
-    case .timeInterval(let t)?: object["trigger"] = ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats]
-    case .calendar(let c)?: object["trigger"] = ["type": "calendar", "repeats": c.repeats]
-    }
+    var object: [String: Any] = ["id": r.identifier, "content": content, "trigger": trigger(r.trigger),
+                                 "missed": missed(r.missedFire)]
     return object
+  }
+
+  /// The interruption level as `--level` takes it: `time-sensitive`, not `timeSensitive`.
+  static func cliLevel(_ level: InterruptionLevel) -> String {
+    level.name.reduce(into: "") { out, c in
+      if c.isUppercase { out += "-" + c.lowercased() } else { out.append(c) }
+    }
+  }
+
+  /// The missed-fire policy as `--missed` takes it: deliver, skip or a duration.
+  static func missed(_ p: MissedFirePolicy) -> String {
+    switch p.action {
+    case .deliver: "deliver"
+    case .skip: "skip"
+    case .deliverIfLateByLessThan: DurationText.exact(p.maxLatenessSeconds)
+    }
+  }
+
+  /// Everything `add` took for the trigger, enough to give it again: for a calendar, the
+  /// components (and `calendar`, the `--calendar` text), the zone and both DST policies; for
+  /// `--at`, also `at`, the instant.
+  static func trigger(_ trigger: Trigger?) -> [String: Any] {
+    switch trigger {
+    case nil: return ["type": "none"]
+    case .timeInterval(let t)?:
+      return ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats, "in": DurationText.exact(t.seconds)]
+    case .calendar(let c)?:
+      let k = c.components
+      var components: [String: Any] = [:]
+      let pairs: [(String, Int?)] = [("year", k.year), ("month", k.month), ("day", k.day), ("hour", k.hour), ("minute", k.minute),
+                                     ("second", k.second), ("weekday", k.weekday), ("ordinal", k.weekdayOrdinal),
+                                     ("week_of_month", k.weekOfMonth), ("week_of_year", k.weekOfYear),
+                                     ("year_for_week_of_year", k.yearForWeekOfYear)]
+      for (name, value) in pairs { if let value { components[name] = value } }
+      var object: [String: Any] = [
+        "type": "calendar", "repeats": c.repeats, "components": components, "calendar": CalendarSpec.format(k),
+        "tz": k.timeZone ?? NSNull(), "dst_gap": c.dstGap == .skip ? "skip" : "next",
+        "dst_overlap": c.dstOverlap == .both ? "both" : "first",
+      ]
+      if let weekday = k.weekday, let name = CalendarSpec.weekdayName(weekday) { object["weekday_name"] = name }
+      if !c.repeats, CalendarSpec.isInstant(k), let date = TimeText.instantDate(k) { object["at"] = TimeText.iso(Instant(date)) }
+      return object
+    }
   }
 
   static func pending(_ p: PendingRequest) -> [String: Any] {

@@ -16,19 +16,47 @@ enum TimeText {
     return formatter.string(from: instant.date)
   }
 
-  static func trigger(_ trigger: Trigger?) -> String {
+  /// What was asked: `in 2h from 06:30`, `every 1h`, `at 2026-11-24 09:30:00`,
+  /// `every weekday=mon,hour=9 Europe/Berlin`. (When it fires is the NEXT FIRE column's job.)
+  static func trigger(_ trigger: Trigger?, added: Instant? = nil) -> String {
     switch trigger {
     case nil: return "now"
-    case .timeInterval(let t)?: return (t.repeats ? "every " : "in ") + DurationText.format(t.seconds)
-    case .calendar(let c)?: return (c.repeats ? "every " : "at ") + describe(c.components)
+    case .timeInterval(let t)?:
+      if t.repeats { return "every " + DurationText.format(t.seconds) }
+      return "in " + DurationText.format(t.seconds) + (added.map { " from " + clock($0) } ?? "")
+    case .calendar(let c)?:
+      if !c.repeats, CalendarSpec.isInstant(c.components), let date = instantDate(c.components) {
+        return "at " + wall(Instant(date))
+      }
+      return (c.repeats ? "every " : "at ") + describe(c.components)
     }
   }
 
+  /// The instant an `--at` trigger's components name.
+  static func instantDate(_ c: CalendarComponents) -> Date? {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute, second: c.second))
+  }
+
+  /// Local `HH:mm` (with seconds when not zero).
+  static func clock(_ instant: Instant) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = Calendar.current.component(.second, from: instant.date) == 0 ? "HH:mm" : "HH:mm:ss"
+    return formatter.string(from: instant.date)
+  }
+
+  /// Local `yyyy-MM-dd HH:mm[:ss]`.
+  static func wall(_ instant: Instant) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.string(from: instant.date) + " " + clock(instant)
+  }
+
   static func describe(_ c: CalendarComponents) -> String {
-    let parts: [(String, Int?)] = [("year", c.year), ("month", c.month), ("day", c.day), ("weekday", c.weekday),
-                                   ("ordinal", c.weekdayOrdinal), ("week-of-month", c.weekOfMonth), ("week-of-year", c.weekOfYear),
-                                   ("hour", c.hour), ("minute", c.minute), ("second", c.second)]
-    let text = parts.compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: ",")
+    let text = CalendarSpec.format(c)
     return c.timeZone.map { "\(text) \($0)" } ?? text
   }
 

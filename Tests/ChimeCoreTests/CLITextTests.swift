@@ -1,0 +1,36 @@
+import ChimeCore
+import Foundation
+import Testing
+
+@Suite struct CLITextTests {
+  @Test func instantsWithAndWithoutOffset() throws {
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let z = try #require(InstantText.parse("2026-11-24T08:30:00Z", zone: berlin))
+    #expect(z.assumedZone == nil)
+    #expect(z.date.timeIntervalSince1970 == 1_795_509_000)
+    let offset = try #require(InstantText.parse("2026-11-24T09:30:00+01:00", zone: berlin))
+    #expect(offset.date == z.date)
+    let local = try #require(InstantText.parse("2026-11-24 09:30", zone: berlin))
+    #expect(local.date == z.date)
+    #expect(local.assumedZone == "Europe/Berlin")
+    #expect(InstantText.parse("2026-11-24", zone: berlin) != nil)
+    #expect(InstantText.parse("2026-13-24", zone: berlin) == nil)
+    #expect(InstantText.parse("tomorrow", zone: berlin) == nil)
+  }
+
+  @Test func calendarSpecRoundTripsAndRefusesRepeats() throws {
+    let c = try CalendarSpec.parse("weekday = mon, hour=9,minute = 30")
+    #expect(CalendarSpec.format(c) == "weekday=mon,hour=9,minute=30")
+    #expect(throws: ChimeError.self) { try CalendarSpec.parse("hour=9,hour=10") }
+    let instant = CalendarSpec.instant(Date(timeIntervalSince1970: 1_795_509_000))
+    #expect(CalendarSpec.isInstant(instant))
+    #expect(instant.hour == 8 && instant.minute == 30)
+  }
+
+  @Test func exactDurationsParseBack() {
+    for seconds in [90.0, 5400, 93784, 0.25, 60] {
+      #expect(DurationText.parse(DurationText.exact(seconds)) == seconds)
+    }
+    #expect(EditDistance.between("pendng", "pending") == 1)
+  }
+}
