@@ -48,6 +48,13 @@ public final class ChimeDaemon: Sendable {
       }
     }
     loop.run()
+    // Normally torn down already; if not, dropping the parts here (the loop has ended, on its
+    // thread) still closes the store and lets go of the socket and data-directory locks, so a
+    // daemon started next in this process is not refused.
+    if parts.withLock({ $0 }) != nil {
+      configuration.logger.warning("the loop ended before its teardown finished; releasing what it held")
+      parts.withLock { $0 = nil }
+    }
     stopped.withLock { $0 = true }
     stoppedSignal.signal()
     if let error = setupError.withLock({ $0 }) { throw error }
