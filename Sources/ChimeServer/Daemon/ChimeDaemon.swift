@@ -1,6 +1,7 @@
 public import ChimeCore
 public import ChimeWire
 import Dispatch
+import Logging
 import Synchronization
 
 /// The Chime daemon: a libuv loop serving the NotificationCenter over a Unix socket and, for
