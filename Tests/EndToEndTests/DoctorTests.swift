@@ -26,8 +26,9 @@ import Testing
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()
+    FileManager.default.createFile(atPath: dir.file("empty.toml"), contents: Data())
     defer { daemon.terminate() }
-    let run = try doctor(["--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", "/dev/null"])
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
     #expect(run.status == 0, "\(run.stdout)")
     #expect(run.object?["ok"] as? Bool == true)
     for name in ["config", "socket", "daemon", "data-dir", "database"] {
@@ -37,7 +38,7 @@ import Testing
     let names = (run.object?["checks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
     #expect(names == ["config", "socket", "daemon", "data-dir", "database", "session-bus", "sound", "systemd"])
     let text = try ChildProcess.run(DaemonProcess.binDirectory + "/chime",
-                                    ["doctor", "--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", "/dev/null"])
+                                    ["doctor", "--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
     #expect(text.output.contains("ok   daemon: answered GetSettings in"), "\(text.output)")
     #expect(text.output.contains("integrity ok"), "\(text.output)")
   }
