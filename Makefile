@@ -4,7 +4,8 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients proto proto-check bench fuzz clean
+.PHONY: all deps build release run test test-swift test-clients proto proto-check bench fuzz clean \
+	man install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
 
@@ -45,3 +46,83 @@ fuzz: deps
 
 clean:
 	rm -rf .build
+
+# ---- Installing -------------------------------------------------------------------------------
+# `make install PREFIX=/usr/local DESTDIR=` builds release and installs the binaries, the systemd
+# user units (ExecStart pointing at the installed chimed), man pages, shell completions and the
+# README. `make uninstall` with the same PREFIX and DESTDIR removes exactly those files.
+# BUILD_DIR picks the binaries (tests use the debug build: BUILD_DIR=.build/debug INSTALL_BUILD=).
+PREFIX ?= /usr/local
+DESTDIR ?=
+BUILD_DIR ?= .build/release
+INSTALL_BUILD ?= release
+BINDIR = $(PREFIX)/bin
+UNITDIR ?= $(PREFIX)/lib/systemd/user
+MANDIR = $(PREFIX)/share/man/man1
+DOCDIR = $(PREFIX)/share/doc/chime
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+MAN_OUT ?= $(BUILD_DIR)/man
+INSTALL ?= install
+
+# Every installed file, relative to $(DESTDIR): what uninstall removes.
+INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed \
+	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service \
+	$(MANDIR)/chime.1 $(MANDIR)/chimed.1 \
+	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
+	$(DOCDIR)/README.md
+
+# Man pages, generated from the binaries' --help (help2man) into $(MAN_OUT); not committed.
+man: $(INSTALL_BUILD)
+	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
+
+install: $(INSTALL_BUILD)
+	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	$(INSTALL) -m 755 $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
+	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service
+	$(INSTALL) -m 644 $(MAN_OUT)/chime.1 $(MAN_OUT)/chimed.1 $(DESTDIR)$(MANDIR)/
+	$(BUILD_DIR)/chime --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/chime
+	$(BUILD_DIR)/chime --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_chime
+	$(BUILD_DIR)/chime --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/chime.fish
+	chmod 644 $(DESTDIR)$(BASHCOMPDIR)/chime $(DESTDIR)$(ZSHCOMPDIR)/_chime $(DESTDIR)$(FISHCOMPDIR)/chime.fish
+	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(MAKE) install-c-client
+
+# The C client's library, header and chime-client.pc: installed by clients/c's own install
+# target when it has one (that is the clients' part), else nothing.
+install-c-client:
+	@if [ -f clients/c/Makefile ] && $(MAKE) -s -n -C clients/c install >/dev/null 2>&1; then \
+		$(MAKE) -C clients/c install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR); \
+	else echo "install-c-client: clients/c has no install target; skipped"; fi
+
+uninstall-c-client:
+	@if [ -f clients/c/Makefile ] && $(MAKE) -s -n -C clients/c uninstall >/dev/null 2>&1; then \
+		$(MAKE) -C clients/c uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR); fi
+
+uninstall: uninstall-c-client
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+
+# For one user, no root: binaries in ~/.local/bin, units in ~/.config/systemd/user, then the
+# socket enabled when a user systemd answers.
+USER_PREFIX ?= $(HOME)/.local
+USER_UNITDIR ?= $(HOME)/.config/systemd/user
+install-user:
+	$(MAKE) install PREFIX=$(USER_PREFIX) UNITDIR=$(USER_UNITDIR) DESTDIR=
+	@if systemctl --user show-environment >/dev/null 2>&1; then \
+		systemctl --user daemon-reload && systemctl --user enable --now chimed.socket && \
+		systemctl --user --no-pager status chimed.socket; \
+	else \
+		echo "No user systemd reachable here. In your login session, run:"; \
+		echo "  systemctl --user daemon-reload"; \
+		echo "  systemctl --user enable --now chimed.socket"; \
+	fi
+
+uninstall-user:
+	-systemctl --user disable --now chimed.socket chimed.service 2>/dev/null
+	$(MAKE) uninstall PREFIX=$(USER_PREFIX) UNITDIR=$(USER_UNITDIR) DESTDIR=

@@ -22,6 +22,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
   ],
   targets: [
     // C boundary
@@ -106,10 +107,17 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // chimed.toml: parsed (TOMLKit), checked and merged with flags and environment; read by
+    // chimed and by `chime doctor`.
+    .target(
+      name: "ChimeConfig",
+      dependencies: ["ChimeCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "chimed",
       dependencies: [
-        "ChimeServer", "ChimeCore", "ChimeSystem", "CSystemd",
+        "ChimeServer", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -123,8 +131,9 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeThumbnail",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeThumbnail", "ChimeConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
     ),
@@ -157,6 +166,7 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig", "ChimeCore"], swiftSettings: strictSettings),
     .testTarget(
       name: "EndToEndTests",
       dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail"],

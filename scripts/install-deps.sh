@@ -30,6 +30,7 @@ packages=(
   xvfb                  # a display for dunst in CI
   libnotify-bin         # notify-send, to check the server by hand
   imagemagick           # `import -window root` for scripts/screenshot.sh
+  help2man              # `make man` and `make install`: man pages from --help
   notification-daemon   # a server that draws action buttons, for scripts/screenshot.sh
 )
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeConfig
 import ChimeCore
 import ChimeServer
 import ChimeSystem
@@ -15,12 +16,37 @@ struct Chimed: ParsableCommand {
       requests in SQLite and fires them on time. Stop it with SIGTERM or Ctrl-C: it finishes \
       the commits in flight and closes the database.
 
+      Settings come from flags, then the environment ($CHIME_SOCKET), then the configuration \
+      file, then the defaults. The file is TOML, $XDG_CONFIG_HOME/chime/chimed.toml or \
+      ~/.config/chime/chimed.toml unless --config names another; its keys are the long flags' \
+      names. An invalid file (syntax, unknown key, wrong type or bad value) stops chimed with \
+      exit status 78 and a message naming the key and its line. `chimed --print-config` shows \
+      each value and where it came from. SIGHUP re-reads the file and applies log-level; other \
+      keys are applied on restart.
+
+      Configuration keys:
+      \(ConfigKey.all.map { "  \($0.name) (\($0.kind.tomlName)): \($0.summary)" }.joined(separator: "\n"))
+
+      Example chimed.toml:
+        log-level = "debug"
+        missed-grace = 5
+        attachment-quota = "500MB"
+        presenter = "freedesktop,command"
+        present-command = "/usr/local/bin/notify-hook"
+
       Examples:
         chimed
+        chimed --print-config
         chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
       """,
     version: ChimeVersion.string
   )
+
+  @Option(help: "The configuration file (default: $XDG_CONFIG_HOME/chime/chimed.toml or ~/.config/chime/chimed.toml; a missing default file is fine). Its keys are the names of the flags below; flags win over the environment, which wins over the file.")
+  var config: String?
+
+  @Flag(help: "Print the effective configuration, with where each value came from, and exit.")
+  var printConfig = false
 
   @Option(help: "Unix socket path (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock).")
   var socket: String?
@@ -31,34 +57,34 @@ struct Chimed: ParsableCommand {
   @Option(help: "Directory of apps' default layouts (default: $XDG_DATA_HOME/chime/apps or ~/.local/share/chime/apps).")
   var appsDir: String?
 
-  @Option(help: "Bytes of attachments each app may keep in the store, e.g. 100MB, 1.5GB or 5000000 (MB = 10^6 bytes).")
-  var attachmentQuota: String = "100MB"
+  @Option(help: "Bytes of attachments each app may keep in the store, e.g. 100MB, 1.5GB or 5000000 (MB = 10^6 bytes; default: 100MB).")
+  var attachmentQuota: String?
 
-  @Option(help: "Pending requests each app may hold; an add of a new identifier past it is refused with PENDING_LIMIT.")
-  var maxPendingPerApp: Int = Limits.pendingPerAppDefault
+  @Option(help: "Pending requests each app may hold; an add of a new identifier past it is refused with PENDING_LIMIT (default: 1000000).")
+  var maxPendingPerApp: String?
 
   @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
-  var thumbnailBox: String = ThumbnailBox.default.description
+  var thumbnailBox: String?
 
-  @Option(help: "trace, debug, info, notice, warning, error or critical.")
-  var logLevel: String = "info"
+  @Option(help: "trace, debug, info, notice, warning, error or critical (default: info; reloads on SIGHUP).")
+  var logLevel: String?
 
-  @Option(help: "Largest frame accepted, in bytes.")
-  var maxFrameBytes: Int = Limits.maxFrameBytesDefault
+  @Option(help: "Largest frame accepted, in bytes (default: 1048576).")
+  var maxFrameBytes: String?
 
-  @Option(help: "A fire later than this many seconds after its due time is marked missed.")
-  var missedGrace: Double = 2
+  @Option(help: "A fire later than this many seconds after its due time is marked missed (default: 2).")
+  var missedGrace: String?
 
-  @Option(help: "Seconds a response waits for a content extension's answer before going ahead without it.")
-  var extensionTimeout: Double = 5
-  @Option(help: "Largest pushed payload accepted, in bytes (APNs' limit for regular pushes is 4096).")
-  var pushPayloadLimit: Int = 4096
-  @Option(help: "Seconds a service extension has to replace a mutable push's content before it is told time will expire.")
-  var serviceExtensionTimeout: Double = 30
-  @Option(help: "Seconds a service extension then has to send its best attempt before the original is delivered.")
-  var serviceExtensionGrace: Double = 1
-  @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`).")
-  var authorization: String = AuthorizationPolicy.allow.rawValue
+  @Option(help: "Seconds a response waits for a content extension's answer before going ahead without it (default: 5).")
+  var extensionTimeout: String?
+  @Option(help: "Largest pushed payload accepted, in bytes (default: 4096, APNs' limit for regular pushes).")
+  var pushPayloadLimit: String?
+  @Option(help: "Seconds a service extension has to replace a mutable push's content before it is told time will expire (default: 30).")
+  var serviceExtensionTimeout: String?
+  @Option(help: "Seconds a service extension then has to send its best attempt before the original is delivered (default: 1).")
+  var serviceExtensionGrace: String?
+  @Option(help: "How an app's first authorization request is answered: allow (what it asks; apps that never asked may post too) or ask-denies (denied until the user runs `chime apps allow ID`; default: allow).")
+  var authorization: String?
 
   @Option(help: "Where deliveries are shown besides the log: freedesktop, command, none, or a comma-separated list (default: freedesktop when a session bus is found, plus command when --present-command is given).")
   var presenter: String?
@@ -66,11 +92,14 @@ struct Chimed: ParsableCommand {
   @Option(help: "The program the command presenter runs for each delivery, with the notification as JSON on stdin.")
   var presentCommand: String?
 
-  @Option(help: "Seconds the presenter command may run before it is killed (the delivery stands).")
-  var presentTimeout: Double = 10
+  @Option(help: "Seconds the presenter command may run before it is killed (the delivery stands; default: 10).")
+  var presentTimeout: String?
 
   @Option(help: "A program (and arguments) that plays a sound file given as its last argument, e.g. pw-play, paplay or aplay; none for silence (default: libcanberra, else the first of pw-play, paplay, aplay found).")
   var soundPlayer: String?
+
+  @Option(help: "Stored events kept for subscribers that resume with a cursor (default: 50000).")
+  var eventRetention: String?
 
   @Option(help: .hidden)
   var clockOffset: Double = 0
@@ -79,45 +108,61 @@ struct Chimed: ParsableCommand {
   @Option(help: .hidden)
   var fileLaneWidth: Int = 2
 
+  /// The flags given on the command line, by config key name.
+  var givenFlags: [String: String] {
+    let pairs: [(ConfigKey, String?)] = [
+      (.socket, socket), (.dataDir, dataDir), (.appsDir, appsDir), (.attachmentQuota, attachmentQuota),
+      (.maxPendingPerApp, maxPendingPerApp), (.thumbnailBox, thumbnailBox), (.logLevel, logLevel),
+      (.maxFrameBytes, maxFrameBytes), (.missedGrace, missedGrace), (.extensionTimeout, extensionTimeout),
+      (.pushPayloadLimit, pushPayloadLimit), (.serviceExtensionTimeout, serviceExtensionTimeout),
+      (.serviceExtensionGrace, serviceExtensionGrace), (.authorization, authorization), (.presenter, presenter),
+      (.presentCommand, presentCommand), (.presentTimeout, presentTimeout), (.soundPlayer, soundPlayer),
+      (.eventRetention, eventRetention),
+    ]
+    var flags: [String: String] = [:]
+    for (key, value) in pairs { if let value { flags[key.name] = value } }
+    return flags
+  }
+
   mutating func run() throws {
-    guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-      throw ValidationError("unknown log level \"\(logLevel)\"")
+    // SIGHUP is taken by the reload thread (sigwait): blocked here, before any thread starts, so
+    // every thread inherits the mask.
+    ConfigReloader.blockHangup()
+    let loader = ConfigLoader(flags: givenFlags, explicitPath: config)
+    let settings: ChimedConfig
+    do throws(ConfigError) {
+      settings = try loader.load()
+    } catch {
+      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      throw ExitCode(ConfigLoader.invalidExitCode)
     }
-    LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = level
-      return handler
+    if printConfig {
+      print(settings.printed(), terminator: "")
+      return
     }
+    LogLevelSwitch.shared.set(Logger.Level(rawValue: settings.logLevel) ?? .info)
+    LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
     var configuration = ServerConfiguration(
-      socketPath: SocketPath.resolve(socket),
-      dataDirectory: DataDirectory.resolve(dataDir),
+      socketPath: settings.socket,
+      dataDirectory: settings.dataDirectory,
       logger: Logger(label: "chimed")
     )
-    guard let quota = Self.bytes(attachmentQuota), quota >= 0 else {
-      throw ValidationError("--attachment-quota: \"\(attachmentQuota)\" is not a size such as 100MB or 5000000")
-    }
-    configuration.attachmentQuotaBytes = quota
-    guard maxPendingPerApp > 0 else { throw ValidationError("--max-pending-per-app must be at least 1") }
-    configuration.maxPendingPerApp = maxPendingPerApp
-    do throws(ChimeError) {
-      configuration.thumbnailBox = try ThumbnailBox(parsing: thumbnailBox)
-    } catch {
-      throw ValidationError("--thumbnail-box: \(error.message)")
-    }
-    configuration.appsDirectory = AppsDirectory.resolve(appsDir)
-    configuration.maxFrameBytes = maxFrameBytes
-    configuration.missedGraceMillis = Int64(missedGrace * 1000)
-    configuration.extensionAnswerTimeoutMillis = Int64(max(0, extensionTimeout) * 1000)
-    configuration.pushPayloadMaxBytes = max(0, pushPayloadLimit)
-    configuration.serviceExtensionTimeoutMillis = Int64(max(0, serviceExtensionTimeout) * 1000)
-    configuration.serviceExtensionGraceMillis = Int64(max(0, serviceExtensionGrace) * 1000)
+    configuration.attachmentQuotaBytes = settings.attachmentQuotaBytes
+    configuration.maxPendingPerApp = settings.maxPendingPerApp
+    configuration.thumbnailBox = settings.thumbnailBox
+    configuration.appsDirectory = settings.appsDirectory
+    configuration.maxFrameBytes = settings.maxFrameBytes
+    configuration.missedGraceMillis = Int64(settings.missedGraceSeconds * 1000)
+    configuration.extensionAnswerTimeoutMillis = Int64(settings.extensionTimeoutSeconds * 1000)
+    configuration.pushPayloadMaxBytes = settings.pushPayloadLimit
+    configuration.serviceExtensionTimeoutMillis = Int64(settings.serviceExtensionTimeoutSeconds * 1000)
+    configuration.serviceExtensionGraceMillis = Int64(settings.serviceExtensionGraceSeconds * 1000)
     guard fileLaneWidth > 0 else { throw ValidationError("--file-lane-width must be at least 1") }
     configuration.fileLaneWidth = fileLaneWidth
-    guard let policy = AuthorizationPolicy(rawValue: authorization) else {
-      throw ValidationError("--authorization: \"\(authorization)\" is not allow or ask-denies")
-    }
-    configuration.authorizationPolicy = policy
-    configuration.presentation = try presentation()
+    configuration.authorizationPolicy = settings.authorization
+    configuration.eventRetention = settings.eventRetention
+    configuration.presentation = try presentation(settings)
+    ConfigReloader.start(loader: loader, running: settings, logger: Logger(label: "chimed.config"))
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }
@@ -144,33 +189,21 @@ struct Chimed: ParsableCommand {
     }
   }
 
-  /// The presenters and sound from the flags (see `PresenterSelection`).
-  func presentation() throws -> PresentationConfiguration {
+  /// The presenters and sound from the settings (see `PresenterSelection`).
+  func presentation(_ settings: ChimedConfig) throws -> PresentationConfiguration {
     var presentation = PresentationConfiguration()
     let environment = ProcessInfo.processInfo.environment
     let runtimeBus = environment["XDG_RUNTIME_DIR"].map { $0 + "/bus" }
     let sessionBus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
       || runtimeBus.map { FileManager.default.fileExists(atPath: $0) } == true
-    switch PresenterSelection.choose(list: presenter, command: presentCommand, sessionBus: sessionBus) {
+    switch PresenterSelection.choose(list: settings.presenter, command: settings.presentCommand, sessionBus: sessionBus) {
     case .success(let kinds): presentation.presenters = kinds
     case .failure(let error): throw ValidationError(error.description)
     }
-    if let presentCommand, !presentCommand.isEmpty { presentation.command = [presentCommand] }
-    guard presentTimeout > 0 else { throw ValidationError("--present-timeout must be more than 0 seconds") }
-    presentation.commandTimeoutMillis = Int(presentTimeout * 1000)
-    presentation.playSounds = soundPlayer != "none"
-    presentation.soundPlayer = soundPlayer == "none" ? nil : soundPlayer
+    if let presentCommand = settings.presentCommand { presentation.command = [presentCommand] }
+    presentation.commandTimeoutMillis = Int(settings.presentTimeoutSeconds * 1000)
+    presentation.playSounds = settings.soundPlayer != "none"
+    presentation.soundPlayer = settings.soundPlayer == "none" ? nil : settings.soundPlayer
     return presentation
-  }
-
-  /// "100MB", "1.5GB", "500kB", "5000000" → bytes (decimal units, as the attachment limits).
-  static func bytes(_ text: String) -> Int64? {
-    let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("kB", 1e3), ("B", 1)]
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-      guard let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else { return nil }
-      return Int64(exactly: (value * scale).rounded())
-    }
-    return Int64(trimmed)
   }
 }

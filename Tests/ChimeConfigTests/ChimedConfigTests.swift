@@ -1,0 +1,186 @@
+import ChimeConfig
+import ChimeCore
+import Testing
+
+@Suite struct ConfigFileTests {
+  static let full = """
+    # every key
+    socket = "/run/user/1000/chime/x.sock"
+    data-dir = "/srv/chime"
+    apps-dir = "/srv/apps"
+    attachment-quota = "1.5GB"
+    max-pending-per-app = 50
+    thumbnail-box = "200x100"
+    log-level = "debug"
+    max-frame-bytes = 65536
+    missed-grace = 7.5
+    extension-timeout = 3
+    push-payload-limit = 5120
+    service-extension-timeout = 20
+    service-extension-grace = 0.5
+    authorization = "ask-denies"
+    presenter = "command"
+    present-command = "/usr/bin/notify-hook"
+    present-timeout = 4
+    sound-player = "none"
+    event-retention = 123
+    """
+
+  func resolve(_ text: String, flags: [String: String] = [:], environment: [String: String] = [:]) throws -> ChimedConfig {
+    let file = try ConfigFile.parse(text, path: "/c/chimed.toml")
+    return try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: "/home/u", uid: 1000)
+  }
+
+  func error(_ text: String, flags: [String: String] = [:], environment: [String: String] = [:]) -> String? {
+    do {
+      _ = try resolve(text, flags: flags, environment: environment)
+      return nil
+    } catch let error as ConfigError {
+      return error.message
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  @Test func everyKeyIsReadWithItsLine() throws {
+    let config = try resolve(Self.full)
+    #expect(config.socket == "/run/user/1000/chime/x.sock")
+    #expect(config.dataDirectory == "/srv/chime")
+    #expect(config.appsDirectory == "/srv/apps")
+    #expect(config.attachmentQuotaBytes == 1_500_000_000)
+    #expect(config.maxPendingPerApp == 50)
+    #expect(config.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
+    #expect(config.logLevel == "debug")
+    #expect(config.maxFrameBytes == 65536)
+    #expect(config.missedGraceSeconds == 7.5)
+    #expect(config.extensionTimeoutSeconds == 3)
+    #expect(config.pushPayloadLimit == 5120)
+    #expect(config.serviceExtensionTimeoutSeconds == 20)
+    #expect(config.serviceExtensionGraceSeconds == 0.5)
+    #expect(config.authorization == .askDenies)
+    #expect(config.presenter == "command")
+    #expect(config.presentCommand == "/usr/bin/notify-hook")
+    #expect(config.presentTimeoutSeconds == 4)
+    #expect(config.soundPlayer == "none")
+    #expect(config.eventRetention == 123)
+    // Line 1 is the comment: key N of ConfigKey.all is on line N + 1.
+    for (index, key) in ConfigKey.all.enumerated() {
+      #expect(config.values[key.name]?.source == .file(path: "/c/chimed.toml", line: index + 2), "\(key.name)")
+    }
+  }
+
+  @Test func defaultsWithoutFile() throws {
+    let config = try ChimedConfig.resolve(flags: [:], file: nil, environment: [:], home: "/home/u", uid: 1000)
+    #expect(config.socket == "/tmp/chime-1000/chimed.sock")
+    #expect(config.dataDirectory == "/home/u/.local/state/chime")
+    #expect(config.appsDirectory == "/home/u/.local/share/chime/apps")
+    #expect(config.attachmentQuotaBytes == 100_000_000)
+    #expect(config.maxPendingPerApp == Limits.pendingPerAppDefault)
+    #expect(config.maxFrameBytes == Limits.maxFrameBytesDefault)
+    #expect(config.thumbnailBox == ThumbnailBox.default)
+    #expect(config.logLevel == "info")
+    #expect(config.missedGraceSeconds == 2)
+    #expect(config.authorization == .allow)
+    #expect(config.presenter == nil && config.presentCommand == nil && config.soundPlayer == nil)
+    #expect(ConfigKey.all.allSatisfy { config.values[$0.name]?.source == .defaultValue })
+  }
+
+  @Test func precedenceFlagOverEnvironmentOverFileOverDefault() throws {
+    let text = "socket = \"/file.sock\"\nmissed-grace = 9\ndata-dir = \"/file/data\"\n"
+    let environment = ["CHIME_SOCKET": "/env.sock", "XDG_STATE_HOME": "/xdg/state", "XDG_RUNTIME_DIR": "/run/user/1000"]
+    let envWins = try resolve(text, environment: environment)
+    #expect(envWins.socket == "/env.sock")
+    #expect(envWins.values["socket"]?.source == .environment("CHIME_SOCKET"))
+    // XDG base directories only move the defaults: the file's data-dir is more specific.
+    #expect(envWins.dataDirectory == "/file/data")
+    #expect(envWins.values["data-dir"]?.source == .file(path: "/c/chimed.toml", line: 3))
+    #expect(envWins.missedGraceSeconds == 9)
+    let flagWins = try resolve(text, flags: ["socket": "/flag.sock", "missed-grace": "1"], environment: environment)
+    #expect(flagWins.socket == "/flag.sock")
+    #expect(flagWins.values["socket"]?.source == .flag)
+    #expect(flagWins.missedGraceSeconds == 1)
+    #expect(flagWins.values["missed-grace"]?.source == .flag)
+    let derived = try resolve("", environment: environment)
+    #expect(derived.dataDirectory == "/xdg/state/chime")
+    #expect(derived.values["data-dir"]?.source == .derivedDefault(variable: "XDG_STATE_HOME"))
+    #expect(derived.values["missed-grace"]?.source == .defaultValue)
+  }
+
+  @Test func syntaxErrorNamesTheLine() {
+    let message = error("log-level = \"debug\"\nmissed-grace = = 3\n")
+    #expect(message?.hasPrefix("/c/chimed.toml:2:") == true, "\(message ?? "")")
+  }
+
+  @Test func unknownKeyNamesKeyAndLine() {
+    let message = error("log-level = \"debug\"\n\nmised-grace = 3\n")
+    #expect(message?.hasPrefix("/c/chimed.toml:3: mised-grace: unknown key") == true, "\(message ?? "")")
+    let table = error("log-level = \"debug\"\n[presenters]\nx = 1\n")
+    #expect(table?.hasPrefix("/c/chimed.toml:2: presenters: unknown key") == true, "\(table ?? "")")
+  }
+
+  @Test func wrongTypeNamesKeyAndLine() {
+    #expect(error("\nmissed-grace = \"soon\"\n") == "/c/chimed.toml:2: missed-grace: expected a number of seconds, got string")
+    #expect(error("max-pending-per-app = 1.5\n") == "/c/chimed.toml:1: max-pending-per-app: expected an integer, got floating-point number")
+    #expect(error("log-level = 3\n") == "/c/chimed.toml:1: log-level: expected a string, got integer")
+    #expect(error("attachment-quota = true\n")?.hasPrefix("/c/chimed.toml:1: attachment-quota: expected a size") == true)
+  }
+
+  @Test func badValuesNameKeyAndLine() {
+    #expect(error("\n\nlog-level = \"loud\"\n")?.hasPrefix("/c/chimed.toml:3: log-level: unknown log level \"loud\"") == true)
+    #expect(error("attachment-quota = \"lots\"\n") == "/c/chimed.toml:1: attachment-quota: \"lots\" is not a size such as 100MB or 5000000")
+    #expect(error("max-pending-per-app = 0\n") == "/c/chimed.toml:1: max-pending-per-app: must be at least 1, got 0")
+    #expect(error("missed-grace = -1\n") == "/c/chimed.toml:1: missed-grace: must not be negative, got -1")
+    #expect(error("present-timeout = 0\n") == "/c/chimed.toml:1: present-timeout: must be more than 0 seconds, got 0")
+    #expect(error("authorization = \"maybe\"\n") == "/c/chimed.toml:1: authorization: \"maybe\" is not allow or ask-denies")
+    #expect(error("thumbnail-box = \"big\"\n")?.hasPrefix("/c/chimed.toml:1: thumbnail-box:") == true)
+    #expect(error("presenter = \"telegraph\"\n")?.hasPrefix("/c/chimed.toml:1: presenter:") == true)
+    #expect(error("data-dir = \"\"\n") == "/c/chimed.toml:1: data-dir: must not be empty")
+    // A bad flag names the flag; the file's good value does not hide it.
+    #expect(error("missed-grace = 3\n", flags: ["missed-grace": "x"]) == "--missed-grace: \"x\" is not a number of seconds")
+  }
+
+  @Test func keyLineSkipsMultilineStrings() throws {
+    let text = "present-command = \"\"\"\nlog-level = fake\n\"\"\"\nlog-level = \"warning\"\n"
+    let config = try resolve(text)
+    #expect(config.logLevel == "warning")
+    #expect(config.values["log-level"]?.source == .file(path: "/c/chimed.toml", line: 4))
+  }
+
+  @Test func quotedKeysAreFound() throws {
+    let config = try resolve("\"missed-grace\" = 4\n")
+    #expect(config.values["missed-grace"]?.source == .file(path: "/c/chimed.toml", line: 1))
+  }
+
+  @Test func printedConfigNamesSourcesAndParsesBack() throws {
+    let config = try resolve("missed-grace = 4\npresenter = \"none\"\n", flags: ["log-level": "debug"],
+                             environment: ["CHIME_SOCKET": "/e.sock"])
+    let printed = config.printed()
+    #expect(printed.contains("missed-grace = 4  # file:1\n"))
+    #expect(printed.contains("presenter = \"none\"  # file:2\n"))
+    #expect(printed.contains("log-level = \"debug\"  # flag, reloads on SIGHUP\n"))
+    #expect(printed.contains("socket = \"/e.sock\"  # env CHIME_SOCKET\n"))
+    #expect(printed.contains("attachment-quota = \"100MB\"  # default\n"))
+    #expect(printed.contains("# present-command (unset)  # default\n"))
+    // What it prints is a valid chimed.toml that gives the same settings.
+    let again = try resolve(printed)
+    #expect(again.missedGraceSeconds == 4 && again.logLevel == "debug" && again.socket == "/e.sock")
+    #expect(again.attachmentQuotaBytes == config.attachmentQuotaBytes)
+  }
+
+  @Test func reloadChangesAreListed() throws {
+    let before = try resolve("log-level = \"info\"\nmissed-grace = 2\n")
+    let after = try resolve("log-level = \"debug\"\nmissed-grace = 5\n")
+    #expect(after.reloadableChanges(from: before) == ["log-level: info → debug"])
+    #expect(after.restartOnlyChanges(from: before) == ["missed-grace"])
+  }
+
+  @Test func defaultPathFollowsXDGConfigHome() {
+    #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"], home: "/h") == "/x/chime/chimed.toml")
+    #expect(ConfigFile.defaultPath(environment: [:], home: "/h") == "/h/.config/chime/chimed.toml")
+  }
+
+  @Test func missingFiles() throws {
+    #expect(try ConfigFile.load(path: "/nonexistent/chimed.toml", required: false) == nil)
+    #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/nonexistent/chimed.toml", required: true) }
+  }
+}

@@ -1,0 +1,86 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// The real chimed reading chimed.toml: an invalid file stops it with the key and line,
+/// `--print-config` shows the merge, SIGHUP reloads what it can.
+@Suite struct ChimedConfigEndToEndTests {
+  static var chimed: String { DaemonProcess.binDirectory + "/chimed" }
+
+  @Test func anInvalidFileStopsChimedWithTheKeyAndLine() throws {
+    let dir = TemporaryDirectory()
+    try "log-level = \"debug\"\nmissed-grace = \"soon\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let result = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--socket", dir.socketPath,
+                                                    "--data-dir", dir.file("data")])
+    #expect(result.status == 78)
+    #expect(result.errors.contains("\(dir.file("chimed.toml")):2: missed-grace: expected a number of seconds, got string"),
+            "\(result.errors)")
+    #expect(!FileManager.default.fileExists(atPath: dir.socketPath))
+
+    try "log-level = \"debug\"\nmised-grace = 3\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let unknown = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--print-config"])
+    #expect(unknown.status == 78)
+    #expect(unknown.errors.contains(":2: mised-grace: unknown key"), "\(unknown.errors)")
+
+    let missing = try ChildProcess.run(Self.chimed, ["--config", dir.file("absent.toml"), "--print-config"])
+    #expect(missing.status == 78)
+    #expect(missing.errors.contains("absent.toml: cannot read"), "\(missing.errors)")
+  }
+
+  @Test func printConfigShowsEachValueAndWhereItCameFrom() throws {
+    let dir = TemporaryDirectory()
+    try "# mine\nmissed-grace = 4.5\nattachment-quota = \"2GB\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let result = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--print-config", "--log-level", "warning"],
+                                      environment: ["CHIME_SOCKET": dir.socketPath])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.contains("missed-grace = 4.5  # file:2\n"), "\(result.output)")
+    #expect(result.output.contains("attachment-quota = \"2GB\"  # file:3\n"))
+    #expect(result.output.contains("log-level = \"warning\"  # flag"))
+    #expect(result.output.contains("socket = \"\(dir.socketPath)\"  # env CHIME_SOCKET\n"))
+    #expect(result.output.contains("max-frame-bytes = 1048576  # default\n"))
+    #expect(!FileManager.default.fileExists(atPath: dir.socketPath))
+
+    // The default file is $XDG_CONFIG_HOME/chime/chimed.toml.
+    try FileManager.default.createDirectory(atPath: dir.file("config/chime"), withIntermediateDirectories: true)
+    try "present-timeout = 3\n".write(toFile: dir.file("config/chime/chimed.toml"), atomically: true, encoding: .utf8)
+    let byDefault = try ChildProcess.run(Self.chimed, ["--print-config"], environment: ["XDG_CONFIG_HOME": dir.file("config")])
+    #expect(byDefault.status == 0, "\(byDefault.errors)")
+    #expect(byDefault.output.contains("present-timeout = 3  # file:1\n"), "\(byDefault.output)")
+  }
+
+  @Test func sighupReloadsTheLogLevelAndKeepsTheRunningConfigOnABadFile() throws {
+    let dir = TemporaryDirectory()
+    let config = dir.file("chimed.toml")
+    try "log-level = \"info\"\nmissed-grace = 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let daemon = try SpawnedProcess(Self.chimed, ["--config", config, "--socket", dir.socketPath, "--data-dir", dir.file("data")],
+                                    environment: SpawnedProcess.environment(["CHIME_SOCKET": nil]),
+                                    stdout: dir.file("out"), stderr: dir.file("log"))
+    defer { daemon.signal(SIGTERM); _ = daemon.waitForExit() }
+    func log() -> String { (try? String(contentsOfFile: dir.file("log"), encoding: .utf8)) ?? "" }
+    func out() -> String { (try? String(contentsOfFile: dir.file("out"), encoding: .utf8)) ?? "" }
+    try #require(pollUntil(within: 30) { out().contains("listening") })
+    // At info, a client's connection logs nothing at debug.
+    let before = try ChimeCLI.run(["pending", "--json"], socket: dir.socketPath, app: "org.example.reload")
+    #expect(before.status == 0, "\(before.stderr)")
+    #expect(!log().contains("connection closed"), "\(log())")
+
+    try "log-level = \"debug\"\nmissed-grace = 5\n".write(toFile: config, atomically: true, encoding: .utf8)
+    daemon.signal(SIGHUP)
+    #expect(pollUntil(within: 10) { log().contains("configuration reloaded: log-level: info → debug") }, "\(log())")
+    #expect(log().contains("applied only on restart: missed-grace"), "\(log())")
+    // Now at debug, the same call shows in the log.
+    let after = try ChimeCLI.run(["pending", "--json"], socket: dir.socketPath, app: "org.example.reload")
+    #expect(after.status == 0, "\(after.stderr)")
+    #expect(pollUntil(within: 10) { log().contains("connection closed") }, "\(log())")
+
+    try "log-level = \"debug\"\nmissed-grace = [1]\n".write(toFile: config, atomically: true, encoding: .utf8)
+    daemon.signal(SIGHUP)
+    #expect(pollUntil(within: 10) { log().contains("configuration not reloaded") }, "\(log())")
+    #expect(log().contains("\(config):2: missed-grace: expected a number of seconds, got array"), "\(log())")
+    #expect(daemon.isRunning)
+    let still = try ChimeCLI.run(["pending", "--json"], socket: dir.socketPath, app: "org.example.reload")
+    #expect(still.status == 0, "\(still.stderr)")
+  }
+}

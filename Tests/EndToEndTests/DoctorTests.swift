@@ -1,0 +1,79 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `chime doctor` against a healthy daemon, a dead one and a read-only data directory.
+@Suite struct DoctorTests {
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var object: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] }
+  }
+
+  func status(_ run: Run, _ name: String) -> String? {
+    (run.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["status"] as? String
+  }
+
+  func doctor(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    let result = try ChildProcess.run(DaemonProcess.binDirectory + "/chime", ["doctor", "--json"] + arguments,
+                                      environment: environment)
+    return Run(status: result.status, stdout: result.output + result.errors)
+  }
+
+  @Test func aHealthyDaemonPasses() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    FileManager.default.createFile(atPath: dir.file("empty.toml"), contents: Data())
+    defer { daemon.terminate() }
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
+    #expect(run.status == 0, "\(run.stdout)")
+    #expect(run.object?["ok"] as? Bool == true)
+    for name in ["config", "socket", "daemon", "data-dir", "database"] {
+      #expect(status(run, name) == "ok", "\(name): \(run.stdout)")
+    }
+    // Every check is there, each ok, warn or fail.
+    let names = (run.object?["checks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+    #expect(names == ["config", "socket", "daemon", "data-dir", "database", "session-bus", "sound", "systemd"])
+    let text = try ChildProcess.run(DaemonProcess.binDirectory + "/chime",
+                                    ["doctor", "--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
+    #expect(text.output.contains("ok   daemon: answered GetSettings in"), "\(text.output)")
+    #expect(text.output.contains("integrity ok"), "\(text.output)")
+  }
+
+  @Test func aDeadDaemonFailsWithAHint() throws {
+    let dir = TemporaryDirectory()
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", dir.file("data"), "--config", "/dev/null"])
+    #expect(run.status == 1)
+    #expect(run.object?["ok"] as? Bool == false)
+    #expect(status(run, "socket") == "fail")
+    #expect(status(run, "daemon") == "fail")
+    let socket = (run.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "socket" }
+    #expect((socket?["hint"] as? String)?.contains("systemctl --user enable --now chimed.socket") == true, "\(run.stdout)")
+  }
+
+  @Test func anInvalidConfigFileFails() throws {
+    let dir = TemporaryDirectory()
+    try "missed-grace = \"x\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let run = try doctor(["--socket", dir.socketPath, "--config", dir.file("chimed.toml")])
+    #expect(run.status == 1)
+    #expect(status(run, "config") == "fail")
+    #expect(run.stdout.contains("chimed.toml:1: missed-grace"), "\(run.stdout)")
+  }
+
+  @Test(.enabled(if: getuid() == 0, "needs root to mount a read-only tmpfs"))
+  func aReadOnlyDataDirectoryFails() throws {
+    let dir = TemporaryDirectory()
+    let data = dir.file("ro")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    let mounted = try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", data])
+    try #require(mounted.status == 0, "mount: \(mounted.errors)")
+    defer { _ = try? ChildProcess.run("/bin/umount", [data]) }
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", data, "--config", "/dev/null"])
+    #expect(run.status == 1)
+    #expect(status(run, "data-dir") == "fail", "\(run.stdout)")
+    #expect(run.stdout.contains("read-only") || run.stdout.contains("not writable"), "\(run.stdout)")
+  }
+}

@@ -1,0 +1,72 @@
+import ChimeTestSupport
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` through the real Makefile, into a temporary DESTDIR,
+/// with the debug binaries (BUILD_DIR) so the test does not pay for a release build.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/help2man")
+                  && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"),
+                "needs make and help2man (scripts/install-deps.sh installs them)"))
+struct InstallTests {
+  static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+  static let expected: [(path: String, mode: Int)] = [
+    ("usr/bin/chime", 0o755),
+    ("usr/bin/chimed", 0o755),
+    ("usr/lib/systemd/user/chimed.socket", 0o644),
+    ("usr/lib/systemd/user/chimed.service", 0o644),
+    ("usr/share/man/man1/chime.1", 0o644),
+    ("usr/share/man/man1/chimed.1", 0o644),
+    ("usr/share/bash-completion/completions/chime", 0o644),
+    ("usr/share/zsh/site-functions/_chime", 0o644),
+    ("usr/share/fish/vendor_completions.d/chime.fish", 0o644),
+    ("usr/share/doc/chime/README.md", 0o644),
+  ]
+
+  func make(_ target: String, _ dir: TemporaryDirectory) throws -> ChildProcess.Result {
+    try ChildProcess.run("/usr/bin/make", ["-s", target, "DESTDIR=\(dir.file("root"))", "PREFIX=/usr",
+                                           "BUILD_DIR=\(DaemonProcess.binDirectory)", "INSTALL_BUILD=",
+                                           "MAN_OUT=\(dir.file("man"))"],
+                         directory: Self.repository, timeout: 300)
+  }
+
+  func files(under root: String) -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: root)
+    var found: [String] = []
+    while let path = enumerator?.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        found.append(path)
+      }
+    }
+    return found.sorted()
+  }
+
+  @Test func installLaysOutTheFilesAndUninstallRemovesThem() throws {
+    let dir = TemporaryDirectory()
+    let root = dir.file("root")
+    let installed = try make("install", dir)
+    #expect(installed.status == 0, "\(installed.output)\(installed.errors)")
+    // Exactly these files (the C client adds its own when clients/c has an install target).
+    let found = files(under: root).filter { !$0.contains("chime-client") && !$0.hasPrefix("usr/include") && !$0.hasPrefix("usr/lib/lib") && !$0.contains("pkgconfig") }
+    #expect(found == Self.expected.map(\.path).sorted())
+    for (path, mode) in Self.expected {
+      let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + path)
+      #expect((attributes[.posixPermissions] as? Int) == mode, "\(path)")
+    }
+    let service = try String(contentsOfFile: root + "/usr/lib/systemd/user/chimed.service", encoding: .utf8)
+    #expect(service.contains("\nExecStart=/usr/bin/chimed\n"), "\(service)")
+    let man = try String(contentsOfFile: root + "/usr/share/man/man1/chimed.1", encoding: .utf8)
+    #expect(man.contains("missed\\-grace") || man.contains("missed-grace"))
+    #expect(man.contains("print\\-config") || man.contains("print-config"))
+    let chimeMan = try String(contentsOfFile: root + "/usr/share/man/man1/chime.1", encoding: .utf8)
+    #expect(chimeMan.contains("chime doctor"))
+    let bash = try String(contentsOfFile: root + "/usr/share/bash-completion/completions/chime", encoding: .utf8)
+    #expect(bash.contains("doctor"))
+
+    let removed = try make("uninstall", dir)
+    #expect(removed.status == 0, "\(removed.output)\(removed.errors)")
+    #expect(files(under: root) == [])
+  }
+}
