@@ -45,3 +45,14 @@ fuzz: deps
 
 clean:
 	rm -rf .build
+
+# --- Reliability (crash rounds, soak): not part of `make test`, which runs a short version. ---
+ROUNDS ?= 100
+SEED ?=
+MINUTES ?= 10
+.PHONY: test-crash soak
+# chimed SIGKILLed under load ROUNDS times, the promises checked after each restart.
+test-crash: deps
+	$(SWIFT) build --build-tests
+	CHIME_CRASH_ROUNDS=$(ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
+		$(SWIFT) test --skip-build --filter CrashRoundTests
