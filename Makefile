@@ -126,3 +126,13 @@ install-user:
 uninstall-user:
 	-systemctl --user disable --now chimed.socket chimed.service 2>/dev/null
 	$(MAKE) uninstall PREFIX=$(USER_PREFIX) UNITDIR=$(USER_UNITDIR) DESTDIR=
+
+# --- Reliability (crash rounds, soak): not part of `make test`, which runs a short version. ---
+ROUNDS ?= 100
+SEED ?=
+.PHONY: test-crash
+# chimed SIGKILLed under load ROUNDS times, the promises checked after each restart.
+test-crash: deps
+	$(SWIFT) build --build-tests
+	CHIME_CRASH_ROUNDS=$(ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
+		$(SWIFT) test --skip-build --filter CrashRoundTests
