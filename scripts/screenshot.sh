@@ -67,8 +67,13 @@ cat >"$tmp/categories.json" <<'JSON'
 [{"identifier":"brew","actions":[{"identifier":"again","title":"Brew again"},{"identifier":"later","title":"In 5 minutes"}]}]
 JSON
 "$bin/chime" categories set "$tmp/categories.json" >/dev/null
+# A picture in the app's container, attached with a clip rectangle: the notification shows the
+# thumbnail chimed renders from it (the clipped part, scaled to the 300x169 box).
+mkdir -p "$tmp/apps/org.example.tea/container"
+convert -size 640x360 radial-gradient:'#dcedc8-#33691e' "$tmp/apps/org.example.tea/container/tea.png"
 "$bin/chime" add tea --title "Tea is ready" --subtitle "Kitchen timer" \
-  --body "Your green tea has steeped for 3 minutes." --category brew >/dev/null
+  --body "Your green tea has steeped for 3 minutes." --category brew \
+  --attach "$tmp/apps/org.example.tea/container/tea.png,clip=0.25:0.25:0.5:0.5" >/dev/null
 wait_for grep -q "shown on the desktop" "$tmp/chimed.log"
 sleep 1  # the server draws after it answers Notify; nothing to poll for that
 mkdir -p "$(dirname "$out")"
