@@ -1,17 +1,21 @@
-// libFuzzer entry for Chime's media and sound inspectors.
+// libFuzzer entry for Chime's decoders of bytes and text it did not make.
 //
-// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` together with the sources of
-// Sources/ChimeCore/Media (and the few ChimeCore files they use) as one module, so the internal
-// container parsers can be driven one at a time. CHIME_FUZZ_TARGET picks the inspector:
-// png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options.
+// Built by Fuzz/run.sh with `swiftc -sanitize=fuzzer,address` together with every source of
+// Sources/ChimeCore as one module, so internal parsers can be driven one at a time.
+// CHIME_FUZZ_TARGET picks one: the media and sound inspectors (png jpeg gif mp3 isobmff riff
+// aiff mpegps caf sound media options) and the text readers (push: an APNs payload; calendar:
+// `--calendar` specs; duration; instant: ISO 8601 with or without an offset; userinfo: the
+// user-info JSON check).
 // Any trap (overflow, out-of-bounds index, force unwrap) or sanitizer report is a crash.
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 
 enum FuzzTarget: String, CaseIterable {
   case png, jpeg, gif, mp3, isobmff, riff, aiff, mpegps, caf, sound, media, options
+  case push, calendar, duration, instant, userinfo
 }
 
 let selectedTarget: FuzzTarget = {
@@ -58,6 +62,43 @@ func fuzz(_ target: FuzzTarget, _ bytes: [UInt8]) {
   case .sound: sound(bytes)
   case .media: media(bytes)
   case .options: options(bytes)
+  case .push: push(bytes)
+  case .calendar, .duration, .instant, .userinfo: text(target, bytes)
+  }
+}
+
+/// An accepted payload is within its limit and holds content; a refusal names a field.
+private func push(_ bytes: [UInt8]) {
+  do throws(ChimeError) {
+    _ = try PushPayload.parse(bytes, maxBytes: 4096)
+    precondition(bytes.count <= 4096, "a payload over the limit was accepted")
+  } catch {
+    precondition(!error.reason.isEmpty, "a refusal without a reason")
+  }
+}
+
+private func text(_ target: FuzzTarget, _ bytes: [UInt8]) {
+  let string = String(decoding: bytes, as: UTF8.self)
+  switch target {
+  case .calendar:
+    if let components = try? CalendarSpec.parse(string) {
+      // What is accepted prints back as text that reads the same.
+      let again = try? CalendarSpec.parse(CalendarSpec.format(components), timeZone: components.timeZone)
+      precondition(again == components, "calendar spec does not round-trip")
+    }
+  case .duration:
+    if let seconds = DurationText.parse(string) {
+      precondition(seconds.isFinite, "a duration that is not finite")
+      _ = DurationText.format(seconds)
+    }
+  case .instant:
+    if let parsed = InstantText.parse(string, zone: TimeZone(identifier: "Europe/Berlin")!) {
+      precondition(parsed.date.timeIntervalSince1970.isFinite, "an instant that is not a time")
+    }
+  case .userinfo:
+    _ = JSONShape.isObject(bytes, maxDepth: 32)
+  default:
+    break
   }
 }
 

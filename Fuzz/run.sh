@@ -12,7 +12,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 seconds="${1:-60}"
 shift || true
-all_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options)
+all_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do
@@ -28,12 +28,8 @@ bin="$build/chime-fuzz"
 mkdir -p "$build" "$work/artifacts"
 
 core="$root/Sources/ChimeCore"
-sources=(
-  "$here/FuzzEntry.swift"
-  "$core"/Media/*.swift "$core"/Media/Internal/*.swift
-  "$core/Errors/ChimeError.swift" "$core/Errors/StatusCode.swift" "$core/Errors/Reason.swift"
-  "$core/Model/Attachment.swift" "$core/Model/Sound.swift"
-)
+mapfile -t core_sources < <(find "$core" -name '*.swift' | sort)
+sources=("$here/FuzzEntry.swift" "${core_sources[@]}")
 
 needs_build=0
 [ -x "$bin" ] || needs_build=1
@@ -61,6 +57,7 @@ seeds() {
     sound) ls "$fixtures"/sounds/* ;;
     media) ls "$fixtures"/images/* "$fixtures"/audio/* "$fixtures"/movies/* ;;
     options) ;;
+    push|calendar|duration|instant|userinfo) ls "$here/corpus/$1"/* ;;
   esac
 }
 

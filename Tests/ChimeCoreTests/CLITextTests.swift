@@ -27,6 +27,19 @@ import Testing
     #expect(instant.hour == 8 && instant.minute == 30)
   }
 
+  /// Found by fuzzing (Fuzz/run.sh duration): a huge duration crashed the CLI printing it.
+  @Test func hugeDurationsAreRefusedAndNeverTrap() {
+    let huge = String(repeating: "7", count: 36) + "6d"
+    #expect(DurationText.parse(huge) == nil)
+    #expect(DurationText.parse("100000000000000s") == 1e14)
+    for seconds in [1e300, -1e300, Double.infinity, .nan, 9.3e15] {
+      _ = DurationText.format(seconds)
+      _ = DurationText.exact(seconds)
+      _ = Instant(unixMillis: 0).adding(seconds: seconds)
+    }
+    #expect(Instant(unixMillis: 0).adding(seconds: 1e300) > Instant(unixMillis: 0).adding(seconds: 1e9))
+  }
+
   @Test func exactDurationsParseBack() {
     for seconds in [90.0, 5400, 93784, 0.25, 60] {
       #expect(DurationText.parse(DurationText.exact(seconds)) == seconds)

@@ -29,9 +29,14 @@ public enum DurationText {
       number = ""
       sawUnit = true
     }
-    guard number.isEmpty, sawUnit, total.isFinite else { return nil }
+    guard number.isEmpty, sawUnit, total.isFinite, total <= longest else { return nil }
     return total
   }
+
+  /// The longest duration read or printed in units (about 31 million years): far past anything
+  /// a trigger accepts, and well inside Int64 milliseconds, so no conversion can trap. Found by
+  /// fuzzing: `7777…7d` crashed the CLI.
+  public static let longest: Double = 1e15
 
   private static let unitSeconds: [String: Double] = [
     "ms": 0.001, "s": 1, "sec": 1, "secs": 1, "m": 60, "min": 60, "mins": 60,
@@ -42,6 +47,7 @@ public enum DurationText {
   /// The duration exactly, as `parse` reads it back: `1h30m`, `1d2h3m4s`, `250ms`, `0s`.
   public static func exact(_ seconds: Double) -> String {
     guard seconds.isFinite, seconds > 0 else { return seconds < 0 ? "-" + exact(-seconds) : "0s" }
+    guard seconds <= longest else { return "\(seconds)s" }
     var whole = Int64(seconds.rounded(.down))
     let millis = (seconds - Double(whole)) * 1000
     var out = ""
@@ -57,6 +63,7 @@ public enum DurationText {
   }
 
   public static func format(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) <= longest else { return "\(abs(seconds))s" }
     let total = Int64(abs(seconds).rounded())
     let days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60, secs = total % 60
     if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }

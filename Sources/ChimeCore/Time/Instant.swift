@@ -22,7 +22,10 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
   /// The instant `seconds` later (rounded to the millisecond).
   public func adding(seconds: Double) -> Instant {
-    Instant(unixMillis: unixMillis &+ Int64((seconds * 1000).rounded()))
+    // Saturating: a span past Int64 milliseconds (or NaN) must not trap.
+    let millis = (seconds * 1000).rounded()
+    let clamped: Int64 = millis.isNaN ? 0 : millis >= 9.2e18 ? Int64.max / 4 : millis <= -9.2e18 ? Int64.min / 4 : Int64(millis)
+    return Instant(unixMillis: unixMillis &+ clamped)
   }
 
   public func adding(millis: Int64) -> Instant { Instant(unixMillis: unixMillis &+ millis) }
