@@ -50,6 +50,8 @@ public struct ChimedConfig: Equatable, Sendable {
   public let appsDirectory: String
   public let attachmentQuotaBytes: Int64
   public let maxPendingPerApp: Int
+  public let maxConnections: Int
+  public let maxCallsPerConnection: Int
   public let thumbnailBox: ThumbnailBox
   public let logLevel: String
   public let maxFrameBytes: Int
@@ -142,6 +144,8 @@ public struct ChimedConfig: Equatable, Sendable {
     }
     attachmentQuotaBytes = bytes
     maxPendingPerApp = try integer(.maxPendingPerApp, minimum: 1)
+    maxConnections = try integer(.maxConnections, minimum: 1)
+    maxCallsPerConnection = try integer(.maxCallsPerConnection, minimum: 1)
     let box = value(.thumbnailBox)
     do throws(ChimeError) {
       thumbnailBox = try ThumbnailBox(parsing: box.text ?? "")

@@ -52,6 +52,10 @@ extension ConfigKey {
     "bytes of attachments each app may keep, e.g. 100MB, 1.5GB or 5000000")
   public static let maxPendingPerApp = ConfigKey("max-pending-per-app", .integer, default: "1000000",
     "pending requests each app may hold")
+  public static let maxConnections = ConfigKey("max-connections", .integer, default: "4096",
+    "connections served at once; one more gets RESOURCE_EXHAUSTED TOO_MANY_CONNECTIONS")
+  public static let maxCallsPerConnection = ConfigKey("max-calls-per-connection", .integer, default: "4096",
+    "calls in flight on one connection; one more gets RESOURCE_EXHAUSTED TOO_MANY_CALLS")
   public static let thumbnailBox = ConfigKey("thumbnail-box", .string, default: "300x169",
     "the box attachment thumbnails are scaled to fit, WxH pixels")
   public static let logLevel = ConfigKey("log-level", .string, default: "info", reloadable: true,
@@ -83,8 +87,8 @@ extension ConfigKey {
 
   /// Every key, in the order `--print-config` shows them.
   public static let all: [ConfigKey] = [
-    .socket, .dataDir, .appsDir, .attachmentQuota, .maxPendingPerApp, .thumbnailBox, .logLevel,
-    .maxFrameBytes, .missedGrace, .extensionTimeout, .pushPayloadLimit, .serviceExtensionTimeout,
+    .socket, .dataDir, .appsDir, .attachmentQuota, .maxPendingPerApp, .maxConnections, .maxCallsPerConnection,
+    .thumbnailBox, .logLevel, .maxFrameBytes, .missedGrace, .extensionTimeout, .pushPayloadLimit, .serviceExtensionTimeout,
     .serviceExtensionGrace, .authorization, .presenter, .presentCommand, .presentTimeout, .soundPlayer,
     .eventRetention,
   ]

@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
   /// Where peers' processes are looked up to tell a sandboxed app (Flatpak, Snap) from a host
   /// process; tests point it at a fake tree.
   public var procRoot: String = "/proc"
+  /// Connections served at once; one more is told TOO_MANY_CONNECTIONS and closed.
+  public var maxConnections: Int = 4096
+  /// Calls in flight on one connection; one more is answered TOO_MANY_CALLS.
+  public var maxCallsPerConnection: Int = 4096
   /// Pending requests one app may hold; an add of a new identifier past it is PENDING_LIMIT.
   public var maxPendingPerApp: Int = Limits.pendingPerAppDefault
   /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.

@@ -63,6 +63,12 @@ struct Chimed: ParsableCommand {
   @Option(help: "Pending requests each app may hold; an add of a new identifier past it is refused with PENDING_LIMIT (default: 1000000).")
   var maxPendingPerApp: String?
 
+  @Option(help: "Connections served at once; one more is refused with TOO_MANY_CONNECTIONS (default: 4096).")
+  var maxConnections: String?
+
+  @Option(help: "Calls in flight on one connection; one more is refused with TOO_MANY_CALLS (default: 4096).")
+  var maxCallsPerConnection: String?
+
   @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
   var thumbnailBox: String?
 
@@ -112,7 +118,8 @@ struct Chimed: ParsableCommand {
   var givenFlags: [String: String] {
     let pairs: [(ConfigKey, String?)] = [
       (.socket, socket), (.dataDir, dataDir), (.appsDir, appsDir), (.attachmentQuota, attachmentQuota),
-      (.maxPendingPerApp, maxPendingPerApp), (.thumbnailBox, thumbnailBox), (.logLevel, logLevel),
+      (.maxPendingPerApp, maxPendingPerApp), (.maxConnections, maxConnections),
+      (.maxCallsPerConnection, maxCallsPerConnection), (.thumbnailBox, thumbnailBox), (.logLevel, logLevel),
       (.maxFrameBytes, maxFrameBytes), (.missedGrace, missedGrace), (.extensionTimeout, extensionTimeout),
       (.pushPayloadLimit, pushPayloadLimit), (.serviceExtensionTimeout, serviceExtensionTimeout),
       (.serviceExtensionGrace, serviceExtensionGrace), (.authorization, authorization), (.presenter, presenter),
@@ -149,6 +156,8 @@ struct Chimed: ParsableCommand {
     )
     configuration.attachmentQuotaBytes = settings.attachmentQuotaBytes
     configuration.maxPendingPerApp = settings.maxPendingPerApp
+    configuration.maxConnections = settings.maxConnections
+    configuration.maxCallsPerConnection = settings.maxCallsPerConnection
     configuration.thumbnailBox = settings.thumbnailBox
     configuration.appsDirectory = settings.appsDirectory
     configuration.maxFrameBytes = settings.maxFrameBytes

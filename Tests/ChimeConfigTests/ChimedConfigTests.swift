@@ -10,6 +10,8 @@ import Testing
     apps-dir = "/srv/apps"
     attachment-quota = "1.5GB"
     max-pending-per-app = 50
+    max-connections = 300
+    max-calls-per-connection = 40
     thumbnail-box = "200x100"
     log-level = "debug"
     max-frame-bytes = 65536
@@ -49,6 +51,8 @@ import Testing
     #expect(config.appsDirectory == "/srv/apps")
     #expect(config.attachmentQuotaBytes == 1_500_000_000)
     #expect(config.maxPendingPerApp == 50)
+    #expect(config.maxConnections == 300)
+    #expect(config.maxCallsPerConnection == 40)
     #expect(config.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
     #expect(config.logLevel == "debug")
     #expect(config.maxFrameBytes == 65536)

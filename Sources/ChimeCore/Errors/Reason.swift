@@ -45,6 +45,10 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let appIDMismatch = Reason("APP_ID_MISMATCH", .permissionDenied)
   /// The peer looks sandboxed but chimed cannot tell as which app (or cannot read its process).
   public static let peerNotIdentified = Reason("PEER_NOT_IDENTIFIED", .permissionDenied)
+  /// chimed serves as many connections as it takes (`--max-connections`).
+  public static let tooManyConnections = Reason("TOO_MANY_CONNECTIONS", .resourceExhausted)
+  /// The connection has as many calls in flight as chimed serves on one (`--max-calls-per-connection`).
+  public static let tooManyCalls = Reason("TOO_MANY_CALLS", .resourceExhausted)
   /// The app id is empty, too long or not reverse-DNS style.
   public static let invalidAppID = Reason("INVALID_APP_ID", .invalidArgument)
 
@@ -291,7 +295,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
-    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, invalidAppID,
+    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,

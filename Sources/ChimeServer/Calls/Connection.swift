@@ -63,6 +63,7 @@ final class Connection {
   private let socket: StreamSocket
   private var decoder: FrameDecoder
   private let maxQueuedWriteBytes: Int
+  private let maxCallsInFlight: Int
   private let logger: Logger
   private let start: (ActiveCall, CallHeader, [UInt8]) -> Void
   private let onClosed: (Connection) -> Void
@@ -70,8 +71,9 @@ final class Connection {
   /// Set before `begin` for a sandboxed peer: the one app id its calls may name.
   var confinedApp: String?
 
-  init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, logger: Logger,
+  init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, maxCallsInFlight: Int = .max, logger: Logger,
        start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {
+    self.maxCallsInFlight = maxCallsInFlight
     self.id = id
     self.socket = socket
     self.decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
@@ -133,6 +135,11 @@ final class Connection {
       guard calls[callID] == nil else {
         write(.reply(id: callID, payload: [], endOfStream: true,
                      status: ChimeError(.duplicateCallID, "call id \(callID) is already in flight on this connection")))
+        return
+      }
+      guard calls.count < maxCallsInFlight else {
+        write(.reply(id: callID, payload: [], endOfStream: true,
+                     status: ChimeError(.tooManyCalls, "\(calls.count) calls are already in flight on this connection, the most chimed serves at once; wait for some to finish")))
         return
       }
       guard let method = Method(rawValue: header.method) else {

@@ -106,7 +106,8 @@ final class ConnectionRegistry {
     nextID += 1
     let connection = Connection(
       id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
-      maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, logger: configuration.logger,
+      maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, maxCallsInFlight: configuration.maxCallsPerConnection,
+      logger: configuration.logger,
       start: start,
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil
@@ -122,6 +123,11 @@ final class ConnectionRegistry {
     }
     if let refusing {
       connection.refuse(refusing)
+      return
+    }
+    guard connections.count <= configuration.maxConnections else {
+      configuration.logger.warning("refusing a connection past the limit", metadata: ["connections": "\(connections.count - 1)"])
+      connection.refuse(ChimeError(.tooManyConnections, "chimed already serves \(connections.count - 1) connections, the most it takes (--max-connections)"))
       return
     }
     identify(connection, socket: socket, pid: peer.pid)
