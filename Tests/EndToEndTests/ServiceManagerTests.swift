@@ -1,5 +1,6 @@
 import ChimeClient
 import ChimeCore
+import ChimeSystem
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -19,9 +20,11 @@ struct ServiceManagerTests {
                                      "--data-dir", dir.file("data"), "--log-level", "debug"],
                                     environment: SpawnedProcess.environment(["NOTIFY_SOCKET": notify.path]),
                                     stdout: dir.file("chimed.log"), stderr: dir.file("chimed.log"))
-    try #require(pollUntil(within: 20) { FileManager.default.fileExists(atPath: dir.socketPath) })
+    // The file appears at bind(), before listen(): wait until a connection is taken (that
+    // first connection already starts chimed, which accepts it and sees it close).
+    try #require(pollUntil(within: 20) { UnixSocket.isAccepting(path: dir.socketPath) })
 
-    // The first connection starts chimed on the socket the activator made.
+    // A connection is served by chimed on the socket the activator made.
     let client = try ChimeClient.connect(socketPath: dir.socketPath, app: "org.example.activated")
     let added = try await client.add(NotificationRequest(identifier: "a", content: NotificationContent(title: "hi"),
                                                          trigger: .timeInterval(TimeIntervalTrigger(seconds: 600))))
