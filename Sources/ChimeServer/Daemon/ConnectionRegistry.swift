@@ -145,7 +145,10 @@ final class ConnectionRegistry {
       let facts = process.facts(pid: pid)
       // Read, then check the process is still the one that connected: a pid recycled since
       // would have shown another process's files.
-      guard pidfd >= 0, PeerProcess.isRunning(pidfd: pidfd) else {
+      guard pidfd >= 0 else {
+        throw ChimeError(.peerNotIdentified, "chimed could not hold a pidfd for the peer (pid \(pid)): it has exited, or chimed has no descriptor left")
+      }
+      guard PeerProcess.isRunning(pidfd: pidfd) else {
         throw ChimeError(.peerNotIdentified, "the peer (pid \(pid)) exited before it could be identified")
       }
       return try PeerSandbox.identify(flatpakInfo: facts.flatpakInfo, cgroup: facts.cgroup)
