@@ -23,15 +23,28 @@ public final class FileLock: @unchecked Sendable {
     case failed(Errno)
   }
 
-  /// Opens (creating, mode 0600) `path` and takes the lock without waiting.
+  /// Opens (creating, mode 0600) `path` and takes the lock, waiting at most `patience`
+  /// milliseconds for a holder to let go.
+  ///
+  /// Why wait at all: a `flock` belongs to the open file description, and a child spawned by
+  /// any thread of the holder shares it from the clone until its `exec` closes the
+  /// close-on-exec descriptor. A daemon that stops and starts again in one process (a restart
+  /// in tests, an embedding host) could otherwise be refused by its own dying lock. A real
+  /// second holder is still refused, only a moment later.
   ///
   /// - Throws: `.held` when another process (or another open of the file in this one) holds it;
   ///   `.failed` with the `Errno` of `open(2)` or `flock(2)`.
-  public static func acquire(_ path: String) throws(Failure) -> FileLock {
+  public static func acquire(_ path: String, patience milliseconds: Int = 250) throws(Failure) -> FileLock {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { throw .failed(.current) }
+    var waited = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       if errno == EINTR { continue }
+      if errno == EWOULDBLOCK && waited < milliseconds {
+        usleep(10_000)
+        waited += 10
+        continue
+      }
       let failure: Failure = errno == EWOULDBLOCK ? .held(pid: readPID(fd)) : .failed(.current)
       Glibc.close(fd)
       throw failure
