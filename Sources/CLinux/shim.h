@@ -6,5 +6,7 @@
 
 int pidfd_open(int pid, unsigned int flags);
 int pidfd_send_signal(int pidfd, int sig, void *info, unsigned int flags);
+// accept4(2) is declared by <sys/socket.h> only under _GNU_SOURCE; the address is not wanted.
+int accept4(int sockfd, void *addr, void *addrlen, int flags);
 
 #endif

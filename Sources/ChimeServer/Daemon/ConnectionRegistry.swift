@@ -10,6 +10,7 @@ final class ConnectionRegistry {
   private let configuration: ServerConfiguration
   private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   private var listener: UnixListener?
+  private var acceptPauses = 0
   /// Held from before the socket file is touched until it is removed: proof that the file is ours.
   private var socketLock: FileLock?
   /// The socket file at the path is the one this daemon bound.
@@ -53,16 +54,27 @@ final class ConnectionRegistry {
     let path = configuration.socketPath
     do throws(ChimeLoopError) {
       if let fd = configuration.inheritedListener {
-        listener = try UnixListener(loop: loop, listening: fd) { [unowned self] socket in accept(socket) }
+        listener = try UnixListener(loop: loop, listening: fd, onPause: { [unowned self] in paused($0) }) { [unowned self] socket in accept(socket) }
         return
       }
       guard socketLock != nil else { throw ChimeLoopError("\(path) was not claimed before listening") }
-      listener = try UnixListener(loop: loop, path: path) { [unowned self] socket in accept(socket) }
+      listener = try UnixListener(loop: loop, path: path, onPause: { [unowned self] in paused($0) }) { [unowned self] socket in accept(socket) }
       bound = true
       SocketFile.restrict(path)
     } catch {
       throw ChimeError(.listenFailed, error.description)
     }
+  }
+
+  /// Says (the first time, then every hundredth) that accepting paused for want of
+  /// descriptors: the limit (`ulimit -n`, LimitNOFILE=) is too low for the clients there are.
+  private func paused(_ error: Errno) {
+    acceptPauses += 1
+    guard acceptPauses % 100 == 1 else { return }
+    configuration.logger.warning("accepting paused: out of descriptors", metadata: [
+      "error": "\(error)", "connections": "\(connections.count)", "pauses": "\(acceptPauses)",
+      "retry_ms": "\(UnixListener.backoffMillis)",
+    ])
   }
 
   /// Stops accepting; connections accepted later (already queued) are told `why`.

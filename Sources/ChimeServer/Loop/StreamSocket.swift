@@ -23,6 +23,18 @@ final class StreamSocket {
     handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
   }
 
+  /// Wraps a connected socket `fd` (non-blocking) that the caller accepted; nil, with `fd`
+  /// closed, when libuv cannot take it.
+  static func adopting(_ fd: FileDescriptor, loop: EventLoop) -> StreamSocket? {
+    let socket = StreamSocket(loop: loop)
+    guard uv_pipe_open(socket.handle, fd.rawValue) == 0 else {
+      fd.close()
+      socket.close(reason: "the accepted socket could not be opened")
+      return nil
+    }
+    return socket
+  }
+
   fileprivate var stream: UnsafeMutablePointer<uv_stream_t> {
     UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self)
   }
@@ -102,78 +114,6 @@ final class StreamSocket {
   }
 }
 
-/// Listens on a Unix socket path and hands each accepted peer to `onAccept`. Loop thread only.
-final class UnixListener {
-  private let handle: UnsafeMutablePointer<uv_pipe_t>
-  private let loop: EventLoop
-  private let onAccept: (StreamSocket) -> Void
-  private var isClosed = false
-
-  init(loop: EventLoop, path: String, backlog: Int32 = 128, onAccept: @escaping (StreamSocket) -> Void) throws(ChimeLoopError) {
-    // uv_pipe_bind (libuv < 1.46) silently cuts a path over 107 bytes: refuse one first.
-    try Self.checkAddress(path)
-    self.loop = loop
-    self.onAccept = onAccept
-    handle = .allocate(capacity: 1)
-    uv_pipe_init(loop.raw, handle, 0)
-    handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
-    var rc = uv_pipe_bind(handle, path)
-    if rc == 0 {
-      rc = uv_listen(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), backlog, listenerCallback())
-    }
-    if rc != 0 {
-      close()
-      throw ChimeLoopError("listen on \(path)", rc)
-    }
-  }
-
-  /// Serves a socket that is already bound and listening (socket activation: the service
-  /// manager made it and passed it down). The listener takes ownership of `fd`.
-  init(loop: EventLoop, listening fd: Int32, backlog: Int32 = 128, onAccept: @escaping (StreamSocket) -> Void) throws(ChimeLoopError) {
-    self.loop = loop
-    self.onAccept = onAccept
-    handle = .allocate(capacity: 1)
-    uv_pipe_init(loop.raw, handle, 0)
-    handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
-    var rc = uv_pipe_open(handle, fd)
-    if rc == 0 {
-      rc = uv_listen(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), backlog, listenerCallback())
-    }
-    if rc != 0 {
-      close()
-      throw ChimeLoopError("listen on the inherited socket (fd \(fd))", rc)
-    }
-  }
-
-  /// Refuses a path a Unix socket address cannot hold whole (empty, NUL, over 107 bytes), with
-  /// `UnixSocketAddress`'s words.
-  static func checkAddress(_ path: String) throws(ChimeLoopError) {
-    do throws(ChimeError) {
-      _ = try UnixSocketAddress(path)
-    } catch {
-      throw ChimeLoopError(error.message)
-    }
-  }
-
-  fileprivate func accept() {
-    let client = StreamSocket(loop: loop)
-    let rc = uv_accept(UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_stream_t.self), client.stream)
-    if rc != 0 {
-      client.close(reason: "accept failed")
-      return
-    }
-    onAccept(client)
-  }
-
-  func close() {
-    guard !isClosed else { return }
-    isClosed = true
-    UnsafeMutableRawPointer(handle).withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
-      uv_close($0, listenerCloseCallback())
-    }
-  }
-}
-
 private func streamAllocCallback() -> uv_alloc_cb {
   return { handle, _, buf in
     guard let handle, let buf, let data = handle.pointee.data else { return }
@@ -215,20 +155,5 @@ private func streamCloseCallback() -> uv_close_cb {
   return { handle in
     guard let handle, let data = handle.pointee.data else { return }
     Unmanaged<StreamSocket>.fromOpaque(data).takeRetainedValue().finishClose()
-  }
-}
-
-private func listenerCallback() -> uv_connection_cb {
-  return { server, status in
-    guard status == 0, let server, let data = server.pointee.data else { return }
-    Unmanaged<UnixListener>.fromOpaque(data).takeUnretainedValue().accept()
-  }
-}
-
-private func listenerCloseCallback() -> uv_close_cb {
-  return { handle in
-    guard let handle else { return }
-    if let data = handle.pointee.data { Unmanaged<UnixListener>.fromOpaque(data).release() }
-    handle.withMemoryRebound(to: uv_pipe_t.self, capacity: 1) { $0.deallocate() }
   }
 }

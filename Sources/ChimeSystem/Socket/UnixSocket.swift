@@ -1,4 +1,5 @@
 public import ChimeCore
+import CLinux
 import Glibc
 
 /// Connecting to and listening on Unix sockets, with addresses built by `UnixSocketAddress` (the
@@ -83,6 +84,27 @@ public enum UnixSocket {
       }
       if errno != EINTR { throw .current }
     }
+  }
+
+  /// The next connection queued on a non-blocking listening socket, itself non-blocking and
+  /// close-on-exec (`accept4(2)`, retried on EINTR); nil when none is queued.
+  ///
+  /// - Throws: the `Errno` of `accept4(2)`: EMFILE/ENFILE when out of descriptors,
+  ///   ECONNABORTED for a peer that left while queued.
+  public static func acceptWaiting(_ listener: FileDescriptor) throws(Errno) -> FileDescriptor? {
+    while true {
+      let fd = CLinux.accept4(listener.rawValue, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+      if fd >= 0 { return FileDescriptor(rawValue: fd) }
+      if errno == EINTR { continue }
+      if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+      throw .current
+    }
+  }
+
+  /// Makes `fd` non-blocking (`O_NONBLOCK`).
+  public static func setNonBlocking(_ fd: FileDescriptor) throws(Errno) {
+    let flags = fcntl(fd.rawValue, F_GETFL)
+    guard flags >= 0, fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) == 0 else { throw .current }
   }
 
   /// True when something accepts connections at `path` (a live daemon, not a stale socket
