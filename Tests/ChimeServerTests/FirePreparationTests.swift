@@ -67,6 +67,21 @@ import Testing
     #expect(note.isEmpty)
   }
 
+  @Test func eachDeliveryRecordsHowLongAfterItsDueInstantTheTimerWoke() throws {
+    let f = try Fixture()
+    let key = try f.addNamedSound()
+    let late = f.preparation().prepare([key], now: key.due, zone: .current, wokeMicros: key.due.unixMillis * 1000 + 1_234)
+    guard case .deliver(let delivered, _)? = Self.fire(late[0])?.delivery else { Issue.record("not ready"); return }
+    #expect(delivered.fireLatenessMicros == 1_234)
+    // A monotonic wake a hair before the wall-clock due instant is on time, not negative.
+    let early = f.preparation().prepare([key], now: key.due, zone: .current, wokeMicros: key.due.unixMillis * 1000 - 40)
+    guard case .deliver(let onTime, _)? = Self.fire(early[0])?.delivery else { Issue.record("not ready"); return }
+    #expect(onTime.fireLatenessMicros == 0)
+    let untimed = f.preparation().prepare([key], now: key.due, zone: .current)
+    guard case .deliver(let plain, _)? = Self.fire(untimed[0])?.delivery else { Issue.record("not ready"); return }
+    #expect(plain.fireLatenessMicros == nil)
+  }
+
   @Test func anUnreadableRegistrationStillDeliversCheckedAgainstTheDefaultLayout() throws {
     let f = try Fixture()
     _ = try f.database.commit(RegisterApp(layout: AppLayout(appID: "app", container: "/c", groupContainers: [], bundle: "/b"), at: Self.t0)).get()

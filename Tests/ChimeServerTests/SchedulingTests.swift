@@ -31,6 +31,22 @@ import Testing
     #expect(list.first?.request.content.body == "Steeped")
   }
 
+  @Test(arguments: Transport.allCases) func aTimedDeliverySaysHowLateTheTimerWoke(over transport: Transport) async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client(over: transport)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await client.add(.tea(in: 10))
+    _ = try await client.add(.tea("now", in: nil))
+    // The injected clock jumps a quarter second past the due instant before the timer looks.
+    d.advance(seconds: 10.25)
+    let delivered = try await nextEvent(&events) { $0.kind == .delivered && $0.identifiers == ["tea"] }
+    #expect(delivered.delivered?.fireLatenessMicros == 250_000)
+    let stored = try await client.allDelivered()
+    #expect(stored.first { $0.request.identifier == "tea" }?.fireLatenessMicros == 250_000, "kept with the record")
+    #expect(stored.first { $0.request.identifier == "now" }?.fireLatenessMicros == nil, "no timer, no lateness")
+  }
+
   @Test(arguments: Transport.allCases) func nothingFiresEarly(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let client = try d.client(over: transport)

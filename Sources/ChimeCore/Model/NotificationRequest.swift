@@ -58,6 +58,9 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   public var mediaPlayback: MediaPlayback?
   /// Set on a pushed notification: which content was delivered and why.
   public var push: PushDelivery?
+  /// For a delivery made by the daemon's timer: how long after `due` the timer woke to make it,
+  /// in microseconds. Nil for a delivery without a trigger.
+  public var fireLatenessMicros: Int64?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

@@ -5,11 +5,19 @@ import Synchronization
 /// by hand and never sleep.
 public protocol WallClock: Sendable {
   func now() -> Instant
+  /// Now in microseconds since the Unix epoch, for timing finer than `Instant`'s milliseconds
+  /// (how punctually the scheduler fires). Defaults to `now()` in whole milliseconds.
+  func nowMicros() -> Int64
+}
+
+extension WallClock {
+  public func nowMicros() -> Int64 { now().unixMillis &* 1000 }
 }
 
 public struct SystemWallClock: WallClock {
   public init() {}
   public func now() -> Instant { Instant(Date()) }
+  public func nowMicros() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)) }
 }
 
 /// A clock that only moves when told to. Thread-safe.
@@ -35,4 +43,5 @@ public struct OffsetWallClock: WallClock {
   public let offsetMillis: Int64
   public init(offsetMillis: Int64) { self.offsetMillis = offsetMillis }
   public func now() -> Instant { Instant(Date()).adding(millis: offsetMillis) }
+  public func nowMicros() -> Int64 { SystemWallClock().nowMicros() &+ offsetMillis &* 1000 }
 }

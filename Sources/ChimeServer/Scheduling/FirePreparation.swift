@@ -26,8 +26,18 @@ struct FirePreparation: Sendable {
   /// What an app that never asked for authorization may do (`chimed --authorization`).
   var policy: AuthorizationPolicy = .allow
 
-  /// Blocking: call on the work pool. One answer per key, in order.
-  func prepare(_ keys: [ScheduleKey], now: Instant, zone: TimeZone) -> [Prepared] {
+  /// Blocking: call on the work pool. One answer per key, in order. `wokeMicros` is when the
+  /// timer woke for these keys; each delivery records how late that was after its due instant.
+  func prepare(_ keys: [ScheduleKey], now: Instant, zone: TimeZone, wokeMicros: Int64? = nil) -> [Prepared] {
+    prepareRows(keys, now: now, zone: zone).map { prepared in
+      guard let wokeMicros, case .ready(var fire) = prepared, case .deliver(var record, let note) = fire.delivery else { return prepared }
+      record.fireLatenessMicros = max(wokeMicros - record.due.unixMillis * 1000, 0)
+      fire.delivery = .deliver(record, note: note)
+      return .ready(fire)
+    }
+  }
+
+  private func prepareRows(_ keys: [ScheduleKey], now: Instant, zone: TimeZone) -> [Prepared] {
     let rows: [DueRow]
     do {
       rows = try database.dueRows(keys)

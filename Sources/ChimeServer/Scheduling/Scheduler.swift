@@ -3,13 +3,13 @@ import ChimeStore
 import Foundation
 import Logging
 
-/// Drives the `SchedulerMachine`: owns the one libuv timer, reads the store's index to refill
+/// Drives the `SchedulerMachine`: owns the one timer (a timerfd, see `PreciseTimer`), reads the store's index to refill
 /// the window, and fires due keys (prepared on the work pool by `FirePreparation`, committed
 /// through the group-commit writer). Every decision is the machine's; this only carries out
 /// its actions and feeds it what happened. Loop thread only.
 ///
 /// A fire is one store transaction (delivered row + pending advanced or removed); events follow
-/// the commit. Due times are wall-clock instants while libuv timers run on the monotonic clock,
+/// the commit. Due times are wall-clock instants while the timer runs on the monotonic clock,
 /// so the timer never sleeps longer than `maxSleepMillis` before looking at the wall clock
 /// again, and `clockChanged()` re-arms at once when the clock is known to have moved.
 final class Scheduler {
@@ -27,11 +27,13 @@ final class Scheduler {
   /// the loop knows, e.g. the content extension live now).
   private let stamp: (Fire) -> Fire
   private var machine: SchedulerMachine
-  private var timer: LoopTimer?
+  private var timer: (any OneTimer)?
   /// Due batches waiting to be prepared: one is prepared at a time, so fires reach the writer
   /// (and subscribers) in due order even when preparing one batch takes longer than the next.
-  private var batches: [[ScheduleKey]] = []
+  private var batches: [(keys: [ScheduleKey], wokeMicros: Int64)] = []
   private var preparing = false
+  /// When the timer last woke (microseconds since the epoch), for each fire's lateness.
+  private var wokeMicros: Int64 = 0
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
        configuration: Configuration, preparation: FirePreparation, logger: Logger,
@@ -50,7 +52,11 @@ final class Scheduler {
   }
 
   func start() {
-    timer = LoopTimer(loop: loop) { [unowned self] in perform(machine.tick(now: clock.now())) }
+    let onTick = { [unowned self] in
+      wokeMicros = clock.nowMicros()
+      perform(machine.tick(now: clock.now()))
+    }
+    timer = PreciseTimer(loop: loop, action: onTick) ?? LoopTimer(loop: loop, action: onTick)
     perform(machine.start(now: clock.now()))
   }
 
@@ -77,7 +83,7 @@ final class Scheduler {
     for action in actions {
       switch action {
       case .arm(let millis):
-        timer?.arm(afterMillis: UInt64(millis))
+        timer?.arm(afterMicros: waitMicros(armedMillis: millis))
       case .fire(let keys):
         fire(keys)
       case .refill(let after, let limit):
@@ -86,17 +92,24 @@ final class Scheduler {
     }
   }
 
+  /// The machine's wait made exact: to the microsecond of the earliest due instant, unless the
+  /// machine chose its maximum sleep.
+  private func waitMicros(armedMillis millis: Int64) -> Int64 {
+    guard millis < machine.configuration.maxSleepMillis, let due = machine.nextWake else { return millis * 1000 }
+    return min(max(due.unixMillis * 1000 - clock.nowMicros(), 0), machine.configuration.maxSleepMillis * 1000)
+  }
+
   private func fire(_ keys: [ScheduleKey]) {
-    batches.append(keys)
+    batches.append((keys, wokeMicros))
     prepareNextBatch()
   }
 
   private func prepareNextBatch() {
     guard !preparing, !batches.isEmpty else { return }
     preparing = true
-    let keys = batches.removeFirst()
+    let (keys, woke) = batches.removeFirst()
     let preparation = self.preparation, now = clock.now(), zone = self.zone()
-    loop.runBlocking({ preparation.prepare(keys, now: now, zone: zone) }, then: { [self] prepared in
+    loop.runBlocking({ preparation.prepare(keys, now: now, zone: zone, wokeMicros: woke) }, then: { [self] prepared in
       preparing = false
       defer { prepareNextBatch() }
       for (key, item) in zip(keys, prepared) {

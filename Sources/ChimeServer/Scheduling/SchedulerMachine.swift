@@ -120,12 +120,16 @@ struct SchedulerMachine {
     return [.refill(after: after, limit: configuration.windowCapacity)]
   }
 
+  /// The earliest due key or retry held, which the timer waits for (nil: none held).
+  var nextWake: Instant? {
+    [window.earliest?.due, retries.map(\.at).min()].compactMap({ $0 }).min()
+  }
+
   /// The timer's next wait: until the earliest key or retry, never longer than the maximum
   /// sleep; nothing while a refill that may bring an earlier key is in flight and nothing is held.
   private func arm(now: Instant) -> [Action] {
     guard !stopped else { return [] }
-    let nextRetry = retries.map(\.at).min()
-    guard let due = [window.earliest?.due, nextRetry].compactMap({ $0 }).min() else {
+    guard let due = nextWake else {
       return window.refillInFlight ? [] : [.arm(afterMillis: configuration.maxSleepMillis)]
     }
     return [.arm(afterMillis: min(max(due.millis(since: now), 0), configuration.maxSleepMillis))]

@@ -46,7 +46,8 @@ public struct AddPending: Mutation {
         app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
         Int64(clamping: pending.fireCount), t.codec.encode(pending), pending.request.trigger?.isFloating == true ? 1 : 0,
       ])
-    let discarded = try t.endPending(app: app, identifier: identifier)
+    // A new identifier has no earlier pending request whose files could be let go.
+    let discarded = replaced ? try t.endPending(app: app, identifier: identifier) : []
     try t.store.holdAttachments(pending.request, as: .pending, app: app, db: t.db)
     let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
     return Outcome(events: [try t.append(event, app: app)], replaced: replaced, discardedFiles: discarded)

@@ -195,7 +195,8 @@ extension RequestProto {
       },
       mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
-    .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") })
+    .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") },
+          fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil)
   }
 
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
@@ -282,9 +283,10 @@ extension RequestProto {
 }
 
 extension DeliveredNotification {
-  fileprivate func with(push: PushDelivery?) -> DeliveredNotification {
+  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?) -> DeliveredNotification {
     var copy = self
     copy.push = push
+    copy.fireLatenessMicros = fireLatenessMicros
     return copy
   }
 }

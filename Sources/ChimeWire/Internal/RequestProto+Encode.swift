@@ -200,6 +200,7 @@ enum RequestProto {
     m.pointee.delivered_unix_ms = d.delivered.unixMillis
     m.pointee.due_unix_ms = d.due.unixMillis
     m.pointee.missed = d.missed ? 1 : 0
+    m.pointee.fire_lateness_us = d.fireLatenessMicros ?? 0
     if let sound = d.sound {
       m.pointee.sound = build(sound, in: arena)
     }

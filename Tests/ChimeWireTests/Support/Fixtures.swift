@@ -89,7 +89,7 @@ enum Fixtures {
   static let minimalPending = PendingRequest(request: minimalRequest, nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
 
   static func fullDelivered(identifier: String = "tea-ready") -> DeliveredNotification {
-    DeliveredNotification(
+    var delivered = DeliveredNotification(
       request: fullRequest(identifier: identifier),
       delivered: Instant(unixMillis: 1_800_000_200_000),
       due: Instant(unixMillis: 1_800_000_123_456),
@@ -101,6 +101,8 @@ enum Fixtures {
         mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11")),
       mediaPlayback: .paused
     )
+    delivered.fireLatenessMicros = 76_544
+    return delivered
   }
 
   /// A category with every field and option set, and a plain one.

@@ -2594,7 +2594,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[9] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[10] =
 {
   {
     "request",
@@ -2704,12 +2704,25 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "fire_lateness_us",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, fire_lateness_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
   6,   /* field[6] = extension_attributes */
+  9,   /* field[9] = fire_lateness_us */
   7,   /* field[7] = media_playback */
   3,   /* field[3] = missed */
   8,   /* field[8] = push */
@@ -2719,7 +2732,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2729,7 +2742,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  9,
+  10,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,

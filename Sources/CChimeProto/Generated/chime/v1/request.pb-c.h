@@ -611,10 +611,16 @@ struct  Chime__V1__DeliveredNotification
    * Set on a pushed notification (Push): which content was delivered and why.
    */
   Chime__V1__PushDelivery *push;
+  /*
+   * For a delivery made by chimed's timer: how long after due_unix_ms the timer woke to make
+   * it, in microseconds (how punctual firing is; a missed fire counts all its time down).
+   * 0 for a delivery without a trigger (shown at once) and for ones recorded before this field.
+   */
+  int64_t fire_lateness_us;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0 }
 
 
 /*
