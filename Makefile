@@ -57,6 +57,9 @@ DESTDIR ?=
 BUILD_DIR ?= .build/release
 INSTALL_BUILD ?= release
 BINDIR = $(PREFIX)/bin
+# chime-thumbnail, which chimed and chime run to render thumbnails; they find it here as
+# ../libexec/chime/ beside their own bin directory.
+LIBEXECDIR = $(PREFIX)/libexec/chime
 UNITDIR ?= $(PREFIX)/lib/systemd/user
 MANDIR = $(PREFIX)/share/man/man1
 DOCDIR = $(PREFIX)/share/doc/chime
@@ -67,7 +70,7 @@ MAN_OUT ?= $(BUILD_DIR)/man
 INSTALL ?= install
 
 # Every installed file, relative to $(DESTDIR): what uninstall removes.
-INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed \
+INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail \
 	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service \
 	$(MANDIR)/chime.1 $(MANDIR)/chimed.1 \
 	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
@@ -79,9 +82,10 @@ man: $(INSTALL_BUILD)
 
 install: $(INSTALL_BUILD)
 	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	$(INSTALL) -m 755 $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
 	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service
@@ -106,7 +110,7 @@ uninstall-c-client:
 
 uninstall: uninstall-c-client
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 # For one user, no root: binaries in ~/.local/bin, units in ~/.config/systemd/user, then the
 # socket enabled when a user systemd answers.

@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "chimed", targets: ["chimed"]),
     .executable(name: "chime", targets: ["chime"]),
     .executable(name: "chime-bench", targets: ["chime-bench"]),
+    .executable(name: "chime-thumbnail", targets: ["chime-thumbnail"]),
     .library(name: "ChimeClient", targets: ["ChimeClient"]),
   ],
   dependencies: [
@@ -90,17 +91,23 @@ let package = Package(
       dependencies: ["ChimeCore", "CChimeProto"],
       swiftSettings: strictSettings
     ),
-    // Renders attachment thumbnails (blocking): linked by chimed and by the CLI, which renders
-    // without a daemon.
+    // Renders attachment thumbnails (blocking): linked only by the `chime-thumbnail` helper,
+    // which chimed and the CLI run per thumbnail (the decoders and their libraries stay out of
+    // both, and untrusted files are decoded outside the daemon).
     .target(
       name: "ChimeThumbnail",
       dependencies: ["ChimeCore", "ChimeSystem", "CGdkPixbuf", "CFFmpeg"],
       swiftSettings: strictSettings
     ),
+    .executableTarget(
+      name: "chime-thumbnail",
+      dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "ChimeThumbnail", "CSystemd", "CCanberra",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -131,7 +138,7 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeThumbnail", "ChimeConfig",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -53,6 +53,8 @@ public struct ChimedConfig: Equatable, Sendable {
   public let maxConnections: Int
   public let maxCallsPerConnection: Int
   public let thumbnailBox: ThumbnailBox
+  /// The thumbnail helper's path; nil: looked for beside chimed.
+  public let thumbnailer: String?
   public let logLevel: String
   public let maxFrameBytes: Int
   public let missedGraceSeconds: Double
@@ -152,6 +154,7 @@ public struct ChimedConfig: Equatable, Sendable {
     } catch {
       throw ConfigError("\(box.prefix): \(error.message)")
     }
+    thumbnailer = string(.thumbnailer)
     let level = value(.logLevel)
     guard let levelText = level.text?.lowercased(), Self.logLevels.contains(levelText) else {
       throw ConfigError("\(level.prefix): unknown log level \"\(level.text ?? "")\" (\(Self.logLevels.joined(separator: ", ")))")

@@ -58,6 +58,8 @@ extension ConfigKey {
     "calls in flight on one connection; one more gets RESOURCE_EXHAUSTED TOO_MANY_CALLS")
   public static let thumbnailBox = ConfigKey("thumbnail-box", .string, default: "300x169",
     "the box attachment thumbnails are scaled to fit, WxH pixels")
+  public static let thumbnailer = ConfigKey("thumbnailer", .string, default: nil,
+    "the chime-thumbnail program that renders thumbnails (default: beside chimed, else ../libexec/chime/; none found: thumbnails off)")
   public static let logLevel = ConfigKey("log-level", .string, default: "info", reloadable: true,
     "trace, debug, info, notice, warning, error or critical")
   public static let maxFrameBytes = ConfigKey("max-frame-bytes", .integer, default: "1048576",
@@ -88,7 +90,7 @@ extension ConfigKey {
   /// Every key, in the order `--print-config` shows them.
   public static let all: [ConfigKey] = [
     .socket, .dataDir, .appsDir, .attachmentQuota, .maxPendingPerApp, .maxConnections, .maxCallsPerConnection,
-    .thumbnailBox, .logLevel, .maxFrameBytes, .missedGrace, .extensionTimeout, .pushPayloadLimit, .serviceExtensionTimeout,
+    .thumbnailBox, .thumbnailer, .logLevel, .maxFrameBytes, .missedGrace, .extensionTimeout, .pushPayloadLimit, .serviceExtensionTimeout,
     .serviceExtensionGrace, .authorization, .presenter, .presentCommand, .presentTimeout, .soundPlayer,
     .eventRetention,
   ]

@@ -39,6 +39,12 @@ public struct ServerConfiguration: Sendable {
   public var maxPendingPerApp: Int = Limits.pendingPerAppDefault
   /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.
   public var thumbnailBox: ThumbnailBox = .default
+  /// The `chime-thumbnail` program that renders thumbnails (`--thumbnailer`); nil: the one
+  /// beside this executable, else in `../libexec/chime` (`ThumbnailHelper.locate`). When none
+  /// is found thumbnails are off, with one warning at start-up.
+  public var thumbnailer: String?
+  /// How long one thumbnail render may run before the helper is killed.
+  public var thumbnailTimeoutMillis: Int = 10_000
   /// Attachment requests staged at once (inspection and copying on the work pool); the rest
   /// wait in order, so the pool keeps room for commits and reads.
   public var fileLaneWidth: Int = 2

@@ -72,6 +72,13 @@ struct Chimed: ParsableCommand {
   @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
   var thumbnailBox: String?
 
+  @Option(help: "The chime-thumbnail program that renders attachment thumbnails in a process of its own (default: the one beside chimed, else in ../libexec/chime/; when none is found thumbnails are off, with a warning).")
+  var thumbnailer: String?
+
+  /// Seconds one thumbnail render may take before the helper is killed; for tests.
+  @Option(help: .hidden)
+  var thumbnailTimeout: Double = 10
+
   @Option(help: "trace, debug, info, notice, warning, error or critical (default: info; reloads on SIGHUP).")
   var logLevel: String?
 
@@ -119,7 +126,8 @@ struct Chimed: ParsableCommand {
     let pairs: [(ConfigKey, String?)] = [
       (.socket, socket), (.dataDir, dataDir), (.appsDir, appsDir), (.attachmentQuota, attachmentQuota),
       (.maxPendingPerApp, maxPendingPerApp), (.maxConnections, maxConnections),
-      (.maxCallsPerConnection, maxCallsPerConnection), (.thumbnailBox, thumbnailBox), (.logLevel, logLevel),
+      (.maxCallsPerConnection, maxCallsPerConnection), (.thumbnailBox, thumbnailBox),
+      (.thumbnailer, thumbnailer), (.logLevel, logLevel),
       (.maxFrameBytes, maxFrameBytes), (.missedGrace, missedGrace), (.extensionTimeout, extensionTimeout),
       (.pushPayloadLimit, pushPayloadLimit), (.serviceExtensionTimeout, serviceExtensionTimeout),
       (.serviceExtensionGrace, serviceExtensionGrace), (.authorization, authorization), (.presenter, presenter),
@@ -159,6 +167,9 @@ struct Chimed: ParsableCommand {
     configuration.maxConnections = settings.maxConnections
     configuration.maxCallsPerConnection = settings.maxCallsPerConnection
     configuration.thumbnailBox = settings.thumbnailBox
+    configuration.thumbnailer = settings.thumbnailer
+    guard thumbnailTimeout > 0 else { throw ValidationError("--thumbnail-timeout must be more than 0") }
+    configuration.thumbnailTimeoutMillis = Int(thumbnailTimeout * 1000)
     configuration.appsDirectory = settings.appsDirectory
     configuration.maxFrameBytes = settings.maxFrameBytes
     configuration.missedGraceMillis = Int64(settings.missedGraceSeconds * 1000)

@@ -13,6 +13,7 @@ import Testing
     max-connections = 300
     max-calls-per-connection = 40
     thumbnail-box = "200x100"
+    thumbnailer = "/opt/chime/chime-thumbnail"
     log-level = "debug"
     max-frame-bytes = 65536
     missed-grace = 7.5
@@ -54,6 +55,7 @@ import Testing
     #expect(config.maxConnections == 300)
     #expect(config.maxCallsPerConnection == 40)
     #expect(config.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
+    #expect(config.thumbnailer == "/opt/chime/chime-thumbnail")
     #expect(config.logLevel == "debug")
     #expect(config.maxFrameBytes == 65536)
     #expect(config.missedGraceSeconds == 7.5)
@@ -82,6 +84,7 @@ import Testing
     #expect(config.maxPendingPerApp == Limits.pendingPerAppDefault)
     #expect(config.maxFrameBytes == Limits.maxFrameBytesDefault)
     #expect(config.thumbnailBox == ThumbnailBox.default)
+    #expect(config.thumbnailer == nil, "looked for beside chimed")
     #expect(config.logLevel == "info")
     #expect(config.missedGraceSeconds == 2)
     #expect(config.authorization == .allow)

@@ -12,7 +12,7 @@ import Testing
 /// delivered notification is rendered once, kept beside its file, and freed with it.
 @Suite struct ThumbnailCacheTests {
   func store(_ d: InProcessDaemon) -> AttachmentStore {
-    AttachmentStore(dataDirectory: d.directory.file("data"), logger: Logger(label: "test"))
+    AttachmentStore(dataDirectory: d.directory.file("data"), logger: Logger(label: "test"), thumbnailer: .built)
   }
 
   func files(_ d: InProcessDaemon) -> [String] { MediaCorpus.files(under: d.directory.file("data/attachments")) }
@@ -79,7 +79,7 @@ import Testing
 
   @Test func aFailedRenderIsNilAndLeavesNothingBehind() throws {
     let dir = TemporaryDirectory()
-    let store = AttachmentStore(dataDirectory: dir.file("data"), logger: Logger(label: "test"))
+    let store = AttachmentStore(dataDirectory: dir.file("data"), logger: Logger(label: "test"), thumbnailer: .built)
     // The row says PNG, the bytes are JPEG: the PNG loader refuses them.
     let file = MediaCorpus.copy("images/jpeg-baseline.jpg", to: dir.file("data/attachments/app/x.png"))
     var attachment = Attachment(identifier: "x", path: "/gone/x.png")
@@ -119,7 +119,7 @@ import Testing
     r.content.attachments = [Attachment(path: MediaCorpus.copy("thumbnails/quadrants.png", to: d.directory.file("in/q.png")))]
     let delivered = try #require(try await client.add(r).delivered)
     let small = AttachmentStore(dataDirectory: d.directory.file("data"), logger: Logger(label: "test"),
-                                thumbnailBox: ThumbnailBox(width: 32, height: 32))
+                                thumbnailBox: ThumbnailBox(width: 32, height: 32), thumbnailer: .built)
     let path = try #require(small.thumbnailPath(for: delivered))
     #expect(path.hasSuffix(".thumb-32x32.png"))
     let image = try ThumbnailRenderer.decodePNG([UInt8](try #require(FileManager.default.contents(atPath: path))))

@@ -193,4 +193,43 @@ import Testing
     #expect(!run.desktop.monitorLog.contains(#"string "Hidden""#))
     #expect(try await run.client.allDelivered().map(\.request.identifier) == ["hidden"])
   }
+
+  /// The thumbnail helper crashed, hung past its timeout, or is missing: the notification is
+  /// still shown, without an image, the reason is in the log, and chimed keeps serving.
+  @Test(arguments: ["crash", "hang", "missing"])
+  func aHelperThatFailsLeavesTheNotificationWithoutAnImage(_ kind: String) async throws {
+    let stubs = TemporaryDirectory()
+    let helper = stubs.file("chime-thumbnail")
+    switch kind {
+    case "crash": ExecutableScript.write("kill -SEGV $$", to: helper)
+    case "hang": ExecutableScript.write("exec sleep 600", to: helper)
+    default: break
+    }
+    let run = try start(["--presenter", "freedesktop", "--sound-player", "none", "--thumbnailer", helper,
+                         "--thumbnail-timeout", "0.3"])
+    defer { run.daemon.terminate() }
+    let png = run.dir.file("work/cup.png")
+    MediaCorpus.copy("images/png-rgb.png", to: png)
+    var tea = content("Tea", category: "")
+    tea.attachments = [ChimeCore.Attachment(identifier: "cup", path: png)]
+    _ = try await run.client.add(NotificationRequest(identifier: "tea", content: tea))
+    try #require(pollUntil(within: 10) { run.desktop.displayedCount == 1 }, "\(run.daemon.log)")
+    #expect(run.desktop.monitorLog.contains(#"string "Tea""#))
+    #expect(!run.desktop.monitorLog.contains(#"string "image-path""#), "shown without an image")
+    let log = run.daemon.log
+    switch kind {
+    case "crash":
+      #expect(log.contains("THUMBNAIL_RENDER_FAILED") && log.contains("crashed: killed by signal 11"), "\(log)")
+    case "hang":
+      #expect(log.contains("THUMBNAIL_RENDER_FAILED") && log.contains("timed out: still running after 300 ms"), "\(log)")
+    default:
+      #expect(log.components(separatedBy: "thumbnails off: no chime-thumbnail helper found").count == 2, "once, at start-up: \(log)")
+      #expect(!log.contains("THUMBNAIL_RENDER_FAILED"), "no attempt per notification")
+    }
+    // Still serving: another delivery, and a call answered.
+    _ = try await run.client.add(NotificationRequest(identifier: "more", content: content("More", category: "")))
+    try #require(pollUntil(within: 10) { run.desktop.notifyReplies.count == 2 })
+    #expect(Set(try await run.client.allDelivered().map(\.request.identifier)) == ["tea", "more"])
+    #expect(run.daemon.isRunning)
+  }
 }

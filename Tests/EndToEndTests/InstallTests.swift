@@ -14,6 +14,7 @@ struct InstallTests {
   static let expected: [(path: String, mode: Int)] = [
     ("usr/bin/chime", 0o755),
     ("usr/bin/chimed", 0o755),
+    ("usr/libexec/chime/chime-thumbnail", 0o755),
     ("usr/lib/systemd/user/chimed.socket", 0o644),
     ("usr/lib/systemd/user/chimed.service", 0o644),
     ("usr/share/man/man1/chime.1", 0o644),
@@ -64,6 +65,12 @@ struct InstallTests {
     #expect(chimeMan.contains("chime doctor"))
     let bash = try String(contentsOfFile: root + "/usr/share/bash-completion/completions/chime", encoding: .utf8)
     #expect(bash.contains("doctor"))
+
+    // The installed CLI finds the thumbnail helper in ../libexec/chime.
+    let thumbnail = try ChildProcess.run(root + "/usr/bin/chime", ["attachment", "thumbnail", MediaCorpus.path("thumbnails/quadrants.png"),
+                                                                   "-o", dir.file("thumb.png")], timeout: 60)
+    #expect(thumbnail.status == 0 && thumbnail.output == "wrote \(dir.file("thumb.png")): 225x169 from public.png 64x48\n",
+            "\(thumbnail.output)\(thumbnail.errors)")
 
     let removed = try make("uninstall", dir)
     #expect(removed.status == 0, "\(removed.output)\(removed.errors)")

@@ -1,7 +1,5 @@
 import ChimeCore
 import ChimeSystem
-import ChimeThumbnail
-import Foundation
 import Logging
 
 /// The thumbnail cache: each attachment's thumbnail is rendered once, on the work pool, and kept
@@ -35,46 +33,46 @@ extension AttachmentStore {
   }
 
   /// The PNG thumbnail of one stored attachment, rendered on first use into the store; nil when
-  /// it has none (hidden, audio, not stored) or rendering fails (logged).
+  /// it has none (hidden, audio, not stored), thumbnails are off (no helper), or rendering fails
+  /// (logged with its reason).
   ///
   /// Blocking: call from the work pool, never the loop.
   func thumbnailPath(for attachment: Attachment, app: String = "") -> String? {
-    guard Self.hasThumbnail(attachment), let info = attachment.info,
-          let stored = storePath(info.storePath), let type = MediaType(uti: info.type) else { return nil }
-    let thumbnail = stored + thumbnailSuffix
-    if FileSystem.lstatus(thumbnail)?.kind == .regular { return thumbnail }
-    let facts = MediaFacts(type: type, bytes: info.bytes, width: info.width, height: info.height,
-                           durationSeconds: info.durationSeconds, frameCount: info.frameCount)
-    do throws(ChimeError) {
-      let png = try ThumbnailRenderer.render(path: stored, facts: facts, options: attachment.options, box: thumbnailBox)
-      try writeAtomically(png, to: thumbnail)
-      return thumbnail
-    } catch {
+    guard let result = thumbnail(for: attachment) else { return nil }
+    switch result {
+    case .success(let path):
+      return path
+    case .failure(let error):
       logger.warning("attachment thumbnail not rendered",
-                     metadata: ["app": "\(app)", "attachment": "\(attachment.identifier)", "file": "\(stored)",
+                     metadata: ["app": "\(app)", "attachment": "\(attachment.identifier)",
+                                "file": "\(attachment.info?.storePath ?? "")",
                                 "reason": "\(error.reason)", "error": "\(error.message)"])
       return nil
     }
   }
 
-  /// Writes `bytes` to a private temporary file beside `path` and renames it into place, so a
-  /// reader (a notification server) never sees half a PNG, and two renders racing for the same
-  /// attachment both leave a whole one. A crash leaves only the temporary, which no row names:
-  /// the start-up sweep removes it.
-  private func writeAtomically(_ bytes: [UInt8], to path: String) throws(ChimeError) {
-    let temporary = path + ".staging-" + UUID().uuidString.lowercased()
-    do throws(Errno) {
-      let fd = try FileDescriptor.createNew(temporary, mode: 0o600)
-      defer { fd.close() }
-      var failure: Errno?
-      bytes.withUnsafeBytes { buffer in
-        do throws(Errno) { try fd.writeAll(buffer) } catch { failure = error }
-      }
-      if let failure { throw failure }
-      try FileSystem.rename(temporary, to: path)
+  /// The thumbnail of `attachment`, or why it was not rendered; nil when it has none or
+  /// thumbnails are off. The PNG is rendered by `chime-thumbnail` (a crash, a timeout or a
+  /// refusal of the helper is INTERNAL `THUMBNAIL_RENDER_FAILED`, its message saying which),
+  /// which writes it atomically: a reader (a notification server) never sees half a PNG, and two
+  /// renders racing for the same attachment both leave a whole one. A helper killed mid-write
+  /// leaves its temporary, which `ThumbnailHelper` removes (and the start-up sweep would).
+  ///
+  /// Blocking: call from the work pool, never the loop.
+  func thumbnail(for attachment: Attachment) -> Result<String, ChimeError>? {
+    guard let thumbnailer, Self.hasThumbnail(attachment), let info = attachment.info,
+          let stored = storePath(info.storePath), let type = MediaType(uti: info.type) else { return nil }
+    let thumbnail = stored + thumbnailSuffix
+    if FileSystem.lstatus(thumbnail)?.kind == .regular { return .success(thumbnail) }
+    let facts = MediaFacts(type: type, bytes: info.bytes, width: info.width, height: info.height,
+                           durationSeconds: info.durationSeconds, frameCount: info.frameCount)
+    var job = ThumbnailJob(file: stored, facts: facts, options: attachment.options, box: thumbnailBox, output: thumbnail)
+    job.mode = 0o600
+    do throws(ThumbnailHelper.Failure) {
+      _ = try thumbnailer.render(job)
+      return .success(thumbnail)
     } catch {
-      try? FileSystem.unlink(temporary)
-      throw ChimeError(.thumbnailRenderFailed, "cannot write the thumbnail \(path): \(error)")
+      return .failure(error.error)
     }
   }
 }

@@ -16,12 +16,15 @@ final class AttachmentStore: Sendable {
   let logger: Logger
   /// The box thumbnails are scaled to fit (`thumbnailPath(for:)`).
   let thumbnailBox: ThumbnailBox
+  /// The `chime-thumbnail` program thumbnails are rendered by; nil: thumbnails are off.
+  let thumbnailer: ThumbnailHelper?
 
-  init(dataDirectory: String, logger: Logger, thumbnailBox: ThumbnailBox = .default) {
+  init(dataDirectory: String, logger: Logger, thumbnailBox: ThumbnailBox = .default, thumbnailer: ThumbnailHelper? = nil) {
     root = dataDirectory + "/attachments"
     privateDirectory = dataDirectory
     self.logger = logger
     self.thumbnailBox = thumbnailBox
+    self.thumbnailer = thumbnailer
   }
 
   // MARK: staging

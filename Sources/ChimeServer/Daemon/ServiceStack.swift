@@ -29,7 +29,8 @@ final class ServiceStack {
     }
     database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
                                  attachmentQuota: configuration.attachmentQuotaBytes)
-    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox)
+    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox,
+                                      thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
     let presenters = PresenterSet(loop: loop, configuration: configuration.presentation,
                                   thumbnails: RenderedThumbnails(store: attachments), logger: logger)
@@ -40,6 +41,20 @@ final class ServiceStack {
     router = CallRouter(service: service, clock: configuration.clock, logger: logger)
     service.start()
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
+  }
+
+  /// The thumbnail helper, or nil (thumbnails off) with one warning saying where it was sought.
+  private static func thumbnailer(_ configuration: ServerConfiguration) -> ThumbnailHelper? {
+    guard let path = ThumbnailHelper.locate(configured: configuration.thumbnailer) else {
+      let sought = configuration.thumbnailer.map { [$0] } ?? ThumbnailHelper.candidates()
+      configuration.logger.warning("thumbnails off: no \(ThumbnailHelper.name) helper found",
+                                   metadata: ["sought": "\(sought.joined(separator: ", "))"])
+      return nil
+    }
+    var helper = ThumbnailHelper(path: path)
+    helper.timeoutMillis = configuration.thumbnailTimeoutMillis
+    configuration.logger.debug("thumbnail helper", metadata: ["path": "\(path)"])
+    return helper
   }
 
   /// Before serving: store files no row names go (a crash between staging and commit), and

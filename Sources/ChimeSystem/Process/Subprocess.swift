@@ -112,7 +112,7 @@ public enum Subprocess {
     return nil
   }
 
-  private static func monotonicMillis() -> Int64 {
+  static func monotonicMillis() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ChimeCore
-import ChimeThumbnail
-import Foundation
+import ChimeSystem
 
 extension AttachmentCommand {
   /// `chime attachment thumbnail`: the thumbnail chimed renders for a file, without a daemon.
@@ -55,13 +54,22 @@ extension AttachmentCommand {
         let verdict = AttachmentVerdict.check(path: path, options: options)
         if let error = verdict.error { throw error }
         guard let facts = verdict.facts else { throw ChimeError(.attachmentCorrupt, "\(path) was not inspected") }
-        let png = try ThumbnailRenderer.render(path: path, facts: facts, options: options, box: box)
-        let size = try ThumbnailRenderer.decodePNG(png)
         let destination = LocalFile.absolute(output)
-        do {
-          try Data(png).write(to: URL(fileURLWithPath: destination), options: .atomic)
+        // Rendered by the chime-thumbnail helper (as chimed does): the decoders are not linked
+        // into chime, so every other command starts without them.
+        guard let helperPath = ThumbnailHelper.locate() else {
+          throw ChimeError(.thumbnailRenderFailed,
+                           "no \(ThumbnailHelper.name) found (looked in \(ThumbnailHelper.candidates().joined(separator: ", ")))")
+        }
+        var helper = ThumbnailHelper(path: helperPath)
+        helper.timeoutMillis = 60_000
+        let size: ThumbnailHelper.Rendered
+        do throws(ThumbnailHelper.Failure) {
+          size = try helper.render(ThumbnailJob(file: path, facts: facts, options: options, box: box, output: destination))
         } catch {
-          throw ChimeError(.thumbnailRenderFailed, "cannot write \(destination): \(error.localizedDescription)", field: "output")
+          guard case .refused(var refusal) = error else { throw error.error }
+          if refusal.message.hasPrefix("cannot write ") { refusal.field = "output" }
+          throw refusal
         }
         if json {
           JSONOutput.print(["output": destination, "width": size.width, "height": size.height, "type": facts.type.uti])

@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+
+extension Subprocess {
+  /// What a captured run left: how it ended, its pid (a temporary it named after itself can be
+  /// removed), and the last bytes of its stdout and stderr.
+  public struct Captured: Sendable {
+    public var outcome: Outcome
+    /// 0 when it did not start.
+    public var pid: Int32
+    public var stdout: [UInt8]
+    public var stderr: [UInt8]
+    /// True when the program wrote more than was kept.
+    public var truncated: Bool
+
+    /// The last non-empty line of stderr, decoded leniently.
+    public var lastErrorLine: String {
+      String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+    }
+  }
+
+  /// Runs `argv[0]` (a path) with `argv`, stdin from /dev/null, stdout and stderr captured
+  /// (the last `maxOutputBytes` of each kept; the rest is read and dropped, so the child never
+  /// blocks on a full pipe); waits at most `timeoutMillis`, then kills its process group and
+  /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop.
+  public static func capture(_ argv: [String], timeoutMillis: Int, maxOutputBytes: Int = 4096) -> Captured {
+    var result = Captured(outcome: .failedToStart(Errno(ENOENT)), pid: 0, stdout: [], stderr: [], truncated: false)
+    guard let program = argv.first else { return result }
+    var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+    guard pipe(&out) == 0 else { result.outcome = .failedToStart(.current); return result }
+    guard pipe(&err) == 0 else {
+      result.outcome = .failedToStart(.current)
+      close(out[0]); close(out[1])
+      return result
+    }
+    // Close-on-exec, as every other descriptor of chimed's (pipe2 is not in Swift's Glibc; the
+    // exit is watched with waitpid, so a copy leaked meanwhile into another child only delays
+    // nothing but that child's end of file).
+    for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), defaults = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    let environment = ProcessInfo.processInfo.environment
+    let cArgv = argv.map { strdup($0) } + [nil]
+    let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for p in cArgv { free(p) }
+      for p in cEnv { free(p) }
+    }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, program, &actions, &attributes, cArgv, cEnv)
+    close(out[1])
+    close(err[1])
+    defer {
+      close(out[0])
+      close(err[0])
+    }
+    guard rc == 0 else {
+      result.outcome = .failedToStart(Errno(rc))
+      return result
+    }
+    result.pid = pid
+    var open = [out[0], err[0]]
+    let deadline = monotonicMillis() + Int64(timeoutMillis)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var status: Int32 = 0
+    while true {
+      // Drain whatever is there, then look at the child; poll at most 5 ms so an exit that
+      // leaves a grandchild holding the pipes is still seen.
+      var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      if !fds.isEmpty { _ = poll(&fds, nfds_t(fds.count), 5) } else { usleep(5_000) }
+      for entry in fds where entry.revents != 0 {
+        let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
+        if n > 0 {
+          let chunk = buffer[0..<n]
+          if entry.fd == out[0] {
+            keep(chunk, in: &result.stdout, limit: maxOutputBytes, truncated: &result.truncated)
+          } else {
+            keep(chunk, in: &result.stderr, limit: maxOutputBytes, truncated: &result.truncated)
+          }
+        } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+          open.removeAll { $0 == entry.fd }
+        }
+      }
+      let reaped = waitpid(pid, &status, WNOHANG)
+      if reaped == pid {
+        // What it wrote just before exiting is still in the pipes.
+        for fd in open {
+          _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+          while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            if fd == out[0] {
+              keep(buffer[0..<n], in: &result.stdout, limit: maxOutputBytes, truncated: &result.truncated)
+            } else {
+              keep(buffer[0..<n], in: &result.stderr, limit: maxOutputBytes, truncated: &result.truncated)
+            }
+          }
+        }
+        // WIFEXITED / WEXITSTATUS, spelled out: the macros are not imported.
+        result.outcome = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+        return result
+      }
+      if monotonicMillis() >= deadline {
+        kill(-pid, SIGKILL)
+        kill(pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+        result.outcome = .timedOut(millis: timeoutMillis)
+        return result
+      }
+    }
+  }
+
+  /// Keeps the last `limit` bytes: a program's reason is its last line.
+  private static func keep(_ chunk: ArraySlice<UInt8>, in bytes: inout [UInt8], limit: Int, truncated: inout Bool) {
+    bytes += chunk
+    if bytes.count > limit {
+      truncated = true
+      bytes.removeFirst(bytes.count - limit)
+    }
+  }
+}
