@@ -8,5 +8,8 @@ int pidfd_open(int pid, unsigned int flags);
 int pidfd_send_signal(int pidfd, int sig, void *info, unsigned int flags);
 // accept4(2) is declared by <sys/socket.h> only under _GNU_SOURCE; the address is not wanted.
 int accept4(int sockfd, void *addr, void *addrlen, int flags);
+// sync_file_range(2) (needs _GNU_SOURCE in <fcntl.h>); off64_t is long on x86_64 and arm64.
+int sync_file_range(int fd, long offset, long nbytes, unsigned int flags);
+enum { CHIME_SYNC_FILE_RANGE_WAIT_BEFORE = 1, CHIME_SYNC_FILE_RANGE_WRITE = 2, CHIME_SYNC_FILE_RANGE_WAIT_AFTER = 4 };
 
 #endif
