@@ -6,7 +6,9 @@ import Synchronization
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
 /// own call id, and replies, which may arrive in any order, are matched by id.
 ///
-/// A dedicated reader thread decodes frames and resumes the waiting calls; writes are serialized.
+/// A unary call that is the only one in flight reads its own reply; otherwise the connection's
+/// reader thread (started on first need) decodes frames and resumes the waiting calls. Writes
+/// are serialized.
 /// When the connection drops (or `close()` is called) every call in flight fails, and every later
 /// one fails at once, with UNAVAILABLE `CONNECTION_CLOSED`. Releasing the last reference closes the
 /// connection too; an open stream from `serverStream` keeps it alive until the stream ends.
@@ -22,12 +24,20 @@ public final class ChimeConnection: CallTransport {
   /// - Throws: UNAVAILABLE `DAEMON_UNAVAILABLE` when nothing listens at `socketPath` (the message
   ///   names the path and the errno text); INVALID_ARGUMENT `SOCKET_PATH_TOO_LONG` for a path over
   ///   107 bytes, `INVALID_SOCKET_PATH` for an empty one.
-  public init(socketPath: String, maxFrameBytes: Int = Limits.maxFrameBytesDefault) throws(ChimeError) {
+  public convenience init(socketPath: String, maxFrameBytes: Int = Limits.maxFrameBytesDefault) throws(ChimeError) {
+    try self.init(socketPath: socketPath, maxFrameBytes: maxFrameBytes, ownReadBudget: ConnectionCore.defaultOwnReadBudget)
+  }
+
+  /// - Parameter ownReadBudget: how long a caller alone in flight reads its own reply before
+  ///   handing over to the reader thread (tests set 0: always the thread).
+  init(socketPath: String, maxFrameBytes: Int, ownReadBudget: Duration) throws(ChimeError) {
     self.socketPath = socketPath
     let fd = try UnixSocket.connect(path: socketPath)
-    core = ConnectionCore(fd: fd, maxFrameBytes: maxFrameBytes)
-    core.startReader()
+    core = ConnectionCore(fd: fd, maxFrameBytes: maxFrameBytes, ownReadBudget: ownReadBudget)
   }
+
+  /// True once the connection started its reader thread (tests).
+  var readerThreadStarted: Bool { core.readerThreadStarted }
 
   deinit {
     core.terminate("the connection was released")
@@ -44,20 +54,32 @@ public final class ChimeConnection: CallTransport {
   ///   RESOURCE_EXHAUSTED `FRAME_TOO_LARGE` for a payload over the frame limit.
   public func unary(_ method: Method, app: String, payload: [UInt8], deadline: Instant? = nil) async throws(ChimeError) -> [UInt8] {
     if Task.isCancelled { throw Self.cancelled(method) }
-    let call = ReplySlot()
+    let call = UnarySlot()
     let id = try core.register(.unary(call))
+    let alone = ConnectionCore.enterCall()
+    defer { ConnectionCore.leaveCall() }
+    let start = ContinuousClock.now
+    // The deadline holds on this side too: a peer that accepted and never answers (a hung
+    // daemon, another program on the socket) ends the call with DEADLINE_EXCEEDED.
+    let timeoutMillis = deadline.map { max(0, $0.millis(since: SystemWallClock().now())) }
     do {
       try core.send(core.callFrame(id: id, method: method, app: app, payload: payload, deadline: deadline))
     } catch {
       core.remove(id)
       throw error
     }
-    // The deadline holds on this side too: a peer that accepted and never answers (a hung
-    // daemon, another program on the socket) ends the call with DEADLINE_EXCEEDED.
-    let expiry = deadline.map { deadline in
-      let millis = max(0, deadline.millis(since: SystemWallClock().now()))
+    if alone {
+      // The only call in flight: read the reply here, up to the deadline or the budget.
+      var limit = start + core.ownReadBudget
+      if let timeoutMillis { limit = min(limit, start + .milliseconds(timeoutMillis)) }
+      if core.readOwnReply(call, until: limit), let reply = call.take() { return try reply.get() }
+    } else {
+      core.ensureReader()
+    }
+    let expiry = timeoutMillis.map { millis in
       let name = method.rawValue.split(separator: "/").last.map(String.init) ?? method.rawValue
-      return DeadlineTimer.shared.schedule(afterMillis: millis) { [core, socketPath] in
+      let left = max(0, millis - Int64((ContinuousClock.now - start) / .milliseconds(1)))
+      return DeadlineTimer.shared.schedule(afterMillis: left) { [core, socketPath] in
         guard core.cancel(id) != nil else { return }
         call.complete(.failure(ChimeError(.deadlineExceeded,
                                           "no answer to \(name) from \(socketPath) within \(millis) ms (the call's deadline)")))
@@ -115,7 +137,9 @@ public final class ChimeConnection: CallTransport {
     } catch {
       core.remove(id)
       continuation.finish(throwing: error)
+      return stream
     }
+    core.ensureReader()
     return stream
   }
 

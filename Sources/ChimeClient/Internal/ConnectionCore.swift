@@ -5,12 +5,28 @@ import ChimeWire
 import Foundation
 import Synchronization
 
-/// The socket and the table of calls in flight, shared by the public `ChimeConnection` and the
-/// reader thread. The fd is closed only here, in `deinit`, once neither can use it any more.
+/// The socket and the table of calls in flight, shared by the public `ChimeConnection` and
+/// whoever reads replies. The fd is closed only here, in `deinit`, once nobody can use it.
+///
+/// Reading is a role one party holds at a time. A unary call that is the only one in flight in
+/// the process reads its own reply on its own thread (`readOwnReply`): it sleeps once in
+/// `poll`, and neither a reader thread nor a pool thread has to be woken to hand it the reply.
+/// Otherwise (calls in parallel, streams, a reply slower than `ownReadBudget`) the connection's
+/// reader thread, started on first need, reads until no call is left, then parks.
 final class ConnectionCore: Sendable {
   enum Waiter: Sendable {
-    case unary(ReplySlot)
+    case unary(UnarySlot)
     case stream(StreamSink)
+  }
+
+  /// Who reads the socket now.
+  private enum Reader: Sendable {
+    /// Nobody: no call in flight, or the calls in flight have not asked for a reader yet.
+    case nobody
+    /// A caller reading its own reply (and dispatching any other it meets).
+    case caller
+    /// The reader thread.
+    case thread
   }
 
   private struct State: Sendable {
@@ -20,29 +36,50 @@ final class ConnectionCore: Sendable {
     var closed: ChimeError?
     /// A status the daemon sent for the whole connection (call id 0) before closing it.
     var farewell: ChimeError?
+    var reader = Reader.nobody
+    var threadStarted = false
   }
+
+  /// How long a caller reading its own reply may block its thread (a Swift concurrency pool
+  /// thread) before it hands the socket to the reader thread and suspends instead. Long enough
+  /// for a durable add on a busy disk; short enough that a reply that depends on other work in
+  /// this process (an in-process service extension, a test's fake daemon) is not held up long.
+  static let defaultOwnReadBudget = Duration.milliseconds(25)
+
+  /// Unary calls in flight in the whole process, on every connection. A caller reads its own
+  /// reply only when it is the only one: then blocking its thread holds up no other call.
+  private static let callsInFlight = Atomic<Int>(0)
 
   let fd: FileDescriptor
   let maxFrameBytes: Int
+  let ownReadBudget: Duration
   private let state = Mutex(State())
   private let writeLock = Mutex(())
+  private let input: Input
+  /// Signalled each time the reader thread is given the socket, and once when the connection
+  /// is down (the thread then exits).
+  private let threadWake = DispatchSemaphore(value: 0)
   /// Signalled (and kept signalled) once the connection is down.
   private let down = DispatchSemaphore(value: 0)
 
-  init(fd: FileDescriptor, maxFrameBytes: Int) {
+  /// The decoder and read buffer: used only by whoever holds the reader role (handing the role
+  /// over goes through `state`'s lock, which orders the accesses).
+  private final class Input: @unchecked Sendable {
+    var decoder: FrameDecoder
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    init(maxFrameBytes: Int) { decoder = FrameDecoder(maxFrameBytes: maxFrameBytes) }
+    deinit { buffer.deallocate() }
+  }
+
+  init(fd: FileDescriptor, maxFrameBytes: Int, ownReadBudget: Duration = defaultOwnReadBudget) {
     self.fd = fd
     self.maxFrameBytes = maxFrameBytes
+    self.ownReadBudget = ownReadBudget
+    input = Input(maxFrameBytes: maxFrameBytes)
   }
 
   deinit {
     fd.close()
-  }
-
-  /// Starts the reader thread, which keeps the core alive until the connection is down.
-  func startReader() {
-    let thread = Thread { [self] in self.readLoop() }
-    thread.name = "chime-reader"
-    thread.start()
   }
 
   // MARK: Calls
@@ -56,6 +93,16 @@ final class ConnectionCore: Sendable {
       state.calls[id] = waiter
       return id
     }
+  }
+
+  /// Counts a unary call in flight; true when it is the only one in the process. Pair with
+  /// `leaveCall`.
+  static func enterCall() -> Bool {
+    callsInFlight.add(1, ordering: .relaxed).oldValue == 0
+  }
+
+  static func leaveCall() {
+    callsInFlight.subtract(1, ordering: .relaxed)
   }
 
   /// Takes a call out of the table; nil when it already finished.
@@ -93,8 +140,9 @@ final class ConnectionCore: Sendable {
         try UnixSocket.sendAll(fd, bytes)
       } catch {
         // A daemon that refuses the connection (another user, shutting down) sends one final
-        // status and hangs up; a write racing that hang-up fails with EPIPE. The reader is about
-        // to see the status and the end: wait a moment for it, so the caller learns why.
+        // status and hangs up; a write racing that hang-up fails with EPIPE. Have the status
+        // and the end read, and wait a moment for them, so the caller learns why.
+        ensureReader()
         if down.wait(timeout: .now() + .seconds(2)) == .success { down.signal() }
         if let closed = state.withLock({ $0.closed }) { throw closed }
         throw ChimeError(.connectionClosed, "cannot write to chimed: \(error)")
@@ -103,6 +151,9 @@ final class ConnectionCore: Sendable {
   }
 
   var isClosed: Bool { state.withLock { $0.closed != nil } }
+
+  /// True once the reader thread was started (tests).
+  var readerThreadStarted: Bool { state.withLock { $0.threadStarted } }
 
   /// Ends the connection: every call in flight fails with UNAVAILABLE `CONNECTION_CLOSED`, later
   /// calls fail at once, and the reader thread wakes up and exits. Idempotent.
@@ -119,6 +170,7 @@ final class ConnectionCore: Sendable {
     }
     guard let error else { return }
     down.signal()
+    threadWake.signal()
     UnixSocket.shutdown(fd)
     for waiter in waiters {
       switch waiter {
@@ -128,31 +180,103 @@ final class ConnectionCore: Sendable {
     }
   }
 
-  // MARK: Reader thread
+  // MARK: Reading
 
-  private func readLoop() {
-    var decoder = FrameDecoder(maxFrameBytes: maxFrameBytes)
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-    defer { buffer.deallocate() }
-    var why = "the daemon closed the connection"
-    reading: while true {
-      let n: Int
-      do throws(Errno) {
-        n = try UnixSocket.receive(fd, into: buffer)
-      } catch {
-        why = "read failed: \(error)"
-        break reading
+  /// Reads replies on the calling thread until `slot` has its outcome or `limit` passes,
+  /// dispatching every reply that comes. False, at once, when someone else reads; then (and
+  /// when the limit passes) the reader thread takes over if calls are still in flight.
+  func readOwnReply(_ slot: UnarySlot, until limit: ContinuousClock.Instant) -> Bool {
+    let mine = state.withLock { state in
+      guard state.reader == .nobody, state.closed == nil else { return false }
+      state.reader = .caller
+      return true
+    }
+    guard mine else { return false }
+    var failure: String?
+    while !slot.isFinished {
+      let left = ContinuousClock.now.duration(to: limit)
+      guard left > .zero else { break }
+      let (seconds, attoseconds) = left.components
+      let millis = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+      guard UnixSocket.waitReadable(fd, millis: millis) else { continue }
+      failure = readAvailable()
+      if failure != nil { break }
+    }
+    if let failure { terminate(failure) }
+    let wakeThread = state.withLock { state in
+      guard !state.calls.isEmpty, state.closed == nil else {
+        state.reader = .nobody
+        return false
       }
-      if n == 0 { break }
-      decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-      do {
-        while let frame = try decoder.next() { dispatch(frame) }
-      } catch {
-        why = "the daemon sent a bad frame: \(error)"
-        break reading
+      state.reader = .thread
+      return true
+    }
+    if wakeThread { startOrWakeThread() }
+    return slot.isFinished
+  }
+
+  /// Makes sure someone reads: the reader thread, when nobody does. A caller reading its own
+  /// reply hands over to the thread when it stops, if calls are left.
+  func ensureReader() {
+    let wakeThread = state.withLock { state in
+      guard state.reader == .nobody, state.closed == nil else { return false }
+      state.reader = .thread
+      return true
+    }
+    if wakeThread { startOrWakeThread() }
+  }
+
+  private func startOrWakeThread() {
+    let start = state.withLock { state in
+      defer { state.threadStarted = true }
+      return !state.threadStarted
+    }
+    if start {
+      // The thread keeps the core alive until the connection is down.
+      let thread = Thread { [self] in self.readerThread() }
+      thread.name = "chime-reader"
+      thread.start()
+    }
+    threadWake.signal()
+  }
+
+  private func readerThread() {
+    while true {
+      threadWake.wait()
+      if isClosed { return }
+      while true {
+        // Blocking: the thread holds the reader role, and a reply or the end is due.
+        if let failure = readAvailable() {
+          terminate(failure)
+          return
+        }
+        let idle = state.withLock { state in
+          guard state.calls.isEmpty else { return false }
+          state.reader = .nobody
+          return true
+        }
+        if idle { break }
       }
     }
-    terminate(why)
+  }
+
+  /// Reads what has arrived (waiting for some) and dispatches every complete frame. Returns why
+  /// the connection must end, or nil. Only the holder of the reader role calls it.
+  private func readAvailable() -> String? {
+    let n: Int
+    do throws(Errno) {
+      n = try UnixSocket.receive(fd, into: input.buffer)
+    } catch {
+      return "read failed: \(error)"
+    }
+    if n == 0 { return isClosed ? "the client closed the connection" : "the daemon closed the connection" }
+    input.decoder.append(UnsafeRawBufferPointer(rebasing: input.buffer[0..<n]))
+    do {
+      while let frame = try input.decoder.next() { dispatch(frame) }
+    } catch {
+      return "the daemon sent a bad frame: \(error)"
+    }
+    return nil
   }
 
   private func dispatch(_ frame: Frame) {

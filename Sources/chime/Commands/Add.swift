@@ -5,6 +5,7 @@ import Foundation
 
 struct Add: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "add",
     abstract: "Schedule a notification (the same identifier replaces the earlier one).",
     discussion: """
       Without --in or --at the notification is delivered at once.

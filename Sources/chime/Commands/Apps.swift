@@ -6,6 +6,7 @@ import Foundation
 /// `chime apps`: where apps keep their sounds and bundle files.
 struct Apps: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "apps",
     abstract: "Register and show app layouts; allow, deny and set apps' notification settings.",
     discussion: """
       An app's custom sounds are looked up in its container's Library/Sounds, then each group \
@@ -31,6 +32,7 @@ struct Apps: AsyncParsableCommand {
 extension Apps {
   struct Register: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "register",
       abstract: "Record an app's directories (each must exist and be yours).",
       discussion: """
         Registering again changes only what is given: the rest stays as registered. --reset starts \
@@ -99,7 +101,7 @@ extension Apps {
   }
 
   struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show one app's layout and where its sounds are looked up.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one app's layout and where its sounds are looked up.")
 
     @Argument(help: "The app identifier (default: --app, $CHIME_APP or chime.cli).") var id: String?
     @OptionGroup var options: ClientOptions
@@ -119,7 +121,7 @@ extension Apps {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List registered apps.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List registered apps.")
 
     @OptionGroup var options: ClientOptions
 

@@ -7,6 +7,7 @@ import ChimeCore
 extension Apps {
   struct Allow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "allow",
       abstract: "Allow an app notifications (restoring what it was granted; alert, sound and badge if nothing).")
 
     @Argument(help: "The app identifier.") var id: String
@@ -19,6 +20,7 @@ extension Apps {
 
   struct Deny: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "deny",
       abstract: "Deny an app notifications: its adds are refused with NOTIFICATIONS_NOT_ALLOWED.")
 
     @Argument(help: "The app identifier.") var id: String

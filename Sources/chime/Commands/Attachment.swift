@@ -19,6 +19,7 @@ struct AttachmentCommand: ParsableCommand {
 extension AttachmentCommand {
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Run the daemon's attachment inspector on a file and print its verdict.",
       discussion: """
         The type is decided by the bytes, never the file name. Prints ok, the type (UTI), class, \

@@ -5,6 +5,7 @@ import ChimeCore
 /// `chime authorize`: the app's RequestAuthorization.
 struct Authorize: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "authorize",
     abstract: "Ask for authorization for the app (--app), as an app would at its first start.",
     discussion: """
       The first request records chimed's decision (chimed --authorization: allow grants what \

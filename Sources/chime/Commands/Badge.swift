@@ -5,6 +5,7 @@ import ChimeCore
 /// `chime badge [N]`: the app's badge count.
 struct Badge: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "badge",
     abstract: "Print the app's (--app) badge count, or set it to N (0 clears it).",
     discussion: """
       Setting needs the app's badge permission (BADGE_NOT_ALLOWED otherwise); a negative N is \

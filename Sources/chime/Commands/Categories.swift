@@ -6,6 +6,7 @@ import Foundation
 /// `chime categories`: the app's notification categories and their actions.
 struct Categories: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "categories",
     abstract: "Set or list the app's notification categories and their actions.",
     discussion: """
       A category names the actions (buttons, text replies) a notification offers; a request \
@@ -25,7 +26,7 @@ struct Categories: AsyncParsableCommand {
 
 extension Categories {
   struct Set: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Replace all of the app's categories with those in a JSON file (- reads stdin).")
+    static let configuration = CommandConfiguration(commandName: "set", abstract: "Replace all of the app's categories with those in a JSON file (- reads stdin).")
 
     @Argument(help: "A JSON file holding an array of categories, or - for standard input.") var file: String
     @OptionGroup var options: ClientOptions
@@ -58,7 +59,7 @@ extension Categories {
   }
 
   struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the app's categories and their actions.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the app's categories and their actions.")
 
     @OptionGroup var options: ClientOptions
 

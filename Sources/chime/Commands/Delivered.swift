@@ -5,6 +5,7 @@ import Foundation
 
 struct Delivered: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "delivered",
     abstract: "List or remove delivered notifications.",
     discussion: """
       Examples:

@@ -10,6 +10,7 @@ import Glibc
 /// `chime doctor`: checks what chimed needs, one line each (ok, warn or fail, with a hint).
 struct Doctor: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "doctor",
     abstract: "Check the daemon, its socket, data, session bus, sound and systemd units.",
     discussion: """
       Finds the socket and data directory as chimed does (flags, then $CHIME_SOCKET and \

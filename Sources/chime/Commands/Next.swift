@@ -4,6 +4,7 @@ import Foundation
 
 struct Next: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "next",
     abstract: "Preview when a trigger would fire (no daemon needed).",
     discussion: """
       Prints the next instants in UTC and in the trigger's zone, with a note where DST moves \

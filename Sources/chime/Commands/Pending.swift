@@ -5,6 +5,7 @@ import Foundation
 
 struct Pending: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "pending",
     abstract: "List scheduled notifications with their next fire time.",
     discussion: """
       Examples:

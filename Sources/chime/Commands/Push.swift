@@ -6,6 +6,7 @@ import Foundation
 /// `chime push`: deliver an APNs-style JSON payload, in the spirit of `xcrun simctl push`.
 struct Push: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "push",
     abstract: "Deliver an APNs-style JSON payload at once, as a pushed notification.",
     discussion: """
       Reads the payload from FILE (or standard input for -): `aps.alert` (a string, or title / \

@@ -4,6 +4,7 @@ import ChimeCore
 
 struct Remove: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "remove",
     abstract: "Remove pending notifications.",
     discussion: """
       Examples:

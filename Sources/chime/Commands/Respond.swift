@@ -6,6 +6,7 @@ import Foundation
 /// `chime respond`: answer a delivered notification as the user would.
 struct Respond: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "respond",
     abstract: "Answer a delivered notification: open it, dismiss it, or choose one of its actions.",
     discussion: """
       Without --action or --dismiss the notification was opened (the default action). The \

@@ -5,6 +5,7 @@ import ChimeCore
 /// `chime settings`: the app's GetSettings.
 struct Settings: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "settings",
     abstract: "Show the app's (--app) authorization status, settings and badge count.",
     discussion: "The user changes them with `chime apps allow|deny|settings ID`."
   )

@@ -19,6 +19,7 @@ struct SoundCommand: ParsableCommand {
 extension SoundCommand {
   struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "inspect",
       abstract: "Read a sound file's headers and say whether it would play as itself (no daemon needed).",
       discussion: """
         A sound plays as itself when it is AIFF, AIFF-C, WAV or CAF holding linear PCM (1–32 \

@@ -7,6 +7,7 @@ extension SoundCommand {
   /// `chime sound check NAME --app ID`: asks the daemon.
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "check",
       abstract: "Ask chimed where a sound name is found for an app and what would play.",
       discussion: """
         Prints every place searched, in order (the container's Library/Sounds, each group \

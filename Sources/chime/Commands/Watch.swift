@@ -5,6 +5,7 @@ import Foundation
 
 struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "watch",
     abstract: "Stream the app's events as they happen (delivered, added, removed, ...).",
     discussion: """
       Runs until interrupted. With --after CURSOR it first replays the events after that \

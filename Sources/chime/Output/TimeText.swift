@@ -1,19 +1,24 @@
 import ChimeCore
 import Foundation
+import Glibc
 
+/// Times as the CLI prints them. Formatted here from the C library's broken-down time (the zone
+/// of `$TZ`, else `/etc/localtime`, as Foundation's `TimeZone.current` reads it), not with
+/// `DateFormatter`: that loads ICU's formatters and data, which more than doubled the memory of
+/// a `chime pending` that prints a table.
 enum TimeText {
   /// Local wall time with the zone offset, e.g. `2026-11-22 06:40:01 +01:00`.
   static func local(_ instant: Instant) -> String {
-    let formatter = DateFormatter()
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    return formatter.string(from: instant.date)
+    let t = broken(instant, utc: false)
+    return day(t) + " " + twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + ":" + twoDigits(t.tm_sec) + " " + offset(t.tm_gmtoff)
   }
 
+  /// UTC with milliseconds, e.g. `2026-11-22T05:40:01.250Z`.
   static func iso(_ instant: Instant) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.string(from: instant.date)
+    let t = broken(instant, utc: true)
+    let millis = Int(instant.unixMillis - floorDivide(instant.unixMillis, 1000) * 1000)
+    let fraction = String(millis + 1000).dropFirst()
+    return day(t) + "T" + twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + ":" + twoDigits(t.tm_sec) + "." + fraction + "Z"
   }
 
   /// What was asked: `in 2h from 06:30`, `every 1h`, `at 2026-11-24 09:30:00`,
@@ -32,27 +37,63 @@ enum TimeText {
     }
   }
 
-  /// The instant an `--at` trigger's components name.
+  /// The instant an `--at` trigger's components name (read as UTC).
   static func instantDate(_ c: CalendarComponents) -> Date? {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    return calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute, second: c.second))
+    guard let year = c.year, let month = c.month, let day = c.day else { return nil }
+    var t = tm()
+    t.tm_year = Int32(clamping: year - 1900)
+    t.tm_mon = Int32(clamping: month - 1)
+    t.tm_mday = Int32(clamping: day)
+    t.tm_hour = Int32(clamping: c.hour ?? 0)
+    t.tm_min = Int32(clamping: c.minute ?? 0)
+    t.tm_sec = Int32(clamping: c.second ?? 0)
+    return Date(timeIntervalSince1970: Double(timegm(&t)))
   }
 
   /// Local `HH:mm` (with seconds when not zero).
   static func clock(_ instant: Instant) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = Calendar.current.component(.second, from: instant.date) == 0 ? "HH:mm" : "HH:mm:ss"
-    return formatter.string(from: instant.date)
+    let t = broken(instant, utc: false)
+    return twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + (t.tm_sec == 0 ? "" : ":" + twoDigits(t.tm_sec))
   }
 
   /// Local `yyyy-MM-dd HH:mm[:ss]`.
   static func wall(_ instant: Instant) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = "yyyy-MM-dd"
-    return formatter.string(from: instant.date) + " " + clock(instant)
+    day(broken(instant, utc: false)) + " " + clock(instant)
+  }
+
+  // MARK: Broken-down time
+
+  private static let zoneRead: Void = tzset()
+
+  private static func broken(_ instant: Instant, utc: Bool) -> tm {
+    _ = zoneRead
+    var seconds = time_t(floorDivide(instant.unixMillis, 1000))
+    var t = tm()
+    if utc { gmtime_r(&seconds, &t) } else { localtime_r(&seconds, &t) }
+    return t
+  }
+
+  private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+  }
+
+  /// `yyyy-MM-dd`.
+  private static func day(_ t: tm) -> String {
+    let year = Int(t.tm_year) + 1900
+    let digits = String(abs(year))
+    let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    return (year < 0 ? "-" : "") + padded + "-" + twoDigits(t.tm_mon + 1) + "-" + twoDigits(t.tm_mday)
+  }
+
+  private static func twoDigits(_ n: Int32) -> String {
+    n < 10 && n >= 0 ? "0\(n)" : "\(n)"
+  }
+
+  /// `+01:00`, `-05:00`, `+05:45` (seconds of a historical offset are dropped, as ICU's `xxx`).
+  private static func offset(_ seconds: Int) -> String {
+    let minutes = abs(seconds) / 60
+    return (seconds < 0 ? "-" : "+") + twoDigits(Int32(minutes / 60)) + ":" + twoDigits(Int32(minutes % 60))
   }
 
   static func describe(_ c: CalendarComponents) -> String {
