@@ -6,6 +6,7 @@ extension AttachmentCommand {
   /// `chime attachment thumbnail`: the thumbnail chimed renders for a file, without a daemon.
   struct Thumbnail: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "thumbnail",
       abstract: "Render the thumbnail chimed shows for an attachment, as PNG (no daemon needed).",
       discussion: """
         Runs the attachment inspector and option rules as `chime attachment check` does, then \

@@ -133,9 +133,26 @@ import Testing
   @Test func appIDs() throws {
     try AppID.validate("org.example.tea")
     try AppID.validate("tea_app-2")
-    for bad in ["", ".x", "x.", "a..b", "a/b", "a b", String(repeating: "a", count: 256)] {
+    try AppID.validate("a")
+    try AppID.validate(String(repeating: "a", count: 255))
+    for bad in ["", ".", "..", ".x", "x.", "a..b", "a...b", "a/b", "a b", "é.x", String(repeating: "a", count: 256)] {
       #expect(throws: ChimeError.self, "\(bad)") { try AppID.validate(bad) }
     }
+  }
+
+  @Test func aRefusedAppIDIsQuotedSafelyInTheMessage() {
+    func message(_ id: String) -> String? {
+      do { try AppID.validate(id) } catch { return error.message }
+      return nil
+    }
+    #expect(message("org..tea")?.contains(#""org..tea""#) == true)
+    // A control character or quote is escaped, not sent raw to whoever prints the message.
+    let hostile = message("a\u{1B}[2J\"b")
+    #expect(hostile?.contains("\u{1B}") == false)
+    #expect(hostile?.contains(#"\u{1B}[2J\"b"#) == true)
+    let long = message(String(repeating: "x", count: 100) + "/")
+    #expect(long?.contains(String(repeating: "x", count: 64) + "…") == true)
+    #expect(long?.contains(String(repeating: "x", count: 65)) == false)
   }
 
   @Test func attachmentIdentifiersFollowTheIdentifierRules() {
