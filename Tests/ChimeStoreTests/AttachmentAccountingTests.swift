@@ -108,6 +108,14 @@ import Testing
     #expect((try? results[1].get()) != nil, "another app's quota is its own")
     #expect(try store.allPending("app").map(\.request.identifier) == ["a"])
     #expect(try store.db.attachmentUsage(app: "app") == 600)
+    // Alone in its batch (no savepoint: the transaction is rolled back), the same refusal
+    // leaves no row, no event and no held file behind either.
+    let cursorBefore = try store.db.lastCursor()
+    let alone = store.db.commit([.add(app: "app", pending: Fixtures.pending(Self.request("c", files: [("/s/d.png", 500)]), added: t0), at: t0)])
+    #expect(alone[0].failure?.reason == "ATTACHMENT_QUOTA_EXCEEDED")
+    #expect(try store.allPending("app").map(\.request.identifier) == ["a"])
+    #expect(try store.db.attachmentUsage(app: "app") == 600)
+    #expect(try store.db.lastCursor() == cursorBefore)
     // Replacing the request that holds the bytes frees them for its replacement.
     try store.add("app", Self.request("a", files: [("/s/a2.png", 900)]))
     #expect(try store.db.attachmentUsage(app: "app") == 900)

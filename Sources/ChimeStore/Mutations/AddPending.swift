@@ -29,10 +29,14 @@ public struct AddPending: Mutation {
   public func apply(in t: WriteTransaction) throws -> Outcome {
     let identifier = pending.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
-    let replaced = try t.exists(.pending, app: app, identifier: identifier)
+    // Whether the identifier is taken, and how many the app holds (kept by triggers on
+    // `pending`, migration v6): one statement, whatever the app holds.
+    let row = try Row.fetchOne(t.db.cachedStatement(sql: """
+      SELECT EXISTS (SELECT 1 FROM pending WHERE app = ? AND identifier = ?), (SELECT count FROM app_pending WHERE app = ?)
+      """), arguments: [app, identifier, app])
+    let replaced: Bool = row?[0] ?? false
     if !replaced {
-      // Kept by triggers on `pending` (migration v6): one row read, whatever the app holds.
-      let held = try Int.fetchOne(t.db.cachedStatement(sql: "SELECT count FROM app_pending WHERE app = ?"), arguments: [app]) ?? 0
+      let held: Int = row?[1] ?? 0
       guard held < limit else {
         throw ChimeError(.pendingLimit,
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
