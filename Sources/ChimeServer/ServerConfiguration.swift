@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
   public var windowCapacity: Int = 1024
   /// Stored events kept for resuming subscribers.
   public var eventRetention: Int = 50_000
+  /// A store file up to this size is checked whole before serving; a larger one right after
+  /// (damage found then stops the daemon with STORE_DAMAGED), so restarts stay fast.
+  public var storeCheckAtOpenLimitBytes: Int64 = 32 << 20
   /// Where apps' default layouts live (`<dir>/<app id>/container`, `.../bundle`).
   public var appsDirectory: String = AppsDirectory.resolve()
   /// Bytes of attachments one app may keep in the store.

@@ -21,6 +21,8 @@ public final class ChimeDatabase: Sendable {
   public let attachmentQuota: Int64
   /// Every read and commit passes it, so `close()` never pulls a connection from under one.
   let gate = AccessGate()
+  /// The store was too large to check whole at open: `verifyDeferred()` is still to run.
+  public let deferredCheck: Bool
 
   /// Opens or creates the database at `path` (creating missing parent directories with mode
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
@@ -33,8 +35,12 @@ public final class ChimeDatabase: Sendable {
   /// - Throws: UNAVAILABLE `STORE_UNAVAILABLE` when the file or its directory cannot be
   ///   created or opened; INTERNAL `STORE_UNAVAILABLE` when it is not a usable Chime database;
   ///   FAILED_PRECONDITION `STORE_UNAVAILABLE` when a newer version of Chime migrated it.
+  ///   - checkAtOpenLimit: a store file up to this many bytes gets its full `quick_check`
+  ///     before opening; a larger one only a look at its header and schema, the full check
+  ///     being left to `verifyDeferred()` (see `deferredCheck`).
   public init(path: String, logger: Logger? = nil, eventRetention: Int = ChimeDatabase.defaultEventRetention,
-              attachmentQuota: Int64 = Limits.attachmentQuotaDefault) throws(ChimeError) {
+              attachmentQuota: Int64 = Limits.attachmentQuotaDefault,
+              checkAtOpenLimit: Int64 = ChimeDatabase.checkAtOpenLimitBytes) throws(ChimeError) {
     let logger = logger ?? Logger(label: "chime.store", factory: { _ in SwiftLogNoOpLogHandler() })
     self.logger = logger
     self.attachmentQuota = attachmentQuota
@@ -56,7 +62,7 @@ public final class ChimeDatabase: Sendable {
     do {
       // Checked read-only first: opening the pool writes (GRDB makes sure a WAL file exists),
       // and nothing may write to a damaged store.
-      try Self.verify(path: path, logger: logger)
+      deferredCheck = try Self.verify(path: path, limit: checkAtOpenLimit, logger: logger)
       pool = try DatabasePool(path: path, configuration: configuration)
       // GRDB sets synchronous=NORMAL on the writer after `prepareDatabase` when it enables WAL.
       // An answered call must survive power loss, so the writer commits with FULL.
@@ -83,19 +89,53 @@ public final class ChimeDatabase: Sendable {
     ChimeError(.storeDamaged, "\(path) is damaged (\(what)); chimed leaves it untouched. Move it aside (mv \(path) \(path).damaged) to start with an empty store, or put back a copy")
   }
 
+  /// Stores up to this size are checked whole before opening (`quick_check` reads every page:
+  /// about 0.8 ms per thousand pending requests, so about 100 ms here); larger ones after.
+  public static let checkAtOpenLimitBytes: Int64 = 32 << 20
+
   /// `PRAGMA quick_check` on a read-only connection before anything writes: a damaged store is
-  /// refused at start-up, not discovered one read at a time. About 0.8 ms per thousand pending
-  /// requests. A new, empty file has nothing to check.
-  private static func verify(path: String, logger: Logger) throws {
-    guard (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0 else { return }
+  /// refused at start-up, not discovered one read at a time. A store over `limit` bytes gets
+  /// only its header and schema read here (a file that is not a database is still refused at
+  /// once), so a restart with a million pending requests is not held up for a second; true
+  /// then, and the caller runs `verifyDeferred()` once serving. A new, empty file has nothing
+  /// to check.
+  private static func verify(path: String, limit: Int64, logger: Logger) throws -> Bool {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+    guard size > 0 else { return false }
     var configuration = Configuration()
     configuration.readonly = true
     let queue = try DatabaseQueue(path: path, configuration: configuration)
     defer { try? queue.close() }
-    let findings = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
+    guard size <= limit else {
+      _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
+      return true
+    }
+    try check(queue, path: path, logger: logger)
+    return false
+  }
+
+  private static func check(_ reader: some DatabaseReader, path: String, logger: Logger) throws {
+    let findings = try reader.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
     guard findings == ["ok"] else {
       logger.error("the store failed its check", metadata: ["path": "\(path)", "findings": "\(findings)"])
       throw damaged(path, "quick_check: " + findings.joined(separator: "; "))
+    }
+  }
+
+  /// The check `init` left for later (`deferredCheck`), on a reader while the store serves.
+  /// Blocking: call off the loop.
+  ///
+  /// - Throws: DATA_LOSS `STORE_DAMAGED` saying what was found and what to do; the store's
+  ///   read errors.
+  public func verifyDeferred() throws(ChimeError) {
+    let outcome: Result<Void, any Error>? = gate.pass { Result { try Self.check(pool, path: pool.path, logger: logger) } }
+    switch outcome {
+    case nil: throw StoreError.closed
+    case .success?: return
+    case .failure(let error as ChimeError)?: throw error
+    case .failure(let error as DatabaseError)? where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB:
+      throw Self.damaged(pool.path, error.message ?? "SQLite error \(error.resultCode.rawValue)")
+    case .failure(let error)?: throw StoreError.map(error, .read, logger: logger, context: "check of \(pool.path)")
     }
   }
 

@@ -31,6 +31,17 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
   }
 
+  @Test func aFileThatIsNotADatabaseIsRefusedAtOnceHoweverLarge() throws {
+    let dir = TemporaryDirectory()
+    let path = dir.file("chime.db")
+    try Data(repeating: 0x5A, count: 64 * 1024).write(to: URL(fileURLWithPath: path))
+    #expect {
+      _ = try ChimeDatabase(path: path, checkAtOpenLimit: 0)
+    } throws: { error in
+      (error as? ChimeError)?.reason == "STORE_DAMAGED"
+    }
+  }
+
   @Test func aStoreFailingItsCheckIsRefusedAndKept() throws {
     let dir = TemporaryDirectory()
     let path = dir.file("chime.db")

@@ -29,6 +29,26 @@ extension ChimeDaemon {
     running.registry = registry
     try registry.listen()
     configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
+    if stack.database.deferredCheck { checkStoreWhileServing(stack.database) }
+  }
+
+  /// A store too large to check whole before serving is checked now, on a reader; damage
+  /// found stops the daemon with STORE_DAMAGED, as a check before serving would have refused
+  /// to start (what was committed meanwhile went to the pages SQLite could read and write).
+  private func checkStoreWhileServing(_ database: ChimeStore.ChimeDatabase) {
+    let started = ContinuousClock.now
+    loop.runBlocking(catching: { () throws(ChimeError) in try database.verifyDeferred() }) { [self] result in
+      switch result {
+      case .success:
+        configuration.logger.info("store checked", metadata: ["took": "\(ContinuousClock.now - started)"])
+      case .failure(let error) where error.code == .dataLoss:
+        configuration.logger.critical("the store is damaged; chimed stops", metadata: ["error": "\(error.message)"])
+        failure.withLock { $0 = error }
+        beginShutdown(reason: "the store is damaged")
+      case .failure(let error):
+        configuration.logger.error("the store could not be checked", metadata: ["error": "\(error)"])
+      }
+    }
   }
 
   func startInProcess(_ call: InProcessCall, header: CallHeader, payload: [UInt8]) {

@@ -20,6 +20,9 @@ public final class ChimeDaemon: Sendable {
   /// The running daemon's parts, created and touched on the loop; nil before and after.
   let parts = Mutex<LoopBound<DaemonParts>?>(nil)
   private let stopped = Mutex(false)
+  /// Why a daemon that was serving stopped by itself (a store found damaged after start), to
+  /// be thrown by `run()`.
+  let failure = Mutex<ChimeError?>(nil)
   private let stoppedSignal = DispatchSemaphore(value: 0)
 
   /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
@@ -59,6 +62,7 @@ public final class ChimeDaemon: Sendable {
     stopped.withLock { $0 = true }
     stoppedSignal.signal()
     if let error = setupError.withLock({ $0 }) { throw error }
+    if let error = failure.withLock({ $0 }) { throw error }
   }
 
   /// Starts serving on a new thread; returns once listening (or throws why it could not).
@@ -87,6 +91,9 @@ public final class ChimeDaemon: Sendable {
 
   /// True once the loop has stopped.
   public var isStopped: Bool { stopped.withLock { $0 } }
+
+  /// Why the daemon stopped by itself, if it did (what `run()` throws).
+  public var stoppedWith: ChimeError? { failure.withLock { $0 } }
 
   /// Blocks until the loop has stopped.
   public func waitUntilStopped() {

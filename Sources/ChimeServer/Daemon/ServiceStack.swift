@@ -28,7 +28,8 @@ final class ServiceStack {
       throw ChimeError(.dataDirUnavailable, "cannot resolve the data directory \(configuration.dataDirectory)")
     }
     database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
-                                 attachmentQuota: configuration.attachmentQuotaBytes)
+                                 attachmentQuota: configuration.attachmentQuotaBytes,
+                                 checkAtOpenLimit: configuration.storeCheckAtOpenLimitBytes)
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox,
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
