@@ -156,7 +156,12 @@ struct Chimed: ParsableCommand {
       return
     }
     LogLevelSwitch.shared.set(Logger.Level(rawValue: settings.logLevel) ?? .info)
-    LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
+    // Straight to the journal, with fields, when stderr is the journal (systemd's unit).
+    if JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment) {
+      LoggingSystem.bootstrap { label in JournalLogHandler(label: label) }
+    } else {
+      LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
+    }
     var configuration = ServerConfiguration(
       socketPath: settings.socket,
       dataDirectory: settings.dataDirectory,
