@@ -30,7 +30,7 @@ baseline=bench/baseline.json
 for b in chimed chime-bench; do
   [ -x "$bin/$b" ] || { echo "bench-check: $bin/$b is missing; run: swift build -c release" >&2; exit 2; }
 done
-for tool in valgrind strip python3; do
+for tool in valgrind strip python3 cc; do
   command -v "$tool" >/dev/null || { echo "bench-check: $tool is not installed (scripts/install-deps.sh)" >&2; exit 2; }
 done
 
@@ -49,6 +49,9 @@ for b in chimed chime-bench; do
   strip --strip-debug -o "$tmp/bin/$b" "$bin/$b"
 done
 bin="$tmp/bin"
+# valgrind 3.19 answers ENOSYS to pidfd_open and pidfd_send_signal, and chimed then refuses every
+# peer: the daemon under valgrind gets a small preloaded stand-in (bench/valgrind-pidfd-shim.c).
+cc -O2 -shared -fPIC -o "$tmp/pidfd-shim.so" bench/valgrind-pidfd-shim.c
 
 # Starts chimed (optionally under a wrapper) in directory $1; sets $daemon_pid and $socket once
 # it has printed its "listening" line (bounded: 180 s under valgrind).
@@ -93,7 +96,7 @@ adds() { timeout 900 "$bin/chime-bench" --client-adds "$1" --socket "$2"; }
 # chimed's instructions with $1 adds, into $result (no subshells: the EXIT trap must see every pid).
 daemon_run() {
   local dir="$tmp/daemon-$1"
-  start_daemon "$dir" "${callgrind[@]}" --callgrind-out-file="$dir/callgrind.out"
+  start_daemon "$dir" env LD_PRELOAD="$tmp/pidfd-shim.so" "${callgrind[@]}" --callgrind-out-file="$dir/callgrind.out"
   adds "$1" "$socket"
   stop_daemon
   instructions "$dir/callgrind.out"
