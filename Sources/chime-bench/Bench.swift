@@ -54,16 +54,14 @@ struct Bench: AsyncParsableCommand {
       return
     }
 
-    // Floors, in the same temp directory (the same file system as the daemon's data).
-    let sqlite = try Floors.sqlite(in: directory.path)
-    report.floor("sqlite-full-64-row-tx", sqlite.batchRowsPerSecond, "rows/s", note: "\(sqlite.batchRows) rows, WAL synchronous=FULL, pending-shaped table")
-    report.floor("sqlite-full-1-row-commit-p50", sqlite.singleCommitP50Micros / 1000, "ms", note: "\(sqlite.singleCommits) one-row commits")
-    let echo = try Floors.socketEcho(in: directory.path)
-    report.floor("unix-socket-round-trip-p50", echo.p50Micros / 1000, "ms", note: "\(echo.count) round trips of 128 bytes")
-    report.floor("round-trip+1-row-commit", (echo.p50Micros + sqlite.singleCommitP50Micros) / 1000, "ms")
-    print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms",
-                 sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000))
-    print(String(format: "floor: Unix-socket echo round trip p50 %.3f ms (%d round trips)", echo.p50Micros / 1000, echo.count))
+    // Floors, in the same temp directory (the same file system as the daemon's data): measured
+    // here and again after the add phases, the better of the two kept (the machine is shared,
+    // its disk too: one measurement can land in someone else's burst).
+    let sqliteBefore = try Floors.sqlite(in: directory.path)
+    let echoBefore = try Floors.socketEcho(in: directory.path)
+    print(String(format: "floor (before the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                 sqliteBefore.batchRowsPerSecond, sqliteBefore.batchRows, sqliteBefore.singleCommitP50Micros / 1000,
+                 echoBefore.p50Micros / 1000, echoBefore.count))
     let redis = try Floors.redisHSET(in: directory.path, clients: clients)
     if let rate = redis.rate {
       report.floor("redis-appendfsync-always-hset-\(clients)-clients", rate, "req/s", note: redis.note)
@@ -102,6 +100,24 @@ struct Bench: AsyncParsableCommand {
     manyRaw.print(label: "\(clients) clients, raw")
     report.figure("adds-\(clients)-clients-raw", manyRaw.rate, "adds/s")
     report.figure("adds-\(clients)-clients-raw-p99", manyRaw.p99Millis, "ms")
+
+    let sqliteAfter = try Floors.sqlite(in: directory.path)
+    let echoAfter = try Floors.socketEcho(in: directory.path)
+    print(String(format: "floor (after the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                 sqliteAfter.batchRowsPerSecond, sqliteAfter.batchRows, sqliteAfter.singleCommitP50Micros / 1000,
+                 echoAfter.p50Micros / 1000, echoAfter.count))
+    let batchRate = max(sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond)
+    let commit = min(sqliteBefore.singleCommitP50Micros, sqliteAfter.singleCommitP50Micros) / 1000
+    let roundTrip = min(echoBefore.p50Micros, echoAfter.p50Micros) / 1000
+    let bracket = "better of before and after the add phases"
+    report.floor("sqlite-full-64-row-tx", batchRate, "rows/s",
+                 note: String(format: "%@: %.0f and %.0f; %d rows each, WAL synchronous=FULL, pending-shaped table", bracket,
+                              sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond, sqliteBefore.batchRows))
+    report.floor("sqlite-full-1-row-commit-p50", commit, "ms",
+                 note: String(format: "%@: %.3f and %.3f", bracket, sqliteBefore.singleCommitP50Micros / 1000, sqliteAfter.singleCommitP50Micros / 1000))
+    report.floor("unix-socket-round-trip-p50", roundTrip, "ms",
+                 note: String(format: "%@: %.3f and %.3f; 128-byte echo", bracket, echoBefore.p50Micros / 1000, echoAfter.p50Micros / 1000))
+    report.floor("round-trip+1-row-commit", roundTrip + commit, "ms")
 
     // `chime pending` as a whole process against `systemctl --version`, alternating.
     try await processPhase(daemon: daemon, directory: directory.path, report: &report)
