@@ -24,6 +24,7 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
+  @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
   @Option(help: "Adds of a 50 MB movie per movie client in the attachment phase.") var movies = 5
   @Option(help: "Clients adding movies at once in the attachment phase.") var movieClients = 4
   @Option(help: "chimed's attachment staging width (its default is 2; a large number means no limit).")
@@ -45,6 +46,13 @@ struct Bench: AsyncParsableCommand {
     defer { directory.remove() }
     var report = Report(revision: Revision.current(scratch: directory.path), machine: Machine.describe())
     print("chime-bench at \(report.revision) on \(report.machine), \(report.date)")
+    if floorsOnly {
+      let sqlite = try Floors.sqlite(in: directory.path)
+      let echo = try Floors.socketEcho(in: directory.path)
+      print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                   sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000, echo.p50Micros / 1000, echo.count))
+      return
+    }
     let daemonArguments = fileLaneWidth.map { ["--file-lane-width", "\($0)"] } ?? []
     var daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
     // Stopped however the run ends, before the directory holding its data goes.
