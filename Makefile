@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients proto proto-check bench fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients proto proto-check bench bench-check bench-baseline fuzz clean \
 	man install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -36,8 +36,22 @@ proto:
 proto-check: deps
 	scripts/check-proto.sh
 
+# The benchmark (release chimed, chime and chime-bench): every figure beside a floor measured in
+# the same run (SQLite FULL commits, a Unix-socket echo, Redis when installed, systemctl) and the
+# goals of issue 18 as checks. A missed goal is reported, not a failure. BENCH_ARGS adds flags,
+# JSON=FILE writes every figure, floor and ratio there; e.g. BENCH_ARGS="--pending 1000000".
+BENCH_ARGS ?=
+JSON ?=
 bench: release
-	.build/release/chime-bench
+	.build/release/chime-bench $(if $(JSON),--json $(JSON)) $(BENCH_ARGS)
+
+# Instructions per add under callgrind (daemon and client), against bench/baseline.json: fails
+# when one grew more than 10%. `make bench-baseline` rewrites the baseline (commit it with why).
+bench-check: release
+	scripts/bench-check.sh
+
+bench-baseline: release
+	scripts/bench-check.sh --update
 
 # libFuzzer over each media/sound inspector for FUZZ_SECONDS each (not part of `make test`).
 FUZZ_SECONDS ?= 60

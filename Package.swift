@@ -166,6 +166,8 @@ let package = Package(
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // The sqlite3 C library alone (GRDB's system-library module, not GRDB): the SQLite floor.
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
     ),

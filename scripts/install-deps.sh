@@ -22,6 +22,7 @@ packages=(
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip
   valgrind              # the C client's leak check (clients/c: make test-valgrind)
+  time                  # GNU time: chime-bench reads a child's own peak RSS through it
   libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)
   sound-theme-freedesktop  # the default sound (message-new-instant)
   dbus-daemon           # a private session bus for the desktop tests

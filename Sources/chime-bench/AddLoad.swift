@@ -38,6 +38,10 @@ struct AddLoad {
     return AddLoad(total: perClient * clients, seconds: (ContinuousClock.now - start).seconds, latenciesMicros: latencies)
   }
 
+  var rate: Double { Double(total) / seconds }
+  var p50Millis: Double { latenciesMicros.sorted().percentile(0.5) / 1000 }
+  var p99Millis: Double { latenciesMicros.sorted().percentile(0.99) / 1000 }
+
   func print(label: String) {
     let sorted = latenciesMicros.sorted()
     Swift.print(String(format: "adds: %@  %d durable adds in %.2f s = %.0f adds/s; latency p50 %.2f ms, p99 %.2f ms",

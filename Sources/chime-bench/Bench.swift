@@ -2,8 +2,8 @@ import ArgumentParser
 import ChimeClient
 import ChimeCore
 import Foundation
+import Glibc
 
-@main
 struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "chime-bench",
@@ -24,12 +24,17 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
+  @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
   @Option(help: "Adds of a 50 MB movie per movie client in the attachment phase.") var movies = 5
   @Option(help: "Clients adding movies at once in the attachment phase.") var movieClients = 4
   @Option(help: "chimed's attachment staging width (its default is 2; a large number means no limit).")
   var fileLaneWidth: Int?
   @Option(help: "MPEG-4 file padded to 50 MB for the attachment phase (default: the repository's fixture).")
   var movieFixture: String?
+  @Option(help: "Write every figure, floor, ratio and goal, the git revision, date and machine to this JSON file.")
+  var json: String?
+  @Option(help: "Runs of `chime pending` and `systemctl --version` (alternating) in the whole-process phase.")
+  var processRuns = 20
 
   func run() async throws {
     // 0. The calendar engine: cost of one next-fire computation over a mixed set of component
@@ -39,30 +44,91 @@ struct Bench: AsyncParsableCommand {
 
     let directory = try BenchDirectory()
     defer { directory.remove() }
-    print("chime-bench on \(Machine.describe())")
+    var report = Report(revision: Revision.current(scratch: directory.path), machine: Machine.describe())
+    print("chime-bench at \(report.revision) on \(report.machine), \(report.date)")
+    if floorsOnly {
+      let sqlite = try Floors.sqlite(in: directory.path)
+      let echo = try Floors.socketEcho(in: directory.path)
+      print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                   sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000, echo.p50Micros / 1000, echo.count))
+      return
+    }
     let daemonArguments = fileLaneWidth.map { ["--file-lane-width", "\($0)"] } ?? []
     var daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
     // Stopped however the run ends, before the directory holding its data goes.
     defer { daemon.stop() }
     if attachmentsOnly {
-      try await attachmentPhase(daemon: daemon, directory: directory.path)
+      try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
       return
     }
+
+    // Floors, in the same temp directory (the same file system as the daemon's data): measured
+    // here and again after the add phases, the better of the two kept (the machine is shared,
+    // its disk too: one measurement can land in someone else's burst).
+    let sqliteBefore = try Floors.sqlite(in: directory.path)
+    let echoBefore = try Floors.socketEcho(in: directory.path)
+    print(String(format: "floor (before the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                 sqliteBefore.batchRowsPerSecond, sqliteBefore.batchRows, sqliteBefore.singleCommitP50Micros / 1000,
+                 echoBefore.p50Micros / 1000, echoBefore.count))
+    let redis = try Floors.redisHSET(in: directory.path, clients: clients)
+    if let rate = redis.rate {
+      report.floor("redis-appendfsync-always-hset-\(clients)-clients", rate, "req/s", note: redis.note)
+      print(String(format: "floor: Redis appendfsync always, HSET, %d clients: %.0f req/s", clients, rate))
+    } else {
+      report.skipped.append(redis.note)
+      print("floor: \(redis.note)")
+    }
+
     let emptyRSS = daemon.residentKiB()
+    report.figure("daemon-empty-rss", Double(emptyRSS) / 1024, "MiB")
     print(String(format: "memory: empty daemon RSS %.1f MiB", Double(emptyRSS) / 1024))
 
-    // 1. One client, sequential durable adds: through the Swift client, then from the raw
-    //    single-threaded load generator (which leaves the daemon more of the shared cores).
+    // 1. One client, sequential durable adds: through the Swift client (with this process's
+    //    CPU per call), then from the raw single-threaded load generator (which leaves the
+    //    daemon more of the shared cores).
+    let cpuBefore = Self.processCPUSeconds()
     let one = try await AddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single")
+    let clientCPU = (Self.processCPUSeconds() - cpuBefore) / Double(max(one.total, 1)) * 1e6
     one.print(label: "1 client, ChimeClient")
+    print(String(format: "client: ChimeClient CPU per call %.0f µs (this process, user+system)", clientCPU))
+    report.figure("chimeclient-cpu-per-call", clientCPU, "µs")
+    report.figure("adds-1-client-chimeclient", one.rate, "adds/s")
+    report.figure("adds-1-client-chimeclient-p50", one.p50Millis, "ms")
     let oneRaw = try RawAddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single-raw")
     oneRaw.print(label: "1 client, raw")
+    report.figure("adds-1-client-raw", oneRaw.rate, "adds/s")
+    report.figure("adds-1-client-raw-p50", oneRaw.p50Millis, "ms")
+    report.figure("adds-1-client-raw-p99", oneRaw.p99Millis, "ms")
 
     // 2. Many clients, concurrent durable adds, the same two ways.
     let many = try await AddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par")
     many.print(label: "\(clients) clients, ChimeClient")
+    report.figure("adds-\(clients)-clients-chimeclient", many.rate, "adds/s")
     let manyRaw = try RawAddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par-raw")
     manyRaw.print(label: "\(clients) clients, raw")
+    report.figure("adds-\(clients)-clients-raw", manyRaw.rate, "adds/s")
+    report.figure("adds-\(clients)-clients-raw-p99", manyRaw.p99Millis, "ms")
+
+    let sqliteAfter = try Floors.sqlite(in: directory.path)
+    let echoAfter = try Floors.socketEcho(in: directory.path)
+    print(String(format: "floor (after the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
+                 sqliteAfter.batchRowsPerSecond, sqliteAfter.batchRows, sqliteAfter.singleCommitP50Micros / 1000,
+                 echoAfter.p50Micros / 1000, echoAfter.count))
+    let batchRate = max(sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond)
+    let commit = min(sqliteBefore.singleCommitP50Micros, sqliteAfter.singleCommitP50Micros) / 1000
+    let roundTrip = min(echoBefore.p50Micros, echoAfter.p50Micros) / 1000
+    let bracket = "better of before and after the add phases"
+    report.floor("sqlite-full-64-row-tx", batchRate, "rows/s",
+                 note: String(format: "%@: %.0f and %.0f; %d rows each, WAL synchronous=FULL, pending-shaped table", bracket,
+                              sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond, sqliteBefore.batchRows))
+    report.floor("sqlite-full-1-row-commit-p50", commit, "ms",
+                 note: String(format: "%@: %.3f and %.3f", bracket, sqliteBefore.singleCommitP50Micros / 1000, sqliteAfter.singleCommitP50Micros / 1000))
+    report.floor("unix-socket-round-trip-p50", roundTrip, "ms",
+                 note: String(format: "%@: %.3f and %.3f; 128-byte echo", bracket, echoBefore.p50Micros / 1000, echoAfter.p50Micros / 1000))
+    report.floor("round-trip+1-row-commit", roundTrip + commit, "ms")
+
+    // `chime pending` as a whole process against `systemctl --version`, alternating.
+    try await processPhase(daemon: daemon, directory: directory.path, report: &report)
 
     // 3. Fill to `pending` far-future requests.
     let have = oneRaw.total + one.total + many.total + manyRaw.total
@@ -73,6 +139,8 @@ struct Bench: AsyncParsableCommand {
     let count = try await client.pendingCount()
     let fullRSS = daemon.residentKiB()
     print(String(format: "memory: %d pending RSS %.1f MiB (%.2f× empty)", count, Double(fullRSS) / 1024, Double(fullRSS) / Double(max(emptyRSS, 1))))
+    report.figure("pending", Double(count), "requests")
+    report.figure("daemon-rss-over-empty", Double(fullRSS - emptyRSS) / 1024, "MiB", note: "with \(count) pending")
 
     // 4. Start-up with everything pending.
     daemon.stop()
@@ -80,22 +148,150 @@ struct Bench: AsyncParsableCommand {
     daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
     let startup = ContinuousClock.now - startClock
     print("startup: \(count) pending, listening after \(startup.formatted(.units(allowed: [.milliseconds])))")
+    report.figure("restart-to-listening", startup.seconds * 1000, "ms", note: "with \(count) pending")
     let restartedRSS = daemon.residentKiB()
     print(String(format: "memory: after restart with %d pending RSS %.1f MiB (%.2f× empty)", count, Double(restartedRSS) / 1024, Double(restartedRSS) / Double(max(emptyRSS, 1))))
+    report.figure("daemon-rss-over-empty-after-restart", Double(restartedRSS - emptyRSS) / 1024, "MiB", note: "with \(count) pending")
 
     // 5. Fire lateness with all of that pending.
     let lateness = try await FireLateness.run(socket: daemon.socket, fires: fires)
     lateness.print()
+    report.figure("fire-lateness-daemon-p50", lateness.daemonLatenessMillis.percentile(0.5), "ms", note: "whole milliseconds")
+    report.figure("fire-lateness-daemon-p99", lateness.daemonLatenessMillis.percentile(0.99), "ms", note: "whole milliseconds")
+    report.figure("fire-lateness-seen-p50", lateness.observedLatenessMillis.percentile(0.5), "ms")
+    report.figure("fire-lateness-seen-p99", lateness.observedLatenessMillis.percentile(0.99), "ms")
 
     // 6. 50 MB attachments being added do not hold up other clients.
-    try await attachmentPhase(daemon: daemon, directory: directory.path)
+    try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
+
+    addChecks(to: &report, pending: count)
+    report.printChecks()
+    if let json { try report.write(json: json) }
   }
 
-  func attachmentPhase(daemon: DaemonHandle, directory: String) async throws {
+  /// The issue's goals (issue 18), each against its floor.
+  func addChecks(to report: inout Report, pending count: Int) {
+    report.check("\(clients)-client adds (raw)", figure: "adds-\(clients)-clients-raw", floor: "sqlite-full-64-row-tx", atLeast: true, bound: 0.65)
+    report.check("\(clients)-client adds (ChimeClient)", figure: "adds-\(clients)-clients-chimeclient", floor: "sqlite-full-64-row-tx", atLeast: true, bound: 0.65)
+    report.check("\(clients)-client adds (raw) vs Redis", figure: "adds-\(clients)-clients-raw", floor: "redis-appendfsync-always-hset-\(clients)-clients",
+                 atLeast: true, bound: 1)
+    report.check("1-client add p50 (raw)", figure: "adds-1-client-raw-p50", floor: "round-trip+1-row-commit", atLeast: false, bound: 2)
+    report.check("1-client add p50 (ChimeClient)", figure: "adds-1-client-chimeclient-p50", floor: "round-trip+1-row-commit", atLeast: false, bound: 2)
+    report.check("ChimeClient CPU per call", figure: "chimeclient-cpu-per-call", atMost: 50)
+    report.check("chime pending wall", figure: "chime-pending-wall-p50", floor: "systemctl-version-wall-p50", atLeast: false, bound: 2)
+    report.check("chime pending peak RSS", figure: "chime-pending-peak-rss", atMost: 15)
+    let scale = count == 1_000_000 ? nil : "at \(count) pending; the goal is stated for 1,000,000 (--pending 1000000)"
+    report.check("RSS over an empty daemon", figure: "daemon-rss-over-empty", atMost: 10, note: scale)
+    report.check("restart to listening", figure: "restart-to-listening", atMost: 100,
+                 note: [scale, "listening, not the first due fire"].compactMap { $0 }.joined(separator: "; "))
+    let seen = "event seen by a subscriber − due: an upper bound on the daemon's lateness (its own figure is in whole ms)"
+    report.check("fire lateness p50", figure: "fire-lateness-seen-p50", atMost: 0.1, note: seen)
+    report.check("fire lateness p99", figure: "fire-lateness-seen-p99", atMost: 1, note: seen)
+    report.check("small adds p99 during 50 MB movie adds", figure: "attachments-small-adds-during-p99", atMost: 5)
+  }
+
+  /// `chime pending` (the CLI next to this binary, against the benchmark's daemon, with a few
+  /// requests to list) as a whole process: wall time and peak RSS from wait4, beside
+  /// `systemctl --version` run alternately with it.
+  func processPhase(daemon: DaemonHandle, directory: String, report: inout Report) async throws {
+    let cli = Self.siblingBinary("chime")
+    let app = "chime.cli"
+    let client = try ChimeClient.connect(socketPath: daemon.socket, app: app)
+    for i in 0..<10 {
+      _ = try await client.add(NotificationRequest(identifier: "cli-\(i)", content: NotificationContent(title: "Listed \(i)"),
+                                                   trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400))))
+    }
+    var chimeRuns: [Spawned] = []
+    var systemctlRuns: [Spawned] = []
+    let haveSystemctl = Spawned.resolve("systemctl") != nil
+    let limit = ContinuousClock.now + .seconds(60)
+    for _ in 0..<processRuns where ContinuousClock.now < limit {
+      let run = try Spawned.run(cli, ["pending", "--socket", daemon.socket, "--app", app], scratch: directory)
+      guard run.status == 0, run.output.contains("cli-9") else {
+        throw BenchError("chime pending failed (status \(run.status)): \(run.output.prefix(300))")
+      }
+      chimeRuns.append(run)
+      if haveSystemctl { systemctlRuns.append(try Spawned.run("systemctl", ["--version"], scratch: directory)) }
+    }
+    let wall = chimeRuns.map { $0.wallSeconds * 1000 }.sorted()
+    let cpu = chimeRuns.map { $0.cpuSeconds * 1000 }.sorted()
+    report.figure("chime-pending-wall-p50", wall.percentile(0.5), "ms", note: "\(chimeRuns.count) runs listing 10 requests")
+    report.figure("chime-pending-cpu-p50", cpu.percentile(0.5), "ms")
+    // Peak RSS: wait4's ru_maxrss of a posix_spawned child also counts the spawner's own peak
+    // (glibc spawns with CLONE_VM|CLONE_VFORK and the kernel records the old mm's high-water
+    // mark at exec), so it would report this benchmark's RSS. GNU time forks from a ~1 MiB
+    // process and reports its child's ru_maxrss from wait4, which is then the child's own.
+    let rss: [Double]
+    let rssNote: String
+    if Spawned.resolve("/usr/bin/time") != nil {
+      var runs: [Double] = []
+      for i in 0..<5 {
+        let out = directory + "/time-\(i).txt"
+        let run = try Spawned.run("/usr/bin/time", ["-f", "%M", "-o", out, cli, "pending", "--socket", daemon.socket, "--app", app],
+                                  scratch: directory)
+        guard run.status == 0, let text = try? String(contentsOfFile: out, encoding: .utf8),
+              let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "") else {
+          throw BenchError("/usr/bin/time chime pending failed (status \(run.status))")
+        }
+        runs.append(kib / 1024)
+      }
+      rss = runs.sorted()
+      rssNote = "ru_maxrss from wait4 in GNU time (fork+exec from a small process), median of \(runs.count) runs"
+      if let floor = try? Spawned.run("/usr/bin/time", ["-f", "%M", "-o", directory + "/time-systemctl.txt", "systemctl", "--version"], scratch: directory),
+         floor.status == 0, let text = try? String(contentsOfFile: directory + "/time-systemctl.txt", encoding: .utf8),
+         let kib = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+        report.floor("systemctl-version-peak-rss", kib / 1024, "MiB")
+      }
+    } else {
+      rss = chimeRuns.map { Double($0.peakRSSKiB) / 1024 }.sorted()
+      rssNote = "ru_maxrss from wait4 of a posix_spawned child: includes chime-bench's own peak (no /usr/bin/time)"
+    }
+    report.figure("chime-pending-peak-rss", rss.percentile(0.5), "MiB", note: rssNote)
+    var line = String(format: "process: chime pending (%d runs) wall p50 %.1f ms, CPU p50 %.1f ms, peak RSS %.1f MiB",
+                      chimeRuns.count, wall.percentile(0.5), cpu.percentile(0.5), rss.percentile(0.5))
+    if haveSystemctl {
+      let floor = systemctlRuns.map { $0.wallSeconds * 1000 }.sorted().percentile(0.5)
+      report.floor("systemctl-version-wall-p50", floor, "ms", note: "\(systemctlRuns.count) runs, alternating with chime pending")
+      line += String(format: "; systemctl --version wall p50 %.1f ms", floor)
+    } else {
+      report.skipped.append("systemctl not installed: no floor for chime pending's wall time")
+    }
+    print(line)
+  }
+
+  /// `count` sequential adds through ChimeClient, nothing printed: the load scripts/bench-check.sh
+  /// runs under callgrind (the client's instructions) or against a chimed under callgrind.
+  static func sequentialAdds(socket: String?, count: Int) async throws {
+    let client = try ChimeClient.connect(socketPath: socket, app: AddLoad.app, timeout: 600)
+    for i in 0..<count {
+      _ = try await client.add(NotificationRequest(
+        identifier: "check-\(i)",
+        content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
+        trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i)))))
+    }
+  }
+
+  /// User + system CPU of this process so far, in seconds.
+  static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+  }
+
+  /// A binary built next to this one.
+  static func siblingBinary(_ name: String) -> String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+      .appendingPathComponent(name).path
+  }
+
+  func attachmentPhase(daemon: DaemonHandle, directory: String, report: inout Report) async throws {
     let fixture = movieFixture.map { URL(fileURLWithPath: $0) } ?? Self.repositoryFixture("movies/mp4-video.mp4")
     let load = try await AttachmentLoad.run(socket: daemon.socket, directory: directory, movie: fixture, movies: movies,
                                             movieClients: movieClients, smallAdds: 400)
     load.print()
+    report.figure("attachments-small-adds-alone-p99", load.alone.sorted().percentile(0.99) / 1000, "ms")
+    report.figure("attachments-small-adds-during-p99", load.during.sorted().percentile(0.99) / 1000, "ms",
+                  note: "\(movieClients) clients adding 50 MB movies meanwhile")
   }
 
   /// A fixture in Tests/Fixtures/media, found from this source file's path.

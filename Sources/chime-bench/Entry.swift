@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+/// The entry point. `chime-bench --client-adds N --socket PATH` only does N sequential adds
+/// through ChimeClient and exits: the load scripts/bench-check.sh runs under valgrind (the
+/// client's instructions) or against a chimed under valgrind. It keeps the main thread
+/// synchronous, waiting on a semaphore: valgrind 3.19 crashes in the Swift async main, whose
+/// main thread parks in dispatch_main (sigsuspend). Everything else is `Bench`.
+@main
+enum Entry {
+  static func main() {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if let i = arguments.firstIndex(of: "--client-adds") {
+      guard i + 1 < arguments.count, let count = Int(arguments[i + 1]), count >= 0 else {
+        FileHandle.standardError.write(Data("chime-bench: --client-adds takes a count\n".utf8))
+        exit(2)
+      }
+      let socket = arguments.firstIndex(of: "--socket").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+      let done = DispatchSemaphore(value: 0)
+      let failure = FailureBox()
+      // Detached: main() is on the main actor, and the main thread waits below.
+      Task.detached {
+        do { try await Bench.sequentialAdds(socket: socket, count: count) } catch { failure.set("\(error)") }
+        done.signal()
+      }
+      done.wait()
+      if let message = failure.get() {
+        FileHandle.standardError.write(Data("chime-bench: \(message)\n".utf8))
+        exit(1)
+      }
+      exit(0)
+    }
+    Task {
+      await Bench.main()
+      exit(0)
+    }
+    dispatchMain()
+  }
+}
+
+private final class FailureBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var message: String?
+  func set(_ m: String) { lock.withLock { message = m } }
+  func get() -> String? { lock.withLock { message } }
+}
