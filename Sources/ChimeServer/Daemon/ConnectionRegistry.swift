@@ -157,6 +157,10 @@ final class ConnectionRegistry {
       let facts = process.facts(pid: pid)
       // Read, then check the process is still the one that connected: a pid recycled since
       // would have shown another process's files.
+      if pidfd < 0 && PeerProcess.pidfdUnsupported {
+        // No pidfds on this kernel: what was read stands, unconfirmed.
+        return try PeerSandbox.identify(flatpakInfo: facts.flatpakInfo, cgroup: facts.cgroup)
+      }
       guard pidfd >= 0 else {
         throw ChimeError(.peerNotIdentified, "chimed could not hold a pidfd for the peer (pid \(pid)): it has exited, or chimed has no descriptor left")
       }

@@ -25,8 +25,18 @@ public struct PeerProcess: Sendable {
   /// True while the process a pidfd refers to is running: facts read before this returns true
   /// belonged to that process, not to one that got its pid after it exited.
   public static func isRunning(pidfd: Int32) -> Bool {
-    pidfd_send_signal(pidfd, 0, nil, 0) == 0
+    // Only ESRCH says it is gone; EPERM means it lives (and is not ours to signal), and a
+    // kernel or tool without the call (ENOSYS) cannot tell us otherwise.
+    pidfd_send_signal(pidfd, 0, nil, 0) == 0 || errno != ESRCH
   }
+
+  /// True when this kernel has no pidfd_open (Linux before 5.3): a peer is then identified by
+  /// its pid alone, without the check that the pid was not recycled meanwhile.
+  public static let pidfdUnsupported: Bool = {
+    let fd = pidfd_open(getpid(), 0)
+    if fd >= 0 { Glibc.close(fd); return false }
+    return errno == ENOSYS
+  }()
 
   private static func read(_ path: String) -> String? {
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
