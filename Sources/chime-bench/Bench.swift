@@ -142,13 +142,24 @@ struct Bench: AsyncParsableCommand {
     report.figure("pending", Double(count), "requests")
     report.figure("daemon-rss-over-empty", Double(fullRSS - emptyRSS) / 1024, "MiB", note: "with \(count) pending")
 
-    // 4. Start-up with everything pending.
+    // 4. Start-up with everything pending, and one request (of an app of its own) that fell due
+    //    while chimed was down: how soon after the restart is it delivered?
+    let restartApp = "org.chime.bench.restart"
+    _ = try await ChimeClient.connect(socketPath: daemon.socket, app: restartApp).add(NotificationRequest(
+      identifier: "due-while-down", content: NotificationContent(title: "Due while down"),
+      trigger: .timeInterval(TimeIntervalTrigger(seconds: 1))))
     daemon.stop()
+    try await Task.sleep(for: .milliseconds(1500))  // until it is past due (wall time, not measured)
     let startClock = ContinuousClock.now
     daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
     let startup = ContinuousClock.now - startClock
-    print("startup: \(count) pending, listening after \(startup.formatted(.units(allowed: [.milliseconds])))")
+    var restartEvents = try ChimeClient.connect(socketPath: daemon.socket, app: restartApp).subscribe(after: 0).makeAsyncIterator()
+    while let event = try await restartEvents.next(), !(event.kind == .delivered && event.identifiers == ["due-while-down"]) {}
+    let firstFire = ContinuousClock.now - startClock
+    print("startup: \(count) pending, listening after \(startup.formatted(.units(allowed: [.milliseconds]))), the request due while down delivered after \(firstFire.formatted(.units(allowed: [.milliseconds])))")
     report.figure("restart-to-listening", startup.seconds * 1000, "ms", note: "with \(count) pending")
+    report.figure("restart-to-first-due-fire", firstFire.seconds * 1000, "ms",
+                  note: "with \(count) pending: start of chimed to a subscriber seeing the delivery of a request due while it was down")
     let restartedRSS = daemon.residentKiB()
     print(String(format: "memory: after restart with %d pending RSS %.1f MiB (%.2f× empty)", count, Double(restartedRSS) / 1024, Double(restartedRSS) / Double(max(emptyRSS, 1))))
     report.figure("daemon-rss-over-empty-after-restart", Double(restartedRSS - emptyRSS) / 1024, "MiB", note: "with \(count) pending")
@@ -156,8 +167,9 @@ struct Bench: AsyncParsableCommand {
     // 5. Fire lateness with all of that pending.
     let lateness = try await FireLateness.run(socket: daemon.socket, fires: fires)
     lateness.print()
-    report.figure("fire-lateness-daemon-p50", lateness.daemonLatenessMillis.percentile(0.5), "ms", note: "whole milliseconds")
-    report.figure("fire-lateness-daemon-p99", lateness.daemonLatenessMillis.percentile(0.99), "ms", note: "whole milliseconds")
+    let wake = "due instant to the timer's wake for it (the delivery's fire_lateness_us)"
+    report.figure("fire-lateness-daemon-p50", lateness.daemonLatenessMillis.percentile(0.5), "ms", note: wake)
+    report.figure("fire-lateness-daemon-p99", lateness.daemonLatenessMillis.percentile(0.99), "ms", note: wake)
     report.figure("fire-lateness-seen-p50", lateness.observedLatenessMillis.percentile(0.5), "ms")
     report.figure("fire-lateness-seen-p99", lateness.observedLatenessMillis.percentile(0.99), "ms")
 
@@ -182,11 +194,9 @@ struct Bench: AsyncParsableCommand {
     report.check("chime pending peak RSS", figure: "chime-pending-peak-rss", atMost: 15)
     let scale = count == 1_000_000 ? nil : "at \(count) pending; the goal is stated for 1,000,000 (--pending 1000000)"
     report.check("RSS over an empty daemon", figure: "daemon-rss-over-empty", atMost: 10, note: scale)
-    report.check("restart to listening", figure: "restart-to-listening", atMost: 100,
-                 note: [scale, "listening, not the first due fire"].compactMap { $0 }.joined(separator: "; "))
-    let seen = "event seen by a subscriber − due: an upper bound on the daemon's lateness (its own figure is in whole ms)"
-    report.check("fire lateness p50", figure: "fire-lateness-seen-p50", atMost: 0.1, note: seen)
-    report.check("fire lateness p99", figure: "fire-lateness-seen-p99", atMost: 1, note: seen)
+    report.check("restart to the first due fire", figure: "restart-to-first-due-fire", atMost: 100, note: scale)
+    report.check("fire lateness p50", figure: "fire-lateness-daemon-p50", atMost: 0.1)
+    report.check("fire lateness p99", figure: "fire-lateness-daemon-p99", atMost: 1)
     report.check("small adds p99 during 50 MB movie adds", figure: "attachments-small-adds-during-p99", atMost: 5)
   }
 
