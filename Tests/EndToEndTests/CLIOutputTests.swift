@@ -222,6 +222,23 @@ import Testing
     return arguments
   }
 
+  /// Negative numbers reach the check that says why they are refused, and `next --json` refuses
+  /// in JSON as every other command does.
+  @Test func negativeNumbersAndNextRefusalsSayWhy() throws {
+    let cursor = try chime(["watch", "--after", "-1"])
+    #expect(cursor.status == 64)
+    #expect(cursor.stderr.contains("--after takes a cursor, 0 or more (got -1)"), "\(cursor.stderr)")
+    let count = try chime(["watch", "--count", "-2"])
+    #expect(count.status == 64)
+    #expect(count.stderr.contains("--count must be at least 1 (got -2)"), "\(count.stderr)")
+    let width = try chime(["next", "--interval", "90s", "--width", "-3"])
+    #expect(width.status == 64, "\(width.stderr)")
+    let next = try chime(["next", "--calendar", "hour=99", "--json"])
+    #expect(next.status == 1)
+    #expect(next.object?["reason"] as? String == "INVALID_DATE_COMPONENT", "\(next.stdout)")
+    #expect(next.object?["exit_status"] as? Int == 1)
+  }
+
   /// The remaining papercuts: TRIGGER says what was asked, weekdays and levels are spelled out
   /// as typed, help names the fallback socket, and a bad command line ends with its own usage.
   @Test func outputSpellsWhatInputTakes() throws {
@@ -255,6 +272,10 @@ import Testing
     #expect(invalid.status == 64)
     #expect(invalid.stderr.contains("needs a unit"))
     #expect(invalid.stderr.contains("Usage: chime add"), "\(invalid.stderr)")
+    let nested = try chime(["apps", "register", "org.example.tea", "--width", "-1"])
+    #expect(nested.status == 64)
+    #expect(nested.stderr.contains("--width takes a number of columns"), "\(nested.stderr)")
+    #expect(nested.stderr.contains("Usage: chime apps register"), "\(nested.stderr)")
     let parse = try chime(["add", "x", "--nosuch"])
     #expect(parse.status == 64)
     #expect(parse.stderr.contains("Usage: chime add"), "\(parse.stderr)")

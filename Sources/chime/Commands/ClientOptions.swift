@@ -15,7 +15,7 @@ struct ClientOptions: ParsableArguments {
   @Flag(help: "Print machine-readable JSON.")
   var json = false
 
-  @Option(help: ArgumentHelp("Cut table cells with … so lines fit N columns, also when piped (default: the terminal's width on a terminal, $COLUMNS first; no limit when piped; 0: no limit).",
+  @Option(parsing: .unconditional, help: ArgumentHelp("Cut table cells with … so lines fit N columns, also when piped (default: the terminal's width on a terminal, $COLUMNS first; no limit when piped; 0: no limit).",
                              valueName: "N"))
   var width: Int?
 

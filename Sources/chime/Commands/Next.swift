@@ -37,8 +37,12 @@ struct Next: ParsableCommand {
   @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.", completion: .list(["next", "skip"])) var dstGap: String?
   @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.", completion: .list(["first", "both"])) var dstOverlap: String?
   @Flag(help: "Print JSON: an array of {utc, local, zone, utc_offset_seconds, dst_note}.") var json = false
-  @Option(help: ArgumentHelp("Cut table cells with … so lines fit N columns (default: the terminal's width on a terminal; 0: no limit).", valueName: "N"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Cut table cells with … so lines fit N columns (default: the terminal's width on a terminal; 0: no limit).", valueName: "N"))
   var width: Int?
+
+  func validate() throws {
+    if let width, width < 0 { throw ValidationError("--width takes a number of columns, or 0 for no limit (got \(width))") }
+  }
 
   func run() throws {
     let trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: interval, repeats: repeats,
@@ -53,7 +57,7 @@ struct Next: ParsableCommand {
     do {
       dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5)
     } catch {
-      printError("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")")
+      report(error, json: json, status: 1)
       throw ExitCode(1)
     }
     if let count, count > 1, !trigger.repeats {
