@@ -69,6 +69,25 @@ extension Chime {
       JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: status.rawValue), pretty: false)
       fflush(nil)
     }
+    if error is ValidationError, command != Chime.self, let path = path(to: command) {
+      // Thrown by `run`, where ArgumentParser no longer knows the command's place in the tree
+      // and would show `Usage: add ...`: the usage as a parse error shows it, `chime add ...`.
+      printError("""
+        Error: \(command.message(for: error))
+        Usage: \(usageString(for: command))
+          See 'chime \(path.joined(separator: " ")) --help' for more information.
+        """)
+      Foundation.exit(status.rawValue)
+    }
     command.exit(withError: error)
+  }
+
+  /// The subcommand names from `chime` to `command` (`["apps", "register"]`).
+  static func path(to command: any ParsableCommand.Type, under parent: any ParsableCommand.Type = Chime.self) -> [String]? {
+    for sub in parent.configuration.subcommands {
+      if sub == command { return [sub._commandName] }
+      if let rest = path(to: command, under: sub) { return [sub._commandName] + rest }
+    }
+    return nil
   }
 }

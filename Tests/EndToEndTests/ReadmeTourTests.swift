@@ -6,8 +6,10 @@ import Testing
 /// directory (the tour's `chime` lines, comments dropped, words split as a shell would for
 /// double quotes).
 @Suite struct ReadmeTourTests {
+  /// The repository's root directory.
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
   static func tourCommands() throws -> [[String]] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let readme = try String(contentsOfFile: root.appendingPathComponent("README.md").path, encoding: .utf8)
     guard let start = readme.range(of: "## A tour of the CLI"), let end = readme.range(of: "looks like this", range: start.upperBound..<readme.endIndex) else { return [] }
     return readme[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line -> [String]? in

@@ -35,7 +35,7 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Category identifier.") var category = ""
   @Option(help: "Thread identifier.") var thread = ""
   @Option(name: .customLong("target-content-id"), help: "Target content identifier.") var targetContentID = ""
-  @Option(help: "Interruption level: passive, active, time-sensitive, critical.") var level: String?
+  @Option(help: "Interruption level: passive, active, time-sensitive, critical.", completion: .list(InterruptionLevel.allCases.map(JSONOutput.cliLevel))) var level: String?
   @Option(help: "Relevance score, 0–1.") var relevance: Double?
   @Option(name: .customLong("in"), parsing: .unconditional, help: "Fire after this long: 90s, 10m, 2h, 1h30m, 1d (a unit is required).")
   var after: String?
@@ -44,10 +44,10 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Fire when the date matches these components, e.g. \"weekday=mon,hour=9,minute=30\" (see chime next --help).")
   var calendar: String?
   @Option(help: "IANA time zone for --calendar (default: floating, follows the daemon's zone).") var tz: String?
-  @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.") var dstGap: String?
-  @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.") var dstOverlap: String?
+  @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.", completion: .list(["next", "skip"])) var dstGap: String?
+  @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.", completion: .list(["first", "both"])) var dstOverlap: String?
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
-  @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).")
+  @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).", completion: .list(["deliver", "skip"]))
   var missed: String?
   @Option(name: .customLong("attach"), help: ArgumentHelp(AttachOption.help, valueName: "file[,options]"))
   var attachments: [String] = []

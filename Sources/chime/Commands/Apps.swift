@@ -140,7 +140,7 @@ extension Apps {
         for app in apps {
           table.add([app.appID, app.container, app.groupContainers.joined(separator: ", "), app.bundle])
         }
-        print(table.render(), terminator: "")
+        print(table.render(width: options.tableWidth), terminator: "")
       }
     }
   }

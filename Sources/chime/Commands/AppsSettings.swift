@@ -65,7 +65,7 @@ extension Apps {
     }
   }
 
-  enum Switch: String, ExpressibleByArgument {
+  enum Switch: String, CaseIterable, ExpressibleByArgument {
     case on, off
   }
 }

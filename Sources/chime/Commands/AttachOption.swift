@@ -2,14 +2,15 @@ import ArgumentParser
 import ChimeCore
 import Foundation
 
-/// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x:y:w:h][,time=T]`.
+/// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T]` (clip also as x:y:w:h,
+/// the same two spellings `attachment check --clip` takes).
 enum AttachOption {
-  static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x:y:w:h][,time=T]. Repeatable. The file is moved into chimed's store (copied when it is inside the app's bundle)."
+  static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T] (clip also x:y:w:h). Repeatable. The file is moved into chimed's store (copied when it is inside the app's bundle)."
 
   static func parse(_ text: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Attachment {
     // Options are taken from the end while they look like options, so a file name with a comma
     // in it ("a,b.png,hidden") still names its file.
-    var parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    var parts = mergingClipNumbers(text.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
     var options: [String] = []
     while parts.count > 1, let last = parts.last, isOption(last) {
       options.insert(parts.removeLast(), at: 0)
@@ -25,17 +26,39 @@ enum AttachOption {
       case ("type", let value?): attachment.options.typeHint = value
       case ("hidden", nil): attachment.options.thumbnailHidden = true
       case ("clip", let value?):
-        let numbers = value.split(separator: ":").compactMap { Double($0) }
-        guard numbers.count == 4 else { throw ValidationError("--attach clip= takes x:y:w:h, e.g. clip=0:0:0.5:0.5") }
-        attachment.options.thumbnailClippingRect = ClipRect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        do {
+          attachment.options.thumbnailClippingRect = try ClipText.parse(value)
+        } catch {
+          throw ValidationError("--attach clip= takes x,y,w,h or x:y:w:h, e.g. clip=0,0,0.5,0.5 (got \"\(value)\")")
+        }
       case ("time", let value?):
         guard let seconds = Double(value) else { throw ValidationError("--attach time= takes a number (seconds, or a GIF frame index)") }
         attachment.options.thumbnailTime = seconds
       default:
-        throw ValidationError("--attach: unknown option \"\(part)\"; use id=, type=, hidden, clip=x:y:w:h or time=")
+        throw ValidationError("--attach: unknown option \"\(part)\"; use id=, type=, hidden, clip=x,y,w,h or time=")
       }
     }
     return attachment
+  }
+
+  /// `clip=0,0,0.5,0.5` split at its commas: the numbers after a `clip=` that holds one number
+  /// are its own (the file, first, is never merged; a count other than four is refused later,
+  /// as a clip).
+  static func mergingClipNumbers(_ parts: [String]) -> [String] {
+    func isNumber<S: StringProtocol>(_ text: S) -> Bool { Double(text.trimmingCharacters(in: .whitespaces)) != nil }
+    var out = Array(parts.prefix(1)), i = 1
+    while i < parts.count {
+      if parts[i].hasPrefix("clip="), isNumber(parts[i].dropFirst(5)) {
+        var end = i + 1
+        while end < parts.count, isNumber(parts[end]) { end += 1 }
+        out.append(parts[i..<end].joined(separator: ","))
+        i = end
+      } else {
+        out.append(parts[i])
+        i += 1
+      }
+    }
+    return out
   }
 
   /// "photo.png,hiden": no file has that name, but "photo.png" exists, so the rest is a
@@ -46,7 +69,7 @@ enum AttachOption {
       let head = parts[..<cut].joined(separator: ",")
       guard !head.isEmpty, isFile(head, currentDirectory) else { continue }
       let unknown = parts[cut...].filter { !isOption($0) }.map { "\"\($0)\"" }.joined(separator: ", ")
-      throw ValidationError("--attach: unknown option \(unknown) after \(head); use id=, type=, hidden, clip=x:y:w:h or time=")
+      throw ValidationError("--attach: unknown option \(unknown) after \(head); use id=, type=, hidden, clip=x,y,w,h or time=")
     }
   }
 

@@ -84,7 +84,7 @@ extension Categories {
             table.add(["", action.identifier, action.title, options.joined(separator: ", ")])
           }
         }
-        print(table.render(), terminator: "")
+        print(table.render(width: options.tableWidth), terminator: "")
       }
     }
   }

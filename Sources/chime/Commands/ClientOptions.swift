@@ -15,6 +15,13 @@ struct ClientOptions: ParsableArguments {
   @Flag(help: "Print machine-readable JSON.")
   var json = false
 
+  @Option(parsing: .unconditional, help: ArgumentHelp("Cut table cells with … so lines fit N columns, also when piped (default: the terminal's width on a terminal, $COLUMNS first; no limit when piped; 0: no limit).",
+                             valueName: "N"))
+  var width: Int?
+
+  /// The width tables are cut to, nil for none (never in JSON).
+  var tableWidth: Int? { json ? nil : OutputWidth.columns(requested: width) }
+
   @Option(help: ArgumentHelp("How long a call may take before it fails with DEADLINE_EXCEEDED (e.g. 10s, 2m; 0 waits forever).",
                              valueName: "duration"))
   var timeout: String = "60s"
@@ -26,6 +33,7 @@ struct ClientOptions: ParsableArguments {
   }
 
   func validate() throws {
+    if let width, width < 0 { throw ValidationError("--width takes a number of columns, or 0 for no limit (got \(width))") }
     if let app, app.trimmingCharacters(in: .whitespaces).isEmpty {
       throw ValidationError("--app is empty; give an app identifier, or leave --app out for $CHIME_APP or chime.cli")
     }

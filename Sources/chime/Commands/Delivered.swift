@@ -59,7 +59,7 @@ struct Delivered: AsyncParsableCommand {
         return
       }
       let now = Instant(Date())
-      var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"])
+      var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"], keep: [3])
       for n in notifications {
         let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
         let category = n.request.content.categoryIdentifier
@@ -67,7 +67,7 @@ struct Delivered: AsyncParsableCommand {
         table.add([n.request.identifier, n.request.content.title, category + actions,
                    "\(TimeText.local(n.delivered)) (\(DurationText.relative(n.delivered, from: now)))", note])
       }
-      print(table.render(), terminator: "")
+      print(table.render(width: options.tableWidth), terminator: "")
     }
   }
 }

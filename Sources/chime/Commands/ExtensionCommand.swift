@@ -37,14 +37,14 @@ struct ExtensionCommand: AsyncParsableCommand {
   @Argument(help: "`run` [ID], or just the extension identifier.") var words: [String] = []
   @Option(help: "The extension identifier (with `run`).") var id: String?
   @Option(name: .customLong("category"), help: "A category to handle; repeat for several.") var categories: [String] = []
-  @Option(help: "keep, dismiss or forward.") var answer: String = "forward"
+  @Option(help: "keep, dismiss or forward.", completion: .list(["keep", "dismiss", "forward"])) var answer: String = "forward"
   @Option(help: "Exit after answering this many responses.") var responses: Int?
   @Option(help: "Exit after reporting this many media button presses.") var presses: Int?
   @Option(help: "Initial content size ratio (height / width, > 0).") var ratio: Double = 1
   @Flag(help: "The default title and body are hidden under the extension's view.") var defaultContentHidden = false
   @Flag(help: "The extension's title replaces the app name.") var overridesDefaultTitle = false
   @Flag(help: "The extension's view takes input.") var userInteraction = false
-  @Option(help: "Media play/pause button: none, default or overlay.") var mediaButton: String = "none"
+  @Option(help: "Media play/pause button: none, default or overlay.", completion: .list(["none", "default", "overlay"])) var mediaButton: String = "none"
   @Option(help: "The media button's frame: X,Y,WIDTH,HEIGHT in points.") var mediaFrame: String?
   @Option(help: "The media button's tint, #RRGGBB.") var mediaTint: String = ""
   @Flag(help: "Act as the app's service extension (mutable pushes) instead of a content extension.") var service = false

@@ -34,9 +34,15 @@ struct Next: ParsableCommand {
   @Flag(help: "Repeat (calendar: every match; interval: every interval). Without it, one instant.") var repeats = false
   @Option(parsing: .unconditional, help: "Start strictly after this instant (ISO 8601; without an offset, local; default now).") var after: String?
   @Option(help: "How many instants with --repeats (1–1000; default 5).") var count: Int?
-  @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.") var dstGap: String?
-  @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.") var dstOverlap: String?
+  @Option(help: "A wall time the clock skips fires at the gap's end (next) or not at all (skip); only when the hour is fixed.", completion: .list(["next", "skip"])) var dstGap: String?
+  @Option(help: "A wall time the clock repeats fires at the first occurrence (first) or at both; only when the hour is fixed.", completion: .list(["first", "both"])) var dstOverlap: String?
   @Flag(help: "Print JSON: an array of {utc, local, zone, utc_offset_seconds, dst_note}.") var json = false
+  @Option(parsing: .unconditional, help: ArgumentHelp("Cut table cells with … so lines fit N columns (default: the terminal's width on a terminal; 0: no limit).", valueName: "N"))
+  var width: Int?
+
+  func validate() throws {
+    if let width, width < 0 { throw ValidationError("--width takes a number of columns, or 0 for no limit (got \(width))") }
+  }
 
   func run() throws {
     let trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: interval, repeats: repeats,
@@ -51,7 +57,7 @@ struct Next: ParsableCommand {
     do {
       dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5)
     } catch {
-      printError("chime: \(error.code) \(error.reason): \(error.message)\(error.field.isEmpty ? "" : " (field \(error.field))")")
+      report(error, json: json, status: 1)
       throw ExitCode(1)
     }
     if let count, count > 1, !trigger.repeats {
@@ -66,9 +72,9 @@ struct Next: ParsableCommand {
       })
       return
     }
-    var table = Table(headers: ["UTC", "LOCAL", "ZONE", "NOTE"])
+    var table = Table(headers: ["UTC", "LOCAL", "ZONE", "NOTE"], keep: [0, 1])
     for d in dates { table.add([d.utcISO8601, d.localISO8601, d.zoneIdentifier, d.dstNote ?? ""]) }
-    print(table.render(), terminator: "")
+    print(table.render(width: OutputWidth.columns(requested: width)), terminator: "")
   }
 }
 

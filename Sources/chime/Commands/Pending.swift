@@ -29,7 +29,7 @@ struct Pending: AsyncParsableCommand {
         return
       }
       let now = Instant(Date())
-      var table = Table(headers: ["ID", "TITLE", "TRIGGER", "NEXT FIRE"])
+      var table = Table(headers: ["ID", "TITLE", "TRIGGER", "NEXT FIRE"], keep: [2, 3])
       for pending in requests {
         table.add([
           pending.request.identifier,
@@ -38,7 +38,7 @@ struct Pending: AsyncParsableCommand {
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }
-      print(table.render(), terminator: "")
+      print(table.render(width: options.tableWidth), terminator: "")
     }
   }
 }

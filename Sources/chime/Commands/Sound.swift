@@ -25,7 +25,7 @@ extension SoundCommand {
         A sound plays as itself when it is AIFF, AIFF-C, WAV or CAF holding linear PCM (1–32 \
         bits), 32- or 64-bit float, IMA4, µ-law or a-law, and lasts less than 30 seconds. \
         Otherwise the default sound plays and the reason says why: SOUND_NOT_FOUND (missing, \
-        or a symlink, which is not followed), SOUND_UNSUPPORTED_FORMAT, SOUND_TOO_LONG or \
+        a directory, or a symlink, which is not followed), SOUND_UNSUPPORTED_FORMAT, SOUND_TOO_LONG or \
         SOUND_CORRUPT. Exits 0 only when the file would play as itself.
 
         Examples:
@@ -59,9 +59,9 @@ struct SoundVerdict {
   var facts: SoundFacts?
 
   /// Opens the file as the daemon will, reads it with `SoundInspector` and judges it with
-  /// `SoundRules`. A missing file, or a symlink (never followed here), is `SOUND_NOT_FOUND`;
-  /// one that is there but cannot be read as a file (a directory, no permission) is
-  /// `SOUND_CORRUPT`, as the daemon judges a sound it found but cannot open.
+  /// `SoundRules`. A missing file, a directory, or a symlink (never followed here) is
+  /// `SOUND_NOT_FOUND`; one that is there but cannot be read as a file (a FIFO, no permission)
+  /// is `SOUND_CORRUPT`, as the daemon judges a sound it found but cannot open.
   static func inspect(path: String) -> SoundVerdict {
     do throws(RegularFile.OpenFailure) {
       return try RegularFile.withByteSource(path) { source in
@@ -80,8 +80,18 @@ struct SoundVerdict {
       case .notRegular, .unreadable: resolution.reason = Reason.soundCorrupt.name
       }
       resolution.message = error.message
+      if error.kind == .notRegular, isDirectory(path) {
+        // Not a broken sound: no sound at all, so the lookup's reason, and the plain fact.
+        resolution.reason = Reason.soundNotFound.name
+        resolution.message = "\(path) is a directory, not a sound file; give a file in it"
+      }
       return SoundVerdict(resolution: resolution)
     }
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
   }
 
   /// The verdict, then the headers' facts (those the container states).

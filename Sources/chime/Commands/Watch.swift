@@ -21,21 +21,24 @@ struct Watch: AsyncParsableCommand {
 
   @OptionGroup var options: ClientOptions
 
-  @Option(help: "Replay events after this cursor first.")
-  var after: UInt64?
+  @Option(parsing: .unconditional, help: "Replay events after this cursor first (0 replays everything kept).")
+  var after: Int64?
 
-  @Option(help: "Exit after this many events (the 'subscribed' marker does not count).")
+  @Option(parsing: .unconditional, help: "Exit after this many events (the 'subscribed' marker does not count).")
   var count: Int?
 
   func validate() throws {
     if let count, count < 1 { throw ValidationError("--count must be at least 1 (got \(count))") }
+    if let after, after < 0 {
+      throw ValidationError("--after takes a cursor, 0 or more (got \(after)): the #N that begins each watch line")
+    }
   }
 
   func run() async throws {
     try await reporting(json: options.json) {
       let client = try options.connect()
       var seen = 0
-      for try await event in client.subscribe(after: after) {
+      for try await event in client.subscribe(after: after.map { UInt64($0) }) {
         if options.json {
           JSONOutput.print(JSONOutput.event(event), pretty: false)
         } else {

@@ -1,25 +1,67 @@
 import ChimeCore
+import ChimeSystem
 import Foundation
+import Glibc
 
-/// A plain-text table with columns padded to their widest cell.
+/// A plain-text table with columns padded to their widest cell, measured in terminal columns
+/// (`DisplayWidth`: CJK and emoji take two, combining marks none). Given a width, the widest
+/// columns are narrowed until a row fits, and cells cut with "…": free text first, the columns
+/// in `keep` (times) only when that is not enough.
 struct Table {
   let headers: [String]
+  let keep: Set<Int>
   private var rows: [[String]] = []
 
-  init(headers: [String]) { self.headers = headers }
+  init(headers: [String], keep: Set<Int> = []) {
+    self.headers = headers
+    self.keep = keep
+  }
 
   /// Cells are escaped here, before widths are measured (a newline or an escape sequence in a
   /// title shows as `\n` / `\e`).
   mutating func add(_ row: [String]) { rows.append(row.map { TerminalText.escaped($0) }) }
 
-  func render() -> String {
+  /// The table; with `width`, no line is wider than that many columns (unless every column is
+  /// already at its narrowest: its header's width, at least 6).
+  func render(width: Int? = nil) -> String {
     let all = [headers] + rows
-    let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+    var widths = headers.indices.map { column in
+      all.map { $0.indices.contains(column) ? DisplayWidth.of($0[column]) : 0 }.max() ?? 0
+    }
+    if let width {
+      let floors = widths.indices.map { min(widths[$0], max(6, DisplayWidth.of(headers[$0]))) }
+      var excess = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
+      for kept in [false, true] {
+        while excess > 0 {
+          let narrowable = widths.indices.filter { widths[$0] > floors[$0] && (kept || !keep.contains($0)) }
+          guard let widest = narrowable.max(by: { widths[$0] < widths[$1] }) else { break }
+          widths[widest] -= 1
+          excess -= 1
+        }
+      }
+    }
     var out = ""
     for row in all {
-      let cells = row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+      let cells = row.enumerated().map { i, cell in
+        let fitted = DisplayWidth.truncated(cell, to: widths[i])
+        return i == row.count - 1 ? fitted : DisplayWidth.padded(fitted, to: widths[i])
+      }
       out += cells.joined(separator: "  ") + "\n"
     }
     return out
+  }
+}
+
+/// How wide a table may be: `--width N` when given (0: no limit), else the terminal's width when
+/// stdout is a terminal ($COLUMNS, else TIOCGWINSZ on stdout), else no limit (piped output is
+/// never cut unless asked).
+enum OutputWidth {
+  static func columns(requested: Int?) -> Int? {
+    if let requested { return requested > 0 ? requested : nil }
+    guard isatty(STDOUT_FILENO) == 1 else { return nil }
+    if let text = ProcessEnvironment.variables["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return nil
   }
 }
