@@ -27,6 +27,8 @@ public struct ServerConfiguration: Sendable {
   /// A store file up to this size is checked whole before serving; a larger one right after
   /// (damage found then stops the daemon with STORE_DAMAGED), so restarts stay fast.
   public var storeCheckAtOpenLimitBytes: Int64 = 32 << 20
+  /// How long calls must have stopped before freed heap memory is handed back (`IdleTrim`).
+  public var idleTrimMillis: UInt64 = 1000
   /// Where apps' default layouts live (`<dir>/<app id>/container`, `.../bundle`).
   public var appsDirectory: String = AppsDirectory.resolve()
   /// Bytes of attachments one app may keep in the store.

@@ -23,7 +23,10 @@ extension ChimeDaemon {
       }
     }
     let router = stack.router
+    let idleTrim = IdleTrim(loop: loop, quietMillis: configuration.idleTrimMillis)
+    running.idleTrim = idleTrim
     let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, header, payload in
+      idleTrim.noteActivity()
       router.start(call, header: header, payload: payload)
     }
     running.registry = registry
@@ -58,6 +61,7 @@ extension ChimeDaemon {
     let id = ObjectIdentifier(call)
     running.inProcessCalls[id] = call
     call.onFinished = { [unowned running] in running.inProcessCalls[id] = nil }
+    running.idleTrim?.noteActivity()
     router.start(call, header: header, payload: payload)
   }
 
@@ -80,6 +84,8 @@ extension ChimeDaemon {
     for call in Array(running.inProcessCalls.values) { call.cancel(with: Self.goodbye) }
     running.clockWatch?.close()
     running.clockWatch = nil
+    running.idleTrim?.close()
+    running.idleTrim = nil
     for watcher in running.signals { watcher.close() }
     running.signals.removeAll()
     let finish = { [self] in
@@ -123,6 +129,7 @@ final class DaemonParts {
   var stack: ServiceStack?
   var registry: ConnectionRegistry?
   var clockWatch: ClockWatch?
+  var idleTrim: IdleTrim?
   /// Held while the store is open (`lockDataDirectory`).
   var dataLock: FileLock?
   var signals: [SignalWatcher] = []
@@ -133,6 +140,7 @@ final class DaemonParts {
     var stats = DaemonStats()
     stats.connections = registry?.count ?? 0
     stats.inProcessCalls = inProcessCalls.count
+    stats.heapTrims = idleTrim?.trims ?? 0
     if let stack {
       stats.scheduleWindowKeys = stack.service.scheduleWindowCount
       stats.subscribers = stack.service.subscriberCount

@@ -12,6 +12,8 @@ public struct DaemonStats: Sendable, Hashable {
   /// Attachment adds staging now, and waiting for their turn.
   public var fileLaneRunning = 0
   public var fileLaneQueued = 0
+  /// Times freed heap memory was handed back after calls went quiet (`IdleTrim`).
+  public var heapTrims = 0
 
   public init() {}
 }
