@@ -45,6 +45,10 @@ public final class Soak: @unchecked Sendable {
     public var rssGrowth = 0.0
     public var descriptorGrowth = 0.0
     public var failures: [String] = []
+    /// What each open descriptor of chimed points at, at the first sample after the warm-up
+    /// and at the last sample.
+    public var openAfterWarmUp: [String] = []
+    public var openAtEnd: [String] = []
   }
 
   let options: Options
@@ -94,6 +98,18 @@ public final class Soak: @unchecked Sendable {
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     let png = MediaCorpus.data("images/png-rgb.png")
     let stop = StopFlag()
+
+    // Pools that grow only under concurrent demand (the store's reader connections, each with
+    // its database and WAL descriptors; the work pool) reach their size now, within the
+    // warm-up, rather than whenever the random load first happens to be concurrent enough.
+    for _ in 0..<3 {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for client in clients + [setup] {
+          for _ in 0..<4 { group.addTask { _ = try await client.allPending(); _ = try await client.allDelivered() } }
+        }
+        try await group.waitForAll()
+      }
+    }
 
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { [self] in
@@ -163,7 +179,13 @@ public final class Soak: @unchecked Sendable {
       group.addTask { [self] in
         while Date() < end {
           let sample = Sample(second: Date().timeIntervalSince(started), rssKiB: Self.residentKiB(pid), descriptors: Self.descriptors(pid))
-          record { $0.samples.append(sample) }
+          let targets = Self.descriptorTargets(pid)
+          let warm = sample.second >= options.seconds * 0.2
+          record {
+            $0.samples.append(sample)
+            if warm && $0.openAfterWarmUp.isEmpty { $0.openAfterWarmUp = targets }
+            $0.openAtEnd = targets
+          }
           try await Task.sleep(for: .milliseconds(Int(period * 1000)))
         }
         stop.set()
@@ -199,7 +221,10 @@ public final class Soak: @unchecked Sendable {
       report.failures.append("resident memory grew \(Self.percent(report.rssGrowth)) after the warm-up (samples: \(samples))")
     }
     if report.descriptorGrowth > options.tolerance {
-      report.failures.append("open descriptors grew \(Self.percent(report.descriptorGrowth)) after the warm-up (samples: \(samples))")
+      var opened = report.openAtEnd
+      for target in report.openAfterWarmUp { if let i = opened.firstIndex(of: target) { opened.remove(at: i) } }
+      report.failures.append("open descriptors grew \(Self.percent(report.descriptorGrowth)) after the warm-up "
+        + "(opened since: \(opened.sorted()); samples: \(samples))")
     }
     if report.samples.contains(where: { $0.rssKiB == 0 || $0.descriptors == 0 }) {
       report.failures.append("a sample could not read /proc/\(daemon.processIdentifier)")
@@ -224,6 +249,13 @@ public final class Soak: @unchecked Sendable {
       return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
     }
     return 0
+  }
+
+  /// What each entry of `/proc/PID/fd` points at (a path, `socket:[inode]`, `anon_inode:...`).
+  public static func descriptorTargets(_ pid: Int32) -> [String] {
+    let directory = "/proc/\(pid)/fd"
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return entries.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0)) ?? "?" }.sorted()
   }
 
   /// Entries of `/proc/PID/fd`; 0 when it cannot be read.
