@@ -16,7 +16,7 @@ import Testing
       + "after the warm-up RSS \(Soak.percent(report.rssGrowth)), descriptors \(Soak.percent(report.descriptorGrowth)); "
       + "samples: \(report.samples.map(\.description).joined(separator: ", "))")
     #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
-    #expect(report.adds > Int(options.seconds) * 10, "the load did little: \(report.adds) adds")
+    #expect(report.adds > Int(options.seconds) * 2, "the load did little: \(report.adds) adds")
     #expect(report.deliveriesSeen >= Int(options.seconds) / 2, "few fires reached the subscriber: \(report.deliveriesSeen)")
   }
 }
