@@ -154,3 +154,11 @@ test-crash: deps
 	$(SWIFT) build --build-tests
 	CHIME_CRASH_ROUNDS=$(ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
 		$(SWIFT) test --skip-build --filter CrashRoundTests
+
+MINUTES ?= 10
+.PHONY: soak
+# chimed under mixed load for MINUTES; fails if RSS or open descriptors grow more than 5%
+# after the warm-up, or any call fails.
+soak: deps
+	$(SWIFT) build --build-tests
+	CHIME_SOAK_SECONDS=$$(( $(MINUTES) * 60 )) $(SWIFT) test --skip-build --filter SoakTests

@@ -52,6 +52,8 @@ public struct ChimedConfig: Equatable, Sendable {
   public let maxPendingPerApp: Int
   public let maxConnections: Int
   public let maxCallsPerConnection: Int
+  public let maxSubscribers: Int
+  public let maxSubscribersPerApp: Int
   public let thumbnailBox: ThumbnailBox
   /// The thumbnail helper's path; nil: looked for beside chimed.
   public let thumbnailer: String?
@@ -148,6 +150,8 @@ public struct ChimedConfig: Equatable, Sendable {
     maxPendingPerApp = try integer(.maxPendingPerApp, minimum: 1)
     maxConnections = try integer(.maxConnections, minimum: 1)
     maxCallsPerConnection = try integer(.maxCallsPerConnection, minimum: 1)
+    maxSubscribers = try integer(.maxSubscribers, minimum: 1)
+    maxSubscribersPerApp = try integer(.maxSubscribersPerApp, minimum: 1)
     let box = value(.thumbnailBox)
     do throws(ChimeError) {
       thumbnailBox = try ThumbnailBox(parsing: box.text ?? "")

@@ -56,6 +56,10 @@ extension ConfigKey {
     "connections served at once; one more gets RESOURCE_EXHAUSTED TOO_MANY_CONNECTIONS")
   public static let maxCallsPerConnection = ConfigKey("max-calls-per-connection", .integer, default: "4096",
     "calls in flight on one connection; one more gets RESOURCE_EXHAUSTED TOO_MANY_CALLS")
+  public static let maxSubscribers = ConfigKey("max-subscribers", .integer, default: "4096",
+    "Subscribe streams open at once, all apps together; one more gets RESOURCE_EXHAUSTED TOO_MANY_SUBSCRIBERS")
+  public static let maxSubscribersPerApp = ConfigKey("max-subscribers-per-app", .integer, default: "1024",
+    "Subscribe streams one app may hold open; one more gets RESOURCE_EXHAUSTED TOO_MANY_SUBSCRIBERS")
   public static let thumbnailBox = ConfigKey("thumbnail-box", .string, default: "300x169",
     "the box attachment thumbnails are scaled to fit, WxH pixels")
   public static let thumbnailer = ConfigKey("thumbnailer", .string, default: nil,
@@ -90,6 +94,7 @@ extension ConfigKey {
   /// Every key, in the order `--print-config` shows them.
   public static let all: [ConfigKey] = [
     .socket, .dataDir, .appsDir, .attachmentQuota, .maxPendingPerApp, .maxConnections, .maxCallsPerConnection,
+    .maxSubscribers, .maxSubscribersPerApp,
     .thumbnailBox, .thumbnailer, .logLevel, .maxFrameBytes, .missedGrace, .extensionTimeout, .pushPayloadLimit, .serviceExtensionTimeout,
     .serviceExtensionGrace, .authorization, .presenter, .presentCommand, .presentTimeout, .soundPlayer,
     .eventRetention,

@@ -40,6 +40,13 @@ public struct ServerConfiguration: Sendable {
   public var maxConnections: Int = 4096
   /// Calls in flight on one connection; one more is answered TOO_MANY_CALLS.
   public var maxCallsPerConnection: Int = 4096
+  /// Subscribe streams open at once, all apps together; one more is answered TOO_MANY_SUBSCRIBERS.
+  /// 4096, as many as connections: a desktop's few hundred apps with a watcher or two each stay
+  /// far below it, while a client leaking streams is stopped at a few MiB of state.
+  public var maxSubscribers: Int = 4096
+  /// Subscribe streams one app may hold open; one more is answered TOO_MANY_SUBSCRIBERS. A
+  /// quarter of the total, so one app leaking streams leaves room for every other.
+  public var maxSubscribersPerApp: Int = 1024
   /// Pending requests one app may hold; an add of a new identifier past it is PENDING_LIMIT.
   public var maxPendingPerApp: Int = Limits.pendingPerAppDefault
   /// The box attachment thumbnails are scaled to fit, keeping their aspect ratio.

@@ -69,6 +69,12 @@ struct Chimed: ParsableCommand {
   @Option(help: "Calls in flight on one connection; one more is refused with TOO_MANY_CALLS (default: 4096).")
   var maxCallsPerConnection: String?
 
+  @Option(help: "Subscribe streams open at once, all apps together; one more is refused with TOO_MANY_SUBSCRIBERS (default: 4096).")
+  var maxSubscribers: String?
+
+  @Option(help: "Subscribe streams one app may hold open; one more is refused with TOO_MANY_SUBSCRIBERS (default: 1024).")
+  var maxSubscribersPerApp: String?
+
   @Option(help: "The box attachment thumbnails are scaled to fit, WxH pixels (default: 300x169, Apple's thumbnail size).")
   var thumbnailBox: String?
 
@@ -126,7 +132,8 @@ struct Chimed: ParsableCommand {
     let pairs: [(ConfigKey, String?)] = [
       (.socket, socket), (.dataDir, dataDir), (.appsDir, appsDir), (.attachmentQuota, attachmentQuota),
       (.maxPendingPerApp, maxPendingPerApp), (.maxConnections, maxConnections),
-      (.maxCallsPerConnection, maxCallsPerConnection), (.thumbnailBox, thumbnailBox),
+      (.maxCallsPerConnection, maxCallsPerConnection), (.maxSubscribers, maxSubscribers),
+      (.maxSubscribersPerApp, maxSubscribersPerApp), (.thumbnailBox, thumbnailBox),
       (.thumbnailer, thumbnailer), (.logLevel, logLevel),
       (.maxFrameBytes, maxFrameBytes), (.missedGrace, missedGrace), (.extensionTimeout, extensionTimeout),
       (.pushPayloadLimit, pushPayloadLimit), (.serviceExtensionTimeout, serviceExtensionTimeout),
@@ -171,6 +178,8 @@ struct Chimed: ParsableCommand {
     configuration.maxPendingPerApp = settings.maxPendingPerApp
     configuration.maxConnections = settings.maxConnections
     configuration.maxCallsPerConnection = settings.maxCallsPerConnection
+    configuration.maxSubscribers = settings.maxSubscribers
+    configuration.maxSubscribersPerApp = settings.maxSubscribersPerApp
     configuration.thumbnailBox = settings.thumbnailBox
     configuration.thumbnailer = settings.thumbnailer
     guard thumbnailTimeout > 0 else { throw ValidationError("--thumbnail-timeout must be more than 0") }

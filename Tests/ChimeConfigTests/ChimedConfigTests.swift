@@ -12,6 +12,8 @@ import Testing
     max-pending-per-app = 50
     max-connections = 300
     max-calls-per-connection = 40
+    max-subscribers = 90
+    max-subscribers-per-app = 30
     thumbnail-box = "200x100"
     thumbnailer = "/opt/chime/chime-thumbnail"
     log-level = "debug"
@@ -54,6 +56,8 @@ import Testing
     #expect(config.maxPendingPerApp == 50)
     #expect(config.maxConnections == 300)
     #expect(config.maxCallsPerConnection == 40)
+    #expect(config.maxSubscribers == 90)
+    #expect(config.maxSubscribersPerApp == 30)
     #expect(config.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
     #expect(config.thumbnailer == "/opt/chime/chime-thumbnail")
     #expect(config.logLevel == "debug")
@@ -82,6 +86,7 @@ import Testing
     #expect(config.appsDirectory == "/home/u/.local/share/chime/apps")
     #expect(config.attachmentQuotaBytes == 100_000_000)
     #expect(config.maxPendingPerApp == Limits.pendingPerAppDefault)
+    #expect(config.maxSubscribers == 4096 && config.maxSubscribersPerApp == 1024)
     #expect(config.maxFrameBytes == Limits.maxFrameBytesDefault)
     #expect(config.thumbnailBox == ThumbnailBox.default)
     #expect(config.thumbnailer == nil, "looked for beside chimed")

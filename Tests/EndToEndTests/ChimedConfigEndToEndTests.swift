@@ -32,7 +32,8 @@ import Testing
   @Test func printConfigShowsEachValueAndWhereItCameFrom() throws {
     let dir = TemporaryDirectory()
     try "# mine\nmissed-grace = 4.5\nattachment-quota = \"2GB\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
-    let result = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--print-config", "--log-level", "warning"],
+    let result = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--print-config", "--log-level", "warning",
+                                                     "--max-subscribers", "7"],
                                       environment: ["CHIME_SOCKET": dir.socketPath])
     #expect(result.status == 0, "\(result.errors)")
     #expect(result.output.contains("missed-grace = 4.5  # file:2\n"), "\(result.output)")
@@ -40,6 +41,8 @@ import Testing
     #expect(result.output.contains("log-level = \"warning\"  # flag"))
     #expect(result.output.contains("socket = \"\(dir.socketPath)\"  # env CHIME_SOCKET\n"))
     #expect(result.output.contains("max-frame-bytes = 1048576  # default\n"))
+    #expect(result.output.contains("max-subscribers = 7  # flag\n"), "\(result.output)")
+    #expect(result.output.contains("max-subscribers-per-app = 1024  # default\n"), "\(result.output)")
     #expect(!FileManager.default.fileExists(atPath: dir.socketPath))
 
     // The default file is $XDG_CONFIG_HOME/chime/chimed.toml.

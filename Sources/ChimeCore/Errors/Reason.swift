@@ -49,6 +49,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let tooManyConnections = Reason("TOO_MANY_CONNECTIONS", .resourceExhausted)
   /// The connection has as many calls in flight as chimed serves on one (`--max-calls-per-connection`).
   public static let tooManyCalls = Reason("TOO_MANY_CALLS", .resourceExhausted)
+  /// chimed already has as many Subscribe streams open as it takes, in all
+  /// (`--max-subscribers`) or for the app (`--max-subscribers-per-app`).
+  public static let tooManySubscribers = Reason("TOO_MANY_SUBSCRIBERS", .resourceExhausted)
   /// The app id is empty, too long or not reverse-DNS style.
   public static let invalidAppID = Reason("INVALID_APP_ID", .invalidArgument)
 
@@ -295,7 +298,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
-    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, invalidAppID,
+    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,

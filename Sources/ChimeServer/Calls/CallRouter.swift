@@ -63,10 +63,10 @@ final class CallRouter {
     table.unary(Calls.removeAllDelivered) { call, _, reply in
       service.removeDelivered(app: call.app, identifiers: nil, reply: reply)
     }
-    table.serverStreaming(Calls.subscribe) { call, cursor, send in
+    table.serverStreaming(Calls.subscribe) { call, cursor, send throws(ChimeError) in
       let app = call.app
       let sink = StreamSink(send: send)
-      let token = service.subscribe(app: app, after: cursor, sink: sink)
+      let token = try service.subscribe(app: app, after: cursor, sink: sink)
       call.onCancel = {
         _ = sink  // the hub holds the sink weakly; the call keeps it alive
         service.unsubscribe(app: app, token: token)

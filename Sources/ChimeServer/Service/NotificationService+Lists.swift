@@ -47,8 +47,8 @@ extension NotificationService {
     }
   }
 
-  func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) -> UInt64 {
-    hub.subscribe(app: app, after: cursor, sink: sink)
+  func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) throws(ChimeError) -> UInt64 {
+    try hub.subscribe(app: app, after: cursor, sink: sink)
   }
 
   func unsubscribe(app: String, token: UInt64) {

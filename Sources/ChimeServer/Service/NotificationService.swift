@@ -70,7 +70,8 @@ final class NotificationService {
     extensionAnswerTimeoutMillis = configuration.extensionAnswerTimeoutMillis
     pushLimits = (configuration.pushPayloadMaxBytes, configuration.serviceExtensionTimeoutMillis, configuration.serviceExtensionGraceMillis)
     writer = GroupCommitWriter(loop: loop, database: database)
-    hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger)
+    hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger,
+                          limits: (configuration.maxSubscribers, configuration.maxSubscribersPerApp))
     let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))

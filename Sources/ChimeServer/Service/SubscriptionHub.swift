@@ -36,14 +36,17 @@ final class SubscriptionHub {
   private let database: ChimeDatabase
   private let clock: any WallClock
   private let logger: Logger
+  private let limits: (total: Int, perApp: Int)
   private var subscribers: [String: [UInt64: Subscriber]] = [:]
   private var nextID: UInt64 = 1
   private let replayPage = 500
   /// Highest cursor committed so far; the resume point a fresh subscriber is told.
   var lastCommittedCursor: UInt64 = 0
 
-  init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, logger: Logger) {
+  init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, logger: Logger,
+       limits: (total: Int, perApp: Int) = (4096, 1024)) {
     self.loop = loop
+    self.limits = limits
     self.database = database
     self.clock = clock
     self.logger = logger
@@ -52,7 +55,20 @@ final class SubscriptionHub {
   var subscriberCount: Int { subscribers.values.reduce(0) { $0 + $1.count } }
 
   /// Adds a subscriber; returns a token for `unsubscribe`.
-  func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) -> UInt64 {
+  ///
+  /// - Throws: RESOURCE_EXHAUSTED `TOO_MANY_SUBSCRIBERS` when the daemon or the app already has
+  ///   as many subscribers as it takes; nothing is sent to the sink then.
+  func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) throws(ChimeError) -> UInt64 {
+    let total = subscriberCount
+    guard total < limits.total else {
+      throw ChimeError(.tooManySubscribers,
+                       "chimed already serves \(total) subscribers, the most it takes (--max-subscribers \(limits.total)); end a watch and try again")
+    }
+    let ofApp = subscribers[app]?.count ?? 0
+    guard ofApp < limits.perApp else {
+      throw ChimeError(.tooManySubscribers,
+                       "\(app) already has \(ofApp) subscribers, the most one app may hold (--max-subscribers-per-app \(limits.perApp)); end a watch and try again")
+    }
     let id = nextID
     nextID += 1
     var resume = cursor
