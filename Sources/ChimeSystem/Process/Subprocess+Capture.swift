@@ -25,7 +25,7 @@ extension Subprocess {
   /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop.
   public static func capture(_ argv: [String], timeoutMillis: Int, maxOutputBytes: Int = 4096) -> Captured {
     var result = Captured(outcome: .failedToStart(Errno(ENOENT)), pid: 0, stdout: [], stderr: [], truncated: false)
-    guard let program = argv.first else { return result }
+    guard !argv.isEmpty else { return result }
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
     guard pipe(&out) == 0 else { result.outcome = .failedToStart(.current); return result }
     guard pipe(&err) == 0 else {
@@ -43,26 +43,7 @@ extension Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), defaults = sigset_t()
-    sigemptyset(&none)
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    let environment = ProcessInfo.processInfo.environment
-    let cArgv = argv.map { strdup($0) } + [nil]
-    let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for p in cArgv { free(p) }
-      for p in cEnv { free(p) }
-    }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, program, &actions, &attributes, cArgv, cEnv)
+    let (pid, rc) = spawn(argv, actions: &actions, environment: ProcessInfo.processInfo.environment)
     close(out[1])
     close(err[1])
     defer {

@@ -27,20 +27,11 @@ public enum Subprocess {
 
   /// Runs `argv[0]` (a path, or a name looked up on PATH) with `argv`, `environment` added to
   /// this process's, `input` on stdin; waits at most `timeoutMillis`.
-  public static func run(_ argv: [String], environment extra: [String: String] = [:], input: [UInt8] = [],
-                         timeoutMillis: Int) -> Outcome {
-    guard let program = argv.first else { return .failedToStart(Errno(ENOENT)) }
-    var fds: [Int32] = [-1, -1]
-    guard pipe(&fds) == 0 else { return .failedToStart(.current) }
-    let (readEnd, writeEnd) = (fds[0], fds[1])
-    // Close-on-exec, as every other descriptor of chimed's is (libuv, SQLite): only 0-2 pass.
-    _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-    posix_spawn_file_actions_adddup2(&actions, 2, 1)
+  /// Starts `argv` (looked up on PATH when the program has no slash) with `actions`, in a
+  /// process group of its own (so a timeout can kill all it started), with an empty signal mask
+  /// and default dispositions for the signals chimed handles or ignores. Returns the pid and
+  /// posix_spawn's result (0 when started).
+  static func spawn(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String]) -> (pid_t, Int32) {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -52,8 +43,6 @@ public enum Subprocess {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    var environment = ProcessInfo.processInfo.environment
-    for (key, value) in extra { environment[key] = value }
     let cArgv = argv.map { strdup($0) } + [nil]
     let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
@@ -61,9 +50,30 @@ public enum Subprocess {
       for p in cEnv { free(p) }
     }
     var pid: pid_t = 0
+    let program = argv.first ?? ""
     let rc = program.contains("/")
       ? posix_spawn(&pid, program, &actions, &attributes, cArgv, cEnv)
       : posix_spawnp(&pid, program, &actions, &attributes, cArgv, cEnv)
+    return (pid, rc)
+  }
+
+  public static func run(_ argv: [String], environment extra: [String: String] = [:], input: [UInt8] = [],
+                         timeoutMillis: Int) -> Outcome {
+    guard !argv.isEmpty else { return .failedToStart(Errno(ENOENT)) }
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return .failedToStart(.current) }
+    let (readEnd, writeEnd) = (fds[0], fds[1])
+    // Close-on-exec, as every other descriptor of chimed's is (libuv, SQLite): only 0-2 pass.
+    _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
+    posix_spawn_file_actions_adddup2(&actions, 2, 1)
+    var environment = ProcessInfo.processInfo.environment
+    for (key, value) in extra { environment[key] = value }
+    let (pid, rc) = spawn(argv, actions: &actions, environment: environment)
     close(readEnd)
     guard rc == 0 else {
       close(writeEnd)
