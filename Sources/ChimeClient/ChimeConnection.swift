@@ -54,7 +54,7 @@ public final class ChimeConnection: CallTransport {
   ///   RESOURCE_EXHAUSTED `FRAME_TOO_LARGE` for a payload over the frame limit.
   public func unary(_ method: Method, app: String, payload: [UInt8], deadline: Instant? = nil) async throws(ChimeError) -> [UInt8] {
     if Task.isCancelled { throw Self.cancelled(method) }
-    let call = UnarySlot()
+    let call = ReplySlot()
     let id = try core.register(.unary(call))
     let alone = ConnectionCore.enterCall()
     defer { ConnectionCore.leaveCall() }

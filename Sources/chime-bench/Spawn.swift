@@ -1,3 +1,4 @@
+import ChimeSystem
 import Foundation
 import Glibc
 
@@ -29,26 +30,8 @@ struct Spawned {
     } else {
       posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for p in argv { free(p) }
-      for p in envp { free(p) }
-    }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t(), defaults = sigset_t()
-    sigemptyset(&none)
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
     let start = ContinuousClock.now
-    var child: pid_t = 0
-    let rc = posix_spawn(&child, path, &actions, &attributes, argv, envp)
+    let (child, rc) = Subprocess.spawn([path] + arguments, actions: &actions, environment: ProcessInfo.processInfo.environment)
     guard rc == 0 else { throw BenchError("posix_spawn \(path): \(String(cString: strerror(rc)))") }
     // A watchdog kills the child after the timeout. The child is waited for without being
     // reaped first (WNOWAIT), so its pid cannot be reused before the watchdog is disarmed.

@@ -15,7 +15,7 @@ import Synchronization
 /// reader thread, started on first need, reads until no call is left, then parks.
 final class ConnectionCore: Sendable {
   enum Waiter: Sendable {
-    case unary(UnarySlot)
+    case unary(ReplySlot)
     case stream(StreamSink)
   }
 
@@ -185,7 +185,7 @@ final class ConnectionCore: Sendable {
   /// Reads replies on the calling thread until `slot` has its outcome or `limit` passes,
   /// dispatching every reply that comes. False, at once, when someone else reads; then (and
   /// when the limit passes) the reader thread takes over if calls are still in flight.
-  func readOwnReply(_ slot: UnarySlot, until limit: ContinuousClock.Instant) -> Bool {
+  func readOwnReply(_ slot: ReplySlot, until limit: ContinuousClock.Instant) -> Bool {
     let mine = state.withLock { state in
       guard state.reader == .nobody, state.closed == nil else { return false }
       state.reader = .caller

@@ -59,11 +59,15 @@ final class UnixListener {
     self.onPause = onPause
     do throws(Errno) {
       try UnixSocket.setNonBlocking(fd)
-      poll = try? LoopPoll(loop: loop, fd: fd.rawValue) { [unowned self] _ in acceptWaiting() }
-      guard poll != nil else { throw Errno(EBADF) }
     } catch {
       fd.close()
       throw ChimeLoopError("listen on \(what): \(error)")
+    }
+    do throws(ChimeLoopError) {
+      poll = try LoopPoll(loop: loop, fd: fd.rawValue) { [unowned self] _ in acceptWaiting() }
+    } catch {
+      fd.close()
+      throw ChimeLoopError("listen on \(what): \(error.description)")
     }
     backoff = LoopTimer(loop: loop) { [unowned self] in resume() }
     poll?.watch(.readable)

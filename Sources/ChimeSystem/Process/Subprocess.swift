@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+public import Glibc
 
 /// Runs a program to its end with bytes on its stdin and a time limit: for presenter commands
 /// and sound players. Blocks the calling thread (call it on a work pool, never on the loop).
@@ -31,7 +31,7 @@ public enum Subprocess {
   /// process group of its own (so a timeout can kill all it started), with an empty signal mask
   /// and default dispositions for the signals chimed handles or ignores. Returns the pid and
   /// posix_spawn's result (0 when started).
-  static func spawn(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String]) -> (pid_t, Int32) {
+  public static func spawn(_ argv: [String], actions: inout posix_spawn_file_actions_t, environment: [String: String]) -> (pid_t, Int32) {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
