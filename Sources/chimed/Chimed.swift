@@ -201,6 +201,7 @@ struct Chimed: ParsableCommand {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
     }
     DaemonProcess.prepareSignals()
+    DaemonProcess.startDispatchRuntime()
     do throws(ChimeError) {
       // Socket activation: serve the socket systemd made (its path for the logs).
       if let fd = try ServiceManager.inheritedListener() {
