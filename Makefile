@@ -148,12 +148,16 @@ uninstall-user:
 # --- Reliability (crash rounds, soak): not part of `make test`, which runs a short version. ---
 ROUNDS ?= 100
 SEED ?=
+CUT_ROUNDS ?= 20
 .PHONY: test-crash
-# chimed SIGKILLed under load ROUNDS times, the promises checked after each restart.
+# chimed SIGKILLed under load ROUNDS times, the promises checked after each restart; then
+# CUT_ROUNDS power cuts (every write since the last sync taken back before the restart).
 test-crash: deps
 	$(SWIFT) build --build-tests
 	CHIME_CRASH_ROUNDS=$(ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
 		$(SWIFT) test --skip-build --filter CrashRoundTests
+	CHIME_CUT_ROUNDS=$(CUT_ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
+		$(SWIFT) test --skip-build --filter PowerCutTests
 
 MINUTES ?= 10
 .PHONY: soak

@@ -24,6 +24,9 @@ public final class CrashRounds: @unchecked Sendable {
     public var clients = 32
     /// Each round runs this long (seconds, chosen per round) before SIGKILL.
     public var runSeconds: ClosedRange<Double> = 0.4...2.5
+    /// Each kill is a power cut: the database files lose every write since their last sync
+    /// (`WriteCut`) before chimed starts again.
+    public var powerCut = false
     public init() {}
   }
 
@@ -37,6 +40,10 @@ public final class CrashRounds: @unchecked Sendable {
     public var missedDeliveries = 0
     public var attachmentsStored = 0
     public var seconds = 0.0
+    /// Power cuts: rounds where the shim saw chimed's writes, and what the cuts took back.
+    public var cutRoundsActive = 0
+    public var cutRecords = 0
+    public var cutBytesRestored = 0
   }
 
   enum Kind { case oneShot, repeating }
@@ -74,16 +81,19 @@ public final class CrashRounds: @unchecked Sendable {
   var cursor: UInt64 = 0
   var report = Report()
   var daemon: DaemonProcess
+  let cut: WriteCut?
 
-  public init(options: Options, directory: TemporaryDirectory) {
+  public init(options: Options, directory: TemporaryDirectory) throws {
     self.options = options
     self.directory = directory
-    daemon = Self.makeDaemon(directory)
+    cut = options.powerCut ? WriteCut(logDirectory: directory.file("undo"), dataDirectory: directory.file("data")) : nil
+    daemon = try Self.makeDaemon(directory, cut: cut)
   }
 
-  static func makeDaemon(_ directory: TemporaryDirectory) -> DaemonProcess {
+  static func makeDaemon(_ directory: TemporaryDirectory, cut: WriteCut?) throws -> DaemonProcess {
     DaemonProcess(directory: directory, arguments: ["--apps-dir", directory.file("apps"), "--presenter", "none",
-                                                    "--sound-player", "none"])
+                                                    "--sound-player", "none"],
+                  environment: try cut?.environment() ?? [:])
   }
 
   public func run() async throws -> Report {
@@ -93,9 +103,15 @@ public final class CrashRounds: @unchecked Sendable {
     for round in 0..<options.rounds {
       let seconds = Double.random(in: options.runSeconds, using: &rng)
       try await load(round: round, seed: rng.next(), killAfter: seconds)
+      if let cut {
+        if cut.wasActive { report.cutRoundsActive += 1 }
+        let reverted = try cut.revert()
+        report.cutRecords += reverted.records
+        report.cutBytesRestored += reverted.bytesRestored
+      }
       let integrity = Self.integrityCheck(daemon.dataDirectory + "/chime.db")
       if integrity != "ok" { fail(round, "integrity_check: \(integrity)") }
-      daemon = Self.makeDaemon(directory)
+      daemon = try Self.makeDaemon(directory, cut: cut)
       try daemon.start()
       try await check(round: round, final: false)
       report.rounds = round + 1
