@@ -129,6 +129,15 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // The version with the git revision the binaries were built from (written before each build
+    // by the GitRevision plugin; its own target so a new commit recompiles one file).
+    .target(
+      name: "ChimeBuildInfo",
+      dependencies: ["ChimeCore"],
+      swiftSettings: strictSettings,
+      plugins: ["GitRevision"]
+    ),
+    .plugin(name: "GitRevision", capability: .buildTool()),
     // chimed.toml: parsed (TOMLKit), checked and merged with flags and environment; read by
     // chimed and by `chime doctor`.
     .target(
@@ -139,7 +148,7 @@ let package = Package(
     .executableTarget(
       name: "chimed",
       dependencies: [
-        "ChimeServer", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig",
+        "ChimeServer", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -154,7 +163,7 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -222,6 +222,11 @@ public struct ChimeClient: Sendable {
                                              displayName: displayName, desktopEntry: desktopEntry))
   }
 
+  /// What is serving: the daemon's version, process id, start time, data directory and socket.
+  public func serverInfo() async throws(ChimeError) -> ServerInfo {
+    try await unary(Calls.getServerInfo, Empty())
+  }
+
   /// This app's layout: registered, or the defaults (`registered` false).
   public func appLayout() async throws(ChimeError) -> AppLayout {
     try await unary(Calls.getApp, Empty())

@@ -10,6 +10,8 @@ public struct ServerConfiguration: Sendable {
   public var socketPath: String
   /// Directory holding `chime.db` (created 0700).
   public var dataDirectory: String
+  /// What `GetServerInfo` reports as the version (chimed sets its build's, with the revision).
+  public var version: String = ChimeVersion.string
   public var maxFrameBytes: Int = Limits.maxFrameBytesDefault
   /// A connection whose unread replies exceed this is closed.
   public var maxQueuedWriteBytes: Int = 8 << 20

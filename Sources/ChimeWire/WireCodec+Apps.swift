@@ -1,7 +1,8 @@
 public import ChimeCore
 internal import CChimeProto
 
-/// App layouts and sound lookup: `RegisterApp`, `GetApp`, `ListApps`, `CheckSound`.
+/// App layouts and sound lookup: `RegisterApp`, `GetApp`, `ListApps`, `CheckSound`; and the
+/// server's own `GetServerInfo`.
 extension WireCodec {
   /// What `RegisterAppRequest` carries: empty container or bundle means the default.
   public struct AppRegistration: Hashable, Sendable {
@@ -76,6 +77,28 @@ extension WireCodec {
         }
       }
       return apps
+    }
+  }
+
+  /// `ServerInfo`.
+  public static func encodeServerInfo(_ info: ServerInfo) -> [UInt8] {
+    ProtoMessage.pack { arena in
+      let m = arena.message(chime__v1__server_info__init)
+      arena.assign(&m.pointee.version, info.version)
+      m.pointee.pid = UInt32(bitPattern: info.processID)
+      m.pointee.started_at_ms = info.startedAt.unixMillis
+      arena.assign(&m.pointee.data_directory, info.dataDirectory)
+      arena.assign(&m.pointee.socket_path, info.socketPath)
+      return m
+    }
+  }
+
+  public static func decodeServerInfo(_ bytes: [UInt8]) throws(ChimeError) -> ServerInfo {
+    try ProtoMessage.decode(bytes, as: "ServerInfo", with: chime__v1__server_info__unpack) { m throws(ChimeError) in
+      ServerInfo(version: try ProtoMessage.text(m.pointee.version, "version"), processID: Int32(bitPattern: m.pointee.pid),
+                 startedAt: Instant(unixMillis: m.pointee.started_at_ms),
+                 dataDirectory: try ProtoMessage.text(m.pointee.data_directory, "data_directory"),
+                 socketPath: try ProtoMessage.text(m.pointee.socket_path, "socket_path"))
     }
   }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeBuildInfo
 import ChimeCore
 
 @main
@@ -29,7 +30,7 @@ struct Chime: AsyncParsableCommand {
         chime badge 3 --app org.example.tea
         chime apps deny org.example.spam
       """,
-    version: ChimeVersion.string,
+    version: BuildInfo.version,
     subcommands: [Add.self, Push.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self, Doctor.self]
   )
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeBuildInfo
 import ChimeConfig
 import ChimeCore
 import ChimeServer
@@ -39,7 +40,7 @@ struct Chimed: ParsableCommand {
         chimed --print-config
         chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
       """,
-    version: ChimeVersion.string
+    version: BuildInfo.version
   )
 
   @Option(help: "The configuration file (default: $XDG_CONFIG_HOME/chime/chimed.toml or ~/.config/chime/chimed.toml; a missing default file is fine). Its keys are the names of the flags below; flags win over the environment, which wins over the file.")
@@ -174,6 +175,7 @@ struct Chimed: ParsableCommand {
       dataDirectory: settings.dataDirectory,
       logger: Logger(label: "chimed")
     )
+    configuration.version = BuildInfo.version
     configuration.attachmentQuotaBytes = settings.attachmentQuotaBytes
     configuration.maxPendingPerApp = settings.maxPendingPerApp
     configuration.maxConnections = settings.maxConnections

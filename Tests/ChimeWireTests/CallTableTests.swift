@@ -39,6 +39,9 @@ import Testing
     try roundTrip(Calls.registerApp, WireCodec.AppRegistration(container: "/c", groupContainers: ["/g1"], bundle: "/b"), layout)
     try roundTrip(Calls.getApp, Empty(), layout)
     try roundTrip(Calls.listApps, Empty(), [layout, layout])
+    try roundTrip(Calls.getServerInfo, Empty(),
+                  ServerInfo(version: "0.4.0 (git 0123456789ab-dirty)", processID: 4242, startedAt: Instant(unixMillis: 1_700_000_000_123),
+                             dataDirectory: "/home/u/.local/state/chime", socketPath: "/run/user/1000/chime/chimed.sock"))
     try roundTrip(Calls.checkSound, "ding.caf",
                   SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: Fixtures.fullSoundResolution()))
     try roundTrip(Calls.setCategories, [Fixtures.fullCategory(), Fixtures.minimalCategory], Empty())

@@ -31,16 +31,32 @@ import Testing
     let run = try doctor(["--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
     #expect(run.status == 0, "\(run.stdout)")
     #expect(run.object?["ok"] as? Bool == true)
-    for name in ["config", "socket", "daemon", "data-dir", "database"] {
+    for name in ["config", "socket", "daemon", "version", "data-dir", "database"] {
       #expect(status(run, name) == "ok", "\(name): \(run.stdout)")
     }
     // Every check is there, each ok, warn or fail.
     let names = (run.object?["checks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
-    #expect(names == ["config", "socket", "daemon", "data-dir", "database", "session-bus", "sound", "systemd"])
+    #expect(names == ["config", "socket", "daemon", "version", "data-dir", "database", "session-bus", "sound", "systemd"])
     let text = try ChildProcess.run(DaemonProcess.binDirectory + "/chime",
                                     ["doctor", "--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
-    #expect(text.output.contains("ok   daemon: answered GetSettings in"), "\(text.output)")
+    #expect(text.output.contains("ok   daemon: pid \(daemon.processIdentifier), up "), "\(text.output)")
+    let version = try ChildProcess.run(DaemonProcess.binDirectory + "/chime", ["--version"]).output
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(text.output.contains("ok   version: chime and chimed \(version)\n"), "\(text.output)")
     #expect(text.output.contains("integrity ok"), "\(text.output)")
+  }
+
+  /// The configuration doctor was given names another data directory than the one chimed serves:
+  /// said, because every check after it looks at the wrong store.
+  @Test func aDaemonServingAnotherDataDirectoryIsNamed() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    defer { daemon.terminate() }
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", dir.file("elsewhere"), "--config", "/dev/null"])
+    #expect(status(run, "daemon-data-dir") == "warn", "\(run.stdout)")
+    let check = (run.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "daemon-data-dir" }
+    #expect((check?["detail"] as? String)?.contains("chimed serves \(daemon.dataDirectory)") == true, "\(run.stdout)")
   }
 
   @Test func aDeadDaemonFailsWithAHint() throws {

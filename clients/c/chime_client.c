@@ -1470,6 +1470,11 @@ int chime_get_app(chime_client *client, Chime__V1__AppLayout **out, chime_status
   return typed(client, "GetApp", &request.base, &chime__v1__app_layout__descriptor, out, status);
 }
 
+int chime_get_server_info(chime_client *client, Chime__V1__ServerInfo **out, chime_status *status) {
+  Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
+  return typed(client, "GetServerInfo", &request.base, &chime__v1__server_info__descriptor, out, status);
+}
+
 int chime_list_apps(chime_client *client, Chime__V1__ListAppsResponse **out, chime_status *status) {
   Chime__V1__Empty request = CHIME__V1__EMPTY__INIT;
   return typed(client, "ListApps", &request.base, &chime__v1__list_apps_response__descriptor, out, status);

@@ -436,6 +436,9 @@ int chime_list_apps(chime_client *client, Chime__V1__ListAppsResponse **out, chi
 int chime_check_sound(chime_client *client, const char *name, Chime__V1__CheckSoundResponse **out,
                       chime_status *status);
 
+/* GetServerInfo: what is serving (chimed's version, pid, start time, data directory, socket). */
+int chime_get_server_info(chime_client *client, Chime__V1__ServerInfo **out, chime_status *status);
+
 #ifdef __cplusplus
 }
 #endif

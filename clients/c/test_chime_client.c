@@ -1021,6 +1021,11 @@ static void test_apps_and_sounds(void) {
   CHECK(listed);
   chime_message_free(apps);
 
+  Chime__V1__ServerInfo *server = NULL;
+  CHECK_OK(chime_get_server_info(c, &server, &st), st);
+  CHECK(server != NULL && server->pid > 0 && strncmp(server->version, "0.", 2) == 0 && server->started_at_ms > 0);
+  chime_message_free(server);
+
   Chime__V1__CheckSoundResponse *check = NULL;
   CHECK_OK(chime_check_sound(c, "ding.wav", &check, &st), st);
   CHECK(check != NULL && check->n_searched >= 2 && check->resolution != NULL);

@@ -76,6 +76,7 @@ public enum Method: String, CaseIterable, Sendable {
   case checkSound = "/chime.v1.NotificationCenter/CheckSound"
   case push = "/chime.v1.NotificationCenter/Push"
   case answerService = "/chime.v1.NotificationCenter/AnswerService"
+  case getServerInfo = "/chime.v1.NotificationCenter/GetServerInfo"
 
   /// True for calls that answer with a stream of replies.
   public var isServerStreaming: Bool { self == .subscribe || self == .registerExtension }

@@ -12,10 +12,10 @@ final class CallRouter {
   /// Set when the daemon is shutting down: new calls are refused with UNAVAILABLE.
   var draining = false
 
-  init(service: NotificationService, clock: any WallClock, logger: Logger) {
+  init(service: NotificationService, server: ServerInfo, clock: any WallClock, logger: Logger) {
     self.clock = clock
     self.logger = logger
-    handlers = Self.routes(service: service, clock: clock).handlers
+    handlers = Self.routes(service: service, server: server, clock: clock).handlers
     precondition(Set(handlers.keys) == Set(Method.allCases), "every method must be routed")
   }
 
@@ -38,8 +38,12 @@ final class CallRouter {
   }
 
   /// Every method's handler: the service call behind each descriptor.
-  private static func routes(service: NotificationService, clock: any WallClock) -> RouteTable {
+  private static func routes(service: NotificationService, server: ServerInfo, clock: any WallClock) -> RouteTable {
     var table = RouteTable()
+    // Fixed for the daemon's life: answered at once, whoever asks.
+    table.unary(Calls.getServerInfo) { _, _, reply in
+      reply(.success(server))
+    }
     table.unary(Calls.add) { call, request, reply in
       service.add(app: call.app, request: request, reply: reply)
     }

@@ -39,7 +39,10 @@ final class ServiceStack {
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations())
     presenters.service = service
-    router = CallRouter(service: service, clock: configuration.clock, logger: logger)
+    let server = ServerInfo(version: configuration.version, processID: ProcessEnvironment.processID,
+                            startedAt: configuration.clock.now(), dataDirectory: dataDirectory,
+                            socketPath: configuration.socketPath)
+    router = CallRouter(service: service, server: server, clock: configuration.clock, logger: logger)
     service.start()
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
   }

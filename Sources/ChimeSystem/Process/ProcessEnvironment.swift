@@ -9,6 +9,9 @@ public enum ProcessEnvironment {
   /// The real user id (`getuid(2)`).
   public static var userID: UInt32 { getuid() }
 
+  /// This process's id.
+  public static var processID: Int32 { getpid() }
+
   /// `$HOME`, else the home directory of the user's account.
   public static var homeDirectory: String { variables["HOME"] ?? NSHomeDirectory() }
 }

@@ -183,6 +183,14 @@ public enum Calls {
     encodeRequest: WireCodec.encodeAppSettingsRequest, decodeRequest: WireCodec.decodeAppSettingsRequest,
     encodeResponse: WireCodec.encodeNotificationSettings, decodeResponse: WireCodec.decodeNotificationSettings)
 
+  // MARK: The server
+
+  /// `GetServerInfo`: the daemon's version, process and store.
+  public static let getServerInfo = CallDescriptor(
+    .getServerInfo,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeServerInfo, decodeResponse: WireCodec.decodeServerInfo)
+
   // MARK: The table as a whole
 
   /// The methods described above, in their order.
@@ -194,7 +202,7 @@ public enum Calls {
     pressMediaButton.method, reportMediaPlayback.method,
     registerApp.method, getApp.method, listApps.method, checkSound.method,
     requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
-    push.method, answerService.method,
+    push.method, answerService.method, getServerInfo.method,
   ]
 
   /// The methods of the protocol with no descriptor yet; the daemon answers them UNIMPLEMENTED.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeBuildInfo
 import ChimeClient
 import ChimeConfig
 import ChimeCore
@@ -85,7 +86,7 @@ struct DoctorChecks {
                                             uid: ProcessEnvironment.userID))!
     }
     checks.append(socketCheck(settings.socket))
-    checks += await daemonChecks(settings.socket)
+    checks += await daemonChecks(settings.socket, dataDirectory: settings.dataDirectory)
     checks.append(dataDirCheck(settings.dataDirectory))
     checks.append(databaseCheck(settings.dataDirectory + "/chime.db"))
     checks.append(busCheck(environment))
@@ -112,20 +113,43 @@ struct DoctorChecks {
     return DoctorCheck(name: "socket", status: .ok, detail: detail)
   }
 
-  func daemonChecks(_ path: String) async -> [DoctorCheck] {
+  /// Reachable and answering; the same version as this CLI; serving the data directory this
+  /// configuration names.
+  func daemonChecks(_ path: String, dataDirectory: String) async -> [DoctorCheck] {
     let started = Date()
-    do {
+    let info: ServerInfo
+    do throws(ChimeError) {
       let client = try ChimeClient.connect(socketPath: path, app: "chime.doctor", timeout: 5)
-      _ = try await client.settings()
-      let millis = Int(Date().timeIntervalSince(started) * 1000)
-      return [DoctorCheck(name: "daemon", status: .ok, detail: "answered GetSettings in \(millis) ms")]
-    } catch let error as ChimeError {
+      do {
+        info = try await client.serverInfo()
+      } catch where error.code == .unimplemented {
+        _ = try await client.settings()
+        return [DoctorCheck(name: "daemon", status: .ok, detail: "answered in \(Self.millis(since: started)) ms"),
+                DoctorCheck(name: "version", status: .warn, detail: "chimed is older than this chime \(BuildInfo.version) (no GetServerInfo)",
+                            hint: Self.restartHint)]
+      }
+    } catch {
       return [DoctorCheck(name: "daemon", status: .fail, detail: "\(error.code) \(error.reason): \(error.message)",
                           hint: "start chimed (`systemctl --user start chimed.socket`) and see its log (`journalctl --user -u chimed`)")]
-    } catch {
-      return [DoctorCheck(name: "daemon", status: .fail, detail: "\(error)")]
     }
+    let up = DurationText.format(max(0, Date().timeIntervalSince(info.startedAt.date)))
+    var checks = [DoctorCheck(name: "daemon", status: .ok,
+                              detail: "pid \(info.processID), up \(up), answered in \(Self.millis(since: started)) ms")]
+    checks.append(info.version == BuildInfo.version
+      ? DoctorCheck(name: "version", status: .ok, detail: "chime and chimed \(info.version)")
+      : DoctorCheck(name: "version", status: .warn, detail: "chime \(BuildInfo.version), chimed \(info.version)", hint: Self.restartHint))
+    let configured = FileSystem.realPath(dataDirectory) ?? dataDirectory
+    if configured != info.dataDirectory {
+      checks.append(DoctorCheck(name: "daemon-data-dir", status: .warn,
+                                detail: "chimed serves \(info.dataDirectory); this configuration names \(configured)",
+                                hint: "the checks below look at \(configured): pass --data-dir, or start chimed with the same configuration"))
+    }
+    return checks
   }
+
+  static let restartHint = "restart chimed to run the installed version (`systemctl --user restart chimed`)"
+
+  static func millis(since start: Date) -> Int { Int(Date().timeIntervalSince(start) * 1000) }
 
   func dataDirCheck(_ path: String) -> DoctorCheck {
     var info = stat()

@@ -17,11 +17,11 @@ from .client import (DEFAULT_ACTION, DISMISS_ACTION, Client, Subscription, categ
                      default_socket_path, notification_request)
 from .errors import ChimeError, Code, code_name
 from .generated import frame_pb2, notification_center_pb2, request_pb2
-from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, Settings
+from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, ServerInfo, Settings
 
 pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2)
 
 __all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
            "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb",
-           "Pending", "Delivered", "FireDate", "Settings", "Authorization", "AuthorizationStatus", "AppLayout"]
+           "Pending", "Delivered", "FireDate", "Settings", "Authorization", "AuthorizationStatus", "AppLayout", "ServerInfo"]
 __version__ = "0.1.0"

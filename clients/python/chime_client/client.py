@@ -17,7 +17,7 @@ from ._connection import Connection
 from .errors import ChimeError, Code
 from .generated import notification_center_pb2 as nc_pb2
 from .generated import request_pb2
-from .types import AppLayout, Authorization, Delivered, FireDate, Pending, Settings
+from .types import AppLayout, Authorization, Delivered, FireDate, Pending, ServerInfo, Settings
 
 SERVICE = "/chime.v1.NotificationCenter/"
 DEFAULT_MAX_FRAME_BYTES = 1 << 20
@@ -610,6 +610,10 @@ class Client:
                                             bundle=bundle, display_name=display_name,
                                             desktop_entry=desktop_entry)
         return AppLayout.from_pb(self.call("RegisterApp", request, nc_pb2.AppLayout))
+
+    def server_info(self) -> ServerInfo:
+        """What is serving: chimed's version, pid, start time, data directory and socket."""
+        return ServerInfo.from_pb(self.call("GetServerInfo", nc_pb2.Empty(), nc_pb2.ServerInfo))
 
     def app_layout(self) -> AppLayout:
         """This app's layout; ``registered`` is False for the defaults."""

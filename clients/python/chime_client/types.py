@@ -184,3 +184,21 @@ class AppLayout(_Raw):
                    group_containers=list(message.group_containers), bundle=message.bundle,
                    registered=message.registered, display_name=message.display_name,
                    desktop_entry=message.desktop_entry, raw=message)
+
+
+@dataclass(frozen=True)
+class ServerInfo(_Raw):
+    """What is serving (chime.v1.ServerInfo): chimed's version, process and store."""
+
+    version: str
+    pid: int
+    started_at: datetime
+    data_directory: str
+    socket_path: str
+    raw: nc_pb2.ServerInfo = field(repr=False, compare=False)
+
+    @classmethod
+    def from_pb(cls, message: nc_pb2.ServerInfo) -> "ServerInfo":
+        return cls(version=message.version, pid=message.pid,
+                   started_at=datetime.fromtimestamp(message.started_at_ms / 1000, tz=timezone.utc),
+                   data_directory=message.data_directory, socket_path=message.socket_path, raw=message)

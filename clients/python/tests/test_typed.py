@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 
 from chime_client import (AppLayout, AuthorizationStatus, ChimeError, Client, Code, Delivered, FireDate, Pending,
-                          Settings, pb)
+                          ServerInfo, Settings, pb)
 
 NEW_YEAR_2026 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -89,3 +89,12 @@ def test_a_per_call_timeout_raises_deadline_exceeded_and_is_sent(tmp_path):
             frame = pb.frame.Frame.FromString(body)
             assert frame.call.method == "/chime.v1.NotificationCenter/GetPending"
             assert sent_at - 5000 < frame.call.deadline_unix_ms <= sent_at + 200
+
+
+def test_server_info_says_what_is_serving(daemon, client):
+    info = client.server_info()
+    assert isinstance(info, ServerInfo)
+    assert info.pid == daemon.process.pid
+    assert info.version.startswith("0.") and info.socket_path == daemon.socket_path
+    assert info.data_directory == str(daemon.data_dir.resolve())
+    assert info.started_at <= datetime.now(timezone.utc)

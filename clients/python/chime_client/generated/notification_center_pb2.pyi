@@ -397,6 +397,20 @@ class RespondResponse(_message.Message):
     routed_to: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, routed_to: _Optional[_Iterable[str]] = ..., removed: bool = ...) -> None: ...
 
+class ServerInfo(_message.Message):
+    __slots__ = ["data_directory", "pid", "socket_path", "started_at_ms", "version"]
+    DATA_DIRECTORY_FIELD_NUMBER: _ClassVar[int]
+    PID_FIELD_NUMBER: _ClassVar[int]
+    SOCKET_PATH_FIELD_NUMBER: _ClassVar[int]
+    STARTED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    data_directory: str
+    pid: int
+    socket_path: str
+    started_at_ms: int
+    version: str
+    def __init__(self, version: _Optional[str] = ..., pid: _Optional[int] = ..., started_at_ms: _Optional[int] = ..., data_directory: _Optional[str] = ..., socket_path: _Optional[str] = ...) -> None: ...
+
 class ServiceRequest(_message.Message):
     __slots__ = ["deadline_unix_ms", "id", "request"]
     DEADLINE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]

@@ -1808,6 +1808,51 @@ void   chime__v1__check_sound_response__free_unpacked
   assert(message->base.descriptor == &chime__v1__check_sound_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__server_info__init
+                     (Chime__V1__ServerInfo         *message)
+{
+  static const Chime__V1__ServerInfo init_value = CHIME__V1__SERVER_INFO__INIT;
+  *message = init_value;
+}
+size_t chime__v1__server_info__get_packed_size
+                     (const Chime__V1__ServerInfo *message)
+{
+  assert(message->base.descriptor == &chime__v1__server_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__server_info__pack
+                     (const Chime__V1__ServerInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__server_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__server_info__pack_to_buffer
+                     (const Chime__V1__ServerInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__server_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__ServerInfo *
+       chime__v1__server_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__ServerInfo *)
+     protobuf_c_message_unpack (&chime__v1__server_info__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__server_info__free_unpacked
+                     (Chime__V1__ServerInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__server_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define chime__v1__empty__field_descriptors NULL
 #define chime__v1__empty__field_indices_by_name NULL
 #define chime__v1__empty__number_ranges NULL
@@ -4387,6 +4432,96 @@ const ProtobufCMessageDescriptor chime__v1__check_sound_response__descriptor =
   (ProtobufCMessageInit) chime__v1__check_sound_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor chime__v1__server_info__field_descriptors[5] =
+{
+  {
+    "version",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServerInfo, version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServerInfo, pid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "started_at_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServerInfo, started_at_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data_directory",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServerInfo, data_directory),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "socket_path",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__ServerInfo, socket_path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__server_info__field_indices_by_name[] = {
+  3,   /* field[3] = data_directory */
+  1,   /* field[1] = pid */
+  4,   /* field[4] = socket_path */
+  2,   /* field[2] = started_at_ms */
+  0,   /* field[0] = version */
+};
+static const ProtobufCIntRange chime__v1__server_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor chime__v1__server_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.ServerInfo",
+  "ServerInfo",
+  "Chime__V1__ServerInfo",
+  "chime.v1",
+  sizeof(Chime__V1__ServerInfo),
+  5,
+  chime__v1__server_info__field_descriptors,
+  chime__v1__server_info__field_indices_by_name,
+  1,  chime__v1__server_info__number_ranges,
+  (ProtobufCMessageInit) chime__v1__server_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[12] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
@@ -4529,7 +4664,7 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[26] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[27] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -4557,6 +4692,7 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "GetApp", &chime__v1__empty__descriptor, &chime__v1__app_layout__descriptor },
   { "ListApps", &chime__v1__empty__descriptor, &chime__v1__list_apps_response__descriptor },
   { "CheckSound", &chime__v1__check_sound_request__descriptor, &chime__v1__check_sound_response__descriptor },
+  { "GetServerInfo", &chime__v1__empty__descriptor, &chime__v1__server_info__descriptor },
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
@@ -4567,6 +4703,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   10,        /* GetCategories */
   4,        /* GetDelivered */
   1,        /* GetPending */
+  26,        /* GetServerInfo */
   19,        /* GetSettings */
   24,        /* ListApps */
   8,        /* NextTriggerDates */
@@ -4593,7 +4730,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  26,
+  27,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -4804,6 +4941,14 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__get_server_info(ProtobufCService *service,
+                                                     const Chime__V1__Empty *input,
+                                                     Chime__V1__ServerInfo_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

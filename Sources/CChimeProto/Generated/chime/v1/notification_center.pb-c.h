@@ -57,6 +57,7 @@ typedef struct Chime__V1__ListAppsResponse Chime__V1__ListAppsResponse;
 typedef struct Chime__V1__CheckSoundRequest Chime__V1__CheckSoundRequest;
 typedef struct Chime__V1__SoundSearchStep Chime__V1__SoundSearchStep;
 typedef struct Chime__V1__CheckSoundResponse Chime__V1__CheckSoundResponse;
+typedef struct Chime__V1__ServerInfo Chime__V1__ServerInfo;
 
 
 /* --- enums --- */
@@ -835,6 +836,32 @@ struct  Chime__V1__CheckSoundResponse
     , 0,NULL, NULL }
 
 
+struct  Chime__V1__ServerInfo
+{
+  ProtobufCMessage base;
+  /*
+   * chimed's version, as `chimed --version` prints it: "0.4.0 (git 1a2b3c4d5e6f)".
+   */
+  char *version;
+  uint32_t pid;
+  /*
+   * When this chimed started, Unix milliseconds.
+   */
+  int64_t started_at_ms;
+  /*
+   * The directory holding its store (chime.db) and attachments.
+   */
+  char *data_directory;
+  /*
+   * The socket it listens on (for a socket systemd passed, what the socket is bound to).
+   */
+  char *socket_path;
+};
+#define CHIME__V1__SERVER_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__server_info__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 /* Chime__V1__Empty methods */
 void   chime__v1__empty__init
                      (Chime__V1__Empty         *message);
@@ -1595,6 +1622,25 @@ Chime__V1__CheckSoundResponse *
 void   chime__v1__check_sound_response__free_unpacked
                      (Chime__V1__CheckSoundResponse *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__ServerInfo methods */
+void   chime__v1__server_info__init
+                     (Chime__V1__ServerInfo         *message);
+size_t chime__v1__server_info__get_packed_size
+                     (const Chime__V1__ServerInfo   *message);
+size_t chime__v1__server_info__pack
+                     (const Chime__V1__ServerInfo   *message,
+                      uint8_t             *out);
+size_t chime__v1__server_info__pack_to_buffer
+                     (const Chime__V1__ServerInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__ServerInfo *
+       chime__v1__server_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__server_info__free_unpacked
+                     (Chime__V1__ServerInfo *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Chime__V1__Empty_Closure)
@@ -1717,6 +1763,9 @@ typedef void (*Chime__V1__SoundSearchStep_Closure)
 typedef void (*Chime__V1__CheckSoundResponse_Closure)
                  (const Chime__V1__CheckSoundResponse *message,
                   void *closure_data);
+typedef void (*Chime__V1__ServerInfo_Closure)
+                 (const Chime__V1__ServerInfo *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1828,6 +1877,10 @@ struct Chime__V1__NotificationCenter_Service
                       const Chime__V1__CheckSoundRequest *input,
                       Chime__V1__CheckSoundResponse_Closure closure,
                       void *closure_data);
+  void (*get_server_info)(Chime__V1__NotificationCenter_Service *service,
+                          const Chime__V1__Empty *input,
+                          Chime__V1__ServerInfo_Closure closure,
+                          void *closure_data);
 };
 typedef void (*Chime__V1__NotificationCenter_ServiceDestroy)(Chime__V1__NotificationCenter_Service *);
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
@@ -1861,7 +1914,8 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## register_app,\
       function_prefix__ ## get_app,\
       function_prefix__ ## list_apps,\
-      function_prefix__ ## check_sound  }
+      function_prefix__ ## check_sound,\
+      function_prefix__ ## get_server_info  }
 void chime__v1__notification_center__add(ProtobufCService *service,
                                          const Chime__V1__AddRequest *input,
                                          Chime__V1__AddResponse_Closure closure,
@@ -1966,6 +2020,10 @@ void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
                                                  Chime__V1__CheckSoundResponse_Closure closure,
                                                  void *closure_data);
+void chime__v1__notification_center__get_server_info(ProtobufCService *service,
+                                                     const Chime__V1__Empty *input,
+                                                     Chime__V1__ServerInfo_Closure closure,
+                                                     void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2013,6 +2071,7 @@ extern const ProtobufCMessageDescriptor chime__v1__list_apps_response__descripto
 extern const ProtobufCMessageDescriptor chime__v1__check_sound_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__sound_search_step__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__check_sound_response__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__server_info__descriptor;
 extern const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor;
 
 PROTOBUF_C__END_DECLS
