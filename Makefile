@@ -159,6 +159,15 @@ test-crash: deps
 	CHIME_CUT_ROUNDS=$(CUT_ROUNDS) $(if $(SEED),CHIME_CRASH_SEED=$(SEED)) \
 		$(SWIFT) test --skip-build --filter PowerCutTests
 
+# The whole Swift suite under AddressSanitizer / ThreadSanitizer, each in its own build
+# directory (.build-asan, .build-tsan); every binary the tests start is sanitized too.
+.PHONY: test-asan test-tsan
+test-asan: deps
+	scripts/swift-test-sanitized.sh address
+
+test-tsan: deps
+	scripts/swift-test-sanitized.sh thread
+
 MINUTES ?= 10
 .PHONY: soak
 # chimed under mixed load for MINUTES; fails if RSS or open descriptors grow more than 5%

@@ -13,7 +13,8 @@
 // - The type and facts are the attachment inspector's (the caller inspected FILE); --clip and
 //   --time are the attachment's thumbnailClippingRect and thumbnailTime; --box is the box the
 //   thumbnail is scaled to fit.
-// - First, before FILE is opened, RLIMIT_AS and RLIMIT_CPU are set to the limits given.
+// - First, before FILE is opened, RLIMIT_AS and RLIMIT_CPU are set to the limits given (not
+//   RLIMIT_AS in a sanitizer build, whose shadow memory needs the address space).
 // - Success: the PNG is written to `OUTPUT.staging-<pid>` (mode --mode, default 644) and renamed
 //   to OUTPUT; `WxH` (the thumbnail's size) and a newline on stdout; exit 0.
 // - Refusal: nothing at OUTPUT (the temporary removed), one line `REASON: message` on stderr
@@ -44,7 +45,10 @@ do throws(ChimeError) {
 } catch {
   refuse(error)
 }
-if let mib = job.memoryLimitMiB { limit(Int32(RLIMIT_AS.rawValue), mib << 20) }
+// A sanitizer build (`make test-asan`, `make test-tsan`) reserves terabytes of address space for
+// its shadow memory: an address-space limit would stop it at start, so only the CPU limit applies.
+let sanitized = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+if let mib = job.memoryLimitMiB, !sanitized { limit(Int32(RLIMIT_AS.rawValue), mib << 20) }
 if let seconds = job.cpuLimitSeconds { limit(Int32(RLIMIT_CPU.rawValue), seconds) }
 
 let png: [UInt8]

@@ -19,12 +19,15 @@ import Testing
     let printed = cli.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(daemon.output.trimmingCharacters(in: .whitespacesAndNewlines) == printed)
     #expect(printed.hasPrefix(ChimeVersion.string))
-    // The package this test was built from: a clone (CI's, a developer's) shows its commit.
+    // Built from a clone (CI's, a developer's): the commit named is this clone's HEAD or, when
+    // commits were made since the build, one of its ancestors.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    let git = try? ChildProcess.run("/usr/bin/git", ["-C", root, "rev-parse", "--short=12", "HEAD"])
-    if let git, git.status == 0 {
-      let commit = git.output.trimmingCharacters(in: .whitespacesAndNewlines)
-      #expect(printed.hasPrefix("\(ChimeVersion.string) (git \(commit)"), "built at \(commit), says \(printed)")
-    }
+    guard let head = try? ChildProcess.run("/usr/bin/git", ["-C", root, "rev-parse", "HEAD"]), head.status == 0 else { return }
+    let prefix = "\(ChimeVersion.string) (git "
+    #expect(printed.hasPrefix(prefix) && printed.hasSuffix(")"), "a clone's build names its commit: \(printed)")
+    let named = printed.dropFirst(prefix.count).dropLast().replacingOccurrences(of: "-dirty", with: "")
+    #expect(named.count == 12)
+    let ancestry = try ChildProcess.run("/usr/bin/git", ["-C", root, "merge-base", "--is-ancestor", String(named), "HEAD"])
+    #expect(ancestry.status == 0, "\(named) is not HEAD or before it: \(ancestry.errors)")
   }
 }
