@@ -91,6 +91,34 @@ import Testing
     #expect(read(out).split(separator: "\n").last == Substring(SoundChoice.defaultThemeFile + " volume=0.5"))
   }
 
+  /// Commands that hang take one of libuv's four pool threads, not all of them: the commits
+  /// and reads that share the pool go on, so adds and fires are not held up to the
+  /// presenter's timeout by a stuck mail script.
+  @Test func hangingCommandsDoNotHoldUpCommits() async throws {
+    let dir = TemporaryDirectory()
+    let started = dir.file("started")
+    let stub = try script(dir, "present.sh", "cat > /dev/null\necho x >> '\(started)'\nexec sleep 30")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "command", "--present-command", stub,
+                                                           "--present-timeout", "8", "--sound-player", "none"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    for n in 0..<4 {
+      _ = try await client.add(NotificationRequest(identifier: "hang\(n)", content: NotificationContent(title: "Hang \(n)")))
+    }
+    // Stuck in its command (without a lane all four were, queued on the pool before the next
+    // add's commit: one per pool thread).
+    try #require(pollUntil(within: 10) { !read(started).isEmpty })
+    let clock = ContinuousClock()
+    let begun = clock.now
+    _ = try await client.add(NotificationRequest(identifier: "next", content: NotificationContent(title: "Next")))
+    let listed = try await client.allDelivered().map(\.request.identifier)
+    let took = clock.now - begun
+    #expect(took < .seconds(4), "an add and a list took \(took) behind hanging presenter commands")
+    #expect(Set(listed) == ["hang0", "hang1", "hang2", "hang3", "next"])
+    #expect(read(started).split(separator: "\n").count == 1, "one command at a time: \(read(started))")
+  }
+
   /// libcanberra's ALSA driver into ALSA's null PCM (named the default by the daemon's own
   /// ~/.asoundrc), so it runs on a machine without a sound card or audio server, as in CI.
   @Test func libcanberraPlaysIntoANullSink() async throws {
