@@ -142,6 +142,44 @@ import Testing
     #expect(!daemon.log.contains("presentation failed"), "\(daemon.log)")
   }
 
+  /// libcanberra decodes WAV (PCM) and Ogg only; Chime accepts CAF and AIFF too. A sound it
+  /// cannot decode is played by a player on PATH when there is one, else that delivery's
+  /// failure; libcanberra still plays every later sound.
+  @Test(arguments: [false, true]) func aSoundLibcanberraCannotDecodeDoesNotSilenceTheRest(withPlayer: Bool) async throws {
+    let dir = TemporaryDirectory()
+    let bin = dir.file("bin"), played = dir.file("played")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    if withPlayer { _ = try script(dir, "bin/paplay", "echo \"$@\" >> '\(played)'") }
+    let home = dir.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    try "pcm.!default { type null }\n".write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    let container = dir.file("container")
+    MediaCorpus.copy("sounds/caf-lpcm16.caf", to: container + "/Library/Sounds/ding.caf")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none"],
+                               environment: ["HOME": home, "CA_DRIVER": "alsa", "XDG_DATA_HOME": dir.file("share"), "PATH": bin])
+    try daemon.start()
+    defer { daemon.terminate() }
+    try #require(pollUntil(within: 10) { daemon.log.contains("sounds play through libcanberra") }, "\(daemon.log)")
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    _ = try await client.registerApp(container: container)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var content = NotificationContent(title: "Tea")
+    content.sound = .named("ding.caf")
+    let caf = try await client.add(NotificationRequest(identifier: "caf", content: content))
+    #expect(caf.delivered?.sound?.plays == .named, "Chime accepted the CAF sound")
+    if withPlayer {
+      try #require(pollUntil(within: 10) { read(played).hasSuffix("ding.caf\n") }, "\(daemon.log)")
+    } else {
+      let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+      #expect(failed.identifiers == ["caf"] && failed.note.hasPrefix("sound: "), "\(failed.note)")
+    }
+    content.sound = .default
+    _ = try await client.add(NotificationRequest(identifier: "next", content: content))
+    try #require(pollUntil(within: 10) { daemon.log.contains("sound started") }, "\(daemon.log)")
+    #expect(!daemon.log.contains("deliveries are silent"), "\(daemon.log)")
+  }
+
   /// freedesktop with no bus behind the address: reported per delivery, nothing lost.
   @Test func noSessionBusIsReportedAndTheDeliveryStays() async throws {
     let dir = TemporaryDirectory()

@@ -96,7 +96,17 @@ final class SoundPlayer {
         logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
         return
       }
-      if case .command(let player) = withoutCanberra {
+      if error.isAboutTheSound, file != nil {
+        // A file libcanberra cannot decode (CAF, AIFF, ...): a player plays this one when
+        // there is one; libcanberra stays for the rest.
+        if case .command(let player) = withoutCanberra {
+          logger.info("libcanberra cannot play this file; a player plays it", metadata: ["error": "\(error)", "file": "\(file ?? "")"])
+          playCommand(player, request)
+        } else {
+          request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier,
+                                             reason: "\(error) (\(file ?? "")); no player on PATH to play it"))
+        }
+      } else if case .command(let player) = withoutCanberra {
         // No device or server behind libcanberra: the player plays this one and the rest.
         logger.warning("libcanberra cannot play; sounds play through a player from now on",
                        metadata: ["error": "\(error)", "player": "\(player.joined(separator: " "))"])
