@@ -102,6 +102,23 @@ import Testing
     #expect(printed == expected, "\(err)")
   }
 
+  /// `chime push -` reads the payload from standard input, as its help says.
+  @Test func aPayloadOnStandardInput() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    defer { daemon.terminate() }
+    let out = dir.file("push.out")
+    let pushing = try SpawnedProcess("/bin/sh", ["-c", #"echo '{"aps":{"alert":"Hello"}}' | "$0" push --app org.example.news --id hi -"#,
+                                                 DaemonProcess.binDirectory + "/chime"],
+                                     environment: SpawnedProcess.environment(["CHIME_SOCKET": daemon.socketPath]),
+                                     stdout: out, stderr: dir.file("push.err"))
+    #expect(pushing.waitForExit(seconds: 20) == 0)
+    #expect(((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") == "delivered hi  \"Hello\"\ncontent: original\n")
+    let listed = try ChimeCLI.run(["delivered", "--json"], socket: daemon.socketPath, app: Self.app)
+    #expect(listed.objects?.compactMap { $0["id"] as? String } == ["hi"], "\(listed.stdout)")
+  }
+
   @Test func anExtensionKilledMidWorkGetsTheOriginalDelivered() async throws {
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)
