@@ -268,6 +268,29 @@ import Testing
     withExtendedLifetime((first, others)) {}
   }
 
+  /// A registration ends with its connection: the app may register a service extension again,
+  /// and its pushes go to the new one.
+  @Test func aServiceExtensionsRegistrationEndsWithItsConnection() async throws {
+    let d = try InProcessDaemon()
+    let connection = try ChimeConnection(socketPath: d.socketPath)
+    let gone = try await service(ChimeClient(connection: connection, app: "org.example.app"), "gone")
+    connection.close()
+    let app = try d.client()
+    // The daemon sees the end of the connection on its loop; a few tries at most.
+    var registered: AsyncThrowingStream<ExtensionEvent, any Error>.AsyncIterator?
+    for _ in 0..<100 where registered == nil {
+      var attempt = app.registerServiceExtension("again").makeAsyncIterator()
+      if let event = try? await next(&attempt), event.registered { registered = attempt }
+    }
+    var stream = try #require(registered, "still refused after the first extension's connection closed")
+    async let pushed = app.push(bytes(Self.mutable))
+    let asked = try #require(try await next(&stream).serviceRequest)
+    try await app.answerService(asked.id, extension: "again", with: .content(NotificationContent(title: "From the new one")))
+    let result = try await pushed
+    #expect(result.delivered.request.content.title == "From the new one" && result.delivered.push?.extensionIdentifier == "again")
+    withExtendedLifetime(gone) {}
+  }
+
   /// Both extension kinds on one notification, in order: the service extension rewrites it
   /// first, and the category's content extension is shown what was delivered.
   @Test(arguments: Transport.allCases) func serviceFirstThenTheContentExtensionSeesTheDelivery(over transport: Transport) async throws {

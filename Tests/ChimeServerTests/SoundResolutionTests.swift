@@ -159,6 +159,25 @@ import Testing
     #expect(loud?.code == .invalidArgument && loud?.field == "request.content.sound.volume", "\(String(describing: loud))")
   }
 
+  /// A pushed payload's `aps.sound` is looked up as `Add`'s is: found in the app's layout, or
+  /// the default with the reason; the critical dictionary downgraded without the permission.
+  @Test func aPushedSoundIsResolvedAsAtAdd() async throws {
+    let app = try await Layout()
+    MediaCorpus.copy("sounds/wav-lpcm16.wav", to: app.group1Sounds + "/ding.wav")
+    func pushed(_ sound: String) async throws -> SoundResolution {
+      let result = try await app.client.push(Array(#"{"aps":{"alert":"Goal","sound":\#(sound)}}"#.utf8))
+      return try #require(result.delivered.sound)
+    }
+    let found = try await pushed(#""ding.wav""#)
+    #expect(found.plays == .named && found.path == app.group1Sounds + "/ding.wav" && found.codec == "lpcm")
+    let missing = try await pushed(#""nowhere.wav""#)
+    #expect(missing.plays == .default && missing.reason == "SOUND_NOT_FOUND")
+    let critical = try await pushed(#"{"critical":1,"name":"ding.wav","volume":0.5}"#)
+    #expect(critical.plays == .named && critical.criticalDowngraded, "\(critical)")
+    let refused = await caughtError { _ = try await pushed(#""../ding.wav""#) }
+    #expect(refused?.code == .invalidArgument, "\(String(describing: refused))")
+  }
+
   @Test func anUnregisteredAppUsesTheDefaultLayout() async throws {
     let d = try InProcessDaemon()
     let client = try d.client(app: "org.example.fresh")

@@ -101,11 +101,21 @@ public final class DesktopSession: @unchecked Sendable {
 
       """.write(toFile: config, atomically: true, encoding: .utf8)
     let log = directory.file("dunst.log")
-    dunst = try SpawnedProcess("/usr/bin/dunst", ["-config", config], environment: SpawnedProcess.environment(environment),
-                               stdout: log, stderr: log)
-    guard wait(10, { (try? self.dunstctl(["count", "displayed"]).status) == 0 }) else {
-      throw DesktopError("dunst did not come up: \(read(log))")
+    // Under a loaded machine dunst sometimes gives up at once ("Cannot connect to DBus": the
+    // bus's socket file exists a moment before it accepts); a dunst that exited is started
+    // again, three times at most.
+    for _ in 0..<3 {
+      let child = try SpawnedProcess("/usr/bin/dunst", ["-config", config], environment: SpawnedProcess.environment(environment),
+                                     stdout: log, stderr: log)
+      dunst = child
+      if wait(10, { (try? self.dunstctl(["count", "displayed"]).status) == 0 || !child.isRunning }), child.isRunning {
+        return
+      }
+      child.signal(SIGKILL)
+      _ = child.waitForExit(seconds: 5)
+      dunst = nil
     }
+    throw DesktopError("dunst did not come up: \(read(log))")
   }
 
   /// SIGTERM to dunst, waited for: the notification server is gone, the bus stays.

@@ -91,6 +91,33 @@ import Testing
     #expect(read(out).split(separator: "\n").last == Substring(SoundChoice.defaultThemeFile + " volume=0.5"))
   }
 
+  /// Commands that hang take one of libuv's four pool threads, not all of them: the commits
+  /// and reads that share the pool go on, so adds and fires are not held up to the
+  /// presenter's timeout by a stuck mail script.
+  @Test func hangingCommandsDoNotHoldUpCommits() async throws {
+    let dir = TemporaryDirectory()
+    let started = dir.file("started")
+    let stub = try script(dir, "present.sh", "cat > /dev/null\necho x >> '\(started)'\nexec sleep 30")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "command", "--present-command", stub,
+                                                           "--present-timeout", "8", "--sound-player", "none"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    for n in 0..<4 {
+      _ = try await client.add(NotificationRequest(identifier: "hang\(n)", content: NotificationContent(title: "Hang \(n)")))
+    }
+    // Stuck in its command (without a lane all four were, queued on the pool before the next
+    // add's commit: one per pool thread).
+    try #require(pollUntil(within: 10) { !read(started).isEmpty })
+    let clock = ContinuousClock()
+    let begun = clock.now
+    _ = try await client.add(NotificationRequest(identifier: "next", content: NotificationContent(title: "Next")))
+    let listed = try await client.allDelivered().map(\.request.identifier)
+    let took = clock.now - begun
+    #expect(took < .seconds(4), "an add and a list took \(took) behind hanging presenter commands")
+    #expect(Set(listed) == ["hang0", "hang1", "hang2", "hang3", "next"])
+  }
+
   /// libcanberra's ALSA driver into ALSA's null PCM (named the default by the daemon's own
   /// ~/.asoundrc), so it runs on a machine without a sound card or audio server, as in CI.
   @Test func libcanberraPlaysIntoANullSink() async throws {
@@ -112,6 +139,44 @@ import Testing
     try #require(pollUntil(within: 10) { daemon.log.contains("sound started") }, "\(daemon.log)")
     #expect(daemon.log.contains("backend=libcanberra"), "\(daemon.log)")
     #expect(!daemon.log.contains("presentation failed"), "\(daemon.log)")
+  }
+
+  /// libcanberra decodes WAV (PCM) and Ogg only; Chime accepts CAF and AIFF too. A sound it
+  /// cannot decode is played by a player on PATH when there is one, else that delivery's
+  /// failure; libcanberra still plays every later sound.
+  @Test(arguments: [false, true]) func aSoundLibcanberraCannotDecodeDoesNotSilenceTheRest(withPlayer: Bool) async throws {
+    let dir = TemporaryDirectory()
+    let bin = dir.file("bin"), played = dir.file("played")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    if withPlayer { _ = try script(dir, "bin/paplay", "echo \"$@\" >> '\(played)'") }
+    let home = dir.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    try "pcm.!default { type null }\n".write(toFile: home + "/.asoundrc", atomically: true, encoding: .utf8)
+    let container = dir.file("container")
+    MediaCorpus.copy("sounds/caf-lpcm16.caf", to: container + "/Library/Sounds/ding.caf")
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none"],
+                               environment: ["HOME": home, "CA_DRIVER": "alsa", "XDG_DATA_HOME": dir.file("share"), "PATH": bin])
+    try daemon.start()
+    defer { daemon.terminate() }
+    try #require(pollUntil(within: 10) { daemon.log.contains("sounds play through libcanberra") }, "\(daemon.log)")
+    let client = try ChimeClient.connect(socketPath: daemon.socketPath, app: Self.app)
+    _ = try await client.registerApp(container: container)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var content = NotificationContent(title: "Tea")
+    content.sound = .named("ding.caf")
+    let caf = try await client.add(NotificationRequest(identifier: "caf", content: content))
+    #expect(caf.delivered?.sound?.plays == .named, "Chime accepted the CAF sound")
+    if withPlayer {
+      try #require(pollUntil(within: 10) { read(played).hasSuffix("ding.caf\n") }, "\(daemon.log)")
+    } else {
+      let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+      #expect(failed.identifiers == ["caf"] && failed.note.hasPrefix("sound: "), "\(failed.note)")
+    }
+    content.sound = .default
+    _ = try await client.add(NotificationRequest(identifier: "next", content: content))
+    try #require(pollUntil(within: 10) { daemon.log.contains("sound started") }, "\(daemon.log)")
+    #expect(!daemon.log.contains("deliveries are silent"), "\(daemon.log)")
   }
 
   /// freedesktop with no bus behind the address: reported per delivery, nothing lost.

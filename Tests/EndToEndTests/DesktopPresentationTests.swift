@@ -125,6 +125,30 @@ import Testing
     #expect(dismissed.response?.actionIdentifier == NotificationAction.dismissIdentifier)
   }
 
+  /// A click goes the way `chime respond` goes: the category's content extension is asked
+  /// first, and the app's subscriber hears of it only once the extension forwards it.
+  @Test func aContentExtensionInterceptsADesktopActionFirst() async throws {
+    let run = try start()
+    defer { run.daemon.terminate() }
+    try await run.client.setCategories([Self.brew])
+    let ext = try ChimeClient.connect(socketPath: run.daemon.socketPath, app: Self.app)
+    var stream = ext.registerExtension("ui", categories: ["brew"], attributes: ExtensionAttributes(initialContentSizeRatio: 1))
+      .makeAsyncIterator()
+    #expect(try await nextMessage(&stream).registered)
+    var events = run.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+
+    _ = try await run.client.add(NotificationRequest(identifier: "one", content: content("One")))
+    #expect(try await nextMessage(&stream).delivered?.request.identifier == "one")
+    try #require(pollUntil(within: 10) { run.desktop.notifyReplies.count == 1 })
+    #expect(try run.desktop.sendSignal("ActionInvoked", ["uint32:\(run.desktop.notifyReplies[0])", "string:later"]).status == 0)
+    let asked = try await nextMessage(&stream)
+    #expect(asked.response?.notificationIdentifier == "one" && asked.response?.actionIdentifier == "later")
+    try await ext.answerResponse(asked.responseID, extension: "ui", with: .dismissAndForward)
+    let forwarded = try await nextEvent(&events) { $0.kind == .response }
+    #expect(forwarded.response?.notificationIdentifier == "one" && forwarded.response?.actionIdentifier == "later")
+  }
+
   @Test func removingADeliveredNotificationClosesItAndAgainReplacesIt() async throws {
     let run = try start()
     defer { run.daemon.terminate() }

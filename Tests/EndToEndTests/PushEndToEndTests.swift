@@ -62,6 +62,63 @@ import Testing
     #expect(daemon.terminate() == 0)
   }
 
+  /// The README's example itself, run as written: its shell lines in bash from the repository
+  /// (`/tmp/` made the test's directory, and a chimed whose deadline is 1 s instead of 30 s),
+  /// printing what the README says they print, identifiers aside.
+  @Test func theReadmesPushExampleRunsAsWritten() throws {
+    let readme = try String(contentsOfFile: ReadmeTourTests.root.appendingPathComponent("README.md").path, encoding: .utf8)
+    let start = try #require(readme.range(of: "Try it with `make run`"))
+    let end = try #require(readme.range(of: "## On the desktop", range: start.upperBound..<readme.endIndex))
+    // Its indented blocks: commands, what they print, commands, what they print.
+    var blocks: [[String]] = [[]]
+    for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("    ") {
+        blocks[blocks.count - 1].append(String(line.dropFirst(4)))
+      } else if !blocks[blocks.count - 1].isEmpty {
+        blocks.append([])
+      }
+    }
+    blocks.removeAll { $0.isEmpty }
+    try #require(blocks.count == 4, "\(blocks)")
+
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir, arguments: ["--service-extension-timeout", "1", "--service-extension-grace", "1"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let tmp = dir.file("tmp")
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    let script = (["cd '\(ReadmeTourTests.root.path)'"] + blocks[0] + blocks[2] + ["wait"]).joined(separator: "\n")
+      .replacingOccurrences(of: "/tmp/", with: tmp + "/")
+    let out = dir.file("readme.out")
+    let bash = try SpawnedProcess("/bin/bash", ["-euc", script], environment: SpawnedProcess.environment([
+      "CHIME_SOCKET": daemon.socketPath, "PATH": DaemonProcess.binDirectory + ":/usr/bin:/bin",
+    ]), stdout: out, stderr: dir.file("readme.err"))
+    let status = bash.waitForExit(seconds: 60)
+    let err = (try? String(contentsOfFile: dir.file("readme.err"), encoding: .utf8)) ?? ""
+    #expect(status == 0, "\(err)")
+    let uuid = try Regex("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+    let printed = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").replacing(uuid, with: "ID")
+    let expected = (blocks[1] + blocks[3]).map { $0.replacing(uuid, with: "ID") }.joined(separator: "\n") + "\n"
+    #expect(printed == expected, "\(err)")
+  }
+
+  /// `chime push -` reads the payload from standard input, as its help says.
+  @Test func aPayloadOnStandardInput() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    defer { daemon.terminate() }
+    let out = dir.file("push.out")
+    let pushing = try SpawnedProcess("/bin/sh", ["-c", #"echo '{"aps":{"alert":"Hello"}}' | "$0" push --app org.example.news --id hi -"#,
+                                                 DaemonProcess.binDirectory + "/chime"],
+                                     environment: SpawnedProcess.environment(["CHIME_SOCKET": daemon.socketPath]),
+                                     stdout: out, stderr: dir.file("push.err"))
+    #expect(pushing.waitForExit(seconds: 20) == 0)
+    #expect(((try? String(contentsOfFile: out, encoding: .utf8)) ?? "") == "delivered hi  \"Hello\"\ncontent: original\n")
+    let listed = try ChimeCLI.run(["delivered", "--json"], socket: daemon.socketPath, app: Self.app)
+    #expect(listed.objects?.compactMap { $0["id"] as? String } == ["hi"], "\(listed.stdout)")
+  }
+
   @Test func anExtensionKilledMidWorkGetsTheOriginalDelivered() async throws {
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)

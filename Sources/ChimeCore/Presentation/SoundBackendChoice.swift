@@ -32,12 +32,31 @@ public enum SoundBackendChoice: Hashable, Sendable {
   }
 
   /// The player's arguments for `sound`: the file (the theme's default file for the default
-  /// sound) last; nil when it is silent.
+  /// sound) last; nil when it is silent. A critical sound's volume is passed to the players
+  /// that take one (`pw-play --volume=0..1`, `paplay --volume=0..65536`) unless the command
+  /// already names a volume; every player also finds it in `CHIME_SOUND_VOLUME`.
   public static func playerArguments(_ player: [String], sound: SoundChoice) -> [String]? {
+    let file: String, volume: Double?
     switch sound {
-    case .silent: nil
-    case .file(let path, _): Array(player.dropFirst()) + [path]
-    case .themeDefault: Array(player.dropFirst()) + [SoundChoice.defaultThemeFile]
+    case .silent: return nil
+    case .file(let path, let v): (file, volume) = (path, v)
+    case .themeDefault(let v): (file, volume) = (SoundChoice.defaultThemeFile, v)
+    }
+    var arguments = Array(player.dropFirst())
+    if let volume, let flag = volumeArgument(player.first ?? "", volume), !arguments.contains(where: { $0.hasPrefix("--volume") }) {
+      arguments.append(flag)
+    }
+    return arguments + [file]
+  }
+
+  /// `--volume=` in the scale of the player named by `program` (a path or a name), nil for a
+  /// player without a volume option.
+  static func volumeArgument(_ program: String, _ volume: Double) -> String? {
+    let v = min(1, max(0, volume))
+    switch program.split(separator: "/").last.map(String.init) ?? program {
+    case "pw-play", "pw-cat": return "--volume=\(v)"
+    case "paplay": return "--volume=\(Int((v * 65536).rounded()))"
+    default: return nil
     }
   }
 }

@@ -45,4 +45,13 @@ final class CanberraContext: Sendable {
 struct CanberraError: Error, CustomStringConvertible {
   var code: Int32
   var description: String { "libcanberra: " + String(cString: ca_strerror(code)) }
+
+  /// The error is about the file played, not the audio device or server: libcanberra decodes
+  /// WAV (PCM) and Ogg Vorbis only, and Chime also accepts CAF, AIFF and other WAV codecs.
+  /// (`CA_ERROR_NOTFOUND` is not one: ALSA reports a missing device with it.)
+  var isAboutTheSound: Bool {
+    let codes: [Int32] = [Int32(CA_ERROR_CORRUPT), Int32(CA_ERROR_NOTSUPPORTED), Int32(CA_ERROR_TOOBIG), Int32(CA_ERROR_ACCESS),
+                          Int32(CA_ERROR_IO)]
+    return codes.contains(code)
+  }
 }

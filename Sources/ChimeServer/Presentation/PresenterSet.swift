@@ -77,6 +77,8 @@ final class PresenterSet: Presenter {
 
   func stop() {
     freedesktop?.stop()
+    command?.stop()
+    sounds?.stop()
   }
 
   private func play(_ sound: SoundChoice, app: String, identifier: String) {

@@ -9,7 +9,9 @@ import Logging
 /// libcanberra cannot play (no audio device or server). A player gets the file as its last
 /// argument and a critical sound's volume (0...1) in `CHIME_SOUND_VOLUME`. With nothing,
 /// deliveries are silent after one warning (at start-up, or at libcanberra's first failure,
-/// which is also reported for its delivery). Loop thread only.
+/// which is also reported for its delivery). Players run one at a time (a lane of their own),
+/// so sounds never hold more than one of the pool threads that commits and reads share.
+/// Loop thread only.
 final class SoundPlayer {
   private struct Request {
     var sound: SoundChoice
@@ -26,12 +28,14 @@ final class SoundPlayer {
   /// What plays when libcanberra cannot: a player found on PATH, or silence.
   private let withoutCanberra: SoundBackendChoice
   private var waiting: [Request] = []
+  private let players: FileLane
   /// A player that outlives this is killed: no sound is that long.
   static let playerTimeoutMillis = 60_000
 
   init(loop: EventLoop, configured: String?, logger: Logger) {
     self.loop = loop
     self.logger = logger
+    players = FileLane(loop: loop, width: 1)
     var found: [String: String] = [:]
     for name in SoundBackendChoice.knownPlayers {
       if let path = Subprocess.which(name) { found[name] = path }
@@ -92,7 +96,17 @@ final class SoundPlayer {
         logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
         return
       }
-      if case .command(let player) = withoutCanberra {
+      if error.isAboutTheSound, file != nil {
+        // A file libcanberra cannot decode (CAF, AIFF, ...): a player plays this one when
+        // there is one; libcanberra stays for the rest.
+        if case .command(let player) = withoutCanberra {
+          logger.info("libcanberra cannot play this file; a player plays it", metadata: ["error": "\(error)", "file": "\(file ?? "")"])
+          playCommand(player, request)
+        } else {
+          request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier,
+                                             reason: "\(error) (\(file ?? "")); no player on PATH to play it"))
+        }
+      } else if case .command(let player) = withoutCanberra {
         // No device or server behind libcanberra: the player plays this one and the rest.
         logger.warning("libcanberra cannot play; sounds play through a player from now on",
                        metadata: ["error": "\(error)", "player": "\(player.joined(separator: " "))"])
@@ -119,12 +133,19 @@ final class SoundPlayer {
     }
     let argv = [player[0]] + arguments
     let extra = environment
-    loop.runBlocking({ Subprocess.run(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis) }, then: { [logger] outcome in
+    players.run({ Subprocess.run(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis) }, then: { [logger] outcome in
       if outcome.succeeded {
         logger.debug("sound played", metadata: ["backend": "\(player[0])", "app": "\(request.app)", "id": "\(request.identifier)"])
       } else {
         request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier, reason: "\(player[0]) \(outcome)"))
       }
+    }, refuse: { [logger] in
+      logger.info("sound not played: chimed is stopping", metadata: ["app": "\(request.app)", "id": "\(request.identifier)"])
     })
+  }
+
+  /// Plays no more sounds through a player; the one playing goes on to its end.
+  func stop() {
+    players.close()
   }
 }

@@ -3,8 +3,9 @@ import DequeModule
 /// Blocking file work — inspecting and copying attachments of up to 50 MB each — on the work
 /// pool, at most `width` jobs at a time; the rest wait their turn in order. libuv's pool has four
 /// threads shared with group commits and reads, so without this a few clients adding large
-/// movies at once would hold every thread and stall everyone else's calls and fires.
-/// Loop thread only.
+/// movies at once would hold every thread and stall everyone else's calls and fires. The
+/// presenters run the programs they start (a present command, a sound player) through lanes
+/// of their own for the same reason. Loop thread only.
 final class FileLane {
   private struct Job {
     let start: () -> Void
