@@ -1,7 +1,6 @@
 public import ChimeCore
 import ChimeSystem
 public import ChimeWire
-import Synchronization
 
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
 /// own call id, and replies, which may arrive in any order, are matched by id.

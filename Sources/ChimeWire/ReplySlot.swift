@@ -1,5 +1,4 @@
 public import ChimeCore
-import Synchronization
 
 /// The meeting point of one unary call's reply (from whichever thread delivers it) and its
 /// waiting task. Whichever comes first is kept; the first result wins and later ones are
@@ -17,7 +16,7 @@ public final class ReplySlot: Sendable {
     case resumed
   }
 
-  private let state = Mutex<State>(.pending(nil))
+  private let state = Locked<State>(.pending(nil))
 
   /// Delivers the call's outcome: resumes the waiter, or keeps it until one arrives. False
   /// when the call had already ended.

@@ -1,9 +1,9 @@
+import ChimeCore
 import ChimeConfig
 import ChimeSystem
 import Foundation
 import Glibc
 import Logging
-import Synchronization
 
 /// Reads chimed.toml and merges it with this process's flags and environment.
 struct ConfigLoader: Sendable {
@@ -26,7 +26,7 @@ struct ConfigLoader: Sendable {
 /// The level every chimed logger logs at; SIGHUP may change it.
 final class LogLevelSwitch: Sendable {
   static let shared = LogLevelSwitch()
-  private let level = Mutex(Logger.Level.info)
+  private let level = Locked(Logger.Level.info)
   func set(_ new: Logger.Level) { level.withLock { $0 = new } }
   func get() -> Logger.Level { level.withLock { $0 } }
 }

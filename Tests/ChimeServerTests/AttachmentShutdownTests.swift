@@ -3,7 +3,6 @@ import ChimeCore
 import ChimeServer
 import ChimeTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Stopping chimed while attachment adds are in the file lane: the one staging finishes,

@@ -1,7 +1,7 @@
 @testable import ChimeServer
+import ChimeCore
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// The attachment file lane lets at most `width` jobs hold pool threads; the rest wait in order,
@@ -14,8 +14,8 @@ import Testing
     let started = DispatchSemaphore(value: 0)
     let ended = DispatchSemaphore(value: 0)
     /// Job numbers as they start, and as they end ("done" or "refused"), in order.
-    let starts = Mutex<[Int]>([])
-    let ends = Mutex<[String]>([])
+    let starts = Locked<[Int]>([])
+    let ends = Locked<[String]>([])
     var lane: FileLane?  // loop thread only
 
     init() throws {
@@ -27,7 +27,7 @@ import Testing
     /// Runs `body` on the loop thread and waits for it.
     func onLoop<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T? {
       let done = DispatchSemaphore(value: 0)
-      let result = Mutex<T?>(nil)
+      let result = Locked<T?>(nil)
       loop.execute {
         result.withLock { $0 = body() }
         done.signal()

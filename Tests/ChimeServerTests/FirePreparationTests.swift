@@ -4,7 +4,6 @@ import ChimeTestSupport
 import Foundation
 import GRDB
 import Logging
-import Synchronization
 import Testing
 @testable import ChimeServer
 
@@ -15,7 +14,7 @@ import Testing
 
   /// The layouts the sound check was given, in order.
   final class Seen: Sendable {
-    private let layouts = Mutex<[AppLayout?]>([])
+    private let layouts = Locked<[AppLayout?]>([])
     func append(_ layout: AppLayout?) { layouts.withLock { $0.append(layout) } }
     var all: [AppLayout?] { layouts.withLock { $0 } }
   }

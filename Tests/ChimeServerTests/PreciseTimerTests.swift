@@ -1,8 +1,8 @@
 @testable import ChimeServer
+import ChimeCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 /// The scheduler's timer: a timerfd that is never early and re-arms cleanly.
@@ -21,8 +21,8 @@ import Testing
     let loop = try EventLoop()
     Thread { loop.run() }.start()
     let fired = DispatchSemaphore(value: 0)
-    let elapsed = Mutex<Int64?>(nil)
-    let fires = Mutex(0)
+    let elapsed = Locked<Int64?>(nil)
+    let fires = Locked(0)
     loop.execute {
       var armedAt: Int64 = 0
       var timer: PreciseTimer?

@@ -3,12 +3,11 @@ import ChimeCore
 import ChimeServer
 import ChimeTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct TimeZoneChangeTests {
   final class Zone: Sendable {
-    let current = Mutex(TimeZone(identifier: "Europe/Berlin")!)
+    let current = Locked(TimeZone(identifier: "Europe/Berlin")!)
     func set(_ name: String) { current.withLock { $0 = TimeZone(identifier: name)! } }
   }
 

@@ -1,7 +1,6 @@
 import ChimeCore
 import Foundation
 import GRDB
-import Synchronization
 import Testing
 @testable import ChimeStore
 
@@ -134,7 +133,7 @@ import Testing
       let store = try StoreFixture()
       try store.add("app", Fixtures.request("kept"))
       let started = DispatchSemaphore(value: 0)
-      let outcomes = Mutex<[String: Int]>([:])
+      let outcomes = Locked<[String: Int]>([:])
       let finished = DispatchSemaphore(value: 0)
       let workers = 4
       for worker in 0..<workers {

@@ -1,7 +1,6 @@
 import Foundation
 import ChimeCore
 import GRDB
-import Synchronization
 import Testing
 @testable import ChimeStore
 

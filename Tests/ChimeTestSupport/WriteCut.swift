@@ -1,6 +1,6 @@
+import ChimeCore
 public import Foundation
 import Glibc
-import Synchronization
 
 /// A power cut under `chimed`, simulated with an `LD_PRELOAD` shim
 /// (Tests/Fixtures/writecut/writecut.c): while chimed runs, every write to its database files
@@ -109,7 +109,7 @@ public struct WriteCut: Sendable {
   }
 
   private static let shimDirectory = TemporaryDirectory(prefix: "chime-writecut")
-  private static let built = Mutex<String?>(nil)
+  private static let built = Locked<String?>(nil)
 }
 
 public struct CutError: Error, CustomStringConvertible {

@@ -53,8 +53,8 @@ final class ConnectionCore: Sendable {
   let fd: FileDescriptor
   let maxFrameBytes: Int
   let ownReadBudget: Duration
-  private let state = Mutex(State())
-  private let writeLock = Mutex(())
+  private let state = Locked(State())
+  private let writeLock = Locked(())
   private let input: Input
   /// Signalled each time the reader thread is given the socket, and once when the connection
   /// is down (the thread then exits).

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where "now" comes from. Production uses `SystemWallClock`; tests move a `ManualWallClock`
 /// by hand and never sleep.
@@ -22,10 +21,10 @@ public struct SystemWallClock: WallClock {
 
 /// A clock that only moves when told to. Thread-safe.
 public final class ManualWallClock: WallClock {
-  private let current: Mutex<Instant>
+  private let current: Locked<Instant>
 
   public init(_ start: Instant = Instant(unixMillis: 1_800_000_000_000)) {
-    current = Mutex(start)
+    current = Locked(start)
   }
 
   public func now() -> Instant { current.withLock { $0 } }

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeWire
-import Synchronization
 
 /// Calls straight into a running daemon's router, with no socket and no framing: the same
 /// encoded request and reply messages, the same router, service and statuses. Tests drive the
@@ -9,7 +8,7 @@ final class InProcessTransport: CallTransport {
   private let loop: EventLoop
   /// Hands a call to the router on the loop thread; false when the daemon is not serving.
   private let begin: @Sendable (InProcessCall, CallHeader, [UInt8]) -> Bool
-  private let closed = Mutex(false)
+  private let closed = Locked(false)
 
   init(loop: EventLoop, begin: @escaping @Sendable (InProcessCall, CallHeader, [UInt8]) -> Bool) {
     self.loop = loop

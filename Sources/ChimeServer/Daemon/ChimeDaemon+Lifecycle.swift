@@ -3,7 +3,6 @@ import ChimeWire
 import ChimeStore
 import ChimeSystem
 import Logging
-import Synchronization
 
 /// Start-up and shutdown, on the loop thread.
 extension ChimeDaemon {

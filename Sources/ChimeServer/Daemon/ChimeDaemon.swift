@@ -2,7 +2,6 @@ public import ChimeCore
 public import ChimeWire
 import Dispatch
 import Logging
-import Synchronization
 
 /// The Chime daemon: a libuv loop serving the NotificationCenter over a Unix socket and, for
 /// tests, an in-process transport.
@@ -18,11 +17,11 @@ public final class ChimeDaemon: Sendable {
   public let configuration: ServerConfiguration
   let loop: EventLoop
   /// The running daemon's parts, created and touched on the loop; nil before and after.
-  let parts = Mutex<LoopBound<DaemonParts>?>(nil)
-  private let stopped = Mutex(false)
+  let parts = Locked<LoopBound<DaemonParts>?>(nil)
+  private let stopped = Locked(false)
   /// Why a daemon that was serving stopped by itself (a store found damaged after start), to
   /// be thrown by `run()`.
-  let failure = Mutex<ChimeError?>(nil)
+  let failure = Locked<ChimeError?>(nil)
   private let stoppedSignal = DispatchSemaphore(value: 0)
 
   /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
@@ -41,7 +40,7 @@ public final class ChimeDaemon: Sendable {
   /// - Throws: what start-up failed with (`DATA_DIR_UNAVAILABLE`, the store's errors,
   ///   `LISTEN_FAILED`), after cleaning up.
   public func run(handleSignals: Bool = false, onListening: @escaping @Sendable (String) -> Void = { _ in }) throws(ChimeError) {
-    let setupError = Mutex<ChimeError?>(nil)
+    let setupError = Locked<ChimeError?>(nil)
     loop.execute { [self] in
       do throws(ChimeError) {
         try setUp(handleSignals: handleSignals)
@@ -68,7 +67,7 @@ public final class ChimeDaemon: Sendable {
   /// Starts serving on a new thread; returns once listening (or throws why it could not).
   public func startInBackground() throws(ChimeError) {
     let ready = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Result<Void, ChimeError>?>(nil)
+    let outcome = Locked<Result<Void, ChimeError>?>(nil)
     LoopThread { [self] in
       do throws(ChimeError) {
         try run(onListening: { _ in
@@ -125,7 +124,7 @@ public final class ChimeDaemon: Sendable {
 
   /// A snapshot of internal counters, read on the loop (tests, stats). Zeros once stopped.
   public func stats() -> DaemonStats {
-    let result = Mutex(DaemonStats())
+    let result = Locked(DaemonStats())
     let done = DispatchSemaphore(value: 0)
     let queued = loop.execute { [self] in
       if let parts = parts.withLock({ $0 })?.value { result.withLock { $0 = parts.stats } }

@@ -1,3 +1,4 @@
+import ChimeCore
 internal import CLibUV
 import Synchronization
 import Glibc
@@ -13,7 +14,7 @@ final class EventLoop: @unchecked Sendable {
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   /// Work sent from other threads, and whether the wake-up handle is closed (then nothing is
   /// taken any more: `uv_async_send` on a closed handle is not allowed).
-  private let inbox = Mutex<(work: [@Sendable () -> Void], closed: Bool)>(([], false))
+  private let inbox = Locked<(work: [@Sendable () -> Void], closed: Bool)>(([], false))
   /// `pthread_self()` of the thread running the loop, 0 when none: one atomic load per check,
   /// cheap enough for release-build preconditions on every loop-bound access.
   private let loopThread = Atomic<UInt>(0)

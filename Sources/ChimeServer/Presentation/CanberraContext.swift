@@ -1,3 +1,4 @@
+import ChimeCore
 internal import CCanberra
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 /// The only file that touches libcanberra.
 final class CanberraContext: Sendable {
   private struct Handle: @unchecked Sendable { var pointer: OpaquePointer }
-  private let handle: Mutex<Handle>
+  private let handle: Locked<Handle>
   private let nextID = Atomic<UInt32>(1)
 
   /// Opens a context (libcanberra picks its driver; `$CA_DRIVER` may name one); fails with
@@ -24,7 +25,7 @@ final class CanberraContext: Sendable {
   }
 
   private init(_ pointer: OpaquePointer) {
-    handle = Mutex(Handle(pointer: pointer))
+    handle = Locked(Handle(pointer: pointer))
   }
 
   /// Starts playing a file (or, when `file` is nil, the sound theme's `eventID`); volume 0...1,

@@ -1,5 +1,5 @@
+import ChimeCore
 import Dispatch
-import Synchronization
 
 /// Lets accesses in and, once closed, keeps new ones out and waits for those inside.
 ///
@@ -13,7 +13,7 @@ final class AccessGate: Sendable {
     var inside = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Signalled by the last access to leave after `close()` began waiting.
   private let drained = DispatchSemaphore(value: 0)
 

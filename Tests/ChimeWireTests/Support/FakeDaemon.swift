@@ -3,7 +3,6 @@ import ChimeSystem
 import ChimeTestSupport
 import ChimeWire
 import Foundation
-import Synchronization
 
 /// A stand-in daemon on a Unix socket in a fresh temporary directory. It accepts one connection,
 /// hands every frame it receives to `frames` (in order), and sends what the test tells it to.
@@ -18,8 +17,8 @@ final class FakeDaemon: Sendable {
   /// The sockets, shared with the reader thread; closed once neither needs them.
   private final class Endpoint: Sendable {
     let listener: FileDescriptor
-    let peer = Mutex<FileDescriptor?>(nil)
-    let framingError = Mutex<FramingError?>(nil)
+    let peer = Locked<FileDescriptor?>(nil)
+    let framingError = Locked<FramingError?>(nil)
 
     init(listener: FileDescriptor) { self.listener = listener }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A zone's UTC offsets as a sorted table of transitions, read once from Foundation
 /// (`TimeZone.nextDaylightSavingTimeTransition(after:)`, which reports every offset change,
@@ -168,7 +167,7 @@ final class ZoneTable: Sendable {
 /// Zone tables by identifier, built on first use and kept for the life of the process (a few
 /// kilobytes each; only identifiers Foundation knows get one).
 enum ZoneTables {
-  private static let cache = Mutex<[String: ZoneTable]>([:])
+  private static let cache = Locked<[String: ZoneTable]>([:])
 
   static func table(for zone: TimeZone) -> ZoneTable {
     let id = zone.identifier
