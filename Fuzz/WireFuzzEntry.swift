@@ -8,7 +8,7 @@
 // tests' Fixtures.swift (seed values). CHIME_FUZZ_TARGET picks one of `frame`, `requests`,
 // `records`. With CHIME_FUZZ_WRITE_SEEDS=DIR the binary writes the seed corpora to DIR/<target>/
 // and exits (see Fuzz/README.md).
-// Any trap (overflow, out-of-bounds index, force unwrap, failed precondition) or sanitizer
+// Any trap (overflow, out-of-bounds index, force unwrap, a failed `require`) or sanitizer
 // report is a crash.
 
 #if canImport(Glibc)
@@ -52,6 +52,15 @@ public func chimeWireFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
   return 0
 }
 
+/// A failed check. `fatalError`, not `precondition`: an -O build prints only fatalError's message.
+func require(_ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
+  if !condition { fatalError(message(), file: file, line: line) }
+}
+
+func failed(_ message: String, file: StaticString = #fileID, line: UInt = #line) -> Never {
+  fatalError(message, file: file, line: line)
+}
+
 // MARK: frame
 
 /// The frame limits the harness picks from (the first byte's low two bits).
@@ -81,9 +90,9 @@ func fuzzFrames(_ input: [UInt8]) {
 
   let chunked = run(stream, limit: limit, cuts: cuts)
   let whole = run(stream, limit: limit, cuts: [])
-  precondition(chunked.frames == whole.frames, "frames depend on how the stream was split")
-  precondition(chunked.error == whole.error, "the error depends on how the stream was split")
-  precondition(chunked.buffered == whole.buffered, "buffered bytes depend on how the stream was split")
+  require(chunked.frames == whole.frames, "frames depend on how the stream was split")
+  require(chunked.error == whole.error, "the error depends on how the stream was split")
+  require(chunked.buffered == whole.buffered, "buffered bytes depend on how the stream was split")
 
   // What a reader of the length prefixes expects.
   var offset = 0
@@ -95,29 +104,29 @@ func fuzzFrames(_ input: [UInt8]) {
     offset += 4 + length
   }
   let k = whole.frames.count
-  for i in 0..<k { precondition(lengths[i] <= limit, "a frame over the limit was accepted") }
+  for i in 0..<k { require(lengths[i] <= limit, "a frame over the limit was accepted") }
   if let error = whole.error {
-    precondition(k < lengths.count, "an error with no frame left to read")
+    require(k < lengths.count, "an error with no frame left to read")
     if error.code == .frameTooLarge {
-      precondition(lengths[k] > limit, "FRAME_TOO_LARGE for a frame within the limit")
-      precondition(error.chimeError.code == .resourceExhausted && error.chimeError.reason == Reason.frameTooLarge.name,
+      require(lengths[k] > limit, "FRAME_TOO_LARGE for a frame within the limit")
+      require(error.chimeError.code == .resourceExhausted && error.chimeError.reason == Reason.frameTooLarge.name,
                    "an oversized frame without RESOURCE_EXHAUSTED FRAME_TOO_LARGE")
     } else {
-      precondition(error.code == .malformedFrame, "an unknown framing error")
-      precondition(lengths[k] <= limit, "an oversized frame reported as malformed")
-      precondition(error.chimeError.code == .invalidArgument && error.chimeError.reason == Reason.malformedFrame.name,
+      require(error.code == .malformedFrame, "an unknown framing error")
+      require(lengths[k] <= limit, "an oversized frame reported as malformed")
+      require(error.chimeError.code == .invalidArgument && error.chimeError.reason == Reason.malformedFrame.name,
                    "a malformed frame without INVALID_ARGUMENT MALFORMED_FRAME")
     }
-    precondition(whole.buffered == 0, "a failed decoder keeps bytes")
+    require(whole.buffered == 0, "a failed decoder keeps bytes")
   } else {
     // Only an incomplete frame (or prefix) may be left.
     let consumed = lengths.prefix(k).reduce(0) { $0 + 4 + $1 }
-    precondition(whole.buffered == stream.count - consumed, "bytes lost or invented")
+    require(whole.buffered == stream.count - consumed, "bytes lost or invented")
     if k < lengths.count {
-      precondition(lengths[k] <= limit, "a frame over the limit was neither refused nor accepted")
-      precondition(stream.count - consumed - 4 < lengths[k], "a complete frame was left buffered")
+      require(lengths[k] <= limit, "a frame over the limit was neither refused nor accepted")
+      require(stream.count - consumed - 4 < lengths[k], "a complete frame was left buffered")
     } else {
-      precondition(stream.count - consumed < 4, "a complete length prefix was left unread")
+      require(stream.count - consumed < 4, "a complete length prefix was left unread")
     }
   }
 
@@ -126,9 +135,9 @@ func fuzzFrames(_ input: [UInt8]) {
     var decoder = FrameDecoder(maxFrameBytes: Limits.maxFrameBytesDefault)
     decoder.append(bytes)
     let again: Frame?
-    do { again = try decoder.next() } catch { preconditionFailure("a decoded frame does not decode after re-encoding: \(error)") }
-    precondition(again == frame, "a frame does not round-trip")
-    precondition(decoder.bufferedByteCount == 0, "re-encoded frame leaves bytes")
+    do { again = try decoder.next() } catch { failed("a decoded frame does not decode after re-encoding: \(error)") }
+    require(again == frame, "a frame does not round-trip")
+    require(decoder.bufferedByteCount == 0, "re-encoded frame leaves bytes")
   }
 }
 
@@ -152,8 +161,8 @@ func run(_ stream: [UInt8], limit: Int, cuts: [Int]) -> FrameRun {
       } catch {
         result.error = error
         // Sticky: the same error again, bytes after it dropped.
-        do { _ = try decoder.next(); preconditionFailure("a failed decoder recovered") } catch {
-          precondition(error == result.error, "a failed decoder changed its error")
+        do { _ = try decoder.next(); failed("a failed decoder recovered") } catch {
+          require(error == result.error, "a failed decoder changed its error")
         }
       }
     }
@@ -187,8 +196,8 @@ struct Codec: Sendable {
 }
 
 func refused(_ error: ChimeError, _ name: String) {
-  precondition(!error.reason.isEmpty, "\(name): a refusal without a reason")
-  precondition(error.code == .invalidArgument, "\(name): a refusal of bytes that is not INVALID_ARGUMENT: \(error)")
+  require(!error.reason.isEmpty, "\(name): a refusal without a reason")
+  require(error.code == .invalidArgument, "\(name): a refusal of bytes that is not INVALID_ARGUMENT: \(error)")
 }
 
 func roundTrip<T: Equatable>(_ name: String, _ bytes: [UInt8], _ decode: ([UInt8]) throws(ChimeError) -> T,
@@ -196,13 +205,13 @@ func roundTrip<T: Equatable>(_ name: String, _ bytes: [UInt8], _ decode: ([UInt8
   let value: T
   do { value = try decode(bytes) } catch { refused(error, name); return }
   let encoded: [UInt8]
-  do { encoded = try encode(value) } catch { preconditionFailure("\(name): a decoded value does not encode: \(error)") }
+  do { encoded = try encode(value) } catch { failed("\(name): a decoded value does not encode: \(error)") }
   let again: T
-  do { again = try decode(encoded) } catch { preconditionFailure("\(name): a re-encoded value does not decode: \(error)") }
+  do { again = try decode(encoded) } catch { failed("\(name): a re-encoded value does not decode: \(error)") }
   if again != value {
     // NaN is not equal to itself: then the bytes must be a fixed point.
     let reencoded = try? encode(again)
-    precondition(reencoded == encoded, "\(name): does not round-trip")
+    require(reencoded == encoded, "\(name): does not round-trip")
   }
 }
 
@@ -280,7 +289,7 @@ let recordCodecs: [Codec] = [
   Codec("app.groups", check: { bytes in
     if let groups = try? JSONDecoder().decode([String].self, from: Data(String(decoding: bytes, as: UTF8.self).utf8)) {
       let again = try? JSONDecoder().decode([String].self, from: JSONEncoder().encode(groups))
-      precondition(again == groups, "app.groups does not round-trip")
+      require(again == groups, "app.groups does not round-trip")
     }
   }, sample: { [Array(#"["/g1","/g2"]"#.utf8), Array("[]".utf8)] }),
 ]
@@ -300,13 +309,13 @@ func pageToken(_ token: String) {
   for kind in [PageToken.Kind.pending, .delivered] {
     do throws(ChimeError) {
       guard let decoded = try PageToken.decode(token, as: kind) else {
-        precondition(token.isEmpty, "a non-empty token read as the first page")
+        require(token.isEmpty, "a non-empty token read as the first page")
         continue
       }
-      precondition(decoded.kind == kind, "a token of another listing accepted")
-      precondition((try? PageToken.decode(decoded.encoded, as: kind)) == decoded, "a page token does not round-trip")
+      require(decoded.kind == kind, "a token of another listing accepted")
+      require((try? PageToken.decode(decoded.encoded, as: kind)) == decoded, "a page token does not round-trip")
     } catch {
-      precondition(error.reason == Reason.invalidPageToken.name, "a bad page token without INVALID_PAGE_TOKEN")
+      require(error.reason == Reason.invalidPageToken.name, "a bad page token without INVALID_PAGE_TOKEN")
     }
   }
 }
@@ -320,7 +329,7 @@ func writeSeeds(to dir: String) {
     let folder = "\(dir)/\(target.rawValue)"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = "\(folder)/\(String(format: "%02d", index))-\(name)"
-    precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
+    require(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write \(path)")
   }
   for (codecs, target) in [(requestCodecs, WireTarget.requests), (recordCodecs, .records)] {
     for (i, codec) in codecs.enumerated() {

@@ -183,6 +183,6 @@ for t in "${targets[@]}"; do
   summary+="$line"$'\n'
 done
 echo
-echo "target   time          execs  coverage     features  corpus        result"
+echo "summary (cov: coverage points, ft: features, corpus: units after the run):"
 printf "%s" "$summary"
 exit $failed
