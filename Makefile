@@ -53,7 +53,8 @@ bench-check: release
 bench-baseline: release
 	scripts/bench-check.sh --update
 
-# libFuzzer over each media/sound inspector for FUZZ_SECONDS each (not part of `make test`).
+# libFuzzer over every target of Fuzz/run.sh (media and sound inspectors, text parsers, the frame
+# decoder, the request decoders, stored records) for FUZZ_SECONDS each (not part of `make test`).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)

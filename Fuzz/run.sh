@@ -1,45 +1,132 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binary for Chime's media and sound inspectors and runs every target for a
-# bounded time over a seed corpus copied from Tests/Fixtures/media. Fails if any target crashes.
+# Builds Chime's libFuzzer binaries and runs every target for a bounded time over its seed corpus.
+# Fails if any target crashes.
 #
 #   Fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]      (default 60 s, all targets)
+#   Fuzz/run.sh --seeds                               (rewrite Fuzz/corpus/{frame,requests,records})
 #
-# Standalone swiftc build (see shared PLATFORM-NOTES: the reliable route for libFuzzer), with
-# the same strict settings as the package. Work files go to Fuzz/.work (git-ignored); a crash
-# leaves its input in Fuzz/.work/artifacts/.
+# Two binaries, both standalone swiftc builds (see shared PLATFORM-NOTES: the reliable route for
+# libFuzzer) with the same strict settings as the package:
+#   chime-fuzz       every source of Sources/ChimeCore as one module (media, sound, text parsers);
+#   chime-fuzz-wire  ChimeCore and ChimeWire as their own modules, the generated protobuf-c code
+#                    (clang -fsanitize=fuzzer-no-link,address) and libprotobuf-c: the frame
+#                    decoder, the request decoders and the stored records.
+# Work files go to Fuzz/.work (git-ignored); a crash leaves its input in Fuzz/.work/artifacts/.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
+write_seeds=0
+if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; set -- 1 frame requests records; fi
 seconds="${1:-60}"
 shift || true
-all_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
+core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
+wire_targets=(frame requests records)
+all_targets=("${core_targets[@]}" "${wire_targets[@]}")
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+need_core=0
+need_wire=0
 for t in "${targets[@]}"; do
-  case " ${all_targets[*]} " in
-    *" $t "*) ;;
-    *) echo "unknown target '$t'; targets: ${all_targets[*]}" >&2; exit 2 ;;
-  esac
+  case " ${core_targets[*]} " in *" $t "*) need_core=1; continue ;; esac
+  case " ${wire_targets[*]} " in *" $t "*) need_wire=1; continue ;; esac
+  echo "unknown target '$t'; targets: ${all_targets[*]}" >&2
+  exit 2
 done
+case "$seconds" in ''|*[!0-9]*|0) echo "SECONDS_PER_TARGET must be a positive number" >&2; exit 2 ;; esac
 
 build="$here/.build"
 work="$here/.work"
 bin="$build/chime-fuzz"
 mkdir -p "$build" "$work/artifacts"
 
+swift_flags=(-O -g -sanitize=fuzzer,address -swift-version 6
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility)
+
+# newer OUTPUT INPUT...: true when OUTPUT is missing or older than any input.
+newer() {
+  local out="$1"; shift
+  [ -e "$out" ] || return 0
+  local f
+  for f in "$@"; do [ "$f" -nt "$out" ] && return 0; done
+  return 1
+}
+
+# quiet_build LOG COMMAND...: runs the command; on failure shows its log (without the linker's
+# noise) and stops.
+quiet_build() {
+  local log="$1"; shift
+  "$@" >"$log" 2>&1 || { grep -v "Cannot export local symbol" "$log" >&2; echo "fuzz build failed: see $log" >&2; exit 1; }
+}
+
 core="$root/Sources/ChimeCore"
 mapfile -t core_sources < <(find "$core" -name '*.swift' | sort)
-sources=("$here/FuzzEntry.swift" "${core_sources[@]}")
 
-needs_build=0
-[ -x "$bin" ] || needs_build=1
-for s in "${sources[@]}"; do [ "$s" -nt "$bin" ] && needs_build=1; done
-if [ $needs_build -eq 1 ]; then
-  echo "building $bin"
-  swiftc -O -g -sanitize=fuzzer,address -module-name ChimeFuzz -swift-version 6 \
-    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-    -enable-upcoming-feature MemberImportVisibility \
-    "${sources[@]}" -o "$bin" >"$work/build.log" 2>&1 || { grep -v "Cannot export local symbol" "$work/build.log" >&2; echo "fuzz build failed" >&2; exit 1; }
+if [ $need_core -eq 1 ]; then
+  sources=("$here/FuzzEntry.swift" "${core_sources[@]}")
+  if newer "$bin" "${sources[@]}"; then
+    echo "building $bin"
+    quiet_build "$work/build.log" swiftc "${swift_flags[@]}" -module-name ChimeFuzz "${sources[@]}" -o "$bin"
+  fi
+fi
+
+# The wire binary: ChimeCore and ChimeWire are separate modules (as in the package: file names
+# repeat across them, and ChimeWire imports ChimeCore), each a static library; a module map
+# stands in for SwiftPM's one of CChimeProto.
+wire_bin="$build/chime-fuzz-wire"
+if [ $need_wire -eq 1 ]; then
+  wb="$build/wire"
+  generated="$root/Sources/CChimeProto/Generated"
+  mkdir -p "$wb/mods" "$wb/obj" "$wb/include/CChimeProto"
+  modulemap="$wb/include/CChimeProto/module.modulemap"
+  {
+    echo "module CChimeProto {"
+    for h in "$generated"/chime/v1/*.h; do echo "  header \"$h\""; done
+    echo '  link "protobuf-c"'
+    echo "  export *"
+    echo "}"
+  } > "$modulemap.new"
+  cmp -s "$modulemap.new" "$modulemap" || mv "$modulemap.new" "$modulemap"
+  rm -f "$modulemap.new"
+  mapfile -t wire_sources < <(find "$root/Sources/ChimeWire" -name '*.swift' | sort)
+  mapfile -t c_sources < <(find "$generated" -name '*.c' | sort)
+  mapfile -t c_headers < <(find "$generated" -name '*.h' | sort)
+  lib_core="$wb/libChimeCore.a"
+  lib_wire="$wb/libChimeWire.a"
+  if newer "$lib_core" "${core_sources[@]}"; then
+    echo "building $lib_core"
+    quiet_build "$wb/core.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeCore -emit-library -static \
+      -emit-module -emit-module-path "$wb/mods/ChimeCore.swiftmodule" "${core_sources[@]}" -o "$lib_core"
+  fi
+  if newer "$lib_wire" "${wire_sources[@]}" "${c_headers[@]}" "$lib_core"; then
+    echo "building $lib_wire"
+    quiet_build "$wb/wire.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeWire -emit-library -static \
+      -I "$wb/mods" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
+      -emit-module -emit-module-path "$wb/mods/ChimeWire.swiftmodule" "${wire_sources[@]}" -o "$lib_wire"
+  fi
+  objects=()
+  for c in "${c_sources[@]}"; do
+    o="$wb/obj/$(basename "$c" .c).o"
+    objects+=("$o")
+    if newer "$o" "$c" "${c_headers[@]}"; then
+      echo "compiling $(basename "$c")"
+      quiet_build "$wb/c.log" clang -O1 -g -fsanitize=fuzzer-no-link,address -I"$generated" -c "$c" -o "$o"
+    fi
+  done
+  entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
+         "$root/Tests/ChimeWireTests/Support/Fixtures.swift")
+  if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "${objects[@]}"; then
+    echo "building $wire_bin"
+    quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$wb/include/CChimeProto" \
+      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
+  fi
+fi
+
+if [ $write_seeds -eq 1 ]; then
+  for t in "${wire_targets[@]}"; do rm -rf "$here/corpus/$t"; done
+  SWIFT_BACKTRACE=enable=no CHIME_FUZZ_WRITE_SEEDS="$here/corpus" "$wire_bin" || { echo "writing seeds failed" >&2; exit 1; }
+  for t in "${wire_targets[@]}"; do echo "$t: $(ls "$here/corpus/$t" | wc -l) seeds in Fuzz/corpus/$t"; done
+  exit 0
 fi
 
 fixtures="$root/Tests/Fixtures/media"
@@ -57,7 +144,7 @@ seeds() {
     sound) ls "$fixtures"/sounds/* ;;
     media) ls "$fixtures"/images/* "$fixtures"/audio/* "$fixtures"/movies/* ;;
     options) ;;
-    push|calendar|duration|instant|userinfo) ls "$here/corpus/$1"/* ;;
+    push|calendar|duration|instant|userinfo|frame|requests|records) ls "$here/corpus/$1"/* ;;
   esac
 }
 
@@ -77,22 +164,25 @@ for t in "${targets[@]}"; do
   done
   log="$work/$t.log"
   echo "== $t: ${seconds}s"
-  CHIME_FUZZ_TARGET="$t" "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  binary="$bin"
+  case " ${wire_targets[*]} " in *" $t "*) binary="$wire_bin" ;; esac
+  CHIME_FUZZ_TARGET="$t" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" "$corpus" >"$log" 2>&1
   rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
   units=$(ls "$corpus" | wc -l)
   if [ $rc -ne 0 ]; then
     failed=1
     echo "   CRASH (exit $rc): see $log and $work/artifacts/$t-*"
     grep -m5 -E "ERROR|Fatal error|SUMMARY|precondition" "$log" | sed 's/^/   /'
   fi
-  line=$(printf "%-8s %5ss %12s execs  cov %6s  corpus %5s  %s" "$t" "$seconds" "${runs:-?}" "${cov:-?}" "$units" "$([ $rc -eq 0 ] && echo ok || echo CRASH)")
+  line=$(printf "%-8s %5ss %12s execs  cov %6s  ft %6s  corpus %5s  %s" "$t" "$seconds" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$units" "$([ $rc -eq 0 ] && echo ok || echo CRASH)")
   echo "   $line"
   summary+="$line"$'\n'
 done
 echo
-echo "target   time          execs         coverage  corpus  result"
+echo "summary (cov: coverage points, ft: features, corpus: units after the run):"
 printf "%s" "$summary"
 exit $failed
