@@ -33,9 +33,12 @@ fi
 # The backtracer would hang for minutes after a sanitizer's abort.
 export SWIFT_BACKTRACE=enable=no
 "$swift" build --build-tests --sanitize="$kind" --scratch-path "$scratch" || exit 1
-# The soak judges throughput and memory growth, which a sanitizer's own slowness and quarantine
-# distort; it runs unsanitized in `make test` and `make soak`.
-"$swift" test --skip-build --sanitize="$kind" --scratch-path "$scratch" --parallel --skip SoakTests "$@" 2>&1 | tee "$log"
+# Left out, because they judge time, which a sanitizer's 5-15x slowdown in a parallel run
+# distorts (each passes alone under both sanitizers): the soak (throughput and memory growth),
+# a presenter test bounding an add to 4 s, and the client's sequential-reply test with its
+# one-minute limit. All run unsanitized in `make test`.
+skip='SoakTests|hangingCommandsDoNotHoldUpCommits|sequentialCallsGetTheirOwnReplies'
+"$swift" test --skip-build --sanitize="$kind" --scratch-path "$scratch" --parallel --skip "$skip" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
   echo
