@@ -14,6 +14,8 @@ extension ChimeDatabase {
   }
 
   /// Every registered app, by identifier.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func apps() throws(ChimeError) -> [AppLayout] {
     try read("apps") { db in
       try Row.fetchAll(db.cachedStatement(sql: "SELECT id, container, groups, bundle, display_name, desktop_entry FROM app ORDER BY id")).map(Self.layout(from:))

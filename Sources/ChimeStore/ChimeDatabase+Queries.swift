@@ -118,7 +118,7 @@ extension ChimeDatabase {
   /// The soonest schedule keys of all apps strictly after `after` (nil: from the start), in
   /// `ScheduleKey` order (due, app, identifier), at most `limit`. Walks an index: O(limit).
   ///
-  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func soonest(after: ScheduleKey?, limit: Int) throws(ChimeError) -> [ScheduleKey] {
     guard limit > 0 else { return [] }
     return try read("soonest \(limit) after \(after.map(\.description) ?? "start")") { db in
