@@ -204,7 +204,11 @@ let package = Package(
     .testTarget(name: "ChimeConfigTests", dependencies: ["ChimeConfig", "ChimeCore"], swiftSettings: strictSettings),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail"],
+      dependencies: [
+        "ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail",
+        // To damage a stopped daemon's store the way a hand edit would.
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: strictSettings
     ),
   ]

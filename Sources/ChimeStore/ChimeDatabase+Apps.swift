@@ -14,6 +14,8 @@ extension ChimeDatabase {
   }
 
   /// Every registered app, by identifier.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func apps() throws(ChimeError) -> [AppLayout] {
     try read("apps") { db in
       try Row.fetchAll(db.cachedStatement(sql: "SELECT id, container, groups, bundle, display_name, desktop_entry FROM app ORDER BY id")).map(Self.layout(from:))
@@ -21,7 +23,10 @@ extension ChimeDatabase {
   }
 
   static func layout(from row: Row) throws -> AppLayout {
-    let groups = try JSONDecoder().decode([String].self, from: Data((row[2] as String).utf8))
-    return AppLayout(appID: row[0], container: row[1], groupContainers: groups, bundle: row[3], displayName: row[4], desktopEntry: row[5])
+    try StoreError.decoding("app registration") {
+      let groups = try JSONDecoder().decode([String].self, from: Data(try row.decode(String.self, atIndex: 2).utf8))
+      return AppLayout(appID: try row.decode(atIndex: 0), container: try row.decode(atIndex: 1), groupContainers: groups,
+                       bundle: try row.decode(atIndex: 3), displayName: try row.decode(atIndex: 4), desktopEntry: try row.decode(atIndex: 5))
+    }
   }
 }

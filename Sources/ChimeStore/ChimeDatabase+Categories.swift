@@ -10,7 +10,7 @@ extension ChimeDatabase {
     let codec = self.codec
     return try read("categories \(app)") { db in
       try Row.fetchAll(db.cachedStatement(sql: "SELECT body FROM category WHERE app = ? ORDER BY position"), arguments: [app])
-        .map { row in try codec.decode(NotificationCategory.self, from: row[0]) }
+        .map { row in try Self.category(from: row, codec: codec) }
     }
   }
 
@@ -27,8 +27,11 @@ extension ChimeDatabase {
 
   static func category(app: String, identifier: String, db: Database, codec: RecordCodec) throws -> NotificationCategory? {
     let select = try db.cachedStatement(sql: "SELECT body FROM category WHERE app = ? AND identifier = ?")
-    return try Row.fetchOne(select, arguments: [app, identifier]).map { row in
-      try codec.decode(NotificationCategory.self, from: row[0])
-    }
+    return try Row.fetchOne(select, arguments: [app, identifier]).map { row in try category(from: row, codec: codec) }
+  }
+
+  /// Column body.
+  private static func category(from row: Row, codec: RecordCodec) throws -> NotificationCategory {
+    try StoreError.decoding("category") { try codec.decode(NotificationCategory.self, from: row.decode(atIndex: 0)) }
   }
 }

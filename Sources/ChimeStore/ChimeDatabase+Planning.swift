@@ -15,10 +15,9 @@ extension ChimeDatabase {
     return try read("\(keys.count) due rows") { db in
       let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
       return try keys.map { key -> DueRow in
-        guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]), row[0] as Int64 == key.due.unixMillis else {
-          return .stale
-        }
+        guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]) else { return .stale }
         do {
+          guard try row.decode(Int64.self, atIndex: 0) == key.due.unixMillis else { return .stale }
           return .current(try Self.pendingRow(row, key: key, codec: codec))
         } catch {
           logger.error("unreadable pending request", metadata: ["key": "\(key)", "cause": "\(error)"])
@@ -46,16 +45,19 @@ extension ChimeDatabase {
                                 arguments: [limit])
       }
       return try rows.map { row in
-        let key = ScheduleKey(due: Instant(unixMillis: row[0]), app: row[3], identifier: row[4])
-        return try Self.pendingRow(row, key: key, codec: codec)
+        try StoreError.decoding("pending request") {
+          let key = ScheduleKey(due: Instant(unixMillis: try row.decode(atIndex: 0)), app: try row.decode(atIndex: 3),
+                                identifier: try row.decode(atIndex: 4))
+          return try Self.pendingRow(row, key: key, codec: codec)
+        }
       }
     }
   }
 
   /// Columns next_fire, fire_count, body.
   private static func pendingRow(_ row: Row, key: ScheduleKey, codec: RecordCodec) throws -> PendingRow {
-    let body: Data = row[2]
-    let fireCount: Int64 = row[1]
+    let body: Data = try row.decode(atIndex: 2)
+    let fireCount: Int64 = try row.decode(atIndex: 1)
     var pending = try codec.decode(PendingRequest.self, from: body)
     pending.nextFire = key.due
     pending.fireCount = UInt64(clamping: fireCount)

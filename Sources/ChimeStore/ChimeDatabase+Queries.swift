@@ -53,7 +53,8 @@ extension ChimeDatabase {
       var items: [PendingRequest] = []
       var budget = PageBudget(size: size, maxBytes: maxBytes)
       while let row = try rows.next() {
-        guard budget.admit(bodyBytes: (row[2] as Data).count) else { break }
+        let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+        guard budget.admit(bodyBytes: bodyBytes) else { break }
         items.append(try Self.pending(from: row, codec: codec))
       }
       guard budget.full, let last = items.last else { return Page(items: items) }
@@ -93,9 +94,9 @@ extension ChimeDatabase {
       var items: [DeliveredNotification] = []
       var budget = PageBudget(size: size, maxBytes: maxBytes)
       while let row = try rows.next() {
-        let body: Data = row[0]
+        let body = try StoreError.decoding("delivered notification") { try row.decode(Data.self, atIndex: 0) }
         guard budget.admit(bodyBytes: body.count) else { break }
-        items.append(try codec.decode(DeliveredNotification.self, from: body))
+        items.append(try StoreError.decoding("delivered notification") { try codec.decode(DeliveredNotification.self, from: body) })
       }
       guard budget.full, let last = items.last else { return Page(items: items) }
       return Page(items: items, nextPageToken: PageToken(kind: .delivered, instant: last.delivered.unixMillis,
@@ -110,16 +111,14 @@ extension ChimeDatabase {
     let codec = self.codec
     return try read("delivered \(app)/\(identifier)") { db in
       let select = try db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
-      return try Row.fetchOne(select, arguments: [app, identifier]).map { row in
-        try codec.decode(DeliveredNotification.self, from: row[0])
-      }
+      return try Row.fetchOne(select, arguments: [app, identifier]).map { row in try Self.delivered(from: row, codec: codec) }
     }
   }
 
   /// The soonest schedule keys of all apps strictly after `after` (nil: from the start), in
   /// `ScheduleKey` order (due, app, identifier), at most `limit`. Walks an index: O(limit).
   ///
-  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func soonest(after: ScheduleKey?, limit: Int) throws(ChimeError) -> [ScheduleKey] {
     guard limit > 0 else { return [] }
     return try read("soonest \(limit) after \(after.map(\.description) ?? "start")") { db in
@@ -133,7 +132,9 @@ extension ChimeDatabase {
       var keys: [ScheduleKey] = []
       keys.reserveCapacity(min(limit, 4096))
       while let row = try rows.next() {
-        keys.append(ScheduleKey(due: Instant(unixMillis: row[0]), app: row[1], identifier: row[2]))
+        keys.append(try StoreError.decoding("pending request") {
+          ScheduleKey(due: Instant(unixMillis: try row.decode(atIndex: 0)), app: try row.decode(atIndex: 1), identifier: try row.decode(atIndex: 2))
+        })
       }
       return keys
     }
@@ -181,10 +182,18 @@ extension ChimeDatabase {
     }
   }
 
+  /// Columns next_fire, fire_count, body.
   static func pending(from row: Row, codec: RecordCodec) throws -> PendingRequest {
-    var pending = try codec.decode(PendingRequest.self, from: row[2])
-    pending.nextFire = Instant(unixMillis: row[0])
-    pending.fireCount = UInt64(clamping: row[1] as Int64)
-    return pending
+    try StoreError.decoding("pending request") {
+      var pending = try codec.decode(PendingRequest.self, from: row.decode(atIndex: 2))
+      pending.nextFire = Instant(unixMillis: try row.decode(atIndex: 0))
+      pending.fireCount = UInt64(clamping: try row.decode(Int64.self, atIndex: 1))
+      return pending
+    }
+  }
+
+  /// Column body.
+  static func delivered(from row: Row, codec: RecordCodec) throws -> DeliveredNotification {
+    try StoreError.decoding("delivered notification") { try codec.decode(DeliveredNotification.self, from: row.decode(atIndex: 0)) }
   }
 }

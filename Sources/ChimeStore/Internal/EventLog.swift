@@ -38,9 +38,9 @@ enum EventLog {
     let after = Int64(clamping: after)
     var events: [Event] = []
     if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT through, at FROM event_pruned WHERE app = ?"), arguments: [app]) {
-      let through: Int64 = row[0]
+      let (through, at) = try StoreError.decoding("event") { (try row.decode(Int64.self, atIndex: 0), try row.decode(Int64.self, atIndex: 1)) }
       if after < through {
-        events.append(Event(cursor: 0, at: Instant(unixMillis: row[1]), kind: .eventsLost,
+        events.append(Event(cursor: 0, at: Instant(unixMillis: at), kind: .eventsLost,
                             note: "events up to cursor \(through) were pruned by retention"))
       }
     }
@@ -48,10 +48,12 @@ enum EventLog {
     let select = try db.cachedStatement(sql: Queries.eventsAfter)
     let rows = try Row.fetchCursor(select, arguments: [app, after, limit])
     while let row = try rows.next() {
-      let cursor: Int64 = row[0]
-      guard let kind = Event.Kind(rawValue: row[2]) else { throw StoreError.corrupt("event") }
-      let body = try codec.decode(EventBody.self, from: row[3])
-      events.append(body.event(cursor: UInt64(cursor), at: Instant(unixMillis: row[1]), kind: kind))
+      events.append(try StoreError.decoding("event") {
+        let cursor: Int64 = try row.decode(atIndex: 0)
+        guard let kind = Event.Kind(rawValue: try row.decode(atIndex: 2)) else { throw StoreError.corrupt("event") }
+        let body = try codec.decode(EventBody.self, from: row.decode(atIndex: 3))
+        return body.event(cursor: UInt64(cursor), at: Instant(unixMillis: try row.decode(atIndex: 1)), kind: kind)
+      })
     }
     return events
   }

@@ -25,6 +25,30 @@ enum StoreError {
     ChimeError(.storeCorrupt, "a stored \(what) could not be read")
   }
 
+  /// A stored record that does not decode: a cell of another type than its column's (SQLite
+  /// keeps whatever a damaged or hand-edited store holds, whatever the column's declared type or
+  /// NOT NULL) or a body that is not its message. `map` logs the cause and answers
+  /// `corrupt(what)`.
+  struct Unreadable: Error {
+    let what: String
+    let cause: any Error
+  }
+
+  /// Runs `decode` (reads one row's cells with `Row.decode`, never the subscripts, which trap
+  /// on a cell of another type) and turns its failure into `Unreadable(what)`. SQLite's own
+  /// errors pass through to keep their mapping.
+  static func decoding<T>(_ what: String, _ decode: () throws -> T) throws -> T {
+    do {
+      return try decode()
+    } catch let error as DatabaseError {
+      throw error
+    } catch let error as Unreadable {
+      throw error
+    } catch {
+      throw Unreadable(what: what, cause: error)
+    }
+  }
+
   /// True for SQLite errors that end the statement but leave the transaction usable, so a
   /// mutation that hits one fails alone (its savepoint is rolled back).
   static func isStatementLocal(_ error: DatabaseError) -> Bool {
@@ -37,9 +61,13 @@ enum StoreError {
   /// Maps `error` to a status and logs the cause.
   static func map(_ error: any Error, _ access: Access, logger: Logger, context: @autoclosure () -> String) -> ChimeError {
     if let error = error as? ChimeError { return error }
+    if let error = error as? Unreadable {
+      logger.error("unreadable stored \(error.what)", metadata: ["context": "\(context())", "cause": "\(String(reflecting: error.cause))"])
+      return corrupt(error.what)
+    }
     guard let error = error as? DatabaseError else {
       logger.error("store \(access.rawValue) failed", metadata: ["context": "\(context())", "cause": "\(String(reflecting: error))"])
-      if error is DecodingError { return corrupt("record") }
+      if error is DecodingError || error is RowDecodingError { return corrupt("record") }
       return .internal()
     }
     logger.error("store \(access.rawValue) failed", metadata: [

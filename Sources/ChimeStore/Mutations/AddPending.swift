@@ -34,9 +34,9 @@ public struct AddPending: Mutation {
     let row = try Row.fetchOne(t.db.cachedStatement(sql: """
       SELECT EXISTS (SELECT 1 FROM pending WHERE app = ? AND identifier = ?), (SELECT count FROM app_pending WHERE app = ?)
       """), arguments: [app, identifier, app])
-    let replaced: Bool = row?[0] ?? false
+    let replaced = try row?.decode(Bool.self, atIndex: 0) ?? false
     if !replaced {
-      let held: Int = row?[1] ?? 0
+      let held = try StoreError.decoding("pending count") { try row?.decode(Int?.self, atIndex: 1) ?? 0 }
       guard held < limit else {
         throw ChimeError(.pendingLimit,
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")

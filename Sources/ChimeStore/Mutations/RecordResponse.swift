@@ -32,9 +32,7 @@ public struct RecordResponse: Mutation {
     let identifier = response.notificationIdentifier
     try WriteTransaction.check(app: app, identifier: identifier)
     let select = try t.db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
-    let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in
-      try t.codec.decode(DeliveredNotification.self, from: row[0])
-    }
+    let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in try ChimeDatabase.delivered(from: row, codec: t.codec) }
     guard current == checked else {
       throw ChimeError(.notificationNotDelivered, "\"\(identifier)\" was removed or delivered again while the response was checked",
                        field: "response.notification_identifier")

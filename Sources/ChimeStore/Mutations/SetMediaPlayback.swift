@@ -26,9 +26,7 @@ public struct SetMediaPlayback: Mutation {
     let identifier = report.notificationIdentifier
     try WriteTransaction.check(app: app, identifier: identifier)
     let select = try t.db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
-    let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in
-      try t.codec.decode(DeliveredNotification.self, from: row[0])
-    }
+    let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in try ChimeDatabase.delivered(from: row, codec: t.codec) }
     let registration = ExtensionRegistration(extensionIdentifier: report.extensionIdentifier, categoryIdentifiers: categories)
     try MediaControl.checkReport(report, delivered: current, registration: registration)
     guard var delivered = current else { throw ChimeError(.notificationNotDelivered, "\"\(identifier)\" is not delivered") }
