@@ -87,8 +87,9 @@ import Testing
     defer { daemon.terminate() }
     let tmp = dir.file("tmp")
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-    let script = (["cd '\(ReadmeTourTests.root.path)'"] + blocks[0] + blocks[2] + ["wait"]).joined(separator: "\n")
-      .replacingOccurrences(of: "/tmp/", with: tmp + "/")
+    // Only the README's lines move to the test's directory: the clone itself may be under /tmp.
+    let lines = (blocks[0] + blocks[2]).map { $0.replacingOccurrences(of: "/tmp/", with: tmp + "/") }
+    let script = (["cd '\(ReadmeTourTests.root.path)'"] + lines + ["wait"]).joined(separator: "\n")
     let out = dir.file("readme.out")
     let bash = try SpawnedProcess("/bin/bash", ["-euc", script], environment: SpawnedProcess.environment([
       "CHIME_SOCKET": daemon.socketPath, "PATH": DaemonProcess.binDirectory + ":/usr/bin:/bin",
