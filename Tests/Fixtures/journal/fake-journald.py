@@ -4,12 +4,14 @@ namespace whose /run is a fresh tmpfs: binds /run/systemd/journal/socket, starts
 after `--` with stderr on a file and JOURNAL_STREAM naming that file (as systemd does for a
 unit whose stderr is the journal), and writes each entry it receives as one JSON object per
 line to OUT (native protocol: KEY=value lines, or KEY, a 64-bit little-endian length, the
-bytes). Ends when the command exits; the command's exit status is its own.
+bytes). Ends when the command exits; the command's exit status is its own. SIGTERM and SIGINT
+are passed on to the command (which is then waited for), so stopping this stops both.
 
     fake-journald.py OUT STDERR_FILE -- COMMAND ARGS...
 """
 import json
 import os
+import signal
 import socket
 import struct
 import subprocess
@@ -44,6 +46,8 @@ def main():
         st = os.fstat(stderr.fileno())
         env = dict(os.environ, JOURNAL_STREAM="%d:%d" % (st.st_dev, st.st_ino))
         child = subprocess.Popen(command, stderr=stderr, env=env)
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, lambda signum, _frame: child.send_signal(signum))
         while True:
             try:
                 data = server.recv(1 << 20)
