@@ -122,7 +122,7 @@ final class ConnectionCore: Sendable {
   /// Encodes a call frame, refusing one the daemon would refuse for its size, and an app id
   /// holding a NUL (it would reach the daemon cut short: another app).
   func callFrame(id: UInt64, method: Method, app: String, payload: [UInt8], deadline: Instant?) throws(ChimeError) -> [UInt8] {
-    guard !app.utf8.contains(0) else {
+    guard !app.containsNUL else {
       throw ChimeError(.fieldContainsNUL, "the app id contains a NUL character, which cannot be sent", field: "app_id")
     }
     let bytes = FrameEncoder.encode(.call(id: id, CallHeader(method: method.rawValue, appID: app, deadline: deadline), payload: payload))

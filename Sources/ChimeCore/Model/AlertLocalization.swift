@@ -28,7 +28,7 @@ public struct AlertLocalization: Hashable, Sendable, Codable {
         if text.utf8.count > Limits.textMaxBytes {
           throw ChimeError(.fieldTooLong, "\(path) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(path)")
         }
-        if text.utf8.contains(0) {
+        if text.containsNUL {
           throw ChimeError(.fieldContainsNUL, "\(path) contains a NUL character", field: "\(field).\(path)")
         }
       }

@@ -68,7 +68,7 @@ public enum CategoryValidator {
     guard bytes <= limit else {
       throw ChimeError(.fieldTooLong, "\(bytes) bytes; the limit is \(limit)", field: field)
     }
-    guard !value.utf8.contains(0) else {
+    guard !value.containsNUL else {
       throw ChimeError(.fieldContainsNUL, "contains a NUL character", field: field)
     }
   }

@@ -43,7 +43,7 @@ public enum RequestValidator {
       if text.utf8.count > Limits.textMaxBytes {
         throw ChimeError(.fieldTooLong, "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
       }
-      if text.utf8.contains(0) {
+      if text.containsNUL {
         throw ChimeError(.fieldContainsNUL, "\(name) contains a NUL character", field: "\(field).\(name)")
       }
     }
@@ -126,7 +126,7 @@ public enum SoundName {
   /// A plain file name: not empty, no `/`, not `.` or `..`, no NUL, at most 255 bytes.
   public static func validate(_ name: String, field: String) throws(ChimeError) {
     let bytes = name.utf8.count
-    guard bytes > 0, bytes <= 255, !name.contains("/"), !name.utf8.contains(0), name != ".", name != ".." else {
+    guard bytes > 0, bytes <= 255, !name.contains("/"), !name.containsNUL, name != ".", name != ".." else {
       throw ChimeError(.invalidSoundName, "sound name must be a plain file name (no '/', no '..', 1...255 bytes)", field: field)
     }
   }

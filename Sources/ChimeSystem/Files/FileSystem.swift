@@ -8,7 +8,7 @@ public enum FileSystem {
   /// or nil when it is.
   public static func problem(withAbsolutePath path: String) -> String? {
     guard path.hasPrefix("/") else { return "must be an absolute path" }
-    guard !path.utf8.contains(0) else { return "contains a NUL byte" }
+    guard !path.containsNUL else { return "contains a NUL byte" }
     guard path.utf8.count <= Limits.pathMaxBytes else { return "is longer than \(Limits.pathMaxBytes) bytes" }
     let components = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     if path != "/", components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {

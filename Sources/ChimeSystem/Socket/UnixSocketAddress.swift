@@ -12,7 +12,7 @@ public struct UnixSocketAddress: Hashable, Sendable {
   ///   INVALID_ARGUMENT `SOCKET_PATH_TOO_LONG` for one over 107 bytes.
   public init(_ path: String) throws(ChimeError) {
     let bytes = path.utf8.count
-    guard bytes > 0, !path.utf8.contains(0) else {
+    guard bytes > 0, !path.containsNUL else {
       throw ChimeError(.invalidSocketPath, "socket path \(path.debugDescription) is empty or holds a NUL byte")
     }
     guard bytes <= SocketPath.maxBytes else {

@@ -42,9 +42,9 @@ final class CArena {
   /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one)
   /// and `cutAtNUL` says so, for encoders that must refuse rather than send something else.
   func string(_ s: String) -> UnsafeMutablePointer<CChar> {
-    if s.utf8.contains(0) { cutAtNUL = true }
     var s = s
     return s.withUTF8 { utf8 in
+      if utf8.contains(0) { cutAtNUL = true }
       let p = allocate(bytes: utf8.count + 1).bindMemory(to: CChar.self, capacity: utf8.count + 1)
       if let base = utf8.baseAddress {
         UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: utf8.count)

@@ -14,14 +14,18 @@ enum ProtoStrings {
   /// NUL byte, or nil when there is none.
   static func fieldWithNUL(in bytes: UnsafeRawBufferPointer, descriptor: UnsafePointer<ProtobufCMessageDescriptor>) -> String? {
     guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.contains(0) else { return nil }
-    return scan(UnsafeRawBufferPointer(start: base, count: bytes.count), descriptor, path: "", depth: 0)
+    return scan(UnsafeRawBufferPointer(start: base, count: bytes.count), descriptor, depth: 0)
   }
 
+  /// The path of the field holding a NUL, relative to this message (the caller puts its own in
+  /// front, so nothing is spelled until one is found).
   private static func scan(_ bytes: UnsafeRawBufferPointer, _ descriptor: UnsafePointer<ProtobufCMessageDescriptor>,
-                           path: String, depth: Int) -> String? {
+                           depth: Int) -> String? {
     guard depth < maxDepth else { return nil }
     var i = 0
-    var seen: [UInt32: Int] = [:]
+    // Occurrences so far of each repeated field, for its index in the path: a message has a
+    // few, a linear look is cheaper than hashing.
+    var seen: [(number: UInt32, count: Int)] = []
     while i < bytes.count {
       guard let key = varint(bytes, &i) else { return nil }
       let number = UInt32(truncatingIfNeeded: key >> 3)
@@ -37,17 +41,27 @@ enum ProtoStrings {
         let body = UnsafeRawBufferPointer(rebasing: bytes[i..<(i + Int(length))])
         i += Int(length)
         guard let field = protobuf_c_message_descriptor_get_field(descriptor, number) else { continue }
-        var name = path.isEmpty ? String(cString: field.pointee.name) : path + "." + String(cString: field.pointee.name)
+        var index: Int?
         if field.pointee.label == PROTOBUF_C_LABEL_REPEATED {
-          let index = seen[number, default: 0]
-          seen[number] = index + 1
-          name += "[\(index)]"
+          if let at = seen.firstIndex(where: { $0.number == number }) {
+            index = seen[at].count
+            seen[at].count += 1
+          } else {
+            index = 0
+            seen.append((number, 1))
+          }
+        }
+        // Most fields hold no NUL: a path is spelled only for the one that does, and a nested
+        // message is walked only when its bytes hold one (each byte is looked at once per level).
+        func name() -> String {
+          let own = String(cString: field.pointee.name)
+          return index.map { own + "[\($0)]" } ?? own
         }
         if field.pointee.type == PROTOBUF_C_TYPE_STRING {
-          if body.contains(0) { return name }
-        } else if field.pointee.type == PROTOBUF_C_TYPE_MESSAGE, let sub = field.pointee.descriptor {
+          if body.contains(0) { return name() }
+        } else if field.pointee.type == PROTOBUF_C_TYPE_MESSAGE, let sub = field.pointee.descriptor, body.contains(0) {
           let subDescriptor = sub.assumingMemoryBound(to: ProtobufCMessageDescriptor.self)
-          if body.contains(0), let found = scan(body, subDescriptor, path: name, depth: depth + 1) { return found }
+          if let found = scan(body, subDescriptor, depth: depth + 1) { return name() + "." + found }
         }
       default:
         return nil  // groups are not proto3; unpacking would have refused them
