@@ -42,8 +42,10 @@ proto-check: deps
 # JSON=FILE writes every figure, floor and ratio there; e.g. BENCH_ARGS="--pending 1000000".
 BENCH_ARGS ?=
 JSON ?=
+# The issue's memory and restart goals are stated for a million pending: the benchmark adds
+# 100,000 for real and copies the rest in SQL while chimed is stopped (BENCH_ARGS to change).
 bench: release
-	.build/release/chime-bench $(if $(JSON),--json $(JSON)) $(BENCH_ARGS)
+	.build/release/chime-bench --clone-pending 1000000 $(if $(JSON),--json $(JSON)) $(BENCH_ARGS)
 
 # Instructions per add under callgrind (daemon and client), against bench/baseline.json: fails
 # when one grew more than 10%. `make bench-baseline` rewrites the baseline (commit it with why).

@@ -22,6 +22,8 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "Adds in the parallel phase.") var parallel = 50_000
   @Option(help: "Pending requests to hold while measuring fire lateness and memory.") var pending = 100_000
   @Option(help: "Requests fired in the lateness phase.") var fires = 2_000
+  @Option(help: "After the real adds, fill to this many pending by copying a stored request in SQL while chimed is stopped (a million in seconds, where adds take minutes); memory and the restart are then measured at this count. `make bench` uses 1000000.")
+  var clonePending: Int?
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
   @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
@@ -135,8 +137,18 @@ struct Bench: AsyncParsableCommand {
     if pending > have {
       _ = try await AddLoad.run(socket: daemon.socket, clients: clients, total: pending - have, idPrefix: "fill")
     }
+    let copiesApp = AddLoad.app + ".copies"
+    if let clonePending {
+      // Filled by copies while chimed is down: memory is then what a daemon holding them
+      // keeps after the restart that loads them.
+      let held = try await ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app).pendingCount()
+      daemon.stop()
+      try PendingClone.fill(database: directory.path + "/data/chime.db", from: AddLoad.app, into: copiesApp, copies: clonePending - held)
+      daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
+    }
     let client = try ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app)
-    let count = try await client.pendingCount()
+    let copies = clonePending == nil ? 0 : try await ChimeClient.connect(socketPath: daemon.socket, app: copiesApp).pendingCount()
+    let count = try await client.pendingCount() + copies
     // Memory with everything pending, once the fill's load has passed: chimed hands freed heap
     // back a second after calls stop (IdleTrim); what stays is what the pending requests cost.
     try await Task.sleep(for: .milliseconds(2500))
