@@ -211,6 +211,7 @@ struct Chimed: ParsableCommand {
         configuration.socketPath = UnixSocketAddress.bound(to: fd) ?? "(inherited socket)"
       }
       configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping: finishing commits in flight") }
+      defer { ServiceManager.flush() }
       try DaemonProcess.makePrivateDirectory(configuration.dataDirectory)
       let daemon = try ChimeDaemon(configuration: configuration)
       try daemon.run(handleSignals: true) { path in

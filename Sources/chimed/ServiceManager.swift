@@ -40,6 +40,15 @@ enum ServiceManager {
 
   private static let notifications = DispatchQueue(label: "chimed.sd-notify")
 
+  /// Waits (at most `seconds`) until the lines queued so far are sent: called before the
+  /// process exits, which would otherwise drop a `STOPPING=1` still on the queue (seen as a
+  /// missing STOPPING in a loaded test run: the daemon had stopped and exited first).
+  static func flush(seconds: Double = 2) {
+    let sent = DispatchSemaphore(value: 0)
+    notifications.async { sent.signal() }
+    _ = sent.wait(timeout: .now() + seconds)
+  }
+
   /// How often to ping the watchdog (half of `WatchdogSec=`), or nil when it is off.
   static func watchdogPingMillis() -> UInt64? {
     var usec: UInt64 = 0
