@@ -71,9 +71,10 @@ public final class WriteTransaction {
   }
 
   /// Appends `event` to `app`'s log; returns it with its cursor.
-  func append(_ event: Event, app: String) throws -> Event {
+  /// `packedPending`: `event.pending` as `codec.pack` made it for its row, not packed again.
+  func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
     appendedEvents = true
-    return try EventLog.append(event, app: app, db: db, codec: codec)
+    return try EventLog.append(event, app: app, db: db, codec: codec, packedPending: packedPending)
   }
 
   /// Releases the pending request's files of a lineage that ends, and collects what nothing holds.

@@ -5,8 +5,8 @@ import GRDB
 /// retention bound, replayed by cursor.
 enum EventLog {
   /// Stores `event` for `app` and returns it with its cursor.
-  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec) throws -> Event {
-    let body = codec.eventBody(event)
+  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec, packedPending: [UInt8]? = nil) throws -> Event {
+    let body = packedPending.map { codec.eventBody(event, packedPending: $0) } ?? codec.eventBody(event)
     let insert = try db.cachedStatement(sql: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)")
     try insert.execute(arguments: [app, event.at.unixMillis, event.kind.rawValue, body])
     var stored = event

@@ -10,6 +10,11 @@ struct RecordCodec: Sendable {
     Data(WireCodec.encodePendingRequest(pending))
   }
 
+  /// The request packed once, for its row and its event (`eventBody(_:packedPending:)`).
+  func pack(_ pending: PendingRequest) -> [UInt8] {
+    WireCodec.encodePendingRequest(pending)
+  }
+
   func encode(_ delivered: DeliveredNotification) -> Data {
     Data(WireCodec.encodeDeliveredNotification(delivered))
   }
@@ -33,6 +38,11 @@ struct RecordCodec: Sendable {
   /// The `event.body` of `event` (cursor, app, instant and kind are columns too; the columns win).
   func eventBody(_ event: Event) -> Data {
     Data(WireCodec.encodeEvent(event))
+  }
+
+  /// `eventBody(event)` with `event.pending` already packed by `pack(_:)`.
+  func eventBody(_ event: Event, packedPending: [UInt8]) -> Data {
+    Data(WireCodec.encodeEvent(event, packedPending: packedPending))
   }
 
   func decode(_ type: EventBody.Type, from body: Data) throws -> EventBody {

@@ -1,4 +1,5 @@
 public import ChimeCore
+import Foundation
 import GRDB
 
 /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
@@ -42,19 +43,20 @@ public struct AddPending: Mutation {
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
       }
     }
+    let packed = t.codec.pack(pending)
     try t.db.cachedStatement(sql: """
       INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
         fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
       """).execute(arguments: [
         app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
-        Int64(clamping: pending.fireCount), t.codec.encode(pending), pending.request.trigger?.isFloating == true ? 1 : 0,
+        Int64(clamping: pending.fireCount), Data(packed), pending.request.trigger?.isFloating == true ? 1 : 0,
       ])
     // A new identifier has no earlier pending request whose files could be let go.
     let discarded = replaced ? try t.endPending(app: app, identifier: identifier) : []
     try t.store.holdAttachments(pending.request, as: .pending, app: app, db: t.db)
     let event = Event(at: at, kind: replaced ? .pendingReplaced : .pendingAdded, identifiers: [identifier], pending: pending)
-    return Outcome(events: [try t.append(event, app: app)], replaced: replaced, discardedFiles: discarded)
+    return Outcome(events: [try t.append(event, app: app, packedPending: packed)], replaced: replaced, discardedFiles: discarded)
   }
 }
 
