@@ -29,11 +29,6 @@ public struct ServerConfiguration: Sendable {
   /// A store file up to this size is checked whole before serving; a larger one right after
   /// (damage found then stops the daemon with STORE_DAMAGED), so restarts stay fast.
   public var storeCheckAtOpenLimitBytes: Int64 = 32 << 20
-  /// How long after it starts serving a daemon with a large store begins that check. The
-  /// check reads every page (seconds for a million requests) and would compete for the two
-  /// cores and the disk with the fires that came due while the daemon was down; those go
-  /// first.
-  public var storeCheckDelayMillis: UInt64 = 2000
   /// How long calls must have stopped before freed heap memory is handed back (`IdleTrim`).
   public var idleTrimMillis: UInt64 = 1000
   /// Where apps' default layouts live (`<dir>/<app id>/container`, `.../bundle`).

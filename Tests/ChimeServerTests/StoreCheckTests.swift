@@ -50,10 +50,7 @@ import Testing
   @Test func aLargeDamagedStoreServesThenStopsWithTheSameReason() async throws {
     let directory = try await Self.damagedStore()
     // As if the store were over the size checked before serving.
-    let d = try InProcessDaemon(directory: directory) {
-      $0.storeCheckAtOpenLimitBytes = 0
-      $0.storeCheckDelayMillis = 0
-    }
+    let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
     #expect(pollUntil(within: 30) { d.daemon.isStopped }, "the check after start found the damage and stopped the daemon")
     let why = try #require(d.daemon.stoppedWith)
     #expect(why.reason == "STORE_DAMAGED")
@@ -68,36 +65,12 @@ import Testing
       _ = try await d.client().add(.tea(in: 3600))
       d.stop()
     }
-    let d = try InProcessDaemon(directory: directory) {
-      $0.storeCheckAtOpenLimitBytes = 0
-      $0.storeCheckDelayMillis = 0
-    }
+    let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
     let client = try d.client()
     // Calls before, during and after the check in the background are answered.
     for i in 0..<50 { _ = try await client.add(.tea("more\(i)", in: 3600)) }
-    #expect(pollUntil(within: 30) { d.daemon.stats().storeChecked }, "the check ran and passed")
     #expect(try await client.allPending().count == 51)
     #expect(!d.daemon.isStopped)
-    #expect(d.daemon.stoppedWith == nil)
-  }
-
-  /// The check waits `storeCheckDelayMillis` (fires that came due while the daemon was down go
-  /// first), and a daemon stopped before then stops cleanly with its timer.
-  @Test func theCheckWaitsForItsDelay() async throws {
-    let directory = TemporaryDirectory()
-    do {
-      let d = try InProcessDaemon(directory: directory)
-      _ = try await d.client().add(.tea(in: 3600))
-      d.stop()
-    }
-    let d = try InProcessDaemon(directory: directory) {
-      $0.storeCheckAtOpenLimitBytes = 0
-      $0.storeCheckDelayMillis = 600_000
-    }
-    _ = try await d.client().add(.tea("while-waiting", in: 3600))
-    #expect(!d.daemon.stats().storeChecked, "not checked before its delay")
-    d.stop()
-    #expect(d.daemon.isStopped)
     #expect(d.daemon.stoppedWith == nil)
   }
 }

@@ -31,16 +31,7 @@ extension ChimeDaemon {
     running.registry = registry
     try registry.listen()
     configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
-    if stack.database.deferredCheck {
-      let database = stack.database
-      let timer = LoopTimer(loop: loop) { [unowned self, unowned running] in
-        running.storeCheckTimer?.close()
-        running.storeCheckTimer = nil
-        checkStoreWhileServing(database)
-      }
-      running.storeCheckTimer = timer
-      timer.arm(afterMillis: configuration.storeCheckDelayMillis)
-    }
+    if stack.database.deferredCheck { checkStoreWhileServing(stack.database) }
   }
 
   /// A store too large to check whole before serving is checked now, on a reader; damage
@@ -51,7 +42,6 @@ extension ChimeDaemon {
     loop.runBlocking(catching: { () throws(ChimeError) in try database.verifyDeferred() }) { [self] result in
       switch result {
       case .success:
-        parts.withLock({ $0 })?.value.storeChecked = true
         configuration.logger.info("store checked", metadata: ["took": "\(ContinuousClock.now - started)"])
       case .failure(let error) where error.code == .dataLoss:
         configuration.logger.critical("the store is damaged; chimed stops", metadata: ["error": "\(error.message)"])
@@ -95,8 +85,6 @@ extension ChimeDaemon {
     running.clockWatch = nil
     running.idleTrim?.close()
     running.idleTrim = nil
-    running.storeCheckTimer?.close()
-    running.storeCheckTimer = nil
     for watcher in running.signals { watcher.close() }
     running.signals.removeAll()
     let finish = { [self] in
@@ -141,21 +129,17 @@ final class DaemonParts {
   var registry: ConnectionRegistry?
   var clockWatch: ClockWatch?
   var idleTrim: IdleTrim?
-  /// Starts the deferred store check (`ServerConfiguration.storeCheckDelayMillis`).
-  var storeCheckTimer: LoopTimer?
   /// Held while the store is open (`lockDataDirectory`).
   var dataLock: FileLock?
   var signals: [SignalWatcher] = []
   var inProcessCalls: [ObjectIdentifier: InProcessCall] = [:]
   var shuttingDown = false
-  var storeChecked = false
 
   var stats: DaemonStats {
     var stats = DaemonStats()
     stats.connections = registry?.count ?? 0
     stats.inProcessCalls = inProcessCalls.count
     stats.heapTrims = idleTrim?.trims ?? 0
-    stats.storeChecked = storeChecked
     if let stack {
       stats.scheduleWindowKeys = stack.service.scheduleWindowCount
       stats.subscribers = stack.service.subscriberCount

@@ -14,9 +14,6 @@ public struct DaemonStats: Sendable, Hashable {
   public var fileLaneQueued = 0
   /// Times freed heap memory was handed back after calls went quiet (`IdleTrim`).
   public var heapTrims = 0
-  /// A store too large to check before serving passed its check (`storeCheckDelayMillis`
-  /// after the start).
-  public var storeChecked = false
 
   public init() {}
 }
