@@ -11,6 +11,8 @@ int accept4(int sockfd, void *addr, void *addrlen, int flags);
 // sync_file_range(2) (needs _GNU_SOURCE in <fcntl.h>); off64_t is long on x86_64 and arm64.
 int sync_file_range(int fd, long offset, long nbytes, unsigned int flags);
 enum { CHIME_SYNC_FILE_RANGE_WAIT_BEFORE = 1, CHIME_SYNC_FILE_RANGE_WRITE = 2, CHIME_SYNC_FILE_RANGE_WAIT_AFTER = 4 };
+// SCHED_IDLE (<sched.h> declares it only under _GNU_SOURCE).
+enum { CHIME_SCHED_IDLE = 5 };
 // malloc_trim(3) (<malloc.h>): hands freed heap memory back to the kernel.
 int malloc_trim(unsigned long pad);
 

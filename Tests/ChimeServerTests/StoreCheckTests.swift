@@ -73,4 +73,24 @@ import Testing
     #expect(!d.daemon.isStopped)
     #expect(d.daemon.stoppedWith == nil)
   }
+
+  /// The check runs on a thread of its own at idle priority; a daemon stopped while it may
+  /// still be running stops at once and cleanly (shutdown interrupts the check's read).
+  @Test func stoppingWhileTheCheckRunsIsNotHeldUp() async throws {
+    let directory = TemporaryDirectory()
+    do {
+      let d = try InProcessDaemon(directory: directory)
+      let client = try d.client()
+      for i in 0..<200 { _ = try await client.add(.tea("r\(i)", in: 3600)) }
+      d.stop()
+    }
+    for _ in 0..<5 {
+      let started = ContinuousClock.now
+      let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
+      d.stop()
+      #expect(d.daemon.isStopped)
+      #expect(d.daemon.stoppedWith == nil, "an interrupted check is not damage")
+      #expect(ContinuousClock.now - started < .seconds(10))
+    }
+  }
 }
