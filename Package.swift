@@ -165,7 +165,6 @@ let package = Package(
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings,
       linkerSettings: chimeReleaseLinking

@@ -5,7 +5,6 @@ import ChimeConfig
 import ChimeCore
 import ChimeSystem
 import Foundation
-import GRDB
 import Glibc
 
 /// `chime doctor`: checks what chimed needs, one line each (ok, warn or fail, with a hint).
@@ -180,24 +179,18 @@ struct DoctorChecks {
     guard FileManager.default.fileExists(atPath: path) else {
       return DoctorCheck(name: "database", status: .warn, detail: "\(path) does not exist yet", hint: "chimed creates it on start")
     }
-    do {
-      var configuration = Configuration()
-      configuration.readonly = true
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      let (integrity, migrations) = try queue.read { db in
-        (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-         (try? String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) ?? [])
-      }
-      try queue.close()
-      guard integrity == ["ok"] else {
-        return DoctorCheck(name: "database", status: .fail, detail: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))",
-                           hint: "stop chimed and restore \(path) from a backup")
-      }
-      return DoctorCheck(name: "database", status: .ok,
-                         detail: "\(path): integrity ok, schema \(migrations.count) migrations (last \"\(migrations.last ?? "none")\")")
+    let report: DoctorDatabase.Report
+    do throws(DoctorDatabase.Failure) {
+      report = try DoctorDatabase.inspect(path: path)
     } catch {
       return DoctorCheck(name: "database", status: .fail, detail: "\(path): \(error)", hint: "check the file's permissions")
     }
+    guard report.integrity == ["ok"] else {
+      return DoctorCheck(name: "database", status: .fail, detail: "integrity_check: \(report.integrity.prefix(3).joined(separator: "; "))",
+                         hint: "stop chimed and restore \(path) from a backup")
+    }
+    return DoctorCheck(name: "database", status: .ok,
+                       detail: "\(path): integrity ok, schema \(report.migrations.count) migrations (last \"\(report.migrations.last ?? "none")\")")
   }
 
   func busCheck(_ environment: [String: String]) -> DoctorCheck {
