@@ -4,7 +4,7 @@ import ChimeClient
 import ChimeConfig
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `chime doctor`: checks what chimed needs, one line each (ok, warn or fail, with a hint).
@@ -52,7 +52,7 @@ struct DoctorCheck {
   var hint: String = ""
 
   var line: String {
-    let mark = status.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0)
+    let mark = status.rawValue.padded(to: 4)
     return "\(mark) \(name): \(detail)" + (hint.isEmpty ? "" : "\n       hint: \(hint)")
   }
 
@@ -208,7 +208,7 @@ struct DoctorChecks {
       return DoctorCheck(name: "session-bus", status: .warn, detail: "no notification server: \(result.output.prefix(200))",
                          hint: "start one (dunst, mako, your desktop's) for desktop notifications")
     }
-    return DoctorCheck(name: "session-bus", status: .ok, detail: "notification server: \(result.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+    return DoctorCheck(name: "session-bus", status: .ok, detail: "notification server: \(result.output.trimmingWhitespaceAndNewlines())")
   }
 
   func soundCheck(_ configured: String?) -> DoctorCheck {
@@ -236,7 +236,7 @@ struct DoctorChecks {
                          hint: "without it, start chimed yourself; with it, `make install-user` enables chimed.socket")
     }
     func word(_ command: String, _ unit: String) -> String {
-      Shell.capture("systemctl --user \(command) \(unit)").output.trimmingCharacters(in: .whitespacesAndNewlines)
+      Shell.capture("systemctl --user \(command) \(unit)").output.trimmingWhitespaceAndNewlines()
     }
     let socketEnabled = word("is-enabled", "chimed.socket"), socketActive = word("is-active", "chimed.socket")
     let serviceActive = word("is-active", "chimed.service")
@@ -253,7 +253,7 @@ struct DoctorChecks {
 /// `Subprocess` sends output to stderr.
 enum Shell {
   static func capture(_ command: String) -> (status: Int32, output: String) {
-    let file = NSTemporaryDirectory() + "chime-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let file = ProcessEnvironment.temporaryDirectory + "chime-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     defer { unlink(file) }
     let outcome = Subprocess.run(["/bin/sh", "-c", "exec \(command) >\"$0\" 2>&1", file], timeoutMillis: 5_000)
     let output = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
