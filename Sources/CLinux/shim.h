@@ -15,5 +15,7 @@ enum { CHIME_SYNC_FILE_RANGE_WAIT_BEFORE = 1, CHIME_SYNC_FILE_RANGE_WRITE = 2, C
 enum { CHIME_SCHED_IDLE = 5 };
 // malloc_trim(3) (<malloc.h>): hands freed heap memory back to the kernel.
 int malloc_trim(unsigned long pad);
+// pthread_setname_np(3) (needs _GNU_SOURCE in <pthread.h>); pthread_t is unsigned long.
+int pthread_setname_np(unsigned long thread, const char *name);
 
 #endif

@@ -1,5 +1,5 @@
 public import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// Where a setting's value came from, for `--print-config` and error messages.
 public enum ConfigSource: Hashable, Sendable, CustomStringConvertible {
@@ -121,7 +121,7 @@ public struct ChimedConfig: Equatable, Sendable {
     }
     func integer(_ key: ConfigKey, minimum: Int) throws(ConfigError) -> Int {
       let (text, prefix) = value(key)
-      guard let text, let int = Int(text.trimmingCharacters(in: .whitespaces)) else {
+      guard let text, let int = Int(text.trimmingWhitespace()) else {
         throw ConfigError("\(prefix): \"\(value(key).text ?? "")\" is not an integer")
       }
       guard int >= minimum else { throw ConfigError("\(prefix): must be at least \(minimum), got \(int)") }
@@ -129,7 +129,7 @@ public struct ChimedConfig: Equatable, Sendable {
     }
     func seconds(_ key: ConfigKey, positive: Bool = false) throws(ConfigError) -> Double {
       let (text, prefix) = value(key)
-      guard let text, let double = Double(text.trimmingCharacters(in: .whitespaces)), double.isFinite else {
+      guard let text, let double = Double(text.trimmingWhitespace()), double.isFinite else {
         throw ConfigError("\(prefix): \"\(value(key).text ?? "")\" is not a number of seconds")
       }
       if positive, double <= 0 { throw ConfigError("\(prefix): must be more than 0 seconds, got \(text)") }
@@ -189,9 +189,9 @@ public struct ChimedConfig: Equatable, Sendable {
   /// "100MB", "1.5GB", "500kB", "5000000" → bytes (decimal units, as the attachment limits).
   public static func bytes(_ text: String) -> Int64? {
     let units: [(String, Double)] = [("GB", 1e9), ("MB", 1e6), ("KB", 1e3), ("kB", 1e3), ("B", 1)]
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace()
     for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
-      guard let value = Double(trimmed.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0 else { return nil }
+      guard let value = Double(trimmed.dropLast(suffix.count).trimmingWhitespace()), value.isFinite, value >= 0 else { return nil }
       return Int64(exactly: (value * scale).rounded())
     }
     return Int64(trimmed)

@@ -1,4 +1,5 @@
-import Foundation
+import ChimeCore
+import FoundationEssentials
 import TOMLKit
 
 /// What is wrong with a configuration: the key and where it was given, so a person can fix it.
@@ -94,17 +95,17 @@ enum KeyLines {
   static func line(of key: String, in text: String) -> Int {
     var inMultiline: String? = nil
     for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let line = raw.trimmingCharacters(in: .whitespaces)
+      let line = raw.trimmingWhitespace()
       if let delimiter = inMultiline {
         if line.components(separatedBy: delimiter).count % 2 == 0 { inMultiline = nil }
         continue
       }
       for candidate in [key, "\"\(key)\"", "'\(key)'"] where line.hasPrefix(candidate) {
-        let rest = line.dropFirst(candidate.count).trimmingCharacters(in: .whitespaces)
+        let rest = line.dropFirst(candidate.count).trimmingWhitespace()
         if rest.hasPrefix("=") || rest.hasPrefix(".") { return index + 1 }
       }
       if line.hasPrefix("[") {
-        let header = line.drop { $0 == "[" }.prefix { $0 != "]" && $0 != "." }.trimmingCharacters(in: .whitespaces)
+        let header = line.drop { $0 == "[" }.prefix { $0 != "]" && $0 != "." }.trimmingWhitespace()
         if header == key || header == "\"\(key)\"" { return index + 1 }
       }
       for delimiter in ["\"\"\"", "'''"] where line.components(separatedBy: delimiter).count % 2 == 0 {

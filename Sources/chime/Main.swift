@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The CLI's entry point: ArgumentParser's, plus what people meet first — an unknown command
 /// gets "did you mean", `chime help nosuch` fails, an error thrown while running shows the
@@ -58,14 +59,14 @@ extension Chime {
       JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: 64), pretty: false)
     }
     printError("chime: \(message)")
-    Foundation.exit(64)
+    Glibc.exit(64)
   }
 
   /// Ends the process for `error` thrown parsing or running `command`.
   private static func finish(_ error: any Error, in command: any ParsableCommand.Type, json: Bool) -> Never {
     let status = exitCode(for: error)
     if json, status != .success, !(error is ExitCode) {
-      let message = command.message(for: error).trimmingCharacters(in: .whitespacesAndNewlines)
+      let message = command.message(for: error).trimmingWhitespaceAndNewlines()
       JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: status.rawValue), pretty: false)
       fflush(nil)
     }
@@ -77,7 +78,7 @@ extension Chime {
         Usage: \(usageString(for: command))
           See 'chime \(path.joined(separator: " ")) --help' for more information.
         """)
-      Foundation.exit(status.rawValue)
+      Glibc.exit(status.rawValue)
     }
     command.exit(withError: error)
   }

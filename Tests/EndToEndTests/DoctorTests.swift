@@ -79,6 +79,20 @@ import Testing
     #expect(run.stdout.contains("chimed.toml:1: missed-grace"), "\(run.stdout)")
   }
 
+  /// A chime.db SQLite cannot read fails the database check with SQLite's words (doctor reads
+  /// the file through the SQLite library it loads itself, without a daemon).
+  @Test func aDamagedDatabaseFails() throws {
+    let dir = TemporaryDirectory()
+    let data = dir.file("data")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    try String(repeating: "not a database ", count: 100).write(toFile: data + "/chime.db", atomically: true, encoding: .utf8)
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", data, "--config", "/dev/null"])
+    #expect(run.status == 1)
+    #expect(status(run, "database") == "fail", "\(run.stdout)")
+    let check = (run.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "database" }
+    #expect((check?["detail"] as? String)?.contains("SQLite error 26: file is not a database") == true, "\(run.stdout)")
+  }
+
   @Test(.enabled(if: getuid() == 0, "needs root to mount a read-only tmpfs"))
   func aReadOnlyDataDirectoryFails() throws {
     let dir = TemporaryDirectory()

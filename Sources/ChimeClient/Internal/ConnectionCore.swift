@@ -2,7 +2,7 @@ import ChimeCore
 import Dispatch
 import ChimeSystem
 import ChimeWire
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The socket and the table of calls in flight, shared by the public `ChimeConnection` and
@@ -233,9 +233,7 @@ final class ConnectionCore: Sendable {
     }
     if start {
       // The thread keeps the core alive until the connection is down.
-      let thread = Thread { [self] in self.readerThread() }
-      thread.name = "chime-reader"
-      thread.start()
+      SystemThread.start(name: "chime-reader") { [self] in self.readerThread() }
     }
     threadWake.signal()
   }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension CalendarEngine {
   /// Checks a calendar trigger when it is added. `field` is the trigger's path, e.g.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Computes when calendar triggers fire (UNCalendarNotificationTrigger semantics). Pure: the
 /// instant to start from and the floating zone are passed in.

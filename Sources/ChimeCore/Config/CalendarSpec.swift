@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Parses the CLI's calendar component text: `weekday=2,hour=9,minute=30`, with weekday names
 /// (`weekday=mon`) and `ordinal`/`weekday-ordinal` (`-1` = last).
@@ -7,13 +7,13 @@ public enum CalendarSpec {
   public static func parse(_ text: String, timeZone: String? = nil) throws(ChimeError) -> CalendarComponents {
     var c = CalendarComponents()
     c.timeZone = timeZone
-    let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     guard !parts.isEmpty else { throw bad("give at least one component, e.g. hour=9,minute=30") }
     var seen: Set<String> = []
     for part in parts {
-      let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
       guard pair.count == 2, !pair[0].isEmpty, !pair[1].isEmpty else { throw bad("\"\(part)\" is not key=value") }
-      var key = pair[0].lowercased().replacingOccurrences(of: "_", with: "-")
+      var key = String(pair[0].lowercased().map { $0 == "_" ? "-" : $0 })
       if key == "weekday-ordinal" { key = "ordinal" }
       guard seen.insert(key).inserted else { throw bad("\(key) is given twice; a trigger matches one value per component") }
       let raw = pair[1]

@@ -1,11 +1,11 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses and prints durations the way people type them: `90s`, `10m`, `2h`, `1h30m`, `1d`,
 /// `1.5h`, `250ms`, or a bare number of seconds.
 public enum DurationText {
   /// Seconds, or nil when `text` is not a duration.
   public static func parse(_ text: String) -> Double? {
-    let s = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let s = text.trimmingWhitespace().lowercased()
     guard !s.isEmpty else { return nil }
     if let plain = Double(s) { return plain.isFinite ? plain : nil }
     var total = 0.0
@@ -69,7 +69,7 @@ public enum DurationText {
     if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }
     if hours > 0 { return minutes > 0 ? "\(hours)h \(minutes)m" : "\(hours)h" }
     if minutes > 0 { return secs > 0 ? "\(minutes)m \(secs)s" : "\(minutes)m" }
-    if total == 0 && abs(seconds) > 0 { return String(format: "%.1fs", abs(seconds)) }
+    if total == 0 && abs(seconds) > 0 { return PlainText.fixed(abs(seconds), digits: 1) + "s" }
     return "\(secs)s"
   }
 

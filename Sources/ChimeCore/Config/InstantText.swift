@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Reads an instant the way people type one: ISO 8601 / RFC 3339 with an offset
 /// (`2026-11-24T08:30:00Z`, `2026-11-24T09:30:00+01:00`), or without one
@@ -15,7 +15,7 @@ public enum InstantText {
 
   /// The instant, or nil when `text` is not a date-time in any of the accepted forms.
   public static func parse(_ text: String, zone: TimeZone) -> Parsed? {
-    let s = text.trimmingCharacters(in: .whitespaces)
+    let s = text.trimmingWhitespace()
     let utf8 = Array(s.utf8)
     var i = 0
     func digits(_ count: Int) -> Int? {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON a command presenter gets on stdin: one object per delivery. Keys are stable;
 /// `userInfo` is the content's own JSON object, embedded as is.
@@ -66,7 +66,7 @@ public struct CommandPayload: Hashable, Sendable, Encodable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var text = (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
     // userInfo was validated as a JSON object when the request was added.
-    let info = userInfoJSON.trimmingCharacters(in: .whitespacesAndNewlines)
+    let info = userInfoJSON.trimmingWhitespaceAndNewlines()
     if text.hasSuffix("}") {
       text.removeLast()
       text += ",\"userInfo\":" + (info.isEmpty ? "{}" : info) + "}"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a delivered notification is shown besides chimed's log.
 public enum PresenterKind: String, Hashable, Sendable, CaseIterable {
@@ -31,7 +31,7 @@ public enum PresenterSelection {
     }
     var kinds: [PresenterKind] = []
     for word in list.split(separator: ",", omittingEmptySubsequences: false) {
-      let name = word.trimmingCharacters(in: .whitespaces).lowercased()
+      let name = word.trimmingWhitespace().lowercased()
       guard let kind = PresenterKind(rawValue: name) else {
         return .failure(SelectionError("--presenter: \"\(name)\" is not freedesktop, command or none"))
       }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// What a due request becomes: delivered (on time or marked missed) or skipped, and when it
 /// fires next. Pure: the request, the instant it was due, now, the missed-fire grace and the

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// What a pending request with a floating calendar trigger (no zone of its own) becomes when
 /// the daemon's zone changes: 08:00 stays 08:00 on the new wall clock. Pure.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension TriggerPlanner {
   /// The next `count` fires of `trigger` strictly after `after`, as the daemon would schedule

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Computes fire instants for triggers. Pure: "now" is passed in.
 public enum TriggerPlanner {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A wall-clock instant with millisecond resolution, as stored and sent on the wire.
 public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {

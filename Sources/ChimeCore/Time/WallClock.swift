@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where "now" comes from. Production uses `SystemWallClock`; tests move a `ManualWallClock`
 /// by hand and never sleep.

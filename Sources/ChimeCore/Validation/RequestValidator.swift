@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks a request before it is scheduled. Pure: no disk, no clock.
 ///

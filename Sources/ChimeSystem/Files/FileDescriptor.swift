@@ -62,6 +62,22 @@ public struct FileDescriptor: Hashable, Sendable {
     }
   }
 
+  /// Everything left to read from the file offset to the end (a pipe: until the writer closes
+  /// it), e.g. standard input.
+  ///
+  /// - Throws: the `Errno` of `read(2)`.
+  public func readToEnd() throws(Errno) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      guard n >= 0 else { throw .current }
+      if n == 0 { return bytes }
+      bytes += chunk[..<n]
+    }
+  }
+
   /// Writes all of `bytes` at the file offset, resuming after short writes.
   ///
   /// - Throws: the `Errno` of `write(2)`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import Glibc
 
 /// Runs a program to its end with bytes on its stdin and a time limit: for presenter commands

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import Glibc
 
 /// The zone the machine is in now, read fresh each time (Foundation's `TimeZone.current` is
@@ -18,7 +18,7 @@ public enum SystemTimeZone {
       let name = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
       if let zone = TimeZone(identifier: name) { return zone }
     }
-    if let target = localtimeLink, let range = target.range(of: "zoneinfo/") {
+    if let target = localtimeLink, let range = target.firstRange(of: "zoneinfo/") {
       return TimeZone(identifier: String(target[range.upperBound...]))
     }
     return nil

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 struct Add: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -67,7 +67,7 @@ struct Add: AsyncParsableCommand {
     content.targetContentIdentifier = targetContentID
     content.relevanceScore = relevance
     if let level {
-      let normalized = level.replacingOccurrences(of: "-", with: "").lowercased()
+      let normalized = level.filter { $0 != "-" }.lowercased()
       guard let parsed = InterruptionLevel.allCases.first(where: { $0.name.lowercased() == normalized }) else {
         throw ValidationError("--level must be passive, active, time-sensitive or critical")
       }
@@ -95,7 +95,7 @@ struct Add: AsyncParsableCommand {
     case (_?, _?):
       throw ValidationError("give --in or --at, not both")
     case (let text?, nil):
-      if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+      if Double(text.trimmingWhitespace()) != nil {
         throw ValidationError("--in \(text) needs a unit: \(text)s, \(text)m or \(text)h")
       }
       guard let seconds = DurationText.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text) else {

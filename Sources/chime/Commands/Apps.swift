@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// `chime apps`: where apps keep their sounds and bundle files.
 struct Apps: AsyncParsableCommand {

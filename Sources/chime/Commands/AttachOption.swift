@@ -1,6 +1,8 @@
 import ArgumentParser
 import ChimeCore
-import Foundation
+import ChimeSystem
+import FoundationEssentials
+import Glibc
 
 /// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T]` (clip also as x:y:w:h,
 /// the same two spellings `attachment check --clip` takes).
@@ -45,7 +47,7 @@ enum AttachOption {
   /// are its own (the file, first, is never merged; a count other than four is refused later,
   /// as a clip).
   static func mergingClipNumbers(_ parts: [String]) -> [String] {
-    func isNumber<S: StringProtocol>(_ text: S) -> Bool { Double(text.trimmingCharacters(in: .whitespaces)) != nil }
+    func isNumber<S: StringProtocol>(_ text: S) -> Bool { Double(text.trimmingWhitespace()) != nil }
     var out = Array(parts.prefix(1)), i = 1
     while i < parts.count {
       if parts[i].hasPrefix("clip="), isNumber(parts[i].dropFirst(5)) {
@@ -96,7 +98,7 @@ enum AttachOption {
 
   /// The daemon wants absolute, normalized paths: relative ones are taken from here.
   static func absolute(_ path: String, from directory: String) -> String {
-    let expanded = (path as NSString).expandingTildeInPath
+    let expanded = ProcessEnvironment.expandingTilde(path)
     let full = expanded.hasPrefix("/") ? expanded : directory + "/" + expanded
     return URL(fileURLWithPath: full).standardizedFileURL.path
   }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 
 /// `chime attachment`: local checks of attachment files. Named `AttachmentCommand` so it does
 /// not shadow ChimeCore's `Attachment` model type inside this module.
@@ -147,7 +147,7 @@ enum ClipText {
   static func parse(_ text: String) throws -> ClipRect {
     let separator: Character = text.contains(":") ? ":" : ","
     let parts = text.split(separator: separator, omittingEmptySubsequences: false)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map { $0.trimmingWhitespace() }
     let numbers = parts.compactMap(Double.init)
     guard parts.count == 4, numbers.count == 4 else {
       throw ValidationError("\"\(text)\" is not x,y,w,h (four numbers, e.g. 0,0,0.5,0.5)")
@@ -160,7 +160,7 @@ enum ClipText {
 enum NumberText {
   static func plain(_ value: Double) -> String {
     guard value.isFinite else { return "\(value)" }
-    var text = String(format: "%.6f", value)
+    var text = PlainText.fixed(value, digits: 6)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
     return text

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import ChimeSystem
+import FoundationEssentials
 
 /// `chime categories`: the app's notification categories and their actions.
 struct Categories: AsyncParsableCommand {
@@ -36,7 +37,11 @@ extension Categories {
       do {
         let data: Data
         if file == "-" {
-          data = FileHandle.standardInput.readDataToEndOfFile()
+          do {
+            data = Data(try FileDescriptor(rawValue: 0).readToEnd())
+          } catch {
+            throw ValidationError("cannot read standard input: \(error)")
+          }
         } else {
           guard let read = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
           data = read

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeClient
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 
 /// Options every subcommand takes after its name.
 struct ClientOptions: ParsableArguments {
@@ -34,7 +34,7 @@ struct ClientOptions: ParsableArguments {
 
   func validate() throws {
     if let width, width < 0 { throw ValidationError("--width takes a number of columns, or 0 for no limit (got \(width))") }
-    if let app, app.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let app, app.trimmingWhitespace().isEmpty {
       throw ValidationError("--app is empty; give an app identifier, or leave --app out for $CHIME_APP or chime.cli")
     }
     guard let seconds = DurationText.parse(timeout), seconds >= 0 else {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 struct Delivered: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

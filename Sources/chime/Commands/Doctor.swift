@@ -4,8 +4,7 @@ import ChimeClient
 import ChimeConfig
 import ChimeCore
 import ChimeSystem
-import Foundation
-import GRDB
+import FoundationEssentials
 import Glibc
 
 /// `chime doctor`: checks what chimed needs, one line each (ok, warn or fail, with a hint).
@@ -53,7 +52,7 @@ struct DoctorCheck {
   var hint: String = ""
 
   var line: String {
-    let mark = status.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0)
+    let mark = status.rawValue.padded(to: 4)
     return "\(mark) \(name): \(detail)" + (hint.isEmpty ? "" : "\n       hint: \(hint)")
   }
 
@@ -180,24 +179,18 @@ struct DoctorChecks {
     guard FileManager.default.fileExists(atPath: path) else {
       return DoctorCheck(name: "database", status: .warn, detail: "\(path) does not exist yet", hint: "chimed creates it on start")
     }
-    do {
-      var configuration = Configuration()
-      configuration.readonly = true
-      let queue = try DatabaseQueue(path: path, configuration: configuration)
-      let (integrity, migrations) = try queue.read { db in
-        (try String.fetchAll(db, sql: "PRAGMA integrity_check"),
-         (try? String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) ?? [])
-      }
-      try queue.close()
-      guard integrity == ["ok"] else {
-        return DoctorCheck(name: "database", status: .fail, detail: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))",
-                           hint: "stop chimed and restore \(path) from a backup")
-      }
-      return DoctorCheck(name: "database", status: .ok,
-                         detail: "\(path): integrity ok, schema \(migrations.count) migrations (last \"\(migrations.last ?? "none")\")")
+    let report: DoctorDatabase.Report
+    do throws(DoctorDatabase.Failure) {
+      report = try DoctorDatabase.inspect(path: path)
     } catch {
       return DoctorCheck(name: "database", status: .fail, detail: "\(path): \(error)", hint: "check the file's permissions")
     }
+    guard report.integrity == ["ok"] else {
+      return DoctorCheck(name: "database", status: .fail, detail: "integrity_check: \(report.integrity.prefix(3).joined(separator: "; "))",
+                         hint: "stop chimed and restore \(path) from a backup")
+    }
+    return DoctorCheck(name: "database", status: .ok,
+                       detail: "\(path): integrity ok, schema \(report.migrations.count) migrations (last \"\(report.migrations.last ?? "none")\")")
   }
 
   func busCheck(_ environment: [String: String]) -> DoctorCheck {
@@ -215,7 +208,7 @@ struct DoctorChecks {
       return DoctorCheck(name: "session-bus", status: .warn, detail: "no notification server: \(result.output.prefix(200))",
                          hint: "start one (dunst, mako, your desktop's) for desktop notifications")
     }
-    return DoctorCheck(name: "session-bus", status: .ok, detail: "notification server: \(result.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+    return DoctorCheck(name: "session-bus", status: .ok, detail: "notification server: \(result.output.trimmingWhitespaceAndNewlines())")
   }
 
   func soundCheck(_ configured: String?) -> DoctorCheck {
@@ -243,7 +236,7 @@ struct DoctorChecks {
                          hint: "without it, start chimed yourself; with it, `make install-user` enables chimed.socket")
     }
     func word(_ command: String, _ unit: String) -> String {
-      Shell.capture("systemctl --user \(command) \(unit)").output.trimmingCharacters(in: .whitespacesAndNewlines)
+      Shell.capture("systemctl --user \(command) \(unit)").output.trimmingWhitespaceAndNewlines()
     }
     let socketEnabled = word("is-enabled", "chimed.socket"), socketActive = word("is-active", "chimed.socket")
     let serviceActive = word("is-active", "chimed.service")
@@ -260,7 +253,7 @@ struct DoctorChecks {
 /// `Subprocess` sends output to stderr.
 enum Shell {
   static func capture(_ command: String) -> (status: Int32, output: String) {
-    let file = NSTemporaryDirectory() + "chime-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let file = ProcessEnvironment.temporaryDirectory + "chime-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     defer { unlink(file) }
     let outcome = Subprocess.run(["/bin/sh", "-c", "exec \(command) >\"$0\" 2>&1", file], timeoutMillis: 5_000)
     let output = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""

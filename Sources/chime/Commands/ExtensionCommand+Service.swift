@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chime extension run --service`: a service extension from the terminal, for trying pushes.
 extension ExtensionCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chime extension run`: act as one of the app's content extensions from a terminal.
 struct ExtensionCommand: AsyncParsableCommand {
@@ -83,7 +84,7 @@ struct ExtensionCommand: AsyncParsableCommand {
     }
     var frame: MediaButtonFrame?
     if let mediaFrame {
-      let parts = mediaFrame.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+      let parts = mediaFrame.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingWhitespace()) }
       guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else {
         throw ValidationError("--media-frame is X,Y,WIDTH,HEIGHT")
       }

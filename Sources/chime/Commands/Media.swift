@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// `chime media play|pause ID`: press a delivered notification's media play/pause button.
 struct MediaCommandLine: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 struct Next: ParsableCommand {
   static let configuration = CommandConfiguration(

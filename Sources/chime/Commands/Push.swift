@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import ChimeSystem
+import FoundationEssentials
 
 /// `chime push`: deliver an APNs-style JSON payload, in the spirit of `xcrun simctl push`.
 struct Push: AsyncParsableCommand {
@@ -30,7 +31,11 @@ struct Push: AsyncParsableCommand {
   func run() async throws {
     let data: Data
     if file == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
+      do {
+        data = Data(try FileDescriptor(rawValue: 0).readToEnd())
+      } catch {
+        throw ValidationError("cannot read standard input: \(error)")
+      }
     } else {
       guard let read = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
       data = read

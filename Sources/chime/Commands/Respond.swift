@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// `chime respond`: answer a delivered notification as the user would.
 struct Respond: AsyncParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `chime sound`: local checks of notification sound files. Named `SoundCommand` so it does not
 /// shadow ChimeCore's `Sound` model type inside this module.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 extension SoundCommand {
   /// `chime sound check NAME --app ID`: asks the daemon.
@@ -40,7 +40,7 @@ extension SoundCommand {
         print("searched for \(name) (app \(options.appID)):")
         for (i, step) in check.searched.enumerated() {
           let mark = step.exists ? (i == check.searched.count - 1 && check.resolution.reason != Reason.soundNotFound.name ? "found" : "exists") : "absent"
-          print("  \(i + 1). \(mark.padding(toLength: 7, withPad: " ", startingAt: 0)) \(step.path)\(step.note.isEmpty ? "" : "  (\(step.note))")")
+          print("  \(i + 1). \(mark.padded(to: 7)) \(step.path)\(step.note.isEmpty ? "" : "  (\(step.note))")")
         }
         let r = check.resolution
         if r.plays == .named {

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
-import Foundation
+import FoundationEssentials
+import Glibc
 
 struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// The JSON form of categories that `chime categories set` reads and `chime categories list
 /// --json` prints (the README documents it): an array of
@@ -44,9 +44,12 @@ enum CategoryJSON {
   static func categories(from data: Data) throws -> [NotificationCategory] {
     let root: Any
     do {
-      root = try JSONSerialization.jsonObject(with: data)
+      root = try JSONValue.parse(data).any
+    } catch DecodingError.dataCorrupted(let context) {
+      let cause = context.underlyingError.map { " (\($0))" } ?? ""
+      throw ValidationError("categories file is not JSON: \(context.debugDescription)\(cause)")
     } catch {
-      throw ValidationError("categories file is not JSON: \(error.localizedDescription)")
+      throw ValidationError("categories file is not JSON: \(error)")
     }
     guard let list = root as? [Any] else { throw ValidationError("categories file must hold a JSON array of categories") }
     return try list.enumerated().map { i, item in try category(item, "[\(i)]") }
@@ -69,7 +72,7 @@ enum CategoryJSON {
   private static func action(_ value: Any, _ path: String) throws -> NotificationAction {
     let o = try dictionary(value, path, keys: ["identifier", "title", "options", "icon", "textInput"])
     var input: NotificationAction.TextInput?
-    if let t = o["textInput"], !(t is NSNull) {
+    if let t = o["textInput"], !(t is JSONValue.Null) {
       let ti = try dictionary(t, "\(path).textInput", keys: ["buttonTitle", "placeholder"])
       input = .init(buttonTitle: try string(ti["buttonTitle"], "\(path).textInput.buttonTitle"),
                     placeholder: try string(ti["placeholder"], "\(path).textInput.placeholder"))
@@ -90,13 +93,13 @@ enum CategoryJSON {
   }
 
   private static func array(_ value: Any?, _ path: String) throws -> [Any] {
-    guard let value, !(value is NSNull) else { return [] }
+    guard let value, !(value is JSONValue.Null) else { return [] }
     guard let list = value as? [Any] else { throw ValidationError("\(path) must be a JSON array") }
     return list
   }
 
   private static func string(_ value: Any?, _ path: String, required: Bool = false) throws -> String {
-    guard let value, !(value is NSNull) else {
+    guard let value, !(value is JSONValue.Null) else {
       if required { throw ValidationError("\(path) is missing") }
       return ""
     }

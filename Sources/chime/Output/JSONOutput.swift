@@ -1,13 +1,11 @@
 import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// Machine-readable output: plain JSON objects with snake_case keys and ISO 8601 UTC times.
 enum JSONOutput {
   static func print(_ value: Any, pretty: Bool = true) {
-    var options: JSONSerialization.WritingOptions = [.sortedKeys, .withoutEscapingSlashes]
-    if pretty { options.insert(.prettyPrinted) }
-    guard let data = try? JSONSerialization.data(withJSONObject: value, options: options) else { return }
-    Swift.print(String(decoding: data, as: UTF8.self))
+    guard let text = JSONValue(value)?.text(pretty: pretty) else { return }
+    Swift.print(text)
   }
 
   /// A refusal as `--json` prints it.
@@ -25,7 +23,7 @@ enum JSONOutput {
     ]
     if let badge = c.badge { content["badge"] = badge }
     if let score = c.relevanceScore { content["relevance_score"] = score }
-    if !c.userInfoJSON.isEmpty, let data = c.userInfoJSON.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) {
+    if !c.userInfoJSON.isEmpty, let object = try? JSONValue.parse(Data(c.userInfoJSON.utf8)) {
       content["user_info"] = object
     }
     if let sound = c.sound {
@@ -74,7 +72,7 @@ enum JSONOutput {
       for (name, value) in pairs { if let value { components[name] = value } }
       var object: [String: Any] = [
         "type": "calendar", "repeats": c.repeats, "components": components, "calendar": CalendarSpec.format(k),
-        "tz": k.timeZone ?? NSNull(), "dst_gap": c.dstGap == .skip ? "skip" : "next",
+        "tz": k.timeZone ?? JSONValue.Null(), "dst_gap": c.dstGap == .skip ? "skip" : "next",
         "dst_overlap": c.dstOverlap == .both ? "both" : "first",
       ]
       if let weekday = k.weekday, let name = CalendarSpec.weekdayName(weekday) { object["weekday_name"] = name }

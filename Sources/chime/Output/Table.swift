@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A plain-text table with columns padded to their widest cell, measured in terminal columns
@@ -63,5 +63,13 @@ enum OutputWidth {
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
     return nil
+  }
+}
+
+extension String {
+  /// Cut or padded with spaces to `width` characters, as Foundation's
+  /// `padding(toLength:withPad: " ", startingAt: 0)` gives it for the ASCII words it is used on.
+  func padded(to width: Int) -> String {
+    count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
   }
 }

@@ -1,5 +1,6 @@
 import ChimeCore
-import Foundation
+import ChimeSystem
+import FoundationEssentials
 
 /// Every human-readable line the CLI prints goes through here: this `print` shadows Swift's in
 /// the module, so a title, identifier or message holding escape sequences is shown escaped
@@ -12,5 +13,12 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 
 /// One line on stderr, escaped as `print` escapes stdout.
 func printError(_ line: String) {
-  FileHandle.standardError.write(Data((TerminalText.escaped(line, keepingNewlines: true) + "\n").utf8))
+  let bytes = Array((TerminalText.escaped(line, keepingNewlines: true) + "\n").utf8)
+  bytes.withUnsafeBytes { bytes in
+    do {
+      try FileDescriptor(rawValue: 2).writeAll(bytes)
+    } catch {
+      // Nothing to do when stderr is gone.
+    }
+  }
 }

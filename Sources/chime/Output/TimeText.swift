@@ -1,5 +1,5 @@
 import ChimeCore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Times as the CLI prints them. Formatted here from the C library's broken-down time (the zone

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A zone's UTC offsets as a sorted table of transitions, read once from Foundation
 /// (`TimeZone.nextDaylightSavingTimeTransition(after:)`, which reports every offset change,
