@@ -1,5 +1,4 @@
 import CLinux
-import Foundation
 import Glibc
 
 /// A thread of its own for a long chore that must never delay the loop or the work pool: it
@@ -9,12 +8,10 @@ public enum BackgroundThread {
   /// Starts `body` on a new thread named `name`, at idle priority (when the kernel refuses,
   /// at normal priority).
   public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
-    let thread = Thread {
+    SystemThread.start(name: name) {
       var parameter = sched_param()
       _ = sched_setscheduler(0, Int32(CHIME_SCHED_IDLE), &parameter)
       body()
     }
-    thread.name = name
-    thread.start()
   }
 }
