@@ -23,14 +23,11 @@ enum Floors {
   static func sqlite(in directory: String, batches: Int = 400, singles: Int = 1_000, seconds: Double = 15) throws -> SQLiteFloors {
     let path = directory + "/floor.sqlite"
     defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
-    var db: OpaquePointer?
-    guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw BenchError("sqlite3_open \(path) failed") }
-    defer { sqlite3_close(db) }
-    func exec(_ sql: String) throws {
-      guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-        throw BenchError("sqlite: \(sql): \(String(cString: sqlite3_errmsg(db)))")
-      }
-    }
+    let sqlite = try BenchSQLite(path: path)
+    // The connection is used through its raw pointer below: closed only at the end.
+    defer { withExtendedLifetime(sqlite) {} }
+    let db = sqlite.db
+    func exec(_ sql: String) throws { try sqlite.exec(sql) }
     try exec("PRAGMA journal_mode = WAL")
     try exec("PRAGMA synchronous = FULL")
     try exec("""

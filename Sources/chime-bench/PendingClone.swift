@@ -9,35 +9,25 @@ import GRDBSQLite
 enum PendingClone {
   static func fill(database path: String, from app: String, into copiesApp: String, copies: Int) throws {
     guard copies > 0 else { return }
-    var db: OpaquePointer?
-    guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw BenchError("sqlite3_open \(path) failed") }
-    defer { sqlite3_close(db) }
-    func exec(_ sql: String) throws {
-      guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
-        throw BenchError("sqlite: \(sql.prefix(80)): \(String(cString: sqlite3_errmsg(db)))")
-      }
-    }
-    try exec("PRAGMA synchronous = FULL")
-    try exec("BEGIN IMMEDIATE")
-    var insert: OpaquePointer?
-    guard sqlite3_prepare_v2(db, """
+    let sqlite = try BenchSQLite(path: path)
+    defer { withExtendedLifetime(sqlite) {} }  // closed after the statement is finalized
+    try sqlite.exec("PRAGMA synchronous = FULL")
+    try sqlite.exec("BEGIN IMMEDIATE")
+    let insert = try sqlite.prepare("""
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?1)
       INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating)
       SELECT ?3, 'copy-' || n.i, p.next_fire + n.i, p.added, p.fire_count, p.body, p.floating
       FROM n, (SELECT * FROM pending WHERE app = ?2 ORDER BY next_fire DESC LIMIT 1) AS p
-      """, -1, &insert, nil) == SQLITE_OK, let insert else {
-      throw BenchError("sqlite prepare: \(String(cString: sqlite3_errmsg(db)))")
-    }
+      """)
     defer { sqlite3_finalize(insert) }
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)  // SQLITE_TRANSIENT: SQLite copies
     sqlite3_bind_int64(insert, 1, Int64(copies))
-    _ = app.withCString { sqlite3_bind_text(insert, 2, $0, -1, transient) }
-    _ = copiesApp.withCString { sqlite3_bind_text(insert, 3, $0, -1, transient) }
-    guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchError("sqlite copy: \(String(cString: sqlite3_errmsg(db)))") }
-    guard sqlite3_changes(db) == Int32(copies) else {
-      throw BenchError("copied \(sqlite3_changes(db)) pending requests, not \(copies) (has \(app) none?)")
+    _ = app.withCString { sqlite3_bind_text(insert, 2, $0, -1, BenchSQLite.transient) }
+    _ = copiesApp.withCString { sqlite3_bind_text(insert, 3, $0, -1, BenchSQLite.transient) }
+    guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchError("sqlite copy: \(sqlite.lastError)") }
+    guard sqlite3_changes(sqlite.db) == Int32(copies) else {
+      throw BenchError("copied \(sqlite3_changes(sqlite.db)) pending requests, not \(copies) (has \(app) none?)")
     }
-    try exec("COMMIT")
-    try exec("PRAGMA wal_checkpoint(TRUNCATE)")
+    try sqlite.exec("COMMIT")
+    try sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)")
   }
 }
