@@ -65,6 +65,9 @@ enum StoreError {
       logger.error("unreadable stored \(error.what)", metadata: ["context": "\(context())", "cause": "\(String(reflecting: error.cause))"])
       return corrupt(error.what)
     }
+    // Only shutdown interrupts (`ChimeDatabase.interruptReads`): a read it stopped is a read
+    // of a store that is closing, not a failure worth an error in the log.
+    if let error = error as? DatabaseError, error.resultCode == .SQLITE_INTERRUPT { return closed }
     guard let error = error as? DatabaseError else {
       logger.error("store \(access.rawValue) failed", metadata: ["context": "\(context())", "cause": "\(String(reflecting: error))"])
       if error is DecodingError || error is RowDecodingError { return corrupt("record") }
