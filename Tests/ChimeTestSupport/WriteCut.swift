@@ -67,27 +67,30 @@ public struct WriteCut: Sendable {
     return reverted
   }
 
-  struct Record {
-    var sizeBefore: UInt64
-    var offset: UInt64
+  public struct Record: Sendable {
+    public var sizeBefore: UInt64
+    public var offset: UInt64
     /// What the change overwrote (bytes past `sizeBefore` had nothing to keep).
-    var old: Data
+    public var old: Data
   }
 
   /// Records: u64 size before, u64 offset, u64 length of the old bytes, the old bytes.
-  static func records(_ log: Data, name: String) throws -> [Record] {
+  ///
+  /// The shim writes a record before the change it describes, so a log that ends inside a
+  /// record (the SIGKILL came while it was being written) ends with a change that never
+  /// happened: that tail is left out.
+  public static func records(_ log: Data, name: String) throws -> [Record] {
     var records: [Record] = []
     var at = log.startIndex
-    func word() throws -> UInt64 {
-      guard log.endIndex - at >= 8 else { throw CutError("\(name) ends inside a record header") }
+    func word() -> UInt64 {
       var value: UInt64 = 0
       for i in 0..<8 { value |= UInt64(log[at + i]) << (8 * UInt64(i)) }
       at += 8
       return value
     }
-    while at < log.endIndex {
-      let size = try word(), offset = try word(), length = try word()
-      guard log.endIndex - at >= Int(length) else { throw CutError("\(name) ends inside a record's bytes") }
+    while log.endIndex - at >= 24 {
+      let size = word(), offset = word(), length = word()
+      guard log.endIndex - at >= Int(length) else { break }
       records.append(Record(sizeBefore: size, offset: offset, old: log.subdata(in: at..<at + Int(length))))
       at += Int(length)
     }

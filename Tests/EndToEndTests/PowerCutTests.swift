@@ -51,4 +51,21 @@ import Testing
     #expect(reverted.records == 4, "append, two one-byte overwrites, truncate")
     #expect(!cut.wasActive)
   }
+
+  /// The shim writes a record before the change it describes: a SIGKILL while it wrote one
+  /// (seen once in a parallel run) leaves a log ending inside a record whose change never
+  /// happened. That tail is left out, header or bytes, and the whole records are kept.
+  @Test func aRecordCutShortByTheKillIsLeftOut() throws {
+    func word(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) } }
+    let whole = word(10) + word(4) + word(3) + [7, 8, 9]
+    let next = word(12) + word(0) + word(5) + [1, 2, 3, 4, 5]
+    for cut in [whole.count + 5, whole.count + 24, whole.count + 26] {
+      let records = try WriteCut.records(Data(whole + next.prefix(cut - whole.count)), name: "x.undo")
+      #expect(records.count == 1, "cut at \(cut)")
+      #expect(records.first?.sizeBefore == 10)
+      #expect(records.first?.offset == 4)
+      #expect(records.first?.old == Data([7, 8, 9]))
+    }
+    #expect(try WriteCut.records(Data(whole + next), name: "x.undo").count == 2)
+  }
 }
