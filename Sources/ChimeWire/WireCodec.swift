@@ -204,26 +204,6 @@ public enum WireCodec {
     }
   }
 
-  /// `encodeEvent(event)` for an event whose `pending` is already packed (`encodePendingRequest`
-  /// of the same request, as stored beside it): those bytes go in as field 6 instead of packing
-  /// the request a second time. A decoder takes fields in any order, so the result decodes to
-  /// `event`. An add stores its request twice (the row and its event); this packs it once.
-  public static func encodeEvent(_ event: Event, packedPending: [UInt8]) -> [UInt8] {
-    var rest = event
-    rest.pending = nil
-    var bytes = encodeEvent(rest)
-    bytes.reserveCapacity(bytes.count + 11 + packedPending.count)
-    bytes.append(6 << 3 | 2)  // Event.pending = 6, length-delimited
-    var length = UInt64(packedPending.count)
-    while length >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: length) | 0x80)
-      length >>= 7
-    }
-    bytes.append(UInt8(length))
-    bytes += packedPending
-    return bytes
-  }
-
   /// - Throws: also `UNKNOWN_ENUM_VALUE` with field `kind` for an UNSPECIFIED or unknown kind
   ///   (a newer daemon's event); a subscriber may skip such events.
   public static func decodeEvent(_ bytes: [UInt8]) throws(ChimeError) -> Event {
