@@ -59,6 +59,9 @@ struct Bench: AsyncParsableCommand {
     var daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
     // Stopped however the run ends, before the directory holding its data goes.
     defer { daemon.stop() }
+    let measured = try await ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app).serverInfo()
+    report.daemonVersion = measured.version
+    print("chimed measured: \(measured.version)")
     if attachmentsOnly {
       try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
       return

@@ -27,6 +27,9 @@ struct Report: Encodable {
   }
 
   var revision: String
+  /// What the measured chimed says it is (GetServerInfo): its release and the commit it was
+  /// built from, whichever checkout the benchmark runs in.
+  var daemonVersion: String?
   var date: String
   var machine: String
   var arguments: [String]
