@@ -183,16 +183,17 @@ public final class ChimeDatabase: Sendable {
     }
   }
 
-  /// Closes every connection, waiting for accesses in progress. Later calls fail with
-  /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation). Safe to call
-  /// while other threads read and commit.
-  /// Stops the reads in flight at their next step (`sqlite3_interrupt`): they fail, the store
-  /// stays as it was. Shutdown calls it so that a deferred check, which runs at idle priority
-  /// and can take long on a busy machine, does not hold up `close()`.
+  /// Stops what runs on the store's connections at its next step (`sqlite3_interrupt`): it
+  /// fails with STORE_CLOSED and the store stays as it was (a write in progress rolls back).
+  /// Shutdown calls it once the writer has drained, so that a deferred check, which runs at
+  /// idle priority and can take long on a busy machine, does not hold up `close()`.
   public func interruptReads() {
     pool.interrupt()
   }
 
+  /// Closes every connection, waiting for accesses in progress. Later calls fail with
+  /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation). Safe to call
+  /// while other threads read and commit.
   public func close() {
     guard gate.close() else { return }
     do {
