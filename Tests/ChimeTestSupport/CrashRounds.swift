@@ -28,6 +28,16 @@ public final class CrashRounds: @unchecked Sendable {
     /// (`WriteCut`) before chimed starts again.
     public var powerCut = false
     public init() {}
+
+    /// Rounds from the environment variable `roundsVariable` (else `rounds`) and the seed from
+    /// `CHIME_CRASH_SEED`: what `make test-crash` passes to the crash and power-cut suites.
+    public static func fromEnvironment(roundsVariable: String, rounds: Int) -> Options {
+      let environment = ProcessInfo.processInfo.environment
+      var options = Options()
+      options.rounds = environment[roundsVariable].flatMap(Int.init) ?? rounds
+      if let seed = environment["CHIME_CRASH_SEED"].flatMap({ UInt64($0) }) { options.seed = seed }
+      return options
+    }
   }
 
   public struct Report: Sendable {

@@ -7,10 +7,7 @@ import Testing
 /// (`CHIME_CRASH_ROUNDS`, `CHIME_CRASH_SEED`); `make test` runs a few.
 @Suite struct CrashRoundTests {
   @Test func acknowledgedRequestsSurviveSigkillRounds() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    var options = CrashRounds.Options()
-    options.rounds = environment["CHIME_CRASH_ROUNDS"].flatMap(Int.init) ?? 5
-    if let seed = environment["CHIME_CRASH_SEED"].flatMap({ UInt64($0) }) { options.seed = seed }
+    let options = CrashRounds.Options.fromEnvironment(roundsVariable: "CHIME_CRASH_ROUNDS", rounds: 5)
     let dir = TemporaryDirectory(prefix: "chime-crash")
     let report = try await CrashRounds(options: options, directory: dir).run()
     print("crash rounds: \(report.rounds) rounds in \(String(format: "%.1f", report.seconds)) s (seed \(options.seed)); "

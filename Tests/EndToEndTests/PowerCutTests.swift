@@ -9,10 +9,7 @@ import Testing
 /// acknowledged adds). `CHIME_CUT_ROUNDS` runs more rounds.
 @Suite struct PowerCutTests {
   @Test func acknowledgedRequestsSurvivePowerCuts() async throws {
-    let environment = ProcessInfo.processInfo.environment
-    var options = CrashRounds.Options()
-    options.rounds = environment["CHIME_CUT_ROUNDS"].flatMap(Int.init) ?? 3
-    if let seed = environment["CHIME_CRASH_SEED"].flatMap({ UInt64($0) }) { options.seed = seed }
+    var options = CrashRounds.Options.fromEnvironment(roundsVariable: "CHIME_CUT_ROUNDS", rounds: 3)
     options.powerCut = true
     let dir = TemporaryDirectory(prefix: "chime-cut")
     let report = try await CrashRounds(options: options, directory: dir).run()
