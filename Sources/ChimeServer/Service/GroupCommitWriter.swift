@@ -6,15 +6,29 @@ import ChimeStore
 /// batch holding it is durable, so a call is answered only once its change is safe.
 ///
 /// Throughput comes from batching: while one batch commits, new changes queue up and go
-/// together in the next one.
+/// together in the next one. The pool thread that commits keeps going while changes are
+/// queued: it takes the next batch as soon as one is durable and hands the results to the loop
+/// without waiting for it, so the store is never idle while the loop answers the last batch.
+/// (Before, each batch went back through the loop first: 32 clients' adds spent about a fifth
+/// of every batch's time on that hop.)
 final class GroupCommitWriter {
   private typealias Completion = (Result<any Sendable, ChimeError>) -> Void
+
+  /// What the committing thread and the loop share: the changes not yet taken, and whether a
+  /// pool thread is committing (at most one is).
+  private struct Shared {
+    var queue: [any Mutation] = []
+    var committing = false
+  }
 
   private let loop: EventLoop
   private let database: ChimeDatabase
   private let maxBatch: Int
-  private var queue: [(mutation: any Mutation, completion: Completion)] = []
-  private var inFlight = false
+  private let shared = Locked(Shared())
+  /// Loop-confined: the completions of submitted changes, in submission order; results come
+  /// back in the same order (one committing thread, batches taken from the front).
+  private var completions: [Completion] = []
+  private var completionsHead = 0
   private var idleWaiters: [() -> Void] = []
 
   /// Batches committed and changes in them, for stats.
@@ -27,43 +41,67 @@ final class GroupCommitWriter {
     self.maxBatch = maxBatch
   }
 
-  var isIdle: Bool { !inFlight && queue.isEmpty }
+  /// Nothing submitted is waiting for its commit or its answer.
+  var isIdle: Bool { completionsHead == completions.count }
 
   /// Queues `mutation`; `completion` gets its outcome on the loop once its batch is durable.
   func submit<M: Mutation>(_ mutation: M, completion: @escaping (Result<M.Outcome, ChimeError>) -> Void) {
     loop.assertInLoop()
     // The store answers each mutation with its own Outcome type: the cast cannot fail.
-    queue.append((mutation, { result in completion(result.map { $0 as! M.Outcome }) }))
-    if !inFlight { commitNextBatch() }
+    completions.append({ result in completion(result.map { $0 as! M.Outcome }) })
+    let start = shared.withLock { shared -> Bool in
+      shared.queue.append(mutation)
+      defer { shared.committing = true }
+      return !shared.committing
+    }
+    if start { startCommitting() }
   }
 
-  /// Runs `action` once everything submitted so far is committed.
+  /// Runs `action` once everything submitted so far is committed and answered.
   func whenIdle(_ action: @escaping () -> Void) {
     if isIdle { action() } else { idleWaiters.append(action) }
   }
 
-  private func commitNextBatch() {
-    guard !queue.isEmpty else {
-      let waiters = idleWaiters
-      idleWaiters.removeAll()
-      for waiter in waiters { waiter() }
-      return
-    }
-    let take = min(queue.count, maxBatch)
-    let batch = Array(queue.prefix(take))
-    queue.removeFirst(take)
-    inFlight = true
-    let mutations = batch.map(\.mutation)
-    let database = self.database
-    loop.runBlocking({ database.commit(mutations) }, then: { [self] results in
-      inFlight = false
-      batchesCommitted += 1
-      mutationsCommitted += batch.count
-      for (entry, result) in zip(batch, results) { entry.completion(result) }
-      if results.count < batch.count {
-        for entry in batch[results.count...] { entry.completion(.failure(.internal("store returned too few results"))) }
+  private func startCommitting() {
+    let (shared, database, loop, maxBatch) = (self.shared, self.database, self.loop, self.maxBatch)
+    let writer = LoopBound(self, loop: loop)
+    loop.runBlocking({
+      while true {
+        let batch = shared.withLock { shared -> [any Mutation] in
+          let take = min(shared.queue.count, maxBatch)
+          if take == 0 { shared.committing = false }
+          defer { shared.queue.removeFirst(take) }
+          return Array(shared.queue.prefix(take))
+        }
+        if batch.isEmpty { return }
+        let results = database.commit(batch)
+        // Sent before the next batch is taken: the loop gets results in commit order.
+        let count = batch.count
+        loop.execute { writer.value.delivered(results, count: count) }
       }
-      commitNextBatch()
-    })
+    }, then: {})
+  }
+
+  private func delivered(_ results: [Result<any Sendable, ChimeError>], count: Int) {
+    batchesCommitted += 1
+    mutationsCommitted += count
+    let end = completionsHead + count
+    let batch = completions[completionsHead..<end]
+    completionsHead = end
+    if completionsHead == completions.count {
+      completions.removeAll(keepingCapacity: completions.count <= 4096)
+      completionsHead = 0
+    } else if completionsHead >= 4096 && completionsHead * 2 >= completions.count {
+      completions.removeFirst(completionsHead)
+      completionsHead = 0
+    }
+    for (completion, result) in zip(batch, results) { completion(result) }
+    if results.count < count {
+      for completion in batch.dropFirst(results.count) { completion(.failure(.internal("store returned too few results"))) }
+    }
+    guard isIdle, !idleWaiters.isEmpty else { return }
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter() }
   }
 }

@@ -7,17 +7,21 @@ import GRDB
 /// existed. Fails with RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED` past the app's quota,
 /// and `PENDING_LIMIT` when a new identifier would take the app past `limit` pending requests.
 public struct AddPending: Mutation {
-  public var app: String
-  public var pending: PendingRequest
-  public var at: Instant
+  public let app: String
+  public let pending: PendingRequest
+  public let at: Instant
   /// The most pending requests the app may hold; replacing one never counts against it.
-  public var limit: Int
+  public let limit: Int
+  /// `pending` as its row and its event store it, packed where the mutation is made (on the
+  /// loop) rather than in the write transaction, which one thread runs for every client.
+  let packed: [UInt8]
 
   public init(app: String, pending: PendingRequest, at: Instant, limit: Int = Limits.pendingPerAppDefault) {
     self.app = app
     self.pending = pending
     self.at = at
     self.limit = limit
+    packed = RecordCodec().pack(pending)
   }
 
   public struct Outcome: MutationOutcome {
@@ -43,7 +47,6 @@ public struct AddPending: Mutation {
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
       }
     }
-    let packed = t.codec.pack(pending)
     try t.db.cachedStatement(sql: """
       INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
