@@ -109,6 +109,8 @@ let package = Package(
       dependencies: [
         "ChimeCore", "ChimeWire",
         .product(name: "GRDB", package: "GRDB.swift"),
+        // sqlite3 calls for the statements every add runs (Internal/DirectStatement.swift).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings

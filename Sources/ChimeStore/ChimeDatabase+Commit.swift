@@ -83,13 +83,12 @@ extension ChimeDatabase {
   /// Runs one mutation in a savepoint (cached statements: parsed once per connection), rolled
   /// back alone when it fails so the rest of the batch still commits.
   private func applyInSavepoint(_ mutation: any Mutation, _ transaction: WriteTransaction) throws -> Result<any Sendable, ChimeError> {
-    let db = transaction.db
-    try db.cachedStatement(sql: "SAVEPOINT mutation").execute()
+    try transaction.direct(.savepoint).execute()
     let result = try apply(mutation, transaction)
     if case .failure = result {
-      try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT mutation").execute()
+      try transaction.direct(.rollbackToSavepoint).execute()
     }
-    try db.cachedStatement(sql: "RELEASE SAVEPOINT mutation").execute()
+    try transaction.direct(.releaseSavepoint).execute()
     return result
   }
 

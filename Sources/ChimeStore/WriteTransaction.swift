@@ -9,10 +9,37 @@ public final class WriteTransaction {
   var codec: RecordCodec { store.codec }
   /// Some mutation appended an event: retention runs before the commit.
   private(set) var appendedEvents = false
+  /// The batch's direct statements, looked up in GRDB's cache once per batch.
+  private var directStatements: [DirectSQL: DirectStatement] = [:]
 
   init(db: Database, store: ChimeDatabase) {
     self.db = db
     self.store = store
+  }
+
+  /// The statements every add runs, run with sqlite3 calls (`DirectStatement`).
+  enum DirectSQL: String {
+    case savepoint = "SAVEPOINT mutation"
+    case rollbackToSavepoint = "ROLLBACK TO SAVEPOINT mutation"
+    case releaseSavepoint = "RELEASE SAVEPOINT mutation"
+    /// Whether (app, identifier) is pending, and how many the app holds (kept by triggers on
+    /// `pending`, migration v6): one statement, whatever the app holds.
+    case pendingTakenAndCount = """
+      SELECT EXISTS (SELECT 1 FROM pending WHERE app = ?1 AND identifier = ?2), (SELECT count FROM app_pending WHERE app = ?1)
+      """
+    case upsertPending = """
+      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
+        fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
+      """
+    case insertEvent = "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)"
+  }
+
+  func direct(_ sql: DirectSQL) throws -> DirectStatement {
+    if let statement = directStatements[sql] { return statement }
+    let statement = try DirectStatement(db, sql.rawValue)
+    directStatements[sql] = statement
+    return statement
   }
 
   enum Table: String {
@@ -74,7 +101,7 @@ public final class WriteTransaction {
   /// `packedPending`: `event.pending` as `codec.pack` made it for its row, not packed again.
   func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
     appendedEvents = true
-    return try EventLog.append(event, app: app, db: db, codec: codec, packedPending: packedPending)
+    return try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
   }
 
   /// Releases the pending request's files of a lineage that ends, and collects what nothing holds.

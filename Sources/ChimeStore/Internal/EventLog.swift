@@ -5,10 +5,10 @@ import GRDB
 /// retention bound, replayed by cursor.
 enum EventLog {
   /// Stores `event` for `app` and returns it with its cursor.
-  static func append(_ event: Event, app: String, db: Database, codec: RecordCodec, packedPending: [UInt8]? = nil) throws -> Event {
-    let body = packedPending.map { codec.eventBody(event, packedPending: $0) } ?? codec.eventBody(event)
-    let insert = try db.cachedStatement(sql: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)")
-    try insert.execute(arguments: [app, event.at.unixMillis, event.kind.rawValue, body])
+  static func append(_ event: Event, app: String, transaction: WriteTransaction, packedPending: [UInt8]? = nil) throws -> Event {
+    let db = transaction.db
+    let body = packedPending.map { transaction.codec.eventBody(event, packedPending: $0) } ?? transaction.codec.eventBody(event)
+    try transaction.direct(.insertEvent).execute([.text(app), .integer(event.at.unixMillis), .integer(Int64(event.kind.rawValue)), .blob(body)])
     var stored = event
     stored.cursor = UInt64(db.lastInsertedRowID)
     return stored

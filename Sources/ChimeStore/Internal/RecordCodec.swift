@@ -36,13 +36,13 @@ struct RecordCodec: Sendable {
   }
 
   /// The `event.body` of `event` (cursor, app, instant and kind are columns too; the columns win).
-  func eventBody(_ event: Event) -> Data {
-    Data(WireCodec.encodeEvent(event))
+  func eventBody(_ event: Event) -> [UInt8] {
+    WireCodec.encodeEvent(event)
   }
 
   /// `eventBody(event)` with `event.pending` already packed by `pack(_:)`.
-  func eventBody(_ event: Event, packedPending: [UInt8]) -> Data {
-    Data(WireCodec.encodeEvent(event, packedPending: packedPending))
+  func eventBody(_ event: Event, packedPending: [UInt8]) -> [UInt8] {
+    WireCodec.encodeEvent(event, packedPending: packedPending)
   }
 
   func decode(_ type: EventBody.Type, from body: Data) throws -> EventBody {

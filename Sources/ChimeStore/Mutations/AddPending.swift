@@ -34,27 +34,19 @@ public struct AddPending: Mutation {
   public func apply(in t: WriteTransaction) throws -> Outcome {
     let identifier = pending.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
-    // Whether the identifier is taken, and how many the app holds (kept by triggers on
-    // `pending`, migration v6): one statement, whatever the app holds.
-    let row = try Row.fetchOne(t.db.cachedStatement(sql: """
-      SELECT EXISTS (SELECT 1 FROM pending WHERE app = ? AND identifier = ?), (SELECT count FROM app_pending WHERE app = ?)
-      """), arguments: [app, identifier, app])
-    let replaced = try row?.decode(Bool.self, atIndex: 0) ?? false
+    let (replaced, held) = try t.direct(.pendingTakenAndCount).fetchOne([.text(app), .text(identifier)]) { row in
+      (try row.integer(0, "pending count") != 0, try row.integer(1, "pending count") ?? 0)
+    } ?? (false, 0)
     if !replaced {
-      let held = try StoreError.decoding("pending count") { try row?.decode(Int?.self, atIndex: 1) ?? 0 }
       guard held < limit else {
         throw ChimeError(.pendingLimit,
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
       }
     }
-    try t.db.cachedStatement(sql: """
-      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
-        fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
-      """).execute(arguments: [
-        app, identifier, pending.nextFire.unixMillis, pending.added.unixMillis,
-        Int64(clamping: pending.fireCount), Data(packed), pending.request.trigger?.isFloating == true ? 1 : 0,
-      ])
+    try t.direct(.upsertPending).execute([
+      .text(app), .text(identifier), .integer(pending.nextFire.unixMillis), .integer(pending.added.unixMillis),
+      .integer(Int64(clamping: pending.fireCount)), .blob(packed), .integer(pending.request.trigger?.isFloating == true ? 1 : 0),
+    ])
     // A new identifier has no earlier pending request whose files could be let go.
     let discarded = replaced ? try t.endPending(app: app, identifier: identifier) : []
     try t.store.holdAttachments(pending.request, as: .pending, app: app, db: t.db)
