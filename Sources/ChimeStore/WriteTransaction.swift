@@ -10,7 +10,7 @@ public final class WriteTransaction {
   /// Some mutation appended an event: retention runs before the commit.
   private(set) var appendedEvents = false
   /// The batch's direct statements, looked up in GRDB's cache once per batch.
-  private var directStatements: [DirectSQL: DirectStatement] = [:]
+  private var directStatements = [DirectStatement?](repeating: nil, count: DirectSQL.allCases.count)
 
   init(db: Database, store: ChimeDatabase) {
     self.db = db
@@ -18,27 +18,38 @@ public final class WriteTransaction {
   }
 
   /// The statements every add runs, run with sqlite3 calls (`DirectStatement`).
-  enum DirectSQL: String {
-    case savepoint = "SAVEPOINT mutation"
-    case rollbackToSavepoint = "ROLLBACK TO SAVEPOINT mutation"
-    case releaseSavepoint = "RELEASE SAVEPOINT mutation"
+  enum DirectSQL: Int, CaseIterable {
+    case savepoint, rollbackToSavepoint, releaseSavepoint
     /// Whether (app, identifier) is pending, and how many the app holds (kept by triggers on
     /// `pending`, migration v6): one statement, whatever the app holds.
-    case pendingTakenAndCount = """
-      SELECT EXISTS (SELECT 1 FROM pending WHERE app = ?1 AND identifier = ?2), (SELECT count FROM app_pending WHERE app = ?1)
-      """
-    case upsertPending = """
-      INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
-        fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
-      """
-    case insertEvent = "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)"
+    case pendingTakenAndCount
+    case upsertPending
+    case insertEvent
+
+    var sql: String {
+      switch self {
+      case .savepoint: "SAVEPOINT mutation"
+      case .rollbackToSavepoint: "ROLLBACK TO SAVEPOINT mutation"
+      case .releaseSavepoint: "RELEASE SAVEPOINT mutation"
+      case .pendingTakenAndCount: """
+        SELECT EXISTS (SELECT 1 FROM pending WHERE app = ?1 AND identifier = ?2), (SELECT count FROM app_pending WHERE app = ?1)
+        """
+      case .upsertPending: """
+        INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
+          fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
+        """
+      case .insertEvent: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)"
+      }
+    }
   }
 
+  /// `sql`'s statement, looked up in GRDB's cache once per batch (by index: hashing the SQL
+  /// text for every use was 6k instructions per add).
   func direct(_ sql: DirectSQL) throws -> DirectStatement {
-    if let statement = directStatements[sql] { return statement }
-    let statement = try DirectStatement(db, sql.rawValue)
-    directStatements[sql] = statement
+    if let statement = directStatements[sql.rawValue] { return statement }
+    let statement = try DirectStatement(db, sql.sql)
+    directStatements[sql.rawValue] = statement
     return statement
   }
 
