@@ -187,6 +187,8 @@ let package = Package(
       name: "chime-bench",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeWire",
+        // chimed's store in-process: what the storage alone does with the same adds.
+        "ChimeStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         // The sqlite3 C library alone (GRDB's system-library module, not GRDB): the SQLite floor.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

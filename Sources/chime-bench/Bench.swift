@@ -114,6 +114,13 @@ struct Bench: AsyncParsableCommand {
     report.figure("adds-\(clients)-clients-raw", manyRaw.rate, "adds/s")
     report.figure("adds-\(clients)-clients-raw-p99", manyRaw.p99Millis, "ms")
 
+    // The same adds through chimed's store alone, in batches of `clients` (no daemon).
+    let store = try StoreLoad.run(in: directory.path, clients: clients, total: parallel / 2)
+    print(String(format: "adds: chimed's store alone (ChimeDatabase.commit, %d adds per transaction, no daemon): %d adds in %.2f s = %.0f adds/s",
+                 clients, store.total, store.seconds, store.rate))
+    report.figure("adds-store-alone-\(clients)-per-tx", store.rate, "adds/s",
+                  note: "ChimeDatabase.commit in-process, \(clients) AddPending per transaction, the load's identifier pattern")
+
     let sqliteAfter = try Floors.sqlite(in: directory.path)
     let echoAfter = try Floors.socketEcho(in: directory.path)
     print(String(format: "floor (after the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
@@ -196,7 +203,17 @@ struct Bench: AsyncParsableCommand {
 
     addChecks(to: &report, pending: count)
     report.printChecks()
+    printStoreContext(report)
     if let json { try report.write(json: json) }
+  }
+
+  /// Where the many-client add rate stands between the storage and the floor (not a goal).
+  func printStoreContext(_ report: Report) {
+    guard let store = report.figures["adds-store-alone-\(clients)-per-tx"]?.value, store > 0,
+          let raw = report.figures["adds-\(clients)-clients-raw"]?.value,
+          let floor = report.floors["sqlite-full-64-row-tx"]?.value, floor > 0 else { return }
+    print(String(format: "context: chimed's store alone, %d adds per transaction: %.0f adds/s = %.2f× floor sqlite-full-64-row-tx; %d-client adds (raw) are %.2f× the store alone",
+                 clients, store, store / floor, clients, raw / store))
   }
 
   /// The issue's goals (issue 18), each against its floor.
