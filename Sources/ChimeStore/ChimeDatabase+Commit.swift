@@ -83,6 +83,11 @@ extension ChimeDatabase {
   /// Runs one mutation in a savepoint (cached statements: parsed once per connection), rolled
   /// back alone when it fails so the rest of the batch still commits.
   private func applyInSavepoint(_ mutation: any Mutation, _ transaction: WriteTransaction) throws -> Result<any Sendable, ChimeError> {
+    // Outside a transaction (SQLite rolled it back on an error nobody rethrew), SAVEPOINT would
+    // begin one of its own and RELEASE commit this mutation alone: fail the batch instead.
+    guard transaction.db.isInsideTransaction else {
+      throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back by an earlier error")
+    }
     try transaction.direct(.savepoint).execute()
     let result = try apply(mutation, transaction)
     if case .failure = result {

@@ -41,8 +41,12 @@ final class GroupCommitWriter {
     self.maxBatch = maxBatch
   }
 
+  /// True while a batch's completions run: until the last of them has, the writer is not idle
+  /// (a completion that asks `whenIdle` must not run its action before the others answer).
+  private var delivering = false
+
   /// Nothing submitted is waiting for its commit or its answer.
-  var isIdle: Bool { completionsHead == completions.count }
+  var isIdle: Bool { !delivering && completionsHead == completions.count }
 
   /// Queues `mutation`; `completion` gets its outcome on the loop once its batch is durable.
   func submit<M: Mutation>(_ mutation: M, completion: @escaping (Result<M.Outcome, ChimeError>) -> Void) {
@@ -65,7 +69,11 @@ final class GroupCommitWriter {
   private func startCommitting() {
     let (shared, database, loop, maxBatch) = (self.shared, self.database, self.loop, self.maxBatch)
     let writer = LoopBound(self, loop: loop)
-    loop.runBlocking({
+    loop.runBlocking({ () -> [Committed] in
+      // Batches the loop could no longer be handed through `execute` (its wake-up handle is
+      // closed: the daemon is stopping): answered through this work item's `then`, which libuv
+      // runs on the loop all the same. Once one is kept, every later one is, to keep the order.
+      var kept: [Committed] = []
       while true {
         let batch = shared.withLock { shared -> [any Mutation] in
           let take = min(shared.queue.count, maxBatch)
@@ -73,31 +81,41 @@ final class GroupCommitWriter {
           defer { shared.queue.removeFirst(take) }
           return Array(shared.queue.prefix(take))
         }
-        if batch.isEmpty { return }
-        let results = database.commit(batch)
+        if batch.isEmpty { return kept }
+        let committed = Committed(results: database.commit(batch), count: batch.count)
         // Sent before the next batch is taken: the loop gets results in commit order.
-        let count = batch.count
-        loop.execute { writer.value.delivered(results, count: count) }
+        if !kept.isEmpty || !loop.execute({ writer.value.delivered(committed) }) {
+          kept.append(committed)
+        }
       }
-    }, then: {})
+    }, then: { kept in
+      for committed in kept { writer.value.delivered(committed) }
+    })
   }
 
-  private func delivered(_ results: [Result<any Sendable, ChimeError>], count: Int) {
+  private struct Committed: Sendable {
+    var results: [Result<any Sendable, ChimeError>]
+    var count: Int
+  }
+
+  private func delivered(_ committed: Committed) {
     batchesCommitted += 1
-    mutationsCommitted += count
-    let end = completionsHead + count
-    let batch = completions[completionsHead..<end]
-    completionsHead = end
+    mutationsCommitted += committed.count
+    let start = completionsHead
+    completionsHead += committed.count
+    delivering = true
+    // By index: a completion may submit (append) while these run.
+    for offset in 0..<committed.count {
+      let result = offset < committed.results.count ? committed.results[offset] : .failure(.internal("store returned too few results"))
+      completions[start + offset](result)
+    }
+    delivering = false
     if completionsHead == completions.count {
       completions.removeAll(keepingCapacity: completions.count <= 4096)
       completionsHead = 0
     } else if completionsHead >= 4096 && completionsHead * 2 >= completions.count {
       completions.removeFirst(completionsHead)
       completionsHead = 0
-    }
-    for (completion, result) in zip(batch, results) { completion(result) }
-    if results.count < count {
-      for completion in batch.dropFirst(results.count) { completion(.failure(.internal("store returned too few results"))) }
     }
     guard isIdle, !idleWaiters.isEmpty else { return }
     let waiters = idleWaiters

@@ -34,8 +34,10 @@ public struct AddPending: Mutation {
   public func apply(in t: WriteTransaction) throws -> Outcome {
     let identifier = pending.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
-    let (replaced, held) = try t.direct(.pendingTakenAndCount).fetchOne([.text(app), .text(identifier)]) { row in
-      (try row.integer(0, "pending count") != 0, try row.integer(1, "pending count") ?? 0)
+    let (replaced, held) = try t.direct(.pendingTakenAndCount).fetchOne([.text(app), .text(identifier)]) { row -> (Bool, Int64) in
+      let replaced = try row.integer(0, "pending request") != 0
+      // Read only for a new identifier: a replacement never counts against the limit.
+      return (replaced, replaced ? 0 : try row.integer(1, "pending count") ?? 0)
     } ?? (false, 0)
     if !replaced {
       guard held < limit else {
