@@ -43,8 +43,8 @@ extension ChimeDatabase {
               results.append(try applyInSavepoint(mutation, transaction))
             }
           }
-          if transaction.appendedEvents {
-            try EventLog.prune(retention: eventRetention, db: db)
+          if let newest = transaction.newestCursor {
+            try EventLog.prune(retention: eventRetention, newest: newest, transaction: transaction)
           }
           return .commit
         }
@@ -89,9 +89,11 @@ extension ChimeDatabase {
       throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back by an earlier error")
     }
     try transaction.direct(.savepoint).execute()
+    let newestBefore = transaction.newestCursor
     let result = try apply(mutation, transaction)
     if case .failure = result {
       try transaction.direct(.rollbackToSavepoint).execute()
+      transaction.newestCursor = newestBefore
     }
     try transaction.direct(.releaseSavepoint).execute()
     return result

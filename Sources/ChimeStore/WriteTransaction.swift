@@ -7,8 +7,10 @@ public final class WriteTransaction {
   let db: Database
   let store: ChimeDatabase
   var codec: RecordCodec { store.codec }
-  /// Some mutation appended an event: retention runs before the commit.
-  private(set) var appendedEvents = false
+  /// The cursor of the last event a mutation appended (the newest: cursors only grow), nil
+  /// when none did (a mutation rolled back gives its appends back). Retention runs before the
+  /// commit when one did.
+  var newestCursor: Int64?
   /// The batch's direct statements, looked up in GRDB's cache once per batch.
   private var directStatements = [DirectStatement?](repeating: nil, count: DirectSQL.allCases.count)
 
@@ -25,6 +27,7 @@ public final class WriteTransaction {
     case pendingTakenAndCount
     case upsertPending
     case insertEvent
+    case oldestEvent
 
     var sql: String {
       switch self {
@@ -40,6 +43,7 @@ public final class WriteTransaction {
           fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
         """
       case .insertEvent: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)"
+      case .oldestEvent: "SELECT MIN(cursor) FROM event"
       }
     }
   }
@@ -111,8 +115,9 @@ public final class WriteTransaction {
   /// Appends `event` to `app`'s log; returns it with its cursor.
   /// `packedPending`: `event.pending` as `codec.pack` made it for its row, not packed again.
   func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
-    appendedEvents = true
-    return try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
+    let stored = try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
+    newestCursor = Int64(stored.cursor)
+    return stored
   }
 
   /// Releases the pending request's files of a lineage that ends, and collects what nothing holds.

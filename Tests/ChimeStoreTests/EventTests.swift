@@ -53,4 +53,27 @@ import Testing
     #expect(try store.add("app", Fixtures.request("x")).request.identifier == "x")
     #expect(try store.db.lastCursor() == 6)
   }
+
+  /// A change that appends an event and then fails: its savepoint gives the event back.
+  struct AppendsThenFails: Mutation {
+    let app = "app"
+    func apply(in transaction: WriteTransaction) throws -> Int {
+      _ = try transaction.append(Event(at: t0, kind: .badgeChanged, badgeCount: 1), app: app)
+      throw ChimeError(.invalidIdentifier, "refused after appending")
+    }
+  }
+
+  /// Retention counts the events that stay: a mutation rolled back at the end of a batch after
+  /// appending one does not move the cutoff (its cursor is given back and never stored).
+  @Test func retentionIgnoresTheEventsOfAMutationRolledBack() throws {
+    let store = try StoreFixture(retention: 3)
+    for i in 0..<3 { try store.add("app", Fixtures.request("r\(i)")) }
+    let pending = Fixtures.pending(Fixtures.request("r3"), added: t0)
+    let results = store.db.commit([AddPending(app: "app", pending: pending, at: t0), AppendsThenFails()])
+    #expect((try? results[0].get()) != nil)
+    #expect((try? results[1].get()) == nil)
+    #expect(try store.db.eventCount() == 3)
+    #expect(try store.db.lastCursor() == 4)
+    #expect(try store.db.events(app: "app", after: 1, limit: 10).map(\.cursor) == [2, 3, 4])
+  }
 }

@@ -14,13 +14,14 @@ enum EventLog {
     return stored
   }
 
-  /// Deletes the oldest events so that at most `retention` cursors stay at or below the
-  /// newest, recording per app (and overall) the highest cursor pruned. O(log n + pruned).
-  static func prune(retention: Int, db: Database) throws {
-    guard let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(cursor) FROM event")) else { return }
+  /// Deletes the oldest events so that at most `retention` cursors stay at or below `newest`
+  /// (the transaction's last appended cursor), recording per app (and overall) the highest
+  /// cursor pruned. O(log n + pruned); when nothing is due, one index lookup.
+  static func prune(retention: Int, newest: Int64, transaction: WriteTransaction) throws {
+    let db = transaction.db
     let cutoff = newest - Int64(retention)
     guard cutoff > 0,
-          let oldest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MIN(cursor) FROM event")),
+          let oldest = try transaction.direct(.oldestEvent).fetchOne([], row: { try $0.integer(0, "event cursor") }) ?? nil,
           oldest <= cutoff
     else { return }
     try db.cachedStatement(sql: Queries.recordPruned).execute(arguments: [cutoff])
