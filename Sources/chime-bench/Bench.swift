@@ -207,34 +207,6 @@ struct Bench: AsyncParsableCommand {
     if let json { try report.write(json: json) }
   }
 
-  /// Where the many-client add rate stands between the storage and the floor (not a goal).
-  func printStoreContext(_ report: Report) {
-    guard let store = report.figures["adds-store-alone-\(clients)-per-tx"]?.value, store > 0,
-          let raw = report.figures["adds-\(clients)-clients-raw"]?.value,
-          let floor = report.floors["sqlite-full-64-row-tx"]?.value, floor > 0 else { return }
-    print(String(format: "context (not a goal): chimed's store alone, %d adds per transaction into a fresh store: %.0f adds/s = %.2f× floor sqlite-full-64-row-tx (64 sequential-key rows per transaction, one table); %d-client adds (raw) are %.2f× the store alone",
-                 clients, store, store / floor, clients, raw / store))
-  }
-
-  /// The issue's goals (issue 18), each against its floor.
-  func addChecks(to report: inout Report, pending count: Int) {
-    report.check("\(clients)-client adds (raw)", figure: "adds-\(clients)-clients-raw", floor: "sqlite-full-64-row-tx", atLeast: true, bound: 0.65)
-    report.check("\(clients)-client adds (ChimeClient)", figure: "adds-\(clients)-clients-chimeclient", floor: "sqlite-full-64-row-tx", atLeast: true, bound: 0.65)
-    report.check("\(clients)-client adds (raw) vs Redis", figure: "adds-\(clients)-clients-raw", floor: "redis-appendfsync-always-hset-\(clients)-clients",
-                 atLeast: true, bound: 1)
-    report.check("1-client add p50 (raw)", figure: "adds-1-client-raw-p50", floor: "round-trip+1-row-commit", atLeast: false, bound: 2)
-    report.check("1-client add p50 (ChimeClient)", figure: "adds-1-client-chimeclient-p50", floor: "round-trip+1-row-commit", atLeast: false, bound: 2)
-    report.check("ChimeClient CPU per call", figure: "chimeclient-cpu-per-call", atMost: 50)
-    report.check("chime pending wall", figure: "chime-pending-wall-p50", floor: "systemctl-version-wall-p50", atLeast: false, bound: 2)
-    report.check("chime pending peak RSS", figure: "chime-pending-peak-rss", atMost: 15)
-    let scale = count == 1_000_000 ? nil : "at \(count) pending; the goal is stated for 1,000,000 (--pending 1000000)"
-    report.check("RSS over an empty daemon", figure: "daemon-rss-over-empty", atMost: 10, note: scale)
-    report.check("restart to the first due fire", figure: "restart-to-first-due-fire", atMost: 100, note: scale)
-    report.check("fire lateness p50", figure: "fire-lateness-daemon-p50", atMost: 0.1)
-    report.check("fire lateness p99", figure: "fire-lateness-daemon-p99", atMost: 1)
-    report.check("small adds p99 during 50 MB movie adds", figure: "attachments-small-adds-during-p99", atMost: 5)
-  }
-
   /// `chime pending` (the CLI next to this binary, against the benchmark's daemon, with a few
   /// requests to list) as a whole process: wall time and peak RSS from wait4, beside
   /// `systemctl --version` run alternately with it.
