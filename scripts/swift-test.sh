@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 swift="${SWIFT:-swift}"
 log=.build/test.log
 mkdir -p .build
+# Built here too (a no-op after `make test`'s build): run alone after an edit, --skip-build
+# would test the previous build and pass.
+"$swift" build --build-tests 2>&1 | tail -n 20
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "swift-test: the build failed" >&2; exit 1; }
 "$swift" test --skip-build --parallel 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
