@@ -16,12 +16,15 @@ import Testing
       let insert = try DirectStatement(db, "INSERT INTO t (n, s, b) VALUES (?, ?, ?)")
       try insert.execute([.integer(Int64.min), .text("Grüße, 日本 🔔"), .blob([0, 1, 255])])
       try insert.execute([.integer(7), .text(""), .blob([])])
+      try insert.execute([.integer(8), .text("a\0b"), .blob([1])])
       let rows = try Row.fetchAll(db, sql: "SELECT n, s, b, typeof(b) FROM t ORDER BY rowid")
       #expect(rows[0][0] as Int64 == Int64.min)
       #expect(rows[0][1] as String == "Grüße, 日本 🔔")
       #expect(rows[0][2] as Data == Data([0, 1, 255]))
       #expect(rows[1][1] as String == "")
       #expect(rows[1][3] as String == "blob", "an empty body is stored as an empty blob, not NULL")
+      #expect(try Int.fetchOne(db, sql: "SELECT length(CAST(s AS BLOB)) FROM t WHERE n = 8") == 3, "text is bound whole, not cut at a NUL")
+      #expect(try String.fetchOne(db, sql: "SELECT typeof(s) FROM t WHERE n = 7") == "text", "an empty string is text, not NULL")
 
       let select = try DirectStatement(db, "SELECT n, NULL FROM t WHERE s = ?")
       let read = try select.fetchOne([.text("")]) { row in (try row.integer(0, "n"), try row.integer(1, "n")) }

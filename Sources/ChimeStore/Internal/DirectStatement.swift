@@ -40,7 +40,16 @@ struct DirectStatement {
       let code: Int32
       switch value {
       case .integer(let n): code = sqlite3_bind_int64(handle, index, n)
-      case .text(let s): code = sqlite3_bind_text(handle, index, s, -1, sqliteTransient)
+      case .text(var s):
+        // Its UTF-8 length, not up to a NUL: an identifier holding one is stored whole, as
+        // GRDB stored it (cut at the NUL it could collide with another).
+        code = s.withUTF8 { utf8 in
+          utf8.withMemoryRebound(to: CChar.self) { text in
+            // The empty string's view may have no storage, and a NULL pointer would bind NULL.
+            guard let start = text.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
+            return sqlite3_bind_text(handle, index, start, Int32(text.count), sqliteTransient)
+          }
+        }
       case .blob(let bytes) where bytes.isEmpty:
         code = sqlite3_bind_zeroblob(handle, index, 0)  // a NULL pointer would bind NULL
       case .blob(let bytes):
