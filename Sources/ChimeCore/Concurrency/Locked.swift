@@ -16,19 +16,24 @@ public struct Locked<Value>: @unchecked Sendable {
   }
 
   private let storage: Storage
+  /// The value and the mutex inside `storage`, taken once: `storage` lives as long as any copy
+  /// of this struct. Taking them at each lock (`withUnsafeMutablePointers`) was a Swift access
+  /// to the buffer's header outside the lock, which ThreadSanitizer reported as racing with
+  /// another thread's write of the value under the lock.
+  private let value: UnsafeMutablePointer<Value>
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   public init(_ value: Value) {
     // `create` returns a ManagedBuffer of the dynamic type it was called on.
     storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
-    _ = storage.withUnsafeMutablePointerToElements { pthread_mutex_init($0, nil) }
+    (self.value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
+    pthread_mutex_init(mutex, nil)
   }
 
   /// Runs `body` with the value, holding the lock.
   public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
-    // `storage` lives as long as `self`, which the caller holds for the call.
-    let (value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value.pointee)
+    return try withExtendedLifetime(storage) { () throws(E) -> Result in try body(&value.pointee) }
   }
 }
