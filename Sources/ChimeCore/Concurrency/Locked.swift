@@ -32,8 +32,10 @@ public struct Locked<Value>: @unchecked Sendable {
 
   /// Runs `body` with the value, holding the lock.
   public func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    // `storage` (which `value` and `mutex` point into) lives as long as `self`, which the
+    // caller holds for the call.
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try withExtendedLifetime(storage) { () throws(E) -> Result in try body(&value.pointee) }
+    return try body(&value.pointee)
   }
 }
