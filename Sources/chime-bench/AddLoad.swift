@@ -6,6 +6,15 @@ import Foundation
 /// acknowledgement before sending the next.
 struct AddLoad {
   static let app = "org.chime.bench"
+
+  /// The request every load adds: a far-future time-interval request numbered `i`, so each
+  /// phase's adds are alike wherever they are sent from.
+  static func request(_ identifier: String, _ i: Int) -> NotificationRequest {
+    NotificationRequest(
+      identifier: identifier,
+      content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
+      trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
+  }
   var total: Int
   var seconds: Double
   var latenciesMicros: [Double]
@@ -20,10 +29,7 @@ struct AddLoad {
           var mine: [Double] = []
           mine.reserveCapacity(perClient)
           for i in 0..<perClient {
-            let request = NotificationRequest(
-              identifier: "\(idPrefix)-\(c)-\(i)",
-              content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
-              trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
+            let request = AddLoad.request("\(idPrefix)-\(c)-\(i)", i)
             let t0 = ContinuousClock.now
             _ = try await client.add(request)
             mine.append((ContinuousClock.now - t0).micros)

@@ -281,10 +281,7 @@ struct Bench: AsyncParsableCommand {
   static func sequentialAdds(socket: String?, count: Int) async throws {
     let client = try ChimeClient.connect(socketPath: socket, app: AddLoad.app, timeout: 600)
     for i in 0..<count {
-      _ = try await client.add(NotificationRequest(
-        identifier: "check-\(i)",
-        content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
-        trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i)))))
+      _ = try await client.add(AddLoad.request("check-\(i)", i))
     }
   }
 

@@ -25,10 +25,7 @@ enum RawAddLoad {
 
     func send(_ c: Int) throws {
       let i = sent[c]
-      let request = NotificationRequest(
-        identifier: "\(idPrefix)-\(c)-\(i)",
-        content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
-        trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
+      let request = AddLoad.request("\(idPrefix)-\(c)-\(i)", i)
       let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: Calls.add.method.rawValue, appID: AddLoad.app),
                                             payload: try Calls.add.encodeRequest(request)))
       nextCallID += 1

@@ -26,10 +26,7 @@ struct StoreLoad {
     let now = Instant(unixMillis: 1_800_000_000_000)
     let batches: [[any Mutation]] = (0..<rounds).map { i in
       (0..<clients).map { c in
-        let request = NotificationRequest(
-          identifier: "store-\(c)-\(i)",
-          content: NotificationContent(title: "Bench \(i)", body: "A pending request for the benchmark"),
-          trigger: .timeInterval(TimeIntervalTrigger(seconds: 86_400 + Double(i))))
+        let request = AddLoad.request("store-\(c)-\(i)", i)
         let pending = PendingRequest(request: request, nextFire: now.adding(seconds: 86_400 + Double(i)), added: now)
         return AddPending(app: AddLoad.app, pending: pending, at: now)
       }
