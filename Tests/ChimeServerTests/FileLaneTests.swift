@@ -113,3 +113,47 @@ import Testing
     rig.stop()
   }
 }
+
+extension FileLaneTests {
+  /// Cleanup work (unlinking files nothing holds, a moved file's source) waits for a place
+  /// like any job but is never refused: closing the lane refuses only the others, and cleanup
+  /// offered after closing still runs, in its turn.
+  @Test func cleanupWaitsItsTurnAndIsNeverRefused() throws {
+    let rig = try Rig()
+    defer { rig.gates.forEach { $0.signal() } }  // a failed expectation must not leave pool threads parked
+    rig.submit(2)
+    for _ in 0..<2 { #expect(rig.started.wait(timeout: .now() + 10) == .success) }
+    _ = rig.onLoop {
+      rig.lane!.runToEnd({ rig.starts.withLock { $0.append(100) } }, then: { rig.ends.withLock { $0.append("cleanup done") } })
+      rig.lane!.run({ rig.starts.withLock { $0.append(7) } }, then: { _ in rig.ends.withLock { $0.append("7 done") } },
+                    refuse: { rig.ends.withLock { $0.append("7 refused") } })
+    }
+    #expect(rig.counts?.queued == 2, "both wait behind the two running jobs")
+    _ = rig.onLoop {
+      rig.lane!.close()
+      rig.lane!.runToEnd({ rig.starts.withLock { $0.append(101) } }, then: { rig.ends.withLock { $0.append("late cleanup done") } })
+    }
+    #expect(rig.ends.withLock { $0 } == ["7 refused"])
+    #expect(rig.counts?.queued == 2, "the cleanup jobs still wait for a place")
+    #expect(rig.starts.withLock { $0.count } == 2, "nothing ran past the width")
+
+    rig.gates[0].signal()
+    rig.gates[1].signal()
+    for _ in 0..<2 { #expect(rig.ended.wait(timeout: .now() + 10) == .success) }
+    #expect(try waitFor { rig.ends.withLock { $0.count } == 5 })
+    #expect(rig.ends.withLock { Array($0.suffix(4)) }.filter { $0.contains("cleanup") } == ["cleanup done", "late cleanup done"])
+    #expect(rig.starts.withLock { Array($0.suffix(2)) } == [100, 101])
+    #expect(rig.counts?.running == 0 && rig.counts?.queued == 0)
+    rig.stop()
+  }
+
+  /// Polls `condition` for up to 10 s.
+  private func waitFor(_ condition: () -> Bool) throws -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+      if condition() { return true }
+      usleep(1000)
+    }
+    return condition()
+  }
+}

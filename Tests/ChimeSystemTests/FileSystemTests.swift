@@ -1,3 +1,4 @@
+import Glibc
 import ChimeSystem
 import ChimeTestSupport
 import Foundation
@@ -75,5 +76,56 @@ import Testing
   func pathsMustBeAbsoluteAndNormalized(_ path: String, _ problem: String) {
     #expect(FileSystem.problem(withAbsolutePath: path) == problem)
     #expect(FileSystem.problem(withAbsolutePath: "/a/b.png") == nil)
+  }
+}
+
+/// Removing a large file in steps: the name goes like `unlink`, the data of a file with no other
+/// name is cut down first, and nothing reached through another name or a symlink is cut.
+@Suite struct UnlinkInStepsTests {
+  let dir = TemporaryDirectory()
+
+  func size(_ fd: Int32) -> Int {
+    var st = stat()
+    return fstat(fd, &st) == 0 ? Int(st.st_size) : -1
+  }
+
+  @Test func aLargeFileIsCutDownBeforeItsNameGoes() throws {
+    let path = MediaCorpus.write(Data(count: 10_000_123), to: dir.file("big.mp4"))
+    // A descriptor held across the removal sees what became of the inode.
+    let held = open(path, O_RDONLY)
+    try #require(held >= 0)
+    defer { close(held) }
+    try FileSystem.unlinkInSteps(path, step: 1 << 20)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(size(held) == 10_000_123 % (1 << 20), "cut down a step at a time to less than one step")
+  }
+
+  @Test func aSmallFileIsOnlyUnlinked() throws {
+    let path = MediaCorpus.write(Data(repeating: 7, count: 1000), to: dir.file("small.png"))
+    let held = open(path, O_RDONLY)
+    try #require(held >= 0)
+    defer { close(held) }
+    try FileSystem.unlinkInSteps(path, step: 1 << 20)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(size(held) == 1000)
+  }
+
+  @Test func dataReachedByAnotherNameOrASymlinkIsNotCut() throws {
+    let data = Data(repeating: 1, count: 3 << 20)
+    let linked = MediaCorpus.write(data, to: dir.file("linked.mp4"))
+    try FileManager.default.linkItem(atPath: linked, toPath: dir.file("other-name.mp4"))
+    try FileSystem.unlinkInSteps(linked, step: 1 << 20)
+    #expect(!FileManager.default.fileExists(atPath: linked))
+    #expect(FileManager.default.contents(atPath: dir.file("other-name.mp4")) == data, "the other name keeps every byte")
+
+    let target = MediaCorpus.write(data, to: dir.file("target.mp4"))
+    try FileManager.default.createSymbolicLink(atPath: dir.file("symlink.mp4"), withDestinationPath: target)
+    try FileSystem.unlinkInSteps(dir.file("symlink.mp4"), step: 1 << 20)
+    #expect(FileSystem.lstatus(dir.file("symlink.mp4")) == nil, "the symlink itself goes")
+    #expect(FileManager.default.contents(atPath: target) == data, "what it pointed to is untouched")
+  }
+
+  @Test func aMissingFileIsReportedAsUnlinkWould() {
+    #expect(throws: Errno.noSuchFile) { try FileSystem.unlinkInSteps(dir.file("none"), step: 1 << 20) }
   }
 }

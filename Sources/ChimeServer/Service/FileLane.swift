@@ -3,13 +3,16 @@ import DequeModule
 /// Blocking file work — inspecting and copying attachments of up to 50 MB each — on the work
 /// pool, at most `width` jobs at a time; the rest wait their turn in order. libuv's pool has four
 /// threads shared with group commits and reads, so without this a few clients adding large
-/// movies at once would hold every thread and stall everyone else's calls and fires. The
+/// movies at once would hold every thread and stall everyone else's calls and fires. Removing
+/// files goes through the lane too: unlinking a 50 MB movie holds its thread for 30–90 ms on
+/// ext4, and a few of those at once had left no thread for the next group commit. The
 /// presenters run the programs they start (a present command, a sound player) through lanes
 /// of their own for the same reason. Loop thread only.
 final class FileLane {
   private struct Job {
     let start: () -> Void
-    let refuse: () -> Void
+    /// nil for work that must run whatever comes (`runToEnd`).
+    let refuse: (() -> Void)?
   }
 
   private let loop: EventLoop
@@ -33,6 +36,19 @@ final class FileLane {
   func run<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void, refuse: @escaping () -> Void) {
     loop.assertInLoop()
     guard !closed else { return refuse() }
+    enqueue(work, then: then, refuse: refuse)
+  }
+
+  /// Runs `work` in the lane like any job, but it is never refused: once the lane is closed it
+  /// still waits for a place and runs. For work that must happen once a commit is made —
+  /// unlinking files nothing holds, a moved file's source — where refusing would leave files
+  /// behind.
+  func runToEnd<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
+    loop.assertInLoop()
+    enqueue(work, then: then, refuse: nil)
+  }
+
+  private func enqueue<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void, refuse: (() -> Void)?) {
     let start = { [self] in
       running += 1
       loop.runBlocking(work) { [self] value in
@@ -44,10 +60,15 @@ final class FileLane {
     if running < width { start() } else { waiting.append(Job(start: start, refuse: refuse)) }
   }
 
-  /// Takes no more jobs and refuses the queued ones, in order; running jobs go on to their end.
+  /// Takes no more jobs and refuses the queued ones, in order; running jobs, and queued ones
+  /// from `runToEnd`, go on to their end.
   func close() {
     loop.assertInLoop()
     closed = true
-    while let job = waiting.popFirst() { job.refuse() }
+    let queued = waiting
+    waiting.removeAll()
+    for job in queued {
+      if let refuse = job.refuse { refuse() } else { waiting.append(job) }
+    }
   }
 }

@@ -256,13 +256,13 @@ final class NotificationService {
     }
   }
 
-  /// Runs `work` on the attachment store off the loop, then `then` on the loop; with nothing
-  /// staged (the common add), `then` runs at once.
+  /// Runs `work` on the attachment store in the file lane, then `then` on the loop; with
+  /// nothing staged (the common add), `then` runs at once.
   func afterFiles(_ staged: [StagedAttachment], _ work: @escaping @Sendable (AttachmentStore) -> Void,
-                          then: @escaping () -> Void) {
+                  then: @escaping () -> Void) {
     guard !staged.isEmpty else { return then() }
     let attachments = self.attachments
-    loop.runBlocking({ work(attachments) }, then: { _ in then() })
+    fileLane.runToEnd({ work(attachments) }, then: { _ in then() })
   }
 
   // MARK: helpers
@@ -284,10 +284,10 @@ final class NotificationService {
     }
   }
 
-  /// Unlinks attachment files nothing holds any more, off the loop.
+  /// Unlinks attachment files nothing holds any more, in the file lane.
   func discard(_ files: [String]) {
     guard !files.isEmpty else { return }
     let attachments = self.attachments
-    loop.runBlocking({ attachments.discard(files) }, then: { _ in })
+    fileLane.runToEnd({ attachments.discard(files) }, then: { _ in })
   }
 }

@@ -87,6 +87,33 @@ public enum FileSystem {
     guard Glibc.unlink(path) == 0 else { throw .current }
   }
 
+  /// Removes the file `path` like `unlink`, but a large one is first cut down `step` bytes at a
+  /// time, each cut made durable (`ftruncate(2)` then `fdatasync(2)`), so the blocks it frees
+  /// go out over many journal commits. On ext4 mounted with `discard` one 50 MB unlink
+  /// frees (and discards) everything in one commit, and every other file's fsync on the disk
+  /// waited 20–150 ms behind it; in 2 MB steps the worst was 4 ms. A file with other names
+  /// (hard links), or that cannot be opened for writing, is only unlinked: its data is not
+  /// ours to cut.
+  ///
+  /// - Throws: the `Errno` of `unlink(2)` (`.noSuchFile` when there is no such name). A cut
+  ///   that fails only ends the cutting early.
+  public static func unlinkInSteps(_ path: String, step: Int) throws(Errno) {
+    precondition(step > 0)
+    let fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    if fd >= 0 {
+      defer { close(fd) }
+      var st = stat()
+      if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_nlink == 1 {
+        var size = Int(st.st_size)
+        while size > step {
+          size -= step
+          guard ftruncate(fd, off_t(size)) == 0, fdatasync(fd) == 0 else { break }
+        }
+      }
+    }
+    try unlink(path)
+  }
+
   /// Renames `path` to `newPath` (`rename(2)`: atomic, replaces `newPath`).
   ///
   /// - Throws: the `Errno` of `rename(2)`.
