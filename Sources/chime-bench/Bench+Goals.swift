@@ -9,6 +9,12 @@ extension Bench {
           let floor = report.floors["sqlite-full-64-row-tx"]?.value, floor > 0 else { return }
     print(String(format: "context (not a goal): chimed's store alone, %d adds per transaction into a fresh store: %.0f adds/s = %.2f× floor sqlite-full-64-row-tx (64 sequential-key rows per transaction, one table); %d-client adds (raw) are %.2f× the store alone",
                  clients, store, store / floor, clients, raw / store))
+    if let lone = report.figures["adds-store-alone-1-per-tx-commit-p50"]?.value,
+       let one = report.figures["adds-1-client-raw-p50"]?.value,
+       let commit = report.floors["sqlite-full-1-row-commit-p50"]?.value {
+      print(String(format: "context (not a goal): a lone add's commit in the store alone p50 %.3f ms = %.2f× the one-row floor commit %.3f ms; the rest of a 1-client raw add (%.3f ms) is the daemon and the wire",
+                   lone, lone / commit, commit, one))
+    }
   }
 
   /// The issue's goals (issue 18), each against its floor.

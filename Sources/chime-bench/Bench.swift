@@ -120,6 +120,12 @@ struct Bench: AsyncParsableCommand {
                  clients, store.total, store.seconds, store.rate))
     report.figure("adds-store-alone-\(clients)-per-tx", store.rate, "adds/s",
                   note: "ChimeDatabase.commit in-process, \(clients) AddPending per transaction, the load's identifier pattern")
+    // And one add per transaction: what a lone add's commit costs in the store, beside the
+    // one-row floor (the 1-client goal's).
+    let lone = try StoreLoad.run(in: directory.path, clients: 1, total: single)
+    print(String(format: "adds: chimed's store alone, one add per transaction: commit p50 %.3f ms (%d adds)", lone.commitP50Millis, lone.total))
+    report.figure("adds-store-alone-1-per-tx-commit-p50", lone.commitP50Millis, "ms",
+                  note: "ChimeDatabase.commit in-process, one AddPending per transaction")
 
     let sqliteAfter = try Floors.sqlite(in: directory.path)
     let echoAfter = try Floors.socketEcho(in: directory.path)

@@ -14,7 +14,10 @@ import Foundation
 struct StoreLoad {
   var total: Int
   var seconds: Double
+  /// Each transaction's commit, start to durable.
+  var commitMicros: [Double]
   var rate: Double { Double(total) / max(seconds, 1e-9) }
+  var commitP50Millis: Double { commitMicros.sorted().percentile(0.5) / 1000 }
 
   static func run(in directory: String, clients: Int, total: Int, seconds limit: Double = 30) throws -> StoreLoad {
     let path = directory + "/store-load.db"
@@ -34,12 +37,16 @@ struct StoreLoad {
     let start = ContinuousClock.now
     let deadline = start + .milliseconds(Int(limit * 1000))
     var done = 0
+    var commits: [Double] = []
+    commits.reserveCapacity(batches.count)
     for batch in batches where ContinuousClock.now < deadline {
+      let t0 = ContinuousClock.now
       for result in database.commit(batch) {
         if case .failure(let error) = result { throw BenchError("store add: \(error)") }
       }
+      commits.append((ContinuousClock.now - t0).micros)
       done += batch.count
     }
-    return StoreLoad(total: done, seconds: (ContinuousClock.now - start).seconds)
+    return StoreLoad(total: done, seconds: (ContinuousClock.now - start).seconds, commitMicros: commits)
   }
 }
