@@ -51,6 +51,8 @@ public final class ChimeDatabase: Sendable {
       logger.error("cannot create the database file", metadata: ["path": "\(path)", "cause": "\(error)"])
       throw StoreError.unavailable(.open)
     }
+    // Every connection (the writer, the readers, the check below) writes its WAL through it.
+    WALWriteBuffer.installOnce()
     var configuration = Configuration()
     configuration.label = "chime.store"
     configuration.journalMode = .wal
