@@ -61,8 +61,22 @@ final class StreamSocket {
   /// Bytes written but not yet taken by the kernel.
   var queuedWriteBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
 
+  /// Writes `bytes` now if the kernel takes them (`uv_try_write`: nothing queued before them);
+  /// the rest is copied and queued (`uv_write`). Most replies are taken whole: no copy, no
+  /// write request, and no libuv watcher change, which cost an `epoll_ctl` per reply.
   func write(_ bytes: [UInt8]) {
     guard !isClosed, !bytes.isEmpty else { return }
+    let written = bytes.withUnsafeBytes { raw -> Int in
+      var buf = uv_buf_init(UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(raw.count))
+      return Int(uv_try_write(stream, &buf, 1))
+    }
+    if written == bytes.count { return }
+    // Not taken, or an error (a peer gone): queued as before, where libuv reports it the way it
+    // always has.
+    queue(bytes[max(written, 0)...])
+  }
+
+  private func queue(_ bytes: ArraySlice<UInt8>) {
     let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
     copy.copyBytes(from: bytes)
     let req = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)

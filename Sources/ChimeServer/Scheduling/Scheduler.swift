@@ -34,6 +34,14 @@ final class Scheduler {
   private var preparing = false
   /// When the timer last woke (microseconds since the epoch), for each fire's lateness.
   private var wokeMicros: Int64 = 0
+  /// What the timer is armed for, until it fires or the clock moves: re-arming for the same
+  /// due instant (or the maximum sleep again) changes nothing, and most adds asked for that
+  /// (a timerfd_settime per add).
+  private var armed: ArmedFor?
+  private enum ArmedFor: Equatable {
+    case due(Instant)
+    case maxSleep
+  }
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
        configuration: Configuration, preparation: FirePreparation, logger: Logger,
@@ -53,6 +61,7 @@ final class Scheduler {
 
   func start() {
     let onTick = { [unowned self] in
+      armed = nil
       wokeMicros = clock.nowMicros()
       perform(machine.tick(now: clock.now()))
     }
@@ -76,6 +85,7 @@ final class Scheduler {
 
   /// The wall clock or the time zone changed: look again now.
   func clockChanged() {
+    armed = nil
     perform(machine.clockChanged(now: clock.now()))
   }
 
@@ -83,6 +93,11 @@ final class Scheduler {
     for action in actions {
       switch action {
       case .arm(let millis):
+        // The maximum sleep only bounds how long the wall clock goes unchecked: an earlier
+        // wake than the latest arm asked for is harmless (it arms again).
+        let target: ArmedFor = millis < machine.configuration.maxSleepMillis ? machine.nextWake.map(ArmedFor.due) ?? .maxSleep : .maxSleep
+        guard target != armed else { continue }
+        armed = target
         timer?.arm(afterMicros: waitMicros(armedMillis: millis))
       case .fire(let keys):
         fire(keys)
