@@ -170,8 +170,9 @@ final class AttachmentStore: Sendable {
   /// before the next is read. On this kind of disk a flush waits for every write in flight, so
   /// the store's commit fdatasync waited behind whatever the copies had in flight: with 4 MB
   /// windows other clients' adds took 50–100 ms at p99 while four clients added movies; with
-  /// 256 KB ones about 4 ms, at the same copy speed (`chime-bench --attachments-only`).
-  static let writeBackWindow = 256 << 10
+  /// 256 KiB ones 3.9–4.6 ms (a movie add 345 ms), with 128 KiB ones 2.9–3.7 ms (a movie add
+  /// 435–525 ms): the small adds' lane is the goal (`chime-bench --attachments-only`).
+  static let writeBackWindow = 128 << 10
 
   private func copy(_ fd: FileDescriptor, size: Int, to path: String, field: String) throws(ChimeError) -> FileDescriptor {
     let out: FileDescriptor
@@ -241,8 +242,9 @@ final class AttachmentStore: Sendable {
     discard(staged.map(\.storePath))
   }
 
-  /// How much of a discarded file one journal commit frees (see `FileSystem.unlinkInSteps`).
-  static let removalStep = 2 << 20
+  /// How much of a discarded file one journal commit frees (see `FileSystem.unlinkInSteps`);
+  /// chosen with `writeBackWindow`.
+  static let removalStep = 1 << 20
 
   /// Unlinks store files nothing holds any more, with their thumbnails, a large file cut down
   /// in steps first so the commits of everyone else's adds do not wait behind its discard. A path is taken by its
