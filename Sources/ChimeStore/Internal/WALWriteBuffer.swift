@@ -75,95 +75,56 @@ enum WALWriteBuffer {
     m.pointee.xClose = { file in
       let slot = FileSlot(file!)
       var rc = slot.wal?.flush() ?? SQLITE_OK
-      let closed = slot.real.pointee.pMethods.pointee.xClose(slot.real)
+      let closed = slot.forward { $1.xClose($0) }
       if rc == SQLITE_OK { rc = closed }
       slot.clearState()
       return rc
     }
     m.pointee.xRead = { file, buffer, amount, offset in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      return slot.real.pointee.pMethods.pointee.xRead(slot.real, buffer, amount, offset)
+      FileSlot(file!).afterFlush { $1.xRead($0, buffer, amount, offset) }
     }
     m.pointee.xWrite = { file, buffer, amount, offset in
       let slot = FileSlot(file!)
       if let wal = slot.wal { return wal.write(buffer!, count: Int(amount), at: offset) }
-      return slot.real.pointee.pMethods.pointee.xWrite(slot.real, buffer, amount, offset)
+      return slot.forward { $1.xWrite($0, buffer, amount, offset) }
     }
-    m.pointee.xTruncate = { file, size in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      return slot.real.pointee.pMethods.pointee.xTruncate(slot.real, size)
-    }
-    m.pointee.xSync = { file, flags in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      return slot.real.pointee.pMethods.pointee.xSync(slot.real, flags)
-    }
-    m.pointee.xFileSize = { file, size in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      return slot.real.pointee.pMethods.pointee.xFileSize(slot.real, size)
-    }
-    m.pointee.xLock = { file, level in
-      let slot = FileSlot(file!)
-      return slot.real.pointee.pMethods.pointee.xLock(slot.real, level)
-    }
-    m.pointee.xUnlock = { file, level in
-      let slot = FileSlot(file!)
-      return slot.real.pointee.pMethods.pointee.xUnlock(slot.real, level)
-    }
-    m.pointee.xCheckReservedLock = { file, out in
-      let slot = FileSlot(file!)
-      return slot.real.pointee.pMethods.pointee.xCheckReservedLock(slot.real, out)
-    }
-    m.pointee.xFileControl = { file, op, argument in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      return slot.real.pointee.pMethods.pointee.xFileControl(slot.real, op, argument)
-    }
-    m.pointee.xSectorSize = { file in
-      let slot = FileSlot(file!)
-      return slot.real.pointee.pMethods.pointee.xSectorSize(slot.real)
-    }
-    m.pointee.xDeviceCharacteristics = { file in
-      let slot = FileSlot(file!)
-      return slot.real.pointee.pMethods.pointee.xDeviceCharacteristics(slot.real)
-    }
+    m.pointee.xTruncate = { file, size in FileSlot(file!).afterFlush { $1.xTruncate($0, size) } }
+    m.pointee.xSync = { file, flags in FileSlot(file!).afterFlush { $1.xSync($0, flags) } }
+    m.pointee.xFileSize = { file, size in FileSlot(file!).afterFlush { $1.xFileSize($0, size) } }
+    m.pointee.xLock = { file, level in FileSlot(file!).forward { $1.xLock($0, level) } }
+    m.pointee.xUnlock = { file, level in FileSlot(file!).forward { $1.xUnlock($0, level) } }
+    m.pointee.xCheckReservedLock = { file, out in FileSlot(file!).forward { $1.xCheckReservedLock($0, out) } }
+    m.pointee.xFileControl = { file, op, argument in FileSlot(file!).afterFlush { $1.xFileControl($0, op, argument) } }
+    m.pointee.xSectorSize = { file in FileSlot(file!).forward { $1.xSectorSize($0) } }
+    m.pointee.xDeviceCharacteristics = { file in FileSlot(file!).forward { $1.xDeviceCharacteristics($0) } }
     m.pointee.xShmMap = { file, page, pageSize, extend, out in
-      let slot = FileSlot(file!)
-      guard let map = slot.real.pointee.pMethods.pointee.xShmMap else { return SQLITE_IOERR }
-      return map(slot.real, page, pageSize, extend, out)
+      FileSlot(file!).forward { real, methods in methods.xShmMap.map { $0(real, page, pageSize, extend, out) } ?? SQLITE_IOERR }
     }
     m.pointee.xShmLock = { file, offset, count, flags in
-      let slot = FileSlot(file!)
       WALWriteBuffer.flushAll()
-      guard let lock = slot.real.pointee.pMethods.pointee.xShmLock else { return SQLITE_IOERR }
-      return lock(slot.real, offset, count, flags)
+      return FileSlot(file!).forward { real, methods in methods.xShmLock.map { $0(real, offset, count, flags) } ?? SQLITE_IOERR }
     }
     m.pointee.xShmBarrier = { file in
-      let slot = FileSlot(file!)
       WALWriteBuffer.flushAll()
-      slot.real.pointee.pMethods.pointee.xShmBarrier?(slot.real)
-    }
-    m.pointee.xShmUnmap = { file, delete in
-      let slot = FileSlot(file!)
-      guard let unmap = slot.real.pointee.pMethods.pointee.xShmUnmap else { return SQLITE_OK }
-      return unmap(slot.real, delete)
-    }
-    m.pointee.xFetch = { file, offset, amount, out in
-      let slot = FileSlot(file!)
-      if let rc = slot.wal?.flush(), rc != SQLITE_OK { return rc }
-      guard let fetch = slot.real.pointee.pMethods.pointee.xFetch else {
-        out?.pointee = nil
+      _ = FileSlot(file!).forward { real, methods in
+        methods.xShmBarrier?(real)
         return SQLITE_OK
       }
-      return fetch(slot.real, offset, amount, out)
+    }
+    m.pointee.xShmUnmap = { file, delete in
+      FileSlot(file!).forward { real, methods in methods.xShmUnmap.map { $0(real, delete) } ?? SQLITE_OK }
+    }
+    m.pointee.xFetch = { file, offset, amount, out in
+      FileSlot(file!).afterFlush { real, methods in
+        guard let fetch = methods.xFetch else {
+          out?.pointee = nil
+          return SQLITE_OK
+        }
+        return fetch(real, offset, amount, out)
+      }
     }
     m.pointee.xUnfetch = { file, offset, pointer in
-      let slot = FileSlot(file!)
-      guard let unfetch = slot.real.pointee.pMethods.pointee.xUnfetch else { return SQLITE_OK }
-      return unfetch(slot.real, offset, pointer)
+      FileSlot(file!).forward { real, methods in methods.xUnfetch.map { $0(real, offset, pointer) } ?? SQLITE_OK }
     }
     return m
   }()
@@ -181,6 +142,18 @@ private struct FileSlot {
 
   var real: UnsafeMutablePointer<sqlite3_file> {
     (base + Self.headerSize).assumingMemoryBound(to: sqlite3_file.self)
+  }
+
+  /// `body` with the "unix" file and its methods.
+  func forward(_ body: (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods) -> Int32) -> Int32 {
+    body(real, real.pointee.pMethods.pointee)
+  }
+
+  /// `body` with the "unix" file and its methods, once a WAL file's gathered bytes are
+  /// written (their error, if that failed).
+  func afterFlush(_ body: (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods) -> Int32) -> Int32 {
+    if let rc = wal?.flush(), rc != SQLITE_OK { return rc }
+    return forward(body)
   }
 
   var wal: WALFile? {
