@@ -159,8 +159,11 @@ extension ChimeDatabase {
   /// - Throws: UNAVAILABLE `STORE_READ_FAILED`.
   public func lastCursor() throws(ChimeError) -> UInt64 {
     try read("last cursor") { db in
-      let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'event'"))
-      return UInt64(max(seq ?? 0, 0))
+      // The largest stored cursor, or what retention recorded as pruned when that is larger.
+      let newest = try Int64.fetchOne(db.cachedStatement(sql: """
+        SELECT MAX(COALESCE((SELECT MAX(cursor) FROM event), 0), COALESCE((SELECT value FROM meta WHERE key = ?), 0))
+        """), arguments: [MetaKey.eventPrunedThrough])
+      return UInt64(max(newest ?? 0, 0))
     }
   }
 

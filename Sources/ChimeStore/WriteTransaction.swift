@@ -42,7 +42,14 @@ public final class WriteTransaction {
         ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
           fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
         """
-      case .insertEvent: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)"
+      // The next cursor past both the newest stored and the newest pruned (retention, the
+      // only thing that deletes events, keeps the newest and records what it pruned; the v8
+      // migration records there an AUTOINCREMENT sequence that ran ahead): never one used before.
+      case .insertEvent: """
+        INSERT INTO event (cursor, app, at, kind, body) VALUES (MAX(
+          COALESCE((SELECT MAX(cursor) FROM event), 0),
+          COALESCE((SELECT value FROM meta WHERE key = '\(MetaKey.eventPrunedThrough)'), 0)) + 1, ?, ?, ?, ?)
+        """
       case .oldestEvent: "SELECT MIN(cursor) FROM event"
       }
     }

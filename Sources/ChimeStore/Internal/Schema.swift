@@ -146,6 +146,33 @@ enum Schema {
         ALTER TABLE app ADD COLUMN desktop_entry TEXT NOT NULL DEFAULT '';
         """)
     }
+    migrator.registerMigration("v8: event log without AUTOINCREMENT or a per-app index") { db in
+      // Two fewer b-trees written by every add and fire: the AUTOINCREMENT sequence row and
+      // `event_by_app`. With them a lone add's commit wrote about nine WAL frames; a frame less
+      // is a page less to update, checksum and sync.
+      // - Cursors are still never reused: each event's is one past both the largest stored and
+      //   the largest retention recorded as pruned (`insertEvent`). The old sequence, should
+      //   it have run ahead of the stored events, is recorded as pruned here.
+      // - One app's events are read by cursor range (`cursor > ?`), the app tested on each row:
+      //   a subscriber near the head reads a few rows; one far behind reads at most the
+      //   retained log once per page.
+      try db.execute(sql: """
+        CREATE TABLE event_v8 (
+          cursor INTEGER PRIMARY KEY,
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          at INTEGER NOT NULL,
+          kind INTEGER NOT NULL CHECK (kind > 0),
+          body BLOB NOT NULL
+        );
+        INSERT INTO event_v8 (cursor, app, at, kind, body) SELECT cursor, app, at, kind, body FROM event ORDER BY cursor;
+        INSERT INTO meta (key, value)
+          SELECT ?, seq FROM sqlite_sequence
+          WHERE name = 'event' AND seq > COALESCE((SELECT MAX(cursor) FROM event), 0)
+          ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value);
+        DROP TABLE event;
+        ALTER TABLE event_v8 RENAME TO event;
+        """, arguments: [MetaKey.eventPrunedThrough])
+    }
     return migrator
   }()
 }
