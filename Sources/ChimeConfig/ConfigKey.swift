@@ -87,7 +87,7 @@ extension ConfigKey {
   public static let presentTimeout = ConfigKey("present-timeout", .number, default: "10",
     "seconds the presenter command may run before it is killed")
   public static let eventRetention = ConfigKey("event-retention", .integer, default: "50000",
-    "stored events kept for subscribers resuming with a cursor")
+    "stored events kept for subscribers resuming with a cursor (pruned in steps: up to 1/64 more wait for the next)")
   public static let soundPlayer = ConfigKey("sound-player", .string, default: nil,
     "program that plays a sound file given as its last argument, or none (default: libcanberra, else pw-play, paplay, aplay)")
 

@@ -28,8 +28,9 @@ public final class ChimeDatabase: Sendable {
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
   ///
   /// - Parameters:
-  ///   - eventRetention: the most events kept; older ones are pruned by `commit(_:)` and a
-  ///     reader resuming before them is told `.eventsLost`.
+  ///   - eventRetention: the events kept; older ones are pruned by `commit(_:)` (in steps:
+  ///     up to a sixty-fourth more wait for the next, see `EventLog.prune`) and a reader
+  ///     resuming before them is told `.eventsLost`.
   ///   - attachmentQuota: bytes of attachment files one app may hold; an `add` or `deliverNow`
   ///     that would pass it fails with RESOURCE_EXHAUSTED `ATTACHMENT_QUOTA_EXCEEDED`.
   /// - Throws: UNAVAILABLE `STORE_UNAVAILABLE` when the file or its directory cannot be

@@ -77,3 +77,17 @@ import Testing
     #expect(try store.db.events(app: "app", after: 1, limit: 10).map(\.cursor) == [2, 3, 4])
   }
 }
+
+extension EventTests {
+  /// A full log is pruned in steps of a sixty-fourth, not at every commit: up to that many
+  /// events past the bound wait, then one commit prunes back to exactly the bound.
+  @Test func aLargeLogIsPrunedInSteps() throws {
+    let store = try StoreFixture(retention: 128)  // a step of 2
+    for i in 0..<130 { try store.add("app", Fixtures.request("r\(i)")) }
+    #expect(try store.db.eventCount() == 130, "two past the bound wait for the next step")
+    try store.add("app", Fixtures.request("r130"))
+    #expect(try store.db.eventCount() == 128, "the step prunes back to the bound")
+    #expect(try store.db.events(app: "app", after: 0, limit: 1).map(\.cursor) == [0, 4])
+    #expect(try store.db.lastCursor() == 131)
+  }
+}

@@ -17,12 +17,17 @@ enum EventLog {
   /// Deletes the oldest events so that at most `retention` cursors stay at or below `newest`
   /// (the transaction's last appended cursor), recording per app (and overall) the highest
   /// cursor pruned. O(log n + pruned); when nothing is due, one index lookup.
+  ///
+  /// Once more than `slack(retention)` events are past the bound, not at every one: a full log
+  /// pruned at every commit made every add and fire also rewrite the log's first page, the
+  /// app's pruned mark and the overall one (three WAL frames a commit). In steps, one commit in
+  /// about `retention / 64` deletes that many events at once.
   static func prune(retention: Int, newest: Int64, transaction: WriteTransaction) throws {
     let db = transaction.db
     let cutoff = newest - Int64(retention)
     guard cutoff > 0,
           let oldest = try transaction.direct(.oldestEvent).fetchOne([], row: { try $0.integer(0, "event cursor") }) ?? nil,
-          oldest <= cutoff
+          oldest <= cutoff - Int64(slack(retention))
     else { return }
     try db.cachedStatement(sql: Queries.recordPruned).execute(arguments: [cutoff])
     try db.cachedStatement(sql: "DELETE FROM event WHERE cursor <= ?").execute(arguments: [cutoff])
@@ -31,6 +36,10 @@ enum EventLog {
       ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)
       """).execute(arguments: [MetaKey.eventPrunedThrough, cutoff])
   }
+
+  /// How many events past the retention bound wait for the next step of pruning: none below
+  /// 64 (a small log is kept exact), else a sixty-fourth.
+  static func slack(_ retention: Int) -> Int { retention / 64 }
 
   /// Events of `app` with cursor > `after`, ascending, at most `limit`, preceded by a
   /// synthetic `.eventsLost` (cursor 0) when retention pruned some of the app's events after
