@@ -246,11 +246,11 @@ final class AttachmentStore: Sendable {
   /// chosen with `writeBackWindow`.
   static let removalStep = 1 << 20
 
-  /// Unlinks store files nothing holds any more, with their thumbnails, a large file cut down
-  /// in steps first so the commits of everyone else's adds do not wait behind its discard. A path is taken by its
-  /// place in the store (`<app>/<name>`, see `storeKey`) under today's root, so rows written
-  /// while the data directory was spelled differently still free their files; nothing outside
-  /// the store is touched.
+  /// Unlinks store files nothing holds any more, with their thumbnails; a large file is cut
+  /// down in steps first, so the commits of everyone else's adds do not wait behind its
+  /// discard. A path is taken by its place in the store (`<app>/<name>`, see `storeKey`) under
+  /// today's root, so rows written while the data directory was spelled differently still free
+  /// their files; nothing outside the store is touched.
   func discard(_ paths: [String]) {
     for path in paths {
       guard let inStore = storePath(path) else {

@@ -18,10 +18,10 @@ enum EventLog {
   /// (the transaction's last appended cursor), recording per app (and overall) the highest
   /// cursor pruned. O(log n + pruned); when nothing is due, one index lookup.
   ///
-  /// Once more than `slack(retention)` events are past the bound, not at every one: a full log
-  /// pruned at every commit made every add and fire also rewrite the log's first page, the
-  /// app's pruned mark and the overall one (three WAL frames a commit). In steps, one commit in
-  /// about `retention / 64` deletes that many events at once.
+  /// It waits until more than `slack(retention)` events are past the bound: a full log pruned
+  /// at every commit made every add and fire also rewrite the log's first page, the app's
+  /// pruned mark and the overall one (three WAL frames a commit). In steps, one commit in about
+  /// `retention / 64` deletes that many events at once.
   static func prune(retention: Int, newest: Int64, transaction: WriteTransaction) throws {
     let db = transaction.db
     let cutoff = newest - Int64(retention)
