@@ -6,7 +6,9 @@ import Glibc
 /// through ChimeClient and exits: the load scripts/bench-check.sh runs under valgrind (the
 /// client's instructions) or against a chimed under valgrind. It keeps the main thread
 /// synchronous, waiting on a semaphore: valgrind 3.19 crashes in the Swift async main, whose
-/// main thread parks in dispatch_main (sigsuspend). Everything else is `Bench`.
+/// main thread parks in dispatch_main (sigsuspend). `chime-bench --store-adds N [--clients C]`
+/// only runs chimed's store alone (N adds, C per transaction, in this process): the phase to
+/// profile the store with, under valgrind or perf. Everything else is `Bench`.
 @main
 enum Entry {
   static func main() {
@@ -27,6 +29,24 @@ enum Entry {
       done.wait()
       if let message = failure.get() {
         FileHandle.standardError.write(Data("chime-bench: \(message)\n".utf8))
+        exit(1)
+      }
+      exit(0)
+    }
+    if let i = arguments.firstIndex(of: "--store-adds") {
+      let clients = arguments.firstIndex(of: "--clients").map { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) ?? 0 : 0 } ?? 32
+      guard i + 1 < arguments.count, let count = Int(arguments[i + 1]), count > 0, clients > 0 else {
+        FileHandle.standardError.write(Data("chime-bench: --store-adds takes a count (and --clients a positive count)\n".utf8))
+        exit(2)
+      }
+      do {
+        let directory = try BenchDirectory()
+        defer { directory.remove() }
+        let store = try StoreLoad.run(in: directory.path, clients: clients, total: count)
+        print(String(format: "adds: chimed's store alone (%d adds per transaction): %d adds in %.2f s = %.0f adds/s; commit p50 %.3f ms",
+                     clients, store.total, store.seconds, store.rate, store.commitP50Millis))
+      } catch {
+        FileHandle.standardError.write(Data("chime-bench: \(error)\n".utf8))
         exit(1)
       }
       exit(0)
