@@ -1,32 +1,80 @@
 internal import CChimeProto
 import Glibc
 
-/// Owns every C allocation made while building one message to pack: message structs, strings and
-/// pointer arrays. `ProtoMessage.pack(building:)` frees them all once the bytes are out.
+/// Owns every C allocation made while building one message to pack (message structs, strings
+/// and pointer arrays) or while protobuf-c unpacks one (`allocator`): `ProtoMessage` frees them
+/// all at once when the bytes are out or the message has been read.
+///
+/// Pieces are cut from a few malloc'd chunks (the first 1 KiB, each next one twice the last,
+/// or as large as a piece that does not fit), 16-byte aligned as malloc's are. A request took
+/// about twenty `calloc`s and as many `free`s to pack, and as many `malloc`s to unpack: packing
+/// one went from 10.5k to 6.6k instructions, and a ChimeClient add from 50.5k to 46.2k
+/// (callgrind, 2026-11-24).
 ///
 /// Message structs are zeroed and then set up by their generated `_init` (the `*_INIT` macros are
 /// invisible from Swift), so string fields start out pointing at protobuf-c's static empty
 /// string; `assign` leaves an empty Swift string there and never frees it.
 final class CArena {
-  private var allocations: [UnsafeMutableRawPointer] = []
+  /// The chunk pieces are cut from, and what is left of it.
+  private var current: UnsafeMutableRawPointer?
+  private var left = 0
+  /// Every chunk but `current`, freed with it.
+  private var full: [UnsafeMutableRawPointer] = []
+  private var nextChunkBytes = CArena.firstChunkBytes
 
-  init() {
-    allocations.reserveCapacity(16)
-  }
+  static let firstChunkBytes = 1024
+  /// The largest chunk made for small pieces; a larger piece gets a chunk of its own size.
+  static let largestChunkBytes = 64 << 10
+
+  init() {}
 
   deinit {
     freeAll()
   }
 
   func freeAll() {
-    for p in allocations { free(p) }
-    allocations.removeAll()
+    if let current { free(current) }
+    for chunk in full { free(chunk) }
+    current = nil
+    left = 0
+    full.removeAll()
+    nextChunkBytes = Self.firstChunkBytes
   }
 
-  private func allocate(bytes: Int) -> UnsafeMutableRawPointer {
-    guard let p = calloc(1, max(bytes, 1)) else { fatalError("out of memory") }
-    allocations.append(p)
-    return p
+  /// `bytes` (at least 1) of memory aligned to 16, zeroed when `zeroed`, valid until `freeAll`.
+  func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
+    let size = (max(bytes, 1) + 15) & ~15
+    if size > left { newChunk(holding: size) }
+    let piece = current! + (chunkBytes - left)
+    left -= size
+    if zeroed { memset(piece, 0, size) }
+    return piece
+  }
+
+  /// The size of `current`.
+  private var chunkBytes = 0
+
+  private func newChunk(holding size: Int) {
+    let bytes = max(size, nextChunkBytes)
+    guard let chunk = malloc(bytes) else { fatalError("out of memory") }
+    if let current { full.append(current) }
+    current = chunk
+    chunkBytes = bytes
+    left = bytes
+    nextChunkBytes = min(nextChunkBytes * 2, Self.largestChunkBytes)
+  }
+
+  /// A protobuf-c allocator that cuts from this arena (its `free` does nothing: the arena
+  /// frees everything at once), valid while the arena is. For `protobuf_c_message_unpack`
+  /// only; a message unpacked with it must not be given to `protobuf_c_message_free_unpacked`
+  /// with another allocator.
+  var allocator: ProtobufCAllocator {
+    ProtobufCAllocator(
+      alloc: { data, size in
+        Unmanaged<CArena>.fromOpaque(data!).takeUnretainedValue().allocate(bytes: size, zeroed: false)
+      },
+      free: { _, _ in },
+      allocator_data: Unmanaged.passUnretained(self).toOpaque())
   }
 
   /// A new message struct, initialised by its generated `_init` function.

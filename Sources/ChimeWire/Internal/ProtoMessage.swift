@@ -48,23 +48,25 @@ enum ProtoMessage {
   typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
 
   /// Unpacks `bytes` with the message's generated `_unpack`, hands the message to `body`, and
-  /// frees it afterwards. Returns nil when the bytes are not a valid message.
+  /// frees it afterwards. Returns nil when the bytes are not a valid message. The message is
+  /// unpacked into an arena (`CArena.allocator`), freed whole once `body` returns: pointers
+  /// into the message must not outlive `body`.
   static func unpacking<M, R, E: Error>(
     _ bytes: UnsafeRawBufferPointer,
     with unpack: Unpack<M>,
     _ body: (UnsafePointer<M>) throws(E) -> R
   ) throws(E) -> R? {
+    let arena = CArena()
+    defer { arena.freeAll() }
+    var allocator = arena.allocator
     var scratch: UInt8 = 0
     let message: UnsafeMutablePointer<M>?
     if let base = bytes.baseAddress, bytes.count > 0 {
-      message = unpack(nil, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+      message = unpack(&allocator, bytes.count, base.assumingMemoryBound(to: UInt8.self))
     } else {
-      message = unpack(nil, 0, &scratch)
+      message = unpack(&allocator, 0, &scratch)
     }
     guard let message else { return nil }
-    defer {
-      protobuf_c_message_free_unpacked(UnsafeMutableRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self), nil)
-    }
     return try body(message)
   }
 
