@@ -35,16 +35,22 @@ extension WireCodec {
   public static func encodeEvent(_ event: Event, packedPending: [UInt8]) -> [UInt8] {
     var rest = event
     rest.pending = nil
-    var bytes = encodeEvent(rest)
-    bytes.reserveCapacity(bytes.count + 11 + packedPending.count)
-    bytes.append(6 << 3 | 2)  // Event.pending = 6, length-delimited
-    var length = UInt64(packedPending.count)
+    return appending(field: 6, packedPending, to: encodeEvent(rest))  // Event.pending = 6
+  }
+
+  /// `bytes` with a length-delimited `field` holding `message` appended: a decoder takes fields
+  /// in any order, so the result decodes as if the message had been built in.
+  static func appending(field: UInt8, _ message: [UInt8], to bytes: [UInt8]) -> [UInt8] {
+    var bytes = bytes
+    bytes.reserveCapacity(bytes.count + 11 + message.count)
+    bytes.append(field << 3 | 2)
+    var length = UInt64(message.count)
     while length >= 0x80 {
       bytes.append(UInt8(truncatingIfNeeded: length) | 0x80)
       length >>= 7
     }
     bytes.append(UInt8(length))
-    bytes += packedPending
+    bytes += message
     return bytes
   }
 }

@@ -146,7 +146,7 @@ final class NotificationService {
 
   // MARK: calls
 
-  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
+  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddAnswer>) {
     do {
       try RequestValidator.validate(request)
     } catch {
@@ -215,7 +215,7 @@ final class NotificationService {
     return kind == .named || kind == .criticalNamed
   }
 
-  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
+  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddAnswer>) {
     let request = prepared.request
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
     if request.trigger == nil {
@@ -229,15 +229,16 @@ final class NotificationService {
       writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: shape.note)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
-          return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
+          return AddAnswer(result: AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered))
         }
       }
     } else {
-      writer.submit(AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)) { [self] result in
+      let add = AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)
+      writer.submit(add) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, app: app)
           scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
-          return AddResult(pending: pending, replaced: outcome.replaced)
+          return AddAnswer(result: AddResult(pending: pending, replaced: outcome.replaced), packedPending: add.packed)
         }
       }
     }
@@ -245,8 +246,8 @@ final class NotificationService {
 
   /// Answers an add once its commit is known: moved attachments leave their source once the
   /// row is durable, before the answer; a failed commit gives staged files back.
-  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddResult>,
-                                  committed: (Outcome) -> AddResult) {
+  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddAnswer>,
+                                  committed: (Outcome) -> AddAnswer) {
     switch result {
     case .failure(let error):
       afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
