@@ -35,11 +35,9 @@ public enum RequestValidator {
   }
 
   public static func validate(_ content: NotificationContent, field: String) throws(ChimeError) {
-    for (name, text) in [("title", content.title), ("subtitle", content.subtitle), ("body", content.body),
-                         ("category_identifier", content.categoryIdentifier), ("thread_identifier", content.threadIdentifier),
-                         ("target_content_identifier", content.targetContentIdentifier), ("summary_argument", content.summaryArgument),
-                         ("launch_image_name", content.launchImageName)]
-    {
+    // One call per field rather than a loop over an array of them: the array was built (and
+    // freed) on every add.
+    func text(_ name: StaticString, _ text: String) throws(ChimeError) {
       if text.utf8.count > Limits.textMaxBytes {
         throw ChimeError(.fieldTooLong, "\(name) is \(text.utf8.count) bytes; the limit is \(Limits.textMaxBytes)", field: "\(field).\(name)")
       }
@@ -47,6 +45,14 @@ public enum RequestValidator {
         throw ChimeError(.fieldContainsNUL, "\(name) contains a NUL character", field: "\(field).\(name)")
       }
     }
+    try text("title", content.title)
+    try text("subtitle", content.subtitle)
+    try text("body", content.body)
+    try text("category_identifier", content.categoryIdentifier)
+    try text("thread_identifier", content.threadIdentifier)
+    try text("target_content_identifier", content.targetContentIdentifier)
+    try text("summary_argument", content.summaryArgument)
+    try text("launch_image_name", content.launchImageName)
     if let localization = content.alertLocalization {
       try localization.validate(field: "\(field).alert_localization")
     }
@@ -61,7 +67,9 @@ public enum RequestValidator {
     if let sound = content.sound {
       try validate(sound, field: "\(field).sound")
     }
-    try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")
+    if !content.userInfoJSON.isEmpty {
+      try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")
+    }
     guard content.attachments.count <= Limits.attachmentsMax else {
       throw ChimeError(.tooManyAttachments, "at most \(Limits.attachmentsMax) attachments", field: "\(field).attachments")
     }

@@ -13,7 +13,8 @@ import ChimeSystem
 enum SoundResolver {
   /// What the request's sound will play, or nil when it has none. A critical sound is
   /// downgraded unless `criticalAllowed` (the app's critical-alert permission now).
-  static func resolve(_ sound: Sound?, layout: AppLayout, criticalAllowed: Bool = false) -> SoundResolution? {
+  /// `layout` is evaluated only for a named sound, the one kind looked up in files.
+  static func resolve(_ sound: Sound?, layout: @autoclosure () -> AppLayout, criticalAllowed: Bool = false) -> SoundResolution? {
     guard let sound else { return nil }
     var resolution: SoundResolution
     switch sound.kind {
@@ -22,7 +23,7 @@ enum SoundResolver {
     case .default, .defaultCritical:
       resolution = SoundResolution(plays: .default)
     case .named, .criticalNamed:
-      resolution = check(name: sound.name, layout: layout).resolution
+      resolution = check(name: sound.name, layout: layout()).resolution
     }
     return DeliveryShape.critical(resolution, requested: sound, allowed: criticalAllowed ? .criticalAlert : [])
   }
