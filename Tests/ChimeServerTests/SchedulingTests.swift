@@ -15,7 +15,11 @@ import Testing
     let result = try await client.add(.tea(in: 10))
     #expect(result.pending.nextFire == added.adding(seconds: 10))
     #expect(!result.replaced)
-    _ = try await nextEvent(&events) { $0.kind == .pendingAdded }
+    // The answer carries the request as the store packed it for its row: the same value a
+    // listing reads back, and the one the event carries.
+    #expect(try await client.pending().items == [result.pending])
+    let event = try await nextEvent(&events) { $0.kind == .pendingAdded }
+    #expect(event.pending == result.pending)
 
     d.advance(seconds: 9.9)
     d.advance(seconds: 0.1)

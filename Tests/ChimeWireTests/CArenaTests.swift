@@ -35,14 +35,28 @@ import Testing
     }
   }
 
-  /// protobuf-c unpacks into the arena: a message with many strings and nested messages (more
-  /// than one chunk) decodes whole, and a truncated one is refused without leaking or crashing.
+  /// protobuf-c unpacks into the arena: a message with many strings and nested messages, more
+  /// than one chunk's worth, decodes whole.
   @Test func messagesUnpackIntoTheArena() throws {
     let pending = Fixtures.fullPending()
-    let bytes = WireCodec.encodePendingRequest(pending)
-    #expect(try WireCodec.decodePendingRequest(bytes) == pending)
-    for cut in stride(from: 1, to: bytes.count, by: max(bytes.count / 40, 1)) {
-      _ = try? WireCodec.decodePendingRequest(Array(bytes.prefix(cut)))
-    }
+    #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
+  }
+
+  /// Past its limit the arena answers nil (protobuf-c then fails the unpack) and says so; a
+  /// size that is negative as an Int (a size_t past Int.max) is refused, not rounded to 16.
+  @Test func theLimitAndImpossibleSizesAreRefused() {
+    let arena = CArena()
+    defer { arena.freeAll() }
+    arena.limit = 100
+    #expect(arena.tryAllocate(bytes: 40, zeroed: true) != nil)  // 48 of 100
+    #expect(arena.tryAllocate(bytes: 40, zeroed: true) != nil)  // 96 of 100
+    #expect(!arena.limitReached)
+    #expect(arena.tryAllocate(bytes: 1, zeroed: true) == nil)  // 16 more would be 112
+    #expect(arena.limitReached)
+    arena.limit = .max
+    #expect(arena.tryAllocate(bytes: -1, zeroed: false) == nil)
+    #expect(arena.tryAllocate(bytes: .max, zeroed: false) == nil)
+    arena.freeAll()
+    #expect(arena.allocated == 0 && !arena.limitReached)
   }
 }

@@ -22,6 +22,43 @@ import Testing
     #expect(try WireCodec.decodeNextTriggerDatesResponse([]) == [])
   }
 
+  // MARK: Payloads built to make the decoder allocate
+
+  /// A length-delimited field: tag, varint length, bytes.
+  private static func field(_ number: UInt8, _ bytes: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [number << 3 | 2]
+    var length = bytes.count
+    while length >= 0x80 {
+      out.append(UInt8(truncatingIfNeeded: length) | 0x80)
+      length >>= 7
+    }
+    out.append(UInt8(length))
+    return out + bytes
+  }
+
+  /// protobuf-c merges a singular message that appears more than once, concatenating its
+  /// repeated fields into new arrays each time: 16,384 copies of `alert_localization` holding
+  /// one empty `loc_args` (64 KiB) would take about 1 GiB. The decode is refused, soon, with a
+  /// reason, by the memory budget of its unpacking (64 KiB + 128 bytes per payload byte).
+  @Test func aMessageMergedManyTimesIsRefusedNotGrown() throws {
+    let localization = Self.field(6, [])  // AlertLocalization.loc_args = [""]
+    let content = Array(repeating: Self.field(15, localization), count: 16_384).flatMap { $0 }  // NotificationContent.alert_localization
+    let payload = Self.field(1, Self.field(2, content))  // AddRequest.request.content
+    let start = ContinuousClock.now
+    let error = #expect(throws: ChimeError.self) { try WireCodec.decodeAddRequest(payload) }
+    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(error?.reason == "MALFORMED_PAYLOAD")
+    #expect(error?.message.contains("would take more than") == true)
+  }
+
+  /// The budget is above what any valid message needs: 30,000 empty attachments (2 bytes
+  /// each, 64 bytes of struct and 8 of pointer each once unpacked) decode whole.
+  @Test func manySmallElementsStillDecode() throws {
+    let content = Array(repeating: Self.field(7, []), count: 30_000).flatMap { $0 }  // NotificationContent.attachments
+    let request = try WireCodec.decodeAddRequest(Self.field(1, Self.field(2, content)))
+    #expect(request.content.attachments.count == 30_000)
+  }
+
   @Test func nextTriggerDatesHostileInput() {
     let badZone = ProtoWriter.message { r in r.field(1) { d in d.field(2, bytes: [0xFF]) } }
     let zone = #expect(throws: ChimeError.self) { try WireCodec.decodeNextTriggerDatesResponse(badZone) }

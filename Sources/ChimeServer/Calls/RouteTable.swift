@@ -26,7 +26,9 @@ struct RouteTable {
   }
 
   /// As `unary(_:_:)`, for a service that answers something `encode` turns into the
-  /// descriptor's response bytes (an answer carrying parts already packed).
+  /// descriptor's response bytes (an answer carrying parts already packed). The compiler does
+  /// not tie `encode` to the descriptor's response type as it does above: a test must (for
+  /// the add, SchedulingTests compares the answer with the listing and the event).
   mutating func unary<Request, Response, Answer>(
     _ descriptor: CallDescriptor<Request, Response>,
     encoding encode: @escaping (Answer) -> [UInt8],

@@ -39,14 +39,48 @@ final class CArena {
     left = 0
     full.removeAll()
     nextChunkBytes = Self.firstChunkBytes
+    allocated = 0
+    limitReached = false
   }
 
   /// `bytes` (at least 1) of memory aligned to 16, zeroed when `zeroed`, valid until `freeAll`.
+  /// For what this process builds: stops the process when memory runs out.
   func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
+    guard let piece = tryAllocate(bytes: bytes, zeroed: zeroed) else { fatalError("out of memory (\(bytes) bytes)") }
+    return piece
+  }
+
+  /// Bytes handed out so far, and the most this arena may hand out (`allocator` answers NULL
+  /// past it, and protobuf-c fails the unpack).
+  private(set) var allocated = 0
+  var limit = Int.max
+  /// Set when a piece was refused for `limit`.
+  private(set) var limitReached = false
+
+  /// As `allocate`, or nil when `bytes` is negative (a `size_t` past `Int.max`), would take
+  /// the arena past `limit`, or memory runs out.
+  func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
+    guard bytes >= 0, bytes <= Int.max - 16 else { return nil }
     let size = (max(bytes, 1) + 15) & ~15
-    if size > left { newChunk(holding: size) }
-    let piece = current! + (chunkBytes - left)
-    left -= size
+    guard size <= limit - allocated else {
+      limitReached = true
+      return nil
+    }
+    let piece: UnsafeMutableRawPointer
+    if size <= left {
+      piece = current! + (chunkBytes - left)
+      left -= size
+    } else if size > Self.largestChunkBytes / 2 {
+      // A large piece gets a chunk of its own; the current one keeps what it has left.
+      guard let own = malloc(size) else { return nil }
+      full.append(own)
+      piece = own
+    } else {
+      guard newChunk(atLeast: size) else { return nil }
+      piece = current!
+      left -= size
+    }
+    allocated += size
     if zeroed { memset(piece, 0, size) }
     return piece
   }
@@ -54,24 +88,28 @@ final class CArena {
   /// The size of `current`.
   private var chunkBytes = 0
 
-  private func newChunk(holding size: Int) {
-    let bytes = max(size, nextChunkBytes)
-    guard let chunk = malloc(bytes) else { fatalError("out of memory") }
+  /// Replaces `current` with a chunk of `nextChunkBytes`, or of `size` when that is larger.
+  private func newChunk(atLeast size: Int) -> Bool {
+    let bytes = max(nextChunkBytes, size)
+    guard let chunk = malloc(bytes) else { return false }
     if let current { full.append(current) }
     current = chunk
     chunkBytes = bytes
     left = bytes
     nextChunkBytes = min(nextChunkBytes * 2, Self.largestChunkBytes)
+    return true
   }
 
-  /// A protobuf-c allocator that cuts from this arena (its `free` does nothing: the arena
-  /// frees everything at once), valid while the arena is. For `protobuf_c_message_unpack`
-  /// only; a message unpacked with it must not be given to `protobuf_c_message_free_unpacked`
-  /// with another allocator.
+  /// A protobuf-c allocator that cuts from this arena, valid while the arena is. For
+  /// `protobuf_c_message_unpack` only; a message unpacked with it must not be given to
+  /// `protobuf_c_message_free_unpacked`. Its `free` does nothing: the arena frees everything at
+  /// once. What protobuf-c frees while unpacking stays allocated until then, which `limit`
+  /// bounds: merging a singular message that appears many times concatenates its repeated
+  /// fields into new arrays each time, memory that grows with the square of the payload.
   var allocator: ProtobufCAllocator {
     ProtobufCAllocator(
       alloc: { data, size in
-        Unmanaged<CArena>.fromOpaque(data!).takeUnretainedValue().allocate(bytes: size, zeroed: false)
+        Unmanaged<CArena>.fromOpaque(data!).takeUnretainedValue().tryAllocate(bytes: size, zeroed: false)
       },
       free: { _, _ in },
       allocator_data: Unmanaged.passUnretained(self).toOpaque())

@@ -47,17 +47,31 @@ enum ProtoMessage {
 
   typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
 
+  /// The most memory unpacking `bytes` of payload may take: 64 KiB, plus 128 bytes per byte.
+  /// The largest generated message struct is 168 bytes, and the shortest field that makes one
+  /// (an empty element of a repeated message field) is 2 bytes, so a valid message stays under
+  /// 92 bytes per byte; what goes past it is a payload built to make protobuf-c allocate (a
+  /// singular message repeated N times merges N times, its arrays growing with N²).
+  static func unpackBudget(_ bytes: Int) -> Int {
+    let (perByte, tooMany) = bytes.multipliedReportingOverflow(by: 128)
+    let (total, tooLarge) = perByte.addingReportingOverflow(64 << 10)
+    return tooMany || tooLarge ? Int.max : total
+  }
+
   /// Unpacks `bytes` with the message's generated `_unpack`, hands the message to `body`, and
-  /// frees it afterwards. Returns nil when the bytes are not a valid message. The message is
-  /// unpacked into an arena (`CArena.allocator`), freed whole once `body` returns: pointers
-  /// into the message must not outlive `body`.
+  /// frees it afterwards. Returns nil when the bytes are not a valid message, or would take more
+  /// than `unpackBudget` to unpack (`overBudget` then says so). The message is unpacked into an
+  /// arena (`CArena.allocator`), freed whole once `body` returns: pointers into the message
+  /// must not outlive `body`.
   static func unpacking<M, R, E: Error>(
     _ bytes: UnsafeRawBufferPointer,
     with unpack: Unpack<M>,
+    overBudget: UnsafeMutablePointer<Bool>? = nil,
     _ body: (UnsafePointer<M>) throws(E) -> R
   ) throws(E) -> R? {
     let arena = CArena()
     defer { arena.freeAll() }
+    arena.limit = unpackBudget(bytes.count)
     var allocator = arena.allocator
     var scratch: UInt8 = 0
     let message: UnsafeMutablePointer<M>?
@@ -66,7 +80,10 @@ enum ProtoMessage {
     } else {
       message = unpack(&allocator, 0, &scratch)
     }
-    guard let message else { return nil }
+    guard let message else {
+      overBudget?.pointee = arena.limitReached
+      return nil
+    }
     return try body(message)
   }
 
@@ -80,9 +97,10 @@ enum ProtoMessage {
     _ body: (UnsafePointer<M>) throws(ChimeError) -> R
   ) throws(ChimeError) -> R {
     // Array.withUnsafeBytes rethrows untyped errors, so carry the typed one out in a Result.
+    var overBudget = false
     let result = bytes.withUnsafeBytes { raw in
       Result { () throws(ChimeError) in
-        try unpacking(raw, with: unpack) { (message) throws(ChimeError) -> R in
+        try unpacking(raw, with: unpack, overBudget: &overBudget) { (message) throws(ChimeError) -> R in
           // Every generated struct starts with its ProtobufCMessage base, holding the descriptor.
           let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
           if let field = ProtoStrings.fieldWithNUL(in: raw, descriptor: base.pointee.descriptor) {
@@ -92,7 +110,9 @@ enum ProtoMessage {
         }
       }
     }
-    guard let value = try result.get() else { throw WireErrors.malformedPayload(name) }
+    guard let value = try result.get() else {
+      throw overBudget ? WireErrors.overBudget(name, bytes: bytes.count) : WireErrors.malformedPayload(name)
+    }
     return value
   }
 

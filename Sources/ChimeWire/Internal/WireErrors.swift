@@ -6,6 +6,11 @@ enum WireErrors {
     ChimeError(.malformedPayload, "payload is not a valid \(message) message")
   }
 
+  /// A payload that would take more memory to unpack than any valid message of its size.
+  static func overBudget(_ message: String, bytes: Int) -> ChimeError {
+    ChimeError(.malformedPayload, "payload is not a valid \(message) message: its \(bytes) bytes would take more than \(ProtoMessage.unpackBudget(bytes)) bytes to unpack (a message field repeated to make them grow)")
+  }
+
   static func containsNUL(field: String) -> ChimeError {
     ChimeError(.fieldContainsNUL, "\(field) contains a NUL character", field: field)
   }
