@@ -21,6 +21,8 @@ public final class ChimeDatabase: Sendable {
   public let attachmentQuota: Int64
   /// Every read and commit passes it, so `close()` never pulls a connection from under one.
   let gate = AccessGate()
+  /// The writer connection's direct statements, kept across batches.
+  let writerStatements = WriterStatements()
   /// The store was too large to check whole at open: `verifyDeferred()` is still to run.
   public let deferredCheck: Bool
 
@@ -194,11 +196,18 @@ public final class ChimeDatabase: Sendable {
     pool.interrupt()
   }
 
+  /// A store dropped without `close()` lets go of the writer's statements first: GRDB closes
+  /// its connections with `sqlite3_close`, which refuses a connection with a live statement.
+  deinit {
+    writerStatements.removeAll()
+  }
+
   /// Closes every connection, waiting for accesses in progress. Later calls fail with
   /// UNAVAILABLE `STORE_CLOSED` (and `commit` answers that for each mutation). Safe to call
   /// while other threads read and commit.
   public func close() {
     guard gate.close() else { return }
+    writerStatements.removeAll()
     do {
       try pool.close()
     } catch {

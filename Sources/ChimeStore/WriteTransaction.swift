@@ -11,8 +11,6 @@ public final class WriteTransaction {
   /// when none did (a mutation rolled back gives its appends back). Retention runs before the
   /// commit when one did.
   var newestCursor: Int64?
-  /// The batch's direct statements, looked up in GRDB's cache once per batch.
-  private var directStatements = [DirectStatement?](repeating: nil, count: DirectSQL.allCases.count)
 
   init(db: Database, store: ChimeDatabase) {
     self.db = db
@@ -55,13 +53,11 @@ public final class WriteTransaction {
     }
   }
 
-  /// `sql`'s statement, looked up in GRDB's cache once per batch (by index: hashing the SQL
-  /// text for every use was 6k instructions per add).
+  /// `sql`'s statement, prepared once for the writer's connection and kept by the store (by
+  /// index: looking it up in GRDB's cache by its text, once per batch, was 8.8k instructions of
+  /// a lone add, building the text and hashing it).
   func direct(_ sql: DirectSQL) throws -> DirectStatement {
-    if let statement = directStatements[sql.rawValue] { return statement }
-    let statement = try DirectStatement(db, sql.sql)
-    directStatements[sql.rawValue] = statement
-    return statement
+    try store.writerStatements.statement(sql, db)
   }
 
   enum Table: String {
