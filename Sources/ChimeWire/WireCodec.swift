@@ -41,21 +41,6 @@ public enum WireCodec {
     }
   }
 
-  /// `encodeAddResponse(result)` for a result whose `pending` is already packed
-  /// (`encodePendingRequest` of the same request, as the store packed it for its row): those
-  /// bytes go in as field 1 instead of packing the request again on the loop, once per add.
-  public static func encodeAddResponse(_ result: AddResult, packedPending: [UInt8]) -> [UInt8] {
-    let rest = ProtoMessage.pack { arena in
-      let m = arena.message(chime__v1__add_response__init)
-      m.pointee.replaced = result.replaced ? 1 : 0
-      if let delivered = result.delivered {
-        m.pointee.delivered = RequestProto.build(delivered, in: arena)
-      }
-      return m
-    }
-    return appending(field: 1, packedPending, to: rest)  // AddResponse.pending = 1
-  }
-
   public static func decodeAddResponse(_ bytes: [UInt8]) throws(ChimeError) -> AddResult {
     try ProtoMessage.decode(bytes, as: "AddResponse", with: chime__v1__add_response__unpack) { m throws(ChimeError) in
       let delivered: DeliveredNotification? =
