@@ -17,7 +17,8 @@ public final class ChimeDatabase: Sendable {
   /// pages (its row, three indexes, the app's count, its event, a split or the header now and
   /// then), each written to the WAL and synced before the add is answered, and the sync takes
   /// longer the more bytes it flushes (here about 1 µs per KiB). `chime-bench` runs alternating
-  /// the three sizes (2026-11-24, 1,000,000 pending): a lone add's commit in the store 0.181-0.194
+  /// the three sizes (a build taking the size from the environment, not committed; 2026-11-24,
+  /// 1,000,000 pending): a lone add's commit in the store 0.181-0.194
   /// ms at 4 KiB, 0.169-0.174 at 2 KiB, 0.160-0.163 at 1 KiB; adds in batches of 32 +5-10% at
   /// 2 KiB; memory, restart and fire lateness with a million pending unchanged. 2 KiB rather
   /// than 1: a request with a long body or user info (up to 16 KiB) stays in its row instead of
