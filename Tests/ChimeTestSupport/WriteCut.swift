@@ -111,7 +111,13 @@ public struct WriteCut: Sendable {
     }
   }
 
-  private static let shimDirectory = TemporaryDirectory(prefix: "chime-writecut")
+  /// A static is never deinitialized, so its directory is removed when the test process exits
+  /// (each run left a /tmp/chime-writecut-* behind).
+  private static let shimDirectory: TemporaryDirectory = {
+    let directory = TemporaryDirectory(prefix: "chime-writecut")
+    atexit { try? FileManager.default.removeItem(atPath: WriteCut.shimDirectory.path) }
+    return directory
+  }()
   private static let built = Locked<String?>(nil)
 }
 
