@@ -129,6 +129,28 @@ import Testing
     try await stillServes(d)
   }
 
+  /// An add whose 900 KB payload repeats one `alert_localization` 225,000 times: protobuf-c
+  /// merges each copy into the last, concatenating its repeated field, which would take about
+  /// 200 GB (and, before the unpack budget, minutes of the loop's CPU). It is refused within
+  /// the budget, promptly, and the daemon serves on.
+  @Test func aPayloadBuiltToGrowWhenUnpackedIsRefusedAndServingGoesOn() async throws {
+    let d = try InProcessDaemon()
+    let client = try d.client()
+    // AddRequest.request.content.alert_localization.loc_args = [""], the localization 225,000 times.
+    let payload = ProtoWriter.message { add in
+      add.field(1) { request in
+        request.field(2) { content in
+          for _ in 0..<225_000 { content.field(15) { localization in localization.field(6, string: "") } }
+        }
+      }
+    }
+    #expect(payload.count > 900_000 && payload.count < 1 << 20)
+    let start = ContinuousClock.now
+    await expectError("MALFORMED_PAYLOAD") { _ = try await client.call(.add, payload: payload) }
+    #expect(ContinuousClock.now - start < .seconds(10))
+    try await stillServes(d)
+  }
+
   @Test(arguments: [
     ("oversized length prefix", lengthPrefixed([], declaredLength: 50 << 20), "FRAME_TOO_LARGE"),
     ("bytes that are not a frame", lengthPrefixed([0xFF, 0xFE, 0xFD, 0xFC, 0xFB, 0xFA]), "MALFORMED_FRAME"),

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeClient
 import ChimeCore
 import ChimeWire

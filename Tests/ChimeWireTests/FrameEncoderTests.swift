@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeCore
 import ChimeWire
 import Testing

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeTestSupport
 import ChimeWire
 import Testing
 
@@ -24,26 +25,19 @@ import Testing
 
   // MARK: Payloads built to make the decoder allocate
 
-  /// A length-delimited field: tag, varint length, bytes.
-  private static func field(_ number: UInt8, _ bytes: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = [number << 3 | 2]
-    var length = bytes.count
-    while length >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: length) | 0x80)
-      length >>= 7
-    }
-    out.append(UInt8(length))
-    return out + bytes
-  }
-
   /// protobuf-c merges a singular message that appears more than once, concatenating its
   /// repeated fields into new arrays each time: 16,384 copies of `alert_localization` holding
   /// one empty `loc_args` (64 KiB) would take about 1 GiB. The decode is refused, soon, with a
   /// reason, by the memory budget of its unpacking (64 KiB + 128 bytes per payload byte).
   @Test func aMessageMergedManyTimesIsRefusedNotGrown() throws {
-    let localization = Self.field(6, [])  // AlertLocalization.loc_args = [""]
-    let content = Array(repeating: Self.field(15, localization), count: 16_384).flatMap { $0 }  // NotificationContent.alert_localization
-    let payload = Self.field(1, Self.field(2, content))  // AddRequest.request.content
+    // AddRequest.request.content.alert_localization.loc_args = [""], the localization 16,384 times.
+    let payload = ProtoWriter.message { add in
+      add.field(1) { request in
+        request.field(2) { content in
+          for _ in 0..<16_384 { content.field(15) { localization in localization.field(6, string: "") } }
+        }
+      }
+    }
     let start = ContinuousClock.now
     let error = #expect(throws: ChimeError.self) { try WireCodec.decodeAddRequest(payload) }
     #expect(ContinuousClock.now - start < .seconds(5))
@@ -54,8 +48,10 @@ import Testing
   /// The budget is above what any valid message needs: 30,000 empty attachments (2 bytes
   /// each, 64 bytes of struct and 8 of pointer each once unpacked) decode whole.
   @Test func manySmallElementsStillDecode() throws {
-    let content = Array(repeating: Self.field(7, []), count: 30_000).flatMap { $0 }  // NotificationContent.attachments
-    let request = try WireCodec.decodeAddRequest(Self.field(1, Self.field(2, content)))
+    let payload = ProtoWriter.message { add in  // AddRequest.request.content.attachments, 30,000 empty ones
+      add.field(1) { request in request.field(2) { content in for _ in 0..<30_000 { content.field(7, bytes: []) } } }
+    }
+    let request = try WireCodec.decodeAddRequest(payload)
     #expect(request.content.attachments.count == 30_000)
   }
 
