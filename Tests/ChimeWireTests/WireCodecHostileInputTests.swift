@@ -27,7 +27,7 @@ import Testing
 
   /// protobuf-c merges a singular message that appears more than once, concatenating its
   /// repeated fields into new arrays each time: 16,384 copies of `alert_localization` holding
-  /// one empty `loc_args` (64 KiB) would take about 1 GiB. The decode is refused, soon, with a
+  /// one empty `loc_args` (64 KiB) would take about 1 GiB. The decode is refused, with a
   /// reason, by the memory budget of its unpacking (64 KiB + 128 bytes per payload byte).
   @Test func aMessageMergedManyTimesIsRefusedNotGrown() throws {
     // AddRequest.request.content.alert_localization.loc_args = [""], the localization 16,384 times.
@@ -38,9 +38,7 @@ import Testing
         }
       }
     }
-    let start = ContinuousClock.now
     let error = #expect(throws: ChimeError.self) { try WireCodec.decodeAddRequest(payload) }
-    #expect(ContinuousClock.now - start < .seconds(5))
     #expect(error?.reason == "MALFORMED_PAYLOAD")
     #expect(error?.message.contains("would take more than") == true)
   }
