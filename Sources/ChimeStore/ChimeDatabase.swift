@@ -23,9 +23,9 @@ public final class ChimeDatabase: Sendable {
   /// 2 KiB; memory, restart and fire lateness with a million pending unchanged. 2 KiB rather
   /// than 1: a request with a long body or user info (up to 16 KiB) stays in its row instead of
   /// a chain of overflow pages, and the indexes stay a level shallower. SQLite sets the page
-  /// size when it creates the file; an existing store keeps its own (changing it means
-  /// rebuilding the file with VACUUM outside WAL mode, which chimed does not do to a user's
-  /// store behind their back).
+  /// size when it creates the file; an existing store keeps its own until `chimed
+  /// --compact-store` rebuilds it (`compact(path:)`: VACUUM outside WAL mode, which chimed does
+  /// not do to a user's store behind their back).
   public static let pageSize = 2048
 
   let pool: DatabasePool

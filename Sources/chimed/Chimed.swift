@@ -3,6 +3,7 @@ import ChimeBuildInfo
 import ChimeConfig
 import ChimeCore
 import ChimeServer
+import ChimeStore
 import ChimeSystem
 import Foundation
 import Logging
@@ -38,6 +39,7 @@ struct Chimed: ParsableCommand {
       Examples:
         chimed
         chimed --print-config
+        chimed --compact-store          (with chimed stopped)
         chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
       """,
     version: BuildInfo.version
@@ -48,6 +50,9 @@ struct Chimed: ParsableCommand {
 
   @Flag(help: "Print the effective configuration, with where each value came from, and exit.")
   var printConfig = false
+
+  @Flag(help: "Rebuild the store (chime.db in the data directory) in place and exit, with chimed stopped: gives back the space of removed requests and pruned events, and gives a store made before 2 KiB pages the smaller page size (a lone add's commit then syncs half the bytes).")
+  var compactStore = false
 
   @Option(help: "Unix socket path (default: $CHIME_SOCKET, else $XDG_RUNTIME_DIR/chime/chimed.sock).")
   var socket: String?
@@ -162,6 +167,17 @@ struct Chimed: ParsableCommand {
     if printConfig {
       print(settings.printed(), terminator: "")
       return
+    }
+    if compactStore {
+      let path = settings.dataDirectory + "/chime.db"
+      do throws(ChimeError) {
+        let report = try ChimeDatabase.compact(path: path)
+        print("chimed: compacted \(path): \(report.bytesBefore) -> \(report.bytesAfter) bytes, pages of \(report.pageSizeBefore) -> \(report.pageSizeAfter) bytes")
+        return
+      } catch {
+        FileHandle.standardError.write(Data("chimed: \(error.code) \(error.reason): \(error.message)\n".utf8))
+        throw ExitCode(error.code == .unavailable ? 75 : 1)  // EX_TEMPFAIL: in use, try once chimed is stopped
+      }
     }
     LogLevelSwitch.shared.set(Logger.Level(rawValue: settings.logLevel) ?? .info)
     // Straight to the journal, with fields, when stderr is the journal (systemd's unit).

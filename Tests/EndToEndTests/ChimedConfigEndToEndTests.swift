@@ -29,6 +29,34 @@ import Testing
     #expect(missing.errors.contains("absent.toml: cannot read"), "\(missing.errors)")
   }
 
+  /// `chimed --compact-store` refuses a store the running chimed has open (exit 75, which says
+  /// to try again later), rebuilds it once chimed is stopped, and the next chimed finds
+  /// everything.
+  @Test func compactStoreWaitsForChimedToStopAndKeepsTheStore() throws {
+    let dir = TemporaryDirectory()
+    var daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    for name in ["a", "b", "c"] {
+      let added = try ChimeCLI.run(["add", name, "--title", name.uppercased(), "--in", "1h"], socket: daemon.socketPath, app: "org.example.compact")
+      #expect(added.status == 0, "\(added.stderr)")
+    }
+    let busy = try ChildProcess.run(Self.chimed, ["--data-dir", daemon.dataDirectory, "--compact-store"])
+    #expect(busy.status == 75)
+    #expect(busy.errors.contains("is in use (is chimed running?)"), "\(busy.errors)")
+    #expect(daemon.terminate() == 0)
+
+    let compacted = try ChildProcess.run(Self.chimed, ["--data-dir", daemon.dataDirectory, "--compact-store"])
+    #expect(compacted.status == 0, "\(compacted.errors)")
+    #expect(compacted.output.contains("chimed: compacted \(daemon.dataDirectory)/chime.db: "), "\(compacted.output)")
+    #expect(compacted.output.contains("pages of 2048 -> 2048 bytes"), "\(compacted.output)")
+
+    daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    defer { daemon.terminate() }
+    let pending = try ChimeCLI.run(["pending"], socket: daemon.socketPath, app: "org.example.compact")
+    for name in ["a", "b", "c"] { #expect(pending.stdout.contains(name.uppercased()), "\(pending.stdout)") }
+  }
+
   @Test func printConfigShowsEachValueAndWhereItCameFrom() throws {
     let dir = TemporaryDirectory()
     try "# mine\nmissed-grace = 4.5\nattachment-quota = \"2GB\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)

@@ -1,0 +1,77 @@
+import ChimeCore
+import ChimeTestSupport
+import Foundation
+import GRDB
+import Testing
+@testable import ChimeStore
+
+/// `chimed --compact-store`: the store rebuilt in place with 2 KiB pages, everything kept, and
+/// never while another connection has it open.
+@Suite struct CompactTests {
+  let dir = TemporaryDirectory()
+
+  /// A migrated store made with SQLite's 4 KiB pages, as chimed made them before 2 KiB.
+  func fourKiBStore(_ path: String) throws {
+    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 4096") }
+    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    try Schema.migrator.migrate(queue)
+    try queue.close()
+  }
+
+  func add(_ identifier: String, to database: ChimeDatabase) throws {
+    let pending = PageSizeTests.pending(identifier)
+    _ = try database.commit(AddPending(app: "a", pending: pending, at: pending.added)).get()
+  }
+
+  @Test func aFourKiBStoreIsRebuiltWithTwoKiBPagesAndKeepsEverything() throws {
+    let path = dir.file("old/chime.db")
+    try fourKiBStore(path)
+    var database = try ChimeDatabase(path: path)
+    for i in 0..<200 { try add("r\(i)", to: database) }
+    let cursor = try database.lastCursor()
+    database.close()
+
+    let report = try ChimeDatabase.compact(path: path)
+    #expect(report.pageSizeBefore == 4096)
+    #expect(report.pageSizeAfter == ChimeDatabase.pageSize)
+    #expect(report.bytesAfter > 0)
+
+    database = try ChimeDatabase(path: path)
+    defer { database.close() }
+    let (count, mode, pageSize) = try database.pool.read { db in
+      (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending"), try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+       try Int.fetchOne(db, sql: "PRAGMA page_size"))
+    }
+    #expect(count == 200)
+    #expect(mode == "wal")
+    #expect(pageSize == ChimeDatabase.pageSize)
+    #expect(try database.lastCursor() == cursor)
+    try add("after", to: database)
+  }
+
+  @Test func aStoreInUseIsLeftAlone() throws {
+    let path = dir.file("busy/chime.db")
+    let database = try ChimeDatabase(path: path)
+    defer { database.close() }
+    try add("kept", to: database)
+    let error = #expect(throws: ChimeError.self) { try ChimeDatabase.compact(path: path) }
+    #expect(error?.code == .unavailable)
+    #expect(error?.reason == "STORE_UNAVAILABLE")
+    #expect(error?.message.contains("in use") == true, "\(String(describing: error))")
+    // The open store goes on as it was.
+    try add("then", to: database)
+    #expect(try database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+  }
+
+  @Test func noStoreAndADamagedFileAreRefusedWithReasons() throws {
+    let missing = #expect(throws: ChimeError.self) { try ChimeDatabase.compact(path: dir.file("none/chime.db")) }
+    #expect(missing?.code == .failedPrecondition)
+    let garbage = dir.file("chime.db")
+    try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: garbage))
+    let damaged = #expect(throws: ChimeError.self) { try ChimeDatabase.compact(path: garbage) }
+    #expect(damaged?.reason == "STORE_DAMAGED", "\(String(describing: damaged))")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == Data(repeating: 0x5A, count: 8192), "left untouched")
+  }
+}
