@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeTestSupport
 import Foundation
 import Glibc
+import GRDB
 import Testing
 
 /// `chime doctor` against a healthy daemon, a dead one and a read-only data directory.
@@ -91,6 +92,33 @@ import Testing
     #expect(status(run, "database") == "fail", "\(run.stdout)")
     let check = (run.object?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "database" }
     #expect((check?["detail"] as? String)?.contains("SQLite error 26: file is not a database") == true, "\(run.stdout)")
+  }
+
+  /// A store made before 2 KiB pages works, and doctor says how to move it to them; after
+  /// `chimed --compact-store` the check is ok.
+  @Test func aStoreWithFourKiBPagesGetsTheCompactHint() throws {
+    let dir = TemporaryDirectory()
+    let data = dir.file("data")
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    let old = try DatabaseQueue(path: data + "/chime.db")
+    try old.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA page_size = 4096")
+      try db.execute(sql: "CREATE TABLE made_before (x)")
+    }
+    try old.close()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()  // migrates it, keeping its pages
+    #expect(daemon.terminate() == 0)
+
+    let before = try doctor(["--socket", dir.socketPath, "--data-dir", data, "--config", "/dev/null"])
+    #expect(status(before, "database") == "warn", "\(before.stdout)")
+    #expect(before.stdout.contains("4096-byte pages (a new store has 2048)"), "\(before.stdout)")
+    #expect(before.stdout.contains("chimed --compact-store"), "\(before.stdout)")
+
+    let compacted = try ChildProcess.run(DaemonProcess.binDirectory + "/chimed", ["--data-dir", data, "--compact-store"])
+    #expect(compacted.status == 0, "\(compacted.errors)")
+    let after = try doctor(["--socket", dir.socketPath, "--data-dir", data, "--config", "/dev/null"])
+    #expect(status(after, "database") == "ok", "\(after.stdout)")
   }
 
   @Test(.enabled(if: getuid() == 0, "needs root to mount a read-only tmpfs"))

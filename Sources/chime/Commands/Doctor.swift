@@ -189,8 +189,13 @@ struct DoctorChecks {
       return DoctorCheck(name: "database", status: .fail, detail: "integrity_check: \(report.integrity.prefix(3).joined(separator: "; "))",
                          hint: "stop chimed and restore \(path) from a backup")
     }
-    return DoctorCheck(name: "database", status: .ok,
-                       detail: "\(path): integrity ok, schema \(report.migrations.count) migrations (last \"\(report.migrations.last ?? "none")\")")
+    let detail = "\(path): integrity ok, schema \(report.migrations.count) migrations (last \"\(report.migrations.last ?? "none")\")"
+    guard report.pageSize <= DoctorDatabase.currentPageSize else {
+      return DoctorCheck(name: "database", status: .warn,
+                         detail: detail + ", \(report.pageSize)-byte pages (a new store has \(DoctorDatabase.currentPageSize))",
+                         hint: "stop chimed, run `chimed --compact-store`, start it again: each lone add's commit then syncs half the bytes")
+    }
+    return DoctorCheck(name: "database", status: .ok, detail: detail)
   }
 
   func busCheck(_ environment: [String: String]) -> DoctorCheck {

@@ -16,7 +16,13 @@ enum DoctorDatabase {
   struct Report {
     var integrity: [String]
     var migrations: [String]
+    /// Bytes per page (0 when SQLite did not say).
+    var pageSize: Int
   }
+
+  /// The page size chimed gives a new store (ChimeStore's `ChimeDatabase.pageSize`, which this
+  /// process does not link); a store with larger pages was made before and still works.
+  static let currentPageSize = 2048
 
   /// The library chimed links (libsqlite3-0's soname).
   static let libraryName = "libsqlite3.so.0"
@@ -32,7 +38,8 @@ enum DoctorDatabase {
     let integrity = try sqlite.strings(db, "PRAGMA integrity_check")
     // A store chimed has not migrated yet has no grdb_migrations table: no migrations.
     let migrations = (try? sqlite.strings(db, "SELECT identifier FROM grdb_migrations")) ?? []
-    return Report(integrity: integrity, migrations: migrations)
+    let pageSize = (try? sqlite.strings(db, "PRAGMA page_size"))?.first.flatMap { Int($0) } ?? 0
+    return Report(integrity: integrity, migrations: migrations, pageSize: pageSize)
   }
 }
 
