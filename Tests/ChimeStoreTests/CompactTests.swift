@@ -10,16 +10,6 @@ import Testing
 @Suite struct CompactTests {
   let dir = TemporaryDirectory()
 
-  /// A migrated store made with SQLite's 4 KiB pages, as chimed made them before 2 KiB.
-  func fourKiBStore(_ path: String) throws {
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    var configuration = Configuration()
-    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 4096") }
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
-    try Schema.migrator.migrate(queue)
-    try queue.close()
-  }
-
   func add(_ identifier: String, to database: ChimeDatabase) throws {
     let pending = PageSizeTests.pending(identifier)
     _ = try database.commit(AddPending(app: "a", pending: pending, at: pending.added)).get()
@@ -27,7 +17,7 @@ import Testing
 
   @Test func aFourKiBStoreIsRebuiltWithTwoKiBPagesAndKeepsEverything() throws {
     let path = dir.file("old/chime.db")
-    try fourKiBStore(path)
+    try PageSizeTests.fourKiBStore(path)
     var database = try ChimeDatabase(path: path)
     for i in 0..<200 { try add("r\(i)", to: database) }
     let cursor = try database.lastCursor()

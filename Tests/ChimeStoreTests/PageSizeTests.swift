@@ -28,14 +28,19 @@ import Testing
     #expect(journal == "wal")
   }
 
-  @Test func aStoreWithFourKiBPagesKeepsThemAndWorks() throws {
-    let path = dir.file("old/chime.db")
+  /// A migrated store made with SQLite's 4 KiB pages, as chimed made them before 2 KiB.
+  static func fourKiBStore(_ path: String) throws {
     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     var configuration = Configuration()
     configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 4096") }
     let queue = try DatabaseQueue(path: path, configuration: configuration)
     try Schema.migrator.migrate(queue)
     try queue.close()
+  }
+
+  @Test func aStoreWithFourKiBPagesKeepsThemAndWorks() throws {
+    let path = dir.file("old/chime.db")
+    try Self.fourKiBStore(path)
 
     var database = try ChimeDatabase(path: path)
     _ = try database.commit(AddPending(app: "a", pending: Self.pending("kept"), at: Self.pending("kept").added)).get()
