@@ -34,9 +34,9 @@ struct JournalLogHandler: LogHandler {
     return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
   }
 
-  func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-           file: String, function: String, line: UInt) {
-    let all = explicit.map { metadata.merging($0) { _, new in new } } ?? metadata
+  func log(event: LogEvent) {
+    let (level, message, source, file, function, line) = (event.level, event.message, event.source, event.file, event.function, event.line)
+    let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
     let pairs = all.sorted { $0.key < $1.key }
     let text = pairs.isEmpty ? "\(message)" : "\(pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(message)"
     var fields = [

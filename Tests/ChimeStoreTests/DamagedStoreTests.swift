@@ -47,7 +47,7 @@ import Testing
     let path = dir.file("chime.db")
     let db = try ChimeDatabase(path: path)
     for i in 0..<400 {
-      try db.commit(AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("r\(i)", title: String(repeating: "x", count: 200)), added: t0), at: t0)).get()
+      _ = try db.commit(AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("r\(i)", title: String(repeating: "x", count: 200)), added: t0), at: t0)).get()
     }
     db.close()
     // Everything into the main file, and no WAL left for the next open to replay.
@@ -75,7 +75,7 @@ import Testing
     try Schema.migrator.migrate(old, upTo: "v5: authorization and badge")
     try old.close()
     let db = try ChimeDatabase(path: path)
-    try db.commit(AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("a"), added: t0), at: t0)).get()
+    _ = try db.commit(AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("a"), added: t0), at: t0)).get()
     #expect(try db.pendingCount() == 1)
     db.close()
     #expect(!FileManager.default.fileExists(atPath: path + ".before-migration"))

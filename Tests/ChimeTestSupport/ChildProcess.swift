@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs a program to its end and captures what it printed; a run that takes longer than
 /// `timeout` seconds is killed (and fails on its status), so no test hangs on a child.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs the built `chime` binary as a user would, capturing its output.
 public enum ChimeCLI {

@@ -1,6 +1,6 @@
-public import ChimeClient
-public import ChimeCore
-public import Foundation
+import ChimeClient
+import ChimeCore
+import Foundation
 import Glibc
 
 /// Crash rounds: the real `chimed` under load — clients adding, removing and listing, one-shot

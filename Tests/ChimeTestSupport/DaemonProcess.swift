@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Glibc
 import ChimeCore
 
@@ -35,7 +35,7 @@ public final class DaemonProcess: @unchecked Sendable {
     self.directory = directory
     stderrFile = directory.file("chimed.log")
     // A fresh log per daemon (a test may start several in one directory).
-    FileManager.default.createFile(atPath: stderrFile, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrFile, contents: nil)
     self.arguments = ["--socket", socketPath, "--data-dir", dataDirectory, "--log-level", "debug"] + arguments
     var changes = extra
     changes["CHIME_SOCKET"] = .some(nil)

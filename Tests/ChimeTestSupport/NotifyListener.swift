@@ -1,4 +1,4 @@
-public import ChimeSystem
+import ChimeSystem
 import Foundation
 
 /// Stands in for systemd's `NOTIFY_SOCKET`: a datagram socket in a test's directory that

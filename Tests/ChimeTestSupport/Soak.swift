@@ -1,6 +1,6 @@
-public import ChimeClient
-public import ChimeCore
-public import Foundation
+import ChimeClient
+import ChimeCore
+import Foundation
 import Glibc
 
 /// Soak: the real `chimed` under a steady mixed load for a while — clients adding one-shots due

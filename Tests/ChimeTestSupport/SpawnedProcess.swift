@@ -1,5 +1,5 @@
 public import Foundation
-public import Glibc
+import Glibc
 
 /// A child started with `posix_spawn` and reaped with `waitpid`. Every process the tests start
 /// goes through here, not through Foundation's `Process`: on Linux its `run()` crashed reading

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Glibc
 
 /// A fresh directory under /tmp (or `parent`), removed when released. Short, so a socket path

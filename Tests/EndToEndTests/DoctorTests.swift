@@ -27,7 +27,7 @@ import Testing
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()
-    FileManager.default.createFile(atPath: dir.file("empty.toml"), contents: Data())
+    _ = FileManager.default.createFile(atPath: dir.file("empty.toml"), contents: Data())
     defer { daemon.terminate() }
     let run = try doctor(["--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
     #expect(run.status == 0, "\(run.stdout)")

@@ -33,9 +33,7 @@ enum JSONOutput {
       content["sound"] = s
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
-    var object: [String: Any] = ["id": r.identifier, "content": content, "trigger": trigger(r.trigger),
-                                 "missed": missed(r.missedFire)]
-    return object
+    return ["id": r.identifier, "content": content, "trigger": trigger(r.trigger), "missed": missed(r.missedFire)]
   }
 
   /// The interruption level as `--level` takes it: `time-sensitive`, not `timeSensitive`.

@@ -30,7 +30,7 @@ import Testing
 
   @Test func fixedMatchesPrintf() {
     var values: [Double] = [0, -0.0, 0.05, 0.15, 0.25, 0.35, 0.45, 0.95, 0.949999, 1, 1.5, 2.5, -2.5, 0.001, 123.456789,
-                            1e-7, 5e-324, 0.5e-6, 1e15 + 0.3, 18_446_744_073_709_549_568, -1e-10, 86_399.95, 1.0 / 3]
+                            1e-7, Double.leastNonzeroMagnitude, 0.5e-6, 1e15 + 0.3, 18_446_744_073_709_549_568, -1e-10, 86_399.95, 1.0 / 3]
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<2_000 {
       let exponent = Double(Int.random(in: -12...18, using: &generator))
