@@ -18,20 +18,21 @@
 #define CHIMEI_DEFAULT_TIMEOUT_MS 30000
 
 /*
- * Reasons this client reports for failures on its own side (the daemon's are in the README's
- * reason table). The Python client (clients/python/chime_client) reports the same
- * MALFORMED_REPLY and OUT_OF_MEMORY; both belong in the shared reason catalogue:
- *   DAEMON_UNAVAILABLE   UNAVAILABLE        cannot connect to the socket
- *   CONNECTION_CLOSED    UNAVAILABLE        the connection broke, or was broken before
- *   DEADLINE_EXCEEDED    DEADLINE_EXCEEDED  no answer within the client's timeout
- *   FRAME_TOO_LARGE      RESOURCE_EXHAUSTED a call over the daemon's 1 MiB frame limit (refused
- *                                           before sending), or a reply over 64 MiB
- *   MALFORMED_REPLY      INTERNAL           the daemon's answer does not decode as the
- *                                           expected message (client-invented)
- *   OUT_OF_MEMORY        RESOURCE_EXHAUSTED an allocation in the client failed (client-invented)
- *   INVALID_ARGUMENT     INVALID_ARGUMENT   a NULL or out-of-range argument
- *   SOCKET_PATH_TOO_LONG INVALID_ARGUMENT   the socket path does not fit in sun_path
- *   CANCELLED            CANCELLED          a stream ended by chime_subscribe_stop
+ * Reasons reported for failures on the client's side, for the shared reason catalogue (the
+ * daemon's are in the README's reason table). "C" is this library, "Py" clients/python.
+ *   DAEMON_UNAVAILABLE   UNAVAILABLE        C Py  nothing accepts connections at the socket
+ *   CONNECTION_CLOSED    UNAVAILABLE        C Py  the connection broke, or was broken before
+ *   DEADLINE_EXCEEDED    DEADLINE_EXCEEDED  C Py  no answer within the client's timeout
+ *   FRAME_TOO_LARGE      RESOURCE_EXHAUSTED C Py  a call over the daemon's 1 MiB frame limit
+ *                                                 (refused before sending), or a reply over 64 MiB
+ *   SOCKET_PATH_TOO_LONG INVALID_ARGUMENT   C     the socket path does not fit in sun_path
+ *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop
+ * Invented by the clients, in no catalogue yet:
+ *   MALFORMED_REPLY      INTERNAL           C Py  the daemon's answer does not decode as the
+ *                                                 expected message, or pages never end
+ *   OUT_OF_MEMORY        RESOURCE_EXHAUSTED C     an allocation in the client failed
+ *   INVALID_ARGUMENT     INVALID_ARGUMENT   C     a NULL or out-of-range argument (also a setter's
+ *                                                 bad argument, reported by the call that sends)
  */
 
 struct chime_error {
