@@ -914,8 +914,7 @@ static int on_service_event(const chime_extension_event *event, void *context) {
 
 static void *service_thread(void *arg) {
   service_state *state = arg;
-  state->code = chime_register_extension(state->stream_client, "svc", NULL, 0, true, on_service_event, state,
-                                         state->error);
+  state->code = chime_register_service_extension(state->stream_client, "svc", on_service_event, state, state->error);
   pthread_mutex_lock(&state->lock);
   state->registered = true; /* also wakes the waiter when registration failed */
   pthread_cond_broadcast(&state->changed);
@@ -976,6 +975,180 @@ static void test_push_and_service_extension(void) {
   chime_error_free(state.error);
   chime_close(app);
   chime_close(ext);
+}
+
+/* A content extension's side of the tests: what it saw, answered on its own client. */
+typedef struct extension_state {
+  chime_client *stream_client, *answerer;
+  bool raw_with_media_button; /* register through chime_register_extension_message */
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  bool registered, delivered, responded, pressed, ended;
+  char delivered_id[32], response_for[32], response_action[32], response_text[32], pressed_id[32];
+  int pressed_command;
+  uint64_t response_id;
+  int answer_code;
+  int code;
+  char reason[96];
+} extension_state;
+
+static int on_content_event(const chime_extension_event *event, void *context) {
+  extension_state *s = context;
+  uint64_t answer_to = 0;
+  pthread_mutex_lock(&s->lock);
+  if (chime_extension_event_registered(event)) {
+    s->registered = true;
+  } else if (chime_extension_event_response_id(event) != 0) {
+    answer_to = s->response_id = chime_extension_event_response_id(event);
+    snprintf(s->response_for, sizeof s->response_for, "%s", chime_extension_event_response_identifier(event));
+    snprintf(s->response_action, sizeof s->response_action, "%s", chime_extension_event_response_action(event));
+    snprintf(s->response_text, sizeof s->response_text, "%s", chime_extension_event_response_text(event));
+  } else if (chime_extension_event_media_identifier(event)[0] != '\0') {
+    snprintf(s->pressed_id, sizeof s->pressed_id, "%s", chime_extension_event_media_identifier(event));
+    s->pressed_command = chime_extension_event_media_command(event);
+    s->pressed = true;
+  } else if (chime_extension_event_notification(event) != NULL) {
+    snprintf(s->delivered_id, sizeof s->delivered_id, "%s",
+             chime_notification_identifier(chime_extension_event_notification(event)));
+    s->delivered = true;
+  }
+  pthread_cond_broadcast(&s->changed);
+  pthread_mutex_unlock(&s->lock);
+  if (answer_to != 0) {
+    chime_error *error = chime_error_new();
+    int code = chime_answer_response(s->answerer, "invite-ui", answer_to, CHIME_RESPONSE_DO_NOT_DISMISS, error);
+    pthread_mutex_lock(&s->lock);
+    s->answer_code = code;
+    s->responded = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    chime_error_free(error);
+  }
+  return 0;
+}
+
+static void *content_extension_thread(void *arg) {
+  extension_state *s = arg;
+  chime_error *error = chime_error_new();
+  if (s->raw_with_media_button) {
+    Chime__V1__MediaButtonFrame frame = CHIME__V1__MEDIA_BUTTON_FRAME__INIT;
+    frame.width = frame.height = 44;
+    Chime__V1__MediaPlayPauseButton button = CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON__INIT;
+    button.type = CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT;
+    button.frame = &frame;
+    Chime__V1__ExtensionAttributes attributes = CHIME__V1__EXTENSION_ATTRIBUTES__INIT;
+    attributes.ratio_case = CHIME__V1__EXTENSION_ATTRIBUTES__RATIO_INITIAL_CONTENT_SIZE_RATIO;
+    attributes.initial_content_size_ratio = 0.5;
+    attributes.media_button = &button;
+    char *categories[] = {"music"};
+    Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
+    request.extension_identifier = "player";
+    request.n_category_identifiers = 1;
+    request.category_identifiers = categories;
+    request.attributes = &attributes;
+    s->code = chime_register_extension_message(s->stream_client, &request, on_content_event, s, error);
+  } else {
+    const char *categories[] = {"event-invite"};
+    s->code = chime_register_content_extension(s->stream_client, "invite-ui", categories, 1, 0.5, 0,
+                                               on_content_event, s, error);
+  }
+  pthread_mutex_lock(&s->lock);
+  snprintf(s->reason, sizeof s->reason, "%s", chime_error_reason(error));
+  s->ended = s->registered = true; /* also wakes a waiter when registration failed */
+  pthread_cond_broadcast(&s->changed);
+  pthread_mutex_unlock(&s->lock);
+  chime_error_free(error);
+  return NULL;
+}
+
+/* Waits (bounded, 10 s) until `flag` is true under s->lock. */
+static bool extension_wait(extension_state *s, const bool *flag) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&s->lock);
+  int rc = 0;
+  while (!*flag && rc == 0) {
+    rc = pthread_cond_timedwait(&s->changed, &s->lock, &until);
+  }
+  bool done = *flag;
+  pthread_mutex_unlock(&s->lock);
+  return done;
+}
+
+/* A content extension sees its category's deliveries and answers their responses; another,
+ * registered with a media button through the raw header, gets the presses. */
+static void test_content_extension_and_media(void) {
+  chime_client *app = connect_app("org.example.ctest.extension");
+  chime_client *stream = connect_app("org.example.ctest.extension");
+  chime_client *answerer = connect_app("org.example.ctest.extension");
+  if (app == NULL || stream == NULL || answerer == NULL) {
+    chime_close(app);
+    chime_close(stream);
+    chime_close(answerer);
+    return;
+  }
+  chime_category *invite = make_invite();
+  CHECK_OK(chime_set_categories(app, (const chime_category *const[]){invite}, 1, st), st);
+  chime_category_free(invite);
+  extension_state s = {.stream_client = stream, .answerer = answerer, .code = -1, .answer_code = -1};
+  pthread_mutex_init(&s.lock, NULL);
+  pthread_cond_init(&s.changed, NULL);
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, content_extension_thread, &s) == 0);
+  CHECK(extension_wait(&s, &s.registered) && !s.ended);
+  CHECK_OK(chime_add_now(app, "lunch", "Lunch", NULL, "event-invite", st), st);
+  CHECK(extension_wait(&s, &s.delivered));
+  CHECK_STR(s.delivered_id, "lunch");
+  bool removed = true;
+  CHECK_OK(chime_respond(app, "lunch", "comment", "Late", &removed, st), st); /* waits for the answer */
+  CHECK(extension_wait(&s, &s.responded));
+  CHECK(s.answer_code == CHIME_OK && s.response_id != 0);
+  CHECK_STR(s.response_for, "lunch");
+  CHECK_STR(s.response_action, "comment");
+  CHECK_STR(s.response_text, "Late");
+  CHECK(!removed); /* DO_NOT_DISMISS */
+  chime_subscribe_stop(stream);
+  pthread_join(thread, NULL);
+  CHECK(s.code == CHIME_CANCELLED);
+  CHECK_STR(s.reason, "CANCELLED");
+  pthread_mutex_destroy(&s.lock);
+  pthread_cond_destroy(&s.changed);
+
+  extension_state m = {.stream_client = stream, .answerer = answerer, .raw_with_media_button = true, .code = -1};
+  pthread_mutex_init(&m.lock, NULL);
+  pthread_cond_init(&m.changed, NULL);
+  CHECK(pthread_create(&thread, NULL, content_extension_thread, &m) == 0);
+  CHECK(extension_wait(&m, &m.registered) && !m.ended);
+  CHECK_OK(chime_add_now(app, "song", "Song", NULL, "music", st), st);
+  CHECK(extension_wait(&m, &m.delivered));
+  char *who = NULL;
+  CHECK_OK(chime_press_media_button(app, "song", CHIME_MEDIA_PLAY, &who, st), st);
+  CHECK_STR(who, "player");
+  free(who);
+  CHECK(extension_wait(&m, &m.pressed));
+  CHECK_STR(m.pressed_id, "song");
+  CHECK(m.pressed_command == CHIME_MEDIA_PLAY);
+  CHECK_OK(chime_report_media_playback(answerer, "player", "song", CHIME_PLAYBACK_PLAYING, st), st);
+  chime_notification_list *delivered = NULL;
+  CHECK_OK(chime_delivered(app, &delivered, st), st);
+  const chime_notification *song = NULL;
+  for (size_t i = 0; i < chime_notification_list_count(delivered); i++) {
+    if (strcmp(chime_notification_identifier(chime_notification_list_at(delivered, i)), "song") == 0) {
+      song = chime_notification_list_at(delivered, i);
+    }
+  }
+  const Chime__V1__DeliveredNotification *raw = chime_notification_delivered_message(song);
+  CHECK(raw != NULL && raw->media_playback == CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING);
+  chime_notification_list_free(delivered);
+  chime_subscribe_stop(stream);
+  pthread_join(thread, NULL);
+  CHECK(m.code == CHIME_CANCELLED);
+  pthread_mutex_destroy(&m.lock);
+  pthread_cond_destroy(&m.changed);
+  chime_close(app);
+  chime_close(stream);
+  chime_close(answerer);
 }
 
 static void test_media_and_extension_answers(void) {
@@ -1178,6 +1351,56 @@ static void test_timeout(void) {
   unlink(path);
 }
 
+/* A reply that does not decode is MALFORMED_REPLY, and the connection is not used again. */
+static void test_malformed_reply(void) {
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  snprintf(address.sun_path, sizeof address.sun_path, "%.64s/garbled.sock", root);
+  int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+  CHECK(listen(listener, 4) == 0);
+  chime_client *c = NULL;
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.garbled", st), st);
+  int server = accept(listener, NULL, NULL);
+  CHECK(server >= 0);
+  static const uint8_t junk[] = {0, 0, 0, 3, 0xFF, 0xFF, 0xFF}; /* a frame whose body is no Frame */
+  CHECK(server >= 0 && write(server, junk, sizeof junk) == (ssize_t)sizeof junk);
+  if (c != NULL) {
+    chime_set_timeout_ms(c, 5000);
+    CHECK(chime_get_app(c, NULL, st) == CHIME_INTERNAL);
+    CHECK_STR(chime_error_reason(st), "MALFORMED_REPLY");
+    CHECK(chime_get_app(c, NULL, st) == CHIME_INTERNAL); /* the broken connection is not reused */
+    CHECK_STR(chime_error_reason(st), "MALFORMED_REPLY");
+    chime_close(c);
+  }
+  if (server >= 0) close(server);
+  close(listener);
+  unlink(address.sun_path);
+}
+
+/* Accessors and error readers take NULL and answer "" or 0; the raw call reaches any method. */
+static void test_null_accessors_and_raw_call(void) {
+  CHECK_STR(chime_error_reason(NULL), "");
+  CHECK(chime_error_code(NULL) == CHIME_OK);
+  CHECK_STR(chime_notification_title(NULL), "");
+  CHECK(chime_notification_list_count(NULL) == 0 && chime_notification_list_at(NULL, 0) == NULL);
+  CHECK_STR(chime_id_list_at(NULL, 0), "");
+  CHECK_STR(chime_category_action_title(NULL, 3), "");
+  CHECK_STR(chime_app_id(NULL), "");
+  CHECK(chime_request_new(NULL) == NULL && chime_request_set_title(NULL, "x") == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_code_name(99), "UNKNOWN_CODE");
+  chime_client *c = connect_app("org.example.ctest.raw");
+  if (c == NULL) return;
+  Chime__V1__Empty empty = CHIME__V1__EMPTY__INIT;
+  ProtobufCMessage *answer = NULL;
+  CHECK_OK(chime_call_message(c, "GetServerInfo", &empty.base, &chime__v1__server_info__descriptor, &answer, st), st);
+  CHECK(answer != NULL && ((Chime__V1__ServerInfo *)answer)->pid > 0);
+  chime_message_free(answer);
+  CHECK(chime_call_message(c, "NoSuchMethod", &empty.base, &chime__v1__empty__descriptor, &answer, st) ==
+        CHIME_UNIMPLEMENTED);
+  CHECK(answer == NULL);
+  chime_close(c);
+}
+
 /* Runs last: a client whose daemon shuts down gets UNAVAILABLE, not a hang or a signal. */
 static void test_daemon_shutdown(void) {
   chime_client *c = connect_app("org.example.ctest.shutdown");
@@ -1217,11 +1440,14 @@ int main(void) {
   run("subscribe: live, resume cursor, stop", test_subscribe_live_resume_stop);
   run("push and a service extension", test_push_and_service_extension);
   run("media buttons and extension answers", test_media_and_extension_answers);
+  run("a content extension: deliveries, responses, media", test_content_extension_and_media);
   run("authorization, settings, badge", test_authorization_settings_badge);
   run("app registration, apps, sounds", test_apps_and_sounds);
   run("oversized call is refused locally", test_oversized_call);
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);
+  run("malformed reply", test_malformed_reply);
+  run("NULL accessors and the raw call", test_null_accessors_and_raw_call);
   run("daemon shutdown", test_daemon_shutdown);
   if (failed > 0) {
     print_daemon_log();

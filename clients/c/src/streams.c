@@ -182,18 +182,36 @@ int chime_register_extension_message(chime_client *client, const Chime__V1__Regi
                            call_extension_event, &adapter, error);
 }
 
-int chime_register_extension(chime_client *client, const char *extension_identifier,
-                             const char *const *category_identifiers, size_t category_count, bool service,
-                             chime_extension_callback callback, void *context, chime_error *error) {
+int chime_register_content_extension(chime_client *client, const char *extension_identifier,
+                                     const char *const *category_identifiers, size_t category_count,
+                                     double content_size_ratio, unsigned options, chime_extension_callback callback,
+                                     void *context, chime_error *error) {
   if (extension_identifier == NULL || (category_identifiers == NULL && category_count > 0)) {
     return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT",
                        "extension_identifier or category_identifiers is NULL");
   }
+  Chime__V1__ExtensionAttributes attributes = CHIME__V1__EXTENSION_ATTRIBUTES__INIT;
+  attributes.ratio_case = CHIME__V1__EXTENSION_ATTRIBUTES__RATIO_INITIAL_CONTENT_SIZE_RATIO;
+  attributes.initial_content_size_ratio = content_size_ratio;
+  attributes.default_content_hidden = (options & CHIME_EXTENSION_DEFAULT_CONTENT_HIDDEN) != 0;
+  attributes.overrides_default_title = (options & CHIME_EXTENSION_OVERRIDES_DEFAULT_TITLE) != 0;
+  attributes.user_interaction_enabled = (options & CHIME_EXTENSION_USER_INTERACTION_ENABLED) != 0;
   Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
   request.extension_identifier = (char *)extension_identifier;
   request.n_category_identifiers = category_count;
   request.category_identifiers = (char **)category_identifiers;
-  request.service = service;
+  request.attributes = &attributes;
+  return chime_register_extension_message(client, &request, callback, context, error);
+}
+
+int chime_register_service_extension(chime_client *client, const char *extension_identifier,
+                                     chime_extension_callback callback, void *context, chime_error *error) {
+  if (extension_identifier == NULL) {
+    return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "extension_identifier is NULL");
+  }
+  Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
+  request.extension_identifier = (char *)extension_identifier;
+  request.service = true;
   return chime_register_extension_message(client, &request, callback, context, error);
 }
 

@@ -407,12 +407,23 @@ const chime_notification *chime_extension_event_service_request(const chime_exte
 int64_t chime_extension_event_service_deadline_unix_ms(const chime_extension_event *event);
 uint64_t chime_extension_event_service_time_will_expire(const chime_extension_event *event);
 
-/* RegisterExtension: a content extension (service false) for the given categories, or a
- * service extension; streams its events to `callback` with chime_subscribe's ending rules. */
+/*
+ * RegisterExtension, streaming the extension's events to `callback` with chime_subscribe's
+ * ending rules. A content extension for the given categories (content_size_ratio: its initial
+ * height over its width, required; options: CHIME_EXTENSION_*), or the app's service extension
+ * (sent each mutable pushed notification to rewrite). A media play/pause button and what else
+ * ExtensionAttributes holds: chime_register_extension_message in <chime/chime-proto.h>.
+ */
+#define CHIME_EXTENSION_DEFAULT_CONTENT_HIDDEN 0x1u
+#define CHIME_EXTENSION_OVERRIDES_DEFAULT_TITLE 0x2u
+#define CHIME_EXTENSION_USER_INTERACTION_ENABLED 0x4u
 typedef int (*chime_extension_callback)(const chime_extension_event *event, void *context);
-int chime_register_extension(chime_client *client, const char *extension_identifier,
-                             const char *const *category_identifiers, size_t category_count, bool service,
-                             chime_extension_callback callback, void *context, chime_error *error);
+int chime_register_content_extension(chime_client *client, const char *extension_identifier,
+                                     const char *const *category_identifiers, size_t category_count,
+                                     double content_size_ratio, unsigned options, chime_extension_callback callback,
+                                     void *context, chime_error *error);
+int chime_register_service_extension(chime_client *client, const char *extension_identifier,
+                                     chime_extension_callback callback, void *context, chime_error *error);
 
 enum chime_extension_response_option {
   CHIME_RESPONSE_DO_NOT_DISMISS = 1,
