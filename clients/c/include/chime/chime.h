@@ -28,8 +28,9 @@
  *     the caller's on CHIME_OK (on failure *out is NULL): free it with its type's _free.
  *   - What an accessor returns (strings, list items, an event's notification) is borrowed
  *     from the object it was read from and lives as long as that object. Accessors never
- *     return NULL strings ("" when unset) and accept a NULL object.
- *   - Callbacks (chime_subscribe, chime_register_extension) borrow their event: it is freed
+ *     return NULL strings ("" when unset) and accept a NULL object; an _at past the end
+ *     gives NULL (or "" for strings).
+ *   - Callbacks (chime_subscribe, chime_register_*_extension) borrow their event: it is freed
  *     when the callback returns.
  *
  * DEADLINES: every unary call waits at most the client's timeout (chime_set_timeout_ms); the
@@ -387,7 +388,7 @@ int64_t chime_event_badge_count(const chime_event *event); /* BADGE_CHANGED even
 typedef int (*chime_event_callback)(const chime_event *event, void *context);
 int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_event_callback callback, void *context,
                     chime_error *error);
-/* Makes a running chime_subscribe / chime_register_extension of `client` return. Thread- and
+/* Makes a running chime_subscribe / chime_register_*_extension of `client` return. Thread- and
  * async-signal-safe. A stop sent while none runs makes the next one return at once. */
 void chime_subscribe_stop(chime_client *client);
 
