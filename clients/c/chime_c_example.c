@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "chime_client.h"
+#include <chime/chime.h>
 
 static int usage(const char *program) {
   fprintf(stderr,
@@ -31,10 +31,11 @@ static int usage(const char *program) {
   return 2;
 }
 
-static int report(const chime_status *status) {
-  fprintf(stderr, "chime-c-example: %s (%s): %s", chime_code_name(status->code), status->reason, status->message);
-  if (status->field[0] != '\0') {
-    fprintf(stderr, " [field %s]", status->field);
+static int report(const chime_error *error) {
+  fprintf(stderr, "chime-c-example: %s (%s): %s", chime_code_name(chime_error_code(error)), chime_error_reason(error),
+          chime_error_message(error));
+  if (chime_error_field(error)[0] != '\0') {
+    fprintf(stderr, " [field %s]", chime_error_field(error));
   }
   fputc('\n', stderr);
   return 1;
@@ -49,9 +50,9 @@ static void format_time(int64_t unix_ms, char *buf, size_t size) {
 }
 
 static void print_removed(const chime_id_list *removed) {
-  printf("removed %zu\n", removed->count);
-  for (size_t i = 0; i < removed->count; i++) {
-    printf("  %s\n", removed->ids[i]);
+  printf("removed %zu\n", chime_id_list_count(removed));
+  for (size_t i = 0; i < chime_id_list_count(removed); i++) {
+    printf("  %s\n", chime_id_list_at(removed, i));
   }
 }
 
@@ -104,10 +105,12 @@ int main(int argc, char **argv) {
     return usage(argv[0]);
   }
 
-  chime_status status;
+  chime_error *status = chime_error_new();
   chime_client *chime = NULL;
-  if (chime_connect(&chime, socket_path, app, &status) != CHIME_OK) {
-    return report(&status);
+  if (chime_connect(&chime, socket_path, app, status) != CHIME_OK) {
+    int failed = report(status);
+    chime_error_free(status);
+    return failed;
   }
   int exit_code = 0;
   if (strcmp(command, "add") == 0) {
@@ -116,43 +119,47 @@ int main(int argc, char **argv) {
     if (end == args[1] || *end != '\0') {
       fprintf(stderr, "chime-c-example: SECONDS must be a number, not \"%s\"\n", args[1]);
       chime_close(chime);
+      chime_error_free(status);
       return 2;
     }
     int64_t next_fire = 0;
     if (chime_add_interval(chime, args[0], rest > 2 ? args[2] : args[0], rest > 3 ? args[3] : NULL, seconds, repeats,
-                           &next_fire, &status) != CHIME_OK) {
-      exit_code = report(&status);
+                           &next_fire, status) != CHIME_OK) {
+      exit_code = report(status);
     } else {
       char when[64];
       format_time(next_fire, when, sizeof when);
       printf("scheduled %s for %s%s\n", args[0], when, repeats ? " (repeats)" : "");
     }
   } else if (strcmp(command, "pending") == 0) {
-    chime_pending_list list;
-    if (chime_pending(chime, &list, &status) != CHIME_OK) {
-      exit_code = report(&status);
+    chime_notification_list *list = NULL;
+    if (chime_pending(chime, &list, status) != CHIME_OK) {
+      exit_code = report(status);
     } else {
-      printf("%zu pending\n", list.count);
-      for (size_t k = 0; k < list.count; k++) {
+      printf("%zu pending\n", chime_notification_list_count(list));
+      for (size_t k = 0; k < chime_notification_list_count(list); k++) {
+        const chime_notification *item = chime_notification_list_at(list, k);
         char when[64];
-        format_time(list.items[k].next_fire_unix_ms, when, sizeof when);
-        printf("  %-24s %s  %s %gs  \"%s\"\n", list.items[k].identifier, when,
-               list.items[k].repeats ? "every" : "once, after", list.items[k].interval_seconds, list.items[k].title);
+        format_time(chime_notification_next_fire_unix_ms(item), when, sizeof when);
+        printf("  %-24s %s  %s %gs  \"%s\"\n", chime_notification_identifier(item), when,
+               chime_notification_repeats(item) ? "every" : "once, after", chime_notification_interval_seconds(item),
+               chime_notification_title(item));
       }
-      chime_pending_list_free(&list);
+      chime_notification_list_free(list);
     }
   } else {
-    chime_id_list removed;
+    chime_id_list *removed = NULL;
     int code = strcmp(command, "remove") == 0
-                   ? chime_remove(chime, (const char *const *)args, (size_t)rest, &removed, &status)
-                   : chime_remove_all(chime, &removed, &status);
+                   ? chime_remove(chime, (const char *const *)args, (size_t)rest, &removed, status)
+                   : chime_remove_all(chime, &removed, status);
     if (code != CHIME_OK) {
-      exit_code = report(&status);
+      exit_code = report(status);
     } else {
-      print_removed(&removed);
-      chime_id_list_free(&removed);
+      print_removed(removed);
+      chime_id_list_free(removed);
     }
   }
   chime_close(chime);
+  chime_error_free(status);
   return exit_code;
 }

@@ -23,9 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <chime/chime-proto.h> /* the raw protobuf-c access, for the tests of chime_call and deadlines */
+#include <chime/chime.h>
+
 #include "chime/v1/frame.pb-c.h"
-#include "chime/v1/notification_center.pb-c.h"
-#include "chime_client.h"
 
 /* ---- a tiny harness ---------------------------------------------------------------------- */
 
@@ -44,7 +45,7 @@ static int checks_failed; /* in the current test */
     int code_ = (expr);                                                                                   \
     if (code_ != CHIME_OK) {                                                                              \
       fprintf(stderr, "    %s:%d: %s failed: %s (%s): %s\n", __FILE__, __LINE__, #expr,                    \
-              chime_code_name(code_), (st).reason, (st).message);                                         \
+              chime_code_name(code_), chime_error_reason(st), chime_error_message(st));                                         \
       checks_failed++;                                                                                    \
     }                                                                                                     \
   } while (0)
@@ -60,6 +61,9 @@ static int checks_failed; /* in the current test */
   } while (0)
 
 static int passed, failed;
+
+/* The error every call of the main thread fills (threads have their own). */
+static chime_error *st;
 
 static void run(const char *name, void (*test)(void)) {
   checks_failed = 0;
@@ -226,18 +230,17 @@ static int stop_daemon(void) {
 }
 
 static chime_client *connect_app(const char *app) {
-  chime_status st;
   chime_client *client = NULL;
-  CHECK_OK(chime_connect(&client, socket_path, app, &st), st);
+  CHECK_OK(chime_connect(&client, socket_path, app, st), st);
   if (client != NULL) {
     chime_set_timeout_ms(client, 10000);
   }
   return client;
 }
 
-static bool has_id(const chime_pending_list *list, const char *identifier) {
-  for (size_t i = 0; i < list->count; i++) {
-    if (strcmp(list->items[i].identifier, identifier) == 0) {
+static bool has_id(const chime_notification_list *list, const char *identifier) {
+  for (size_t i = 0; i < chime_notification_list_count(list); i++) {
+    if (strcmp(chime_notification_identifier(chime_notification_list_at(list, i)), identifier) == 0) {
       return true;
     }
   }
@@ -249,114 +252,110 @@ static bool has_id(const chime_pending_list *list, const char *identifier) {
 static void test_add_pending_remove(void) {
   chime_client *c = connect_app("org.example.ctest.basic");
   if (c == NULL) return;
-  chime_status st;
   int64_t before = now_ms(), next_fire = 0;
-  CHECK_OK(chime_add_interval(c, "tea", "Tea", "Ready", 3600, false, &next_fire, &st), st);
-  CHECK(st.code == CHIME_OK && st.reason[0] == '\0');
+  CHECK_OK(chime_add_interval(c, "tea", "Tea", "Ready", 3600, false, &next_fire, st), st);
+  CHECK(chime_error_code(st) == CHIME_OK && chime_error_reason(st)[0] == '\0');
   CHECK(next_fire >= before + 3600000 && next_fire <= now_ms() + 3600000);
-  CHECK_OK(chime_add_interval(c, "coffee", "Coffee", NULL, 7200, true, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "coffee", "Coffee", NULL, 7200, true, NULL, st), st);
 
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 2);
-  CHECK(has_id(&list, "tea") && has_id(&list, "coffee"));
-  for (size_t i = 0; i < list.count; i++) {
-    if (strcmp(list.items[i].identifier, "coffee") == 0) {
-      CHECK_STR(list.items[i].title, "Coffee");
-      CHECK_STR(list.items[i].body, "");
-      CHECK(list.items[i].repeats && list.items[i].interval_seconds == 7200);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 2);
+  CHECK(has_id(list, "tea") && has_id(list, "coffee"));
+  for (size_t i = 0; i < chime_notification_list_count(list); i++) {
+    if (strcmp(chime_notification_identifier(chime_notification_list_at(list, i)), "coffee") == 0) {
+      CHECK_STR(chime_notification_title(chime_notification_list_at(list, i)), "Coffee");
+      CHECK_STR(chime_notification_body(chime_notification_list_at(list, i)), "");
+      CHECK(chime_notification_repeats(chime_notification_list_at(list, i)) && chime_notification_interval_seconds(chime_notification_list_at(list, i)) == 7200);
     } else {
-      CHECK_STR(list.items[i].body, "Ready");
-      CHECK(!list.items[i].repeats && list.items[i].interval_seconds == 3600);
-      CHECK(list.items[i].next_fire_unix_ms == next_fire);
+      CHECK_STR(chime_notification_body(chime_notification_list_at(list, i)), "Ready");
+      CHECK(!chime_notification_repeats(chime_notification_list_at(list, i)) && chime_notification_interval_seconds(chime_notification_list_at(list, i)) == 3600);
+      CHECK(chime_notification_next_fire_unix_ms(chime_notification_list_at(list, i)) == next_fire);
     }
   }
-  chime_pending_list_free(&list);
+  chime_notification_list_free(list);
 
   const char *gone[] = {"tea", "no-such-request"};
-  chime_id_list removed;
-  CHECK_OK(chime_remove(c, gone, 2, &removed, &st), st);
-  CHECK(removed.count == 1 && strcmp(removed.ids[0], "tea") == 0);
-  chime_id_list_free(&removed);
+  chime_id_list *removed = NULL;
+  CHECK_OK(chime_remove(c, gone, 2, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 1 && strcmp(chime_id_list_at(removed, 0), "tea") == 0);
+  chime_id_list_free(removed);
 
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 1 && has_id(&list, "coffee"));
-  chime_pending_list_free(&list);
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1 && has_id(list, "coffee"));
+  chime_notification_list_free(list);
 
-  CHECK_OK(chime_remove_all(c, &removed, &st), st);
-  CHECK(removed.count == 1 && strcmp(removed.ids[0], "coffee") == 0);
-  chime_id_list_free(&removed);
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 0 && list.items == NULL);
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_remove(c, NULL, 0, NULL, &st), st); /* nothing to remove is fine */
+  CHECK_OK(chime_remove_all(c, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 1 && strcmp(chime_id_list_at(removed, 0), "coffee") == 0);
+  chime_id_list_free(removed);
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 0);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_remove(c, NULL, 0, NULL, st), st); /* nothing to remove is fine */
   chime_close(c);
 }
 
 static void test_same_identifier_replaces(void) {
   chime_client *c = connect_app("org.example.ctest.replace");
   if (c == NULL) return;
-  chime_status st;
-  CHECK_OK(chime_add_interval(c, "walk", "Walk", NULL, 600, false, NULL, &st), st);
-  CHECK_OK(chime_add_interval(c, "walk", "Walk the dog", NULL, 900, false, NULL, &st), st);
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 1);
-  if (list.count == 1) {
-    CHECK_STR(list.items[0].title, "Walk the dog");
-    CHECK(list.items[0].interval_seconds == 900);
+  CHECK_OK(chime_add_interval(c, "walk", "Walk", NULL, 600, false, NULL, st), st);
+  CHECK_OK(chime_add_interval(c, "walk", "Walk the dog", NULL, 900, false, NULL, st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1);
+  if (chime_notification_list_count(list) == 1) {
+    CHECK_STR(chime_notification_title(chime_notification_list_at(list, 0)), "Walk the dog");
+    CHECK(chime_notification_interval_seconds(chime_notification_list_at(list, 0)) == 900);
   }
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_remove_all(c, NULL, &st), st);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_remove_all(c, NULL, st), st);
   chime_close(c);
 }
 
 static void test_many_pages(void) {
   chime_client *c = connect_app("org.example.ctest.pages");
   if (c == NULL) return;
-  chime_status st;
   char id[32];
   for (int i = 0; i < 250; i++) {
     snprintf(id, sizeof id, "r%03d", i);
-    CHECK_OK(chime_add_interval(c, id, id, NULL, 1000 + i, false, NULL, &st), st);
+    CHECK_OK(chime_add_interval(c, id, id, NULL, 1000 + i, false, NULL, st), st);
   }
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st); /* default page size is 100: three pages */
-  CHECK(list.count == 250);
-  CHECK(has_id(&list, "r000") && has_id(&list, "r249"));
-  chime_pending_list_free(&list);
-  chime_id_list removed;
-  CHECK_OK(chime_remove_all(c, &removed, &st), st);
-  CHECK(removed.count == 250);
-  chime_id_list_free(&removed);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st); /* default page size is 100: three pages */
+  CHECK(chime_notification_list_count(list) == 250);
+  CHECK(has_id(list, "r000") && has_id(list, "r249"));
+  chime_notification_list_free(list);
+  chime_id_list *removed = NULL;
+  CHECK_OK(chime_remove_all(c, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 250);
+  chime_id_list_free(removed);
   chime_close(c);
 }
 
 static void test_invalid_interval(void) {
   chime_client *c = connect_app("org.example.ctest.errors");
   if (c == NULL) return;
-  chime_status st;
-  int code = chime_add_interval(c, "nag", "Nag", NULL, 30, true, NULL, &st);
-  CHECK(code == CHIME_INVALID_ARGUMENT && st.code == 3);
-  CHECK_STR(st.reason, "INVALID_INTERVAL");
-  CHECK(strstr(st.field, "time_interval.seconds") != NULL);
-  CHECK(st.message[0] != '\0');
+  int code = chime_add_interval(c, "nag", "Nag", NULL, 30, true, NULL, st);
+  CHECK(code == CHIME_INVALID_ARGUMENT && chime_error_code(st) == 3);
+  CHECK_STR(chime_error_reason(st), "INVALID_INTERVAL");
+  CHECK(strstr(chime_error_field(st), "time_interval.seconds") != NULL);
+  CHECK(chime_error_message(st)[0] != '\0');
 
-  code = chime_add_interval(c, "neg", "Neg", NULL, -1, false, NULL, &st);
+  code = chime_add_interval(c, "neg", "Neg", NULL, -1, false, NULL, st);
   CHECK(code == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "INVALID_INTERVAL");
+  CHECK_STR(chime_error_reason(st), "INVALID_INTERVAL");
 
-  code = chime_add_interval(c, "empty", NULL, NULL, 60, false, NULL, &st);
+  code = chime_add_interval(c, "empty", NULL, NULL, 60, false, NULL, st);
   CHECK(code == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "NOTIFICATION_INVALID_NO_CONTENT");
+  CHECK_STR(chime_error_reason(st), "NOTIFICATION_INVALID_NO_CONTENT");
 
   /* Nothing was added, and the connection still works after error statuses. */
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 0);
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_add_interval(c, "ok", "Ok", NULL, 60, true, NULL, &st), st);
-  CHECK_OK(chime_remove_all(c, NULL, &st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 0);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_add_interval(c, "ok", "Ok", NULL, 60, true, NULL, st), st);
+  CHECK_OK(chime_remove_all(c, NULL, st), st);
   chime_close(c);
 }
 
@@ -368,29 +367,28 @@ static void test_app_isolation(void) {
     chime_close(b);
     return;
   }
-  chime_status st;
-  CHECK_OK(chime_add_interval(a, "shared", "A's", NULL, 600, false, NULL, &st), st);
-  chime_pending_list list;
-  CHECK_OK(chime_pending(b, &list, &st), st);
-  CHECK(list.count == 0);
-  chime_pending_list_free(&list);
+  CHECK_OK(chime_add_interval(a, "shared", "A's", NULL, 600, false, NULL, st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(b, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 0);
+  chime_notification_list_free(list);
   const char *ids[] = {"shared"};
-  chime_id_list removed;
-  CHECK_OK(chime_remove(b, ids, 1, &removed, &st), st);
-  CHECK(removed.count == 0);
-  chime_id_list_free(&removed);
-  CHECK_OK(chime_add_interval(b, "shared", "B's", NULL, 600, false, NULL, &st), st);
+  chime_id_list *removed = NULL;
+  CHECK_OK(chime_remove(b, ids, 1, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 0);
+  chime_id_list_free(removed);
+  CHECK_OK(chime_add_interval(b, "shared", "B's", NULL, 600, false, NULL, st), st);
 
-  CHECK_OK(chime_pending(a, &list, &st), st);
-  CHECK(list.count == 1 && strcmp(list.items[0].title, "A's") == 0);
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_remove_all(b, &removed, &st), st);
-  CHECK(removed.count == 1);
-  chime_id_list_free(&removed);
-  CHECK_OK(chime_pending(a, &list, &st), st);
-  CHECK(list.count == 1);
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_remove_all(a, NULL, &st), st);
+  CHECK_OK(chime_pending(a, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1 && strcmp(chime_notification_title(chime_notification_list_at(list, 0)), "A's") == 0);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_remove_all(b, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 1);
+  chime_id_list_free(removed);
+  CHECK_OK(chime_pending(a, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_remove_all(a, NULL, st), st);
   chime_close(a);
   chime_close(b);
 }
@@ -398,117 +396,126 @@ static void test_app_isolation(void) {
 static void test_bad_app_and_unimplemented(void) {
   chime_client *bad = connect_app("not a reverse-dns id!");
   if (bad == NULL) return;
-  chime_status st;
-  chime_pending_list list;
-  CHECK(chime_pending(bad, &list, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "INVALID_APP_ID");
+  chime_notification_list *list = NULL;
+  CHECK(chime_pending(bad, &list, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_APP_ID");
   chime_close(bad);
 
   chime_client *c = connect_app("org.example.ctest.unimplemented");
   if (c == NULL) return;
   uint8_t *reply = NULL;
   size_t reply_len = 0;
-  CHECK(chime_call(c, "NoSuchMethod", NULL, 0, &reply, &reply_len, &st) == CHIME_UNIMPLEMENTED);
-  CHECK(st.code == 12 && reply == NULL);
-  CHECK(chime_call(c, "/chime.v1.NotificationCenter/NoSuchMethod", NULL, 0, NULL, NULL, &st) == CHIME_UNIMPLEMENTED);
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  chime_pending_list_free(&list);
+  CHECK(chime_call(c, "NoSuchMethod", NULL, 0, &reply, &reply_len, st) == CHIME_UNIMPLEMENTED);
+  CHECK(chime_error_code(st) == 12 && reply == NULL);
+  CHECK(chime_call(c, "/chime.v1.NotificationCenter/NoSuchMethod", NULL, 0, NULL, NULL, st) == CHIME_UNIMPLEMENTED);
+  CHECK_OK(chime_pending(c, &list, st), st);
+  chime_notification_list_free(list);
   chime_close(c);
 }
 
-static const chime_action invite_actions[] = {
-    {.identifier = "accept", .title = "Accept"},
-    {.identifier = "decline", .title = "Decline", .options = CHIME_ACTION_DESTRUCTIVE},
-    {.identifier = "comment", .title = "Comment", .text_input = true, .text_input_button_title = "Send",
-     .text_input_placeholder = "Type here..."},
-};
-static const char *const invite_intents[] = {"intent.reply"};
-static const chime_category invite = {
-    .identifier = "event-invite",
-    .actions = invite_actions,
-    .action_count = 3,
-    .options = CHIME_CATEGORY_CUSTOM_DISMISS_ACTION,
-    .intent_identifiers = invite_intents,
-    .intent_identifier_count = 1,
-    .summary_format = "%u more invitations",
-};
+/* The invitation category of the tests: three actions, one with text input. */
+static chime_category *make_invite(void) {
+  chime_category *invite = chime_category_new("event-invite");
+  CHECK(invite != NULL);
+  CHECK_OK(chime_category_set_options(invite, CHIME_CATEGORY_CUSTOM_DISMISS_ACTION), st);
+  CHECK_OK(chime_category_add_action(invite, "accept", "Accept", 0), st);
+  CHECK_OK(chime_category_add_action(invite, "decline", "Decline", CHIME_ACTION_DESTRUCTIVE), st);
+  CHECK_OK(chime_category_add_action(invite, "comment", "Comment", 0), st);
+  CHECK_OK(chime_category_set_action_text_input(invite, 2, "Send", "Type here..."), st);
+  CHECK_OK(chime_category_add_intent(invite, "intent.reply"), st);
+  CHECK_OK(chime_category_set_summary_format(invite, "%u more invitations"), st);
+  return invite;
+}
 
 static void test_categories(void) {
   chime_client *c = connect_app("org.example.ctest.categories");
   if (c == NULL) return;
-  chime_status st;
-  chime_category_list list;
-  CHECK_OK(chime_categories(c, &list, &st), st);
-  CHECK(list.count == 0);
-  chime_category_list_free(&list);
+  chime_category_list *list = NULL;
+  CHECK_OK(chime_categories(c, &list, st), st);
+  CHECK(chime_category_list_count(list) == 0);
+  chime_category_list_free(list);
 
-  const chime_category plain = {.identifier = "plain"};
-  const chime_category both[] = {invite, plain};
-  CHECK_OK(chime_set_categories(c, both, 2, &st), st);
-  CHECK_OK(chime_categories(c, &list, &st), st);
-  CHECK(list.count == 2);
-  if (list.count == 2) {
-    const chime_category *got = &list.items[0];
-    CHECK_STR(got->identifier, "event-invite");
-    CHECK(got->options == CHIME_CATEGORY_CUSTOM_DISMISS_ACTION);
-    CHECK(got->action_count == 3);
-    CHECK_STR(got->summary_format, "%u more invitations");
-    CHECK(got->intent_identifier_count == 1);
-    if (got->action_count == 3) {
-      CHECK_STR(got->actions[1].identifier, "decline");
-      CHECK(got->actions[1].options == CHIME_ACTION_DESTRUCTIVE && !got->actions[1].text_input);
-      CHECK(got->actions[2].text_input);
-      CHECK_STR(got->actions[2].text_input_button_title, "Send");
+  chime_category *invite = make_invite();
+  chime_category *plain = chime_category_new("plain");
+  const chime_category *both[] = {invite, plain};
+  CHECK_OK(chime_set_categories(c, both, 2, st), st);
+  CHECK_OK(chime_categories(c, &list, st), st);
+  CHECK(chime_category_list_count(list) == 2);
+  if (chime_category_list_count(list) == 2) {
+    const chime_category *got = chime_category_list_at(list, 0);
+    CHECK_STR(chime_category_identifier(got), "event-invite");
+    CHECK(chime_category_options(got) == CHIME_CATEGORY_CUSTOM_DISMISS_ACTION);
+    CHECK(chime_category_action_count(got) == 3);
+    CHECK_STR(chime_category_summary_format(got), "%u more invitations");
+    CHECK(chime_category_intent_count(got) == 1);
+    CHECK_STR(chime_category_intent_at(got, 0), "intent.reply");
+    if (chime_category_action_count(got) == 3) {
+      CHECK_STR(chime_category_action_identifier(got, 1), "decline");
+      CHECK(chime_category_action_options(got, 1) == CHIME_ACTION_DESTRUCTIVE);
+      CHECK(!chime_category_action_has_text_input(got, 1));
+      CHECK(chime_category_action_has_text_input(got, 2));
+      CHECK_STR(chime_category_action_text_input_button_title(got, 2), "Send");
+      CHECK_STR(chime_category_action_text_input_placeholder(got, 2), "Type here...");
     }
-    CHECK_STR(list.items[1].identifier, "plain");
-    CHECK(list.items[1].action_count == 0);
+    CHECK_STR(chime_category_identifier(chime_category_list_at(list, 1)), "plain");
+    CHECK(chime_category_action_count(chime_category_list_at(list, 1)) == 0);
+    chime_category_free((chime_category *)chime_category_list_at(list, 0)); /* borrowed: left alone */
   }
-  chime_category_list_free(&list);
+  chime_category_list_free(list);
+  chime_category_free(invite);
+  chime_category_free(plain);
 
   /* A refusal names its field and changes nothing. */
-  chime_action twice[] = {{.identifier = "a", .title = "A"}, {.identifier = "a", .title = "B"}};
-  chime_category bad = {.identifier = "bad", .actions = twice, .action_count = 2};
-  CHECK(chime_set_categories(c, &bad, 1, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "DUPLICATE_ACTION_IDENTIFIER");
-  CHECK_STR(st.field, "categories[0].actions[1].identifier");
-  CHECK_OK(chime_categories(c, &list, &st), st);
-  CHECK(list.count == 2);
-  chime_category_list_free(&list);
+  chime_category *bad = chime_category_new("bad");
+  chime_category_add_action(bad, "a", "A", 0);
+  chime_category_add_action(bad, "a", "B", 0);
+  CHECK(chime_set_categories(c, (const chime_category *const[]){bad}, 1, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "DUPLICATE_ACTION_IDENTIFIER");
+  CHECK_STR(chime_error_field(st), "categories[0].actions[1].identifier");
+  /* A setter given a bad argument makes the call fail before sending. */
+  CHECK(chime_category_set_action_icon(bad, 5, "x.png") == CHIME_INVALID_ARGUMENT);
+  CHECK(chime_set_categories(c, (const chime_category *const[]){bad}, 1, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_ARGUMENT");
+  chime_category_free(bad);
+  CHECK_OK(chime_categories(c, &list, st), st);
+  CHECK(chime_category_list_count(list) == 2);
+  chime_category_list_free(list);
 
-  CHECK_OK(chime_set_categories(c, NULL, 0, &st), st);
-  CHECK_OK(chime_categories(c, &list, &st), st);
-  CHECK(list.count == 0);
-  chime_category_list_free(&list);
+  CHECK_OK(chime_set_categories(c, NULL, 0, st), st);
+  CHECK_OK(chime_categories(c, &list, st), st);
+  CHECK(chime_category_list_count(list) == 0);
+  chime_category_list_free(list);
   chime_close(c);
 }
 
 static void test_respond(void) {
   chime_client *c = connect_app("org.example.ctest.respond");
   if (c == NULL) return;
-  chime_status st;
-  CHECK_OK(chime_set_categories(c, &invite, 1, &st), st);
-  CHECK_OK(chime_add_now(c, "lunch", "Lunch", NULL, "event-invite", &st), st);
-  CHECK_OK(chime_add_now(c, "team", "Team", NULL, "event-invite", &st), st);
-  CHECK_OK(chime_add_now(c, "plain", "Plain", NULL, NULL, &st), st);
+  chime_category *invite = make_invite();
+  CHECK_OK(chime_set_categories(c, (const chime_category *const[]){invite}, 1, st), st);
+  chime_category_free(invite);
+  CHECK_OK(chime_add_now(c, "lunch", "Lunch", NULL, "event-invite", st), st);
+  CHECK_OK(chime_add_now(c, "team", "Team", NULL, "event-invite", st), st);
+  CHECK_OK(chime_add_now(c, "plain", "Plain", NULL, NULL, st), st);
 
   bool removed = false;
-  CHECK(chime_respond(c, "nope", NULL, NULL, &removed, &st) == CHIME_NOT_FOUND);
-  CHECK_STR(st.reason, "NOTIFICATION_NOT_DELIVERED");
-  CHECK(chime_respond(c, "lunch", "maybe", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "UNKNOWN_ACTION");
-  CHECK(chime_respond(c, "lunch", "comment", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "TEXT_REQUIRED");
-  CHECK_STR(st.field, "response.user_text");
-  CHECK(chime_respond(c, "lunch", "accept", "yes", NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "TEXT_NOT_ACCEPTED");
-  CHECK(chime_respond(c, "plain", CHIME_DISMISS_ACTION, NULL, NULL, &st) == CHIME_FAILED_PRECONDITION);
-  CHECK_STR(st.reason, "DISMISS_NOT_ENABLED");
+  CHECK(chime_respond(c, "nope", NULL, NULL, &removed, st) == CHIME_NOT_FOUND);
+  CHECK_STR(chime_error_reason(st), "NOTIFICATION_NOT_DELIVERED");
+  CHECK(chime_respond(c, "lunch", "maybe", NULL, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "UNKNOWN_ACTION");
+  CHECK(chime_respond(c, "lunch", "comment", NULL, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "TEXT_REQUIRED");
+  CHECK_STR(chime_error_field(st), "response.user_text");
+  CHECK(chime_respond(c, "lunch", "accept", "yes", NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "TEXT_NOT_ACCEPTED");
+  CHECK(chime_respond(c, "plain", CHIME_DISMISS_ACTION, NULL, NULL, st) == CHIME_FAILED_PRECONDITION);
+  CHECK_STR(chime_error_reason(st), "DISMISS_NOT_ENABLED");
 
-  CHECK_OK(chime_respond(c, "lunch", "comment", "Running late", &removed, &st), st);
+  CHECK_OK(chime_respond(c, "lunch", "comment", "Running late", &removed, st), st);
   CHECK(removed);
-  CHECK_OK(chime_respond(c, "team", CHIME_DISMISS_ACTION, NULL, &removed, &st), st);
-  CHECK_OK(chime_respond(c, "plain", NULL, NULL, &removed, &st), st);
-  CHECK(chime_respond(c, "plain", NULL, NULL, &removed, &st) == CHIME_NOT_FOUND);
+  CHECK_OK(chime_respond(c, "team", CHIME_DISMISS_ACTION, NULL, &removed, st), st);
+  CHECK_OK(chime_respond(c, "plain", NULL, NULL, &removed, st), st);
+  CHECK(chime_respond(c, "plain", NULL, NULL, &removed, st) == CHIME_NOT_FOUND);
   CHECK(!removed);
   chime_close(c);
 }
@@ -517,8 +524,7 @@ static void test_respond(void) {
 static void test_generic_call_sees_delivery(void) {
   chime_client *c = connect_app("org.example.ctest.delivered");
   if (c == NULL) return;
-  chime_status st;
-  CHECK_OK(chime_add_interval(c, "soon", "Soon", NULL, 0.2, false, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "soon", "Soon", NULL, 0.2, false, NULL, st), st);
   bool delivered = false;
   int64_t deadline = monotonic_ms() + 10000;
   while (!delivered && monotonic_ms() < deadline) {
@@ -528,8 +534,8 @@ static void test_generic_call_sees_delivery(void) {
     size_t len = chime__v1__page_request__pack(&page, payload);
     uint8_t *reply = NULL;
     size_t reply_len = 0;
-    CHECK_OK(chime_call(c, "GetDelivered", payload, len, &reply, &reply_len, &st), st);
-    if (st.code != CHIME_OK) break;
+    CHECK_OK(chime_call(c, "GetDelivered", payload, len, &reply, &reply_len, st), st);
+    if (chime_error_code(st) != CHIME_OK) break;
     Chime__V1__GetDeliveredResponse *response =
         chime__v1__get_delivered_response__unpack(NULL, reply_len, reply != NULL ? reply : payload);
     free(reply);
@@ -550,11 +556,11 @@ static void test_generic_call_sees_delivery(void) {
     }
   }
   CHECK(delivered);
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 0);
-  chime_pending_list_free(&list);
-  CHECK_OK(chime_call(c, "RemoveAllDelivered", NULL, 0, NULL, NULL, &st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 0);
+  chime_notification_list_free(list);
+  CHECK_OK(chime_call(c, "RemoveAllDelivered", NULL, 0, NULL, NULL, st), st);
   chime_close(c);
 }
 
@@ -575,126 +581,166 @@ static bool copy_file(const char *from, const char *to) {
   return copied;
 }
 
+/* A request for 9:30 every day in UTC (only in `month` when it is not 0). */
+static chime_request *standup(const char *identifier, int32_t month) {
+  chime_request *r = chime_request_new(identifier);
+  CHECK(r != NULL);
+  CHECK_OK(chime_request_set_title(r, "Standup"), st);
+  CHECK_OK(chime_request_set_body(r, "Daily"), st);
+  CHECK_OK(chime_request_set_calendar(r, "UTC", true), st);
+  CHECK_OK(chime_request_set_date_component(r, CHIME_HOUR, 9), st);
+  CHECK_OK(chime_request_set_date_component(r, CHIME_MINUTE, 30), st);
+  if (month != 0) {
+    CHECK_OK(chime_request_set_date_component(r, CHIME_MONTH, month), st);
+  }
+  return r;
+}
+
 static void test_calendar_and_next_dates(void) {
   chime_client *c = connect_app("org.example.ctest.calendar");
   if (c == NULL) return;
-  chime_status st;
-  chime_date_components when = CHIME_DATE_COMPONENTS_INIT;
-  when.hour = 9;
-  when.minute = 30;
-  when.time_zone = "UTC";
-  int64_t next = 0;
-  CHECK_OK(chime_add_calendar(c, "standup", "Standup", "Daily", &when, true, &next, &st), st);
+  chime_request *daily = standup("standup", 0);
+  chime_notification *added = NULL;
+  CHECK_OK(chime_add(c, daily, &added, st), st);
+  int64_t next = chime_notification_next_fire_unix_ms(added);
+  CHECK(chime_notification_state(added) == CHIME_STATE_PENDING && !chime_notification_replaced(added));
+  CHECK(chime_notification_trigger_kind(added) == CHIME_TRIGGER_CALENDAR);
+  chime_notification_free(added);
   CHECK(next > now_ms() && next <= now_ms() + 86400000);
   CHECK(next % 86400000 == (9 * 3600 + 30 * 60) * 1000);
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 1 && list.items[0].repeats && list.items[0].next_fire_unix_ms == next);
-  chime_pending_list_free(&list);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1);
+  const chime_notification *item = chime_notification_list_at(list, 0);
+  CHECK(chime_notification_repeats(item) && chime_notification_next_fire_unix_ms(item) == next);
+  CHECK(chime_notification_state(item) == CHIME_STATE_PENDING && chime_notification_added_unix_ms(item) > 0);
+  chime_notification_list_free(list);
 
-  chime_trigger trigger = {.kind = CHIME_TRIGGER_CALENDAR, .calendar = when, .repeats = true};
-  Chime__V1__NextTriggerDatesResponse *dates = NULL;
+  chime_date_list *dates = NULL;
   const int64_t new_year_2026 = 1767225600000; /* 2026-01-01T00:00:00Z */
-  CHECK_OK(chime_next_trigger_dates(c, &trigger, new_year_2026, 3, &dates, &st), st);
-  CHECK(dates != NULL && dates->n_dates == 3);
-  if (dates != NULL && dates->n_dates == 3) {
+  CHECK_OK(chime_next_trigger_dates(c, daily, new_year_2026, 3, &dates, st), st);
+  CHECK(chime_date_list_count(dates) == 3);
+  if (chime_date_list_count(dates) == 3) {
     for (size_t i = 0; i < 3; i++) {
-      CHECK(dates->dates[i]->unix_ms == new_year_2026 + (int64_t)i * 86400000 + (9 * 3600 + 30 * 60) * 1000);
+      CHECK(chime_date_list_unix_ms(dates, i) == new_year_2026 + (int64_t)i * 86400000 + (9 * 3600 + 30 * 60) * 1000);
     }
-    CHECK_STR(dates->dates[0]->time_zone, "UTC");
+    CHECK_STR(chime_date_list_time_zone(dates, 0), "UTC");
+    CHECK(chime_date_list_utc_offset_seconds(dates, 0) == 0);
   }
-  chime_message_free(dates);
-  chime_trigger interval = {.kind = CHIME_TRIGGER_INTERVAL, .seconds = 120, .repeats = true};
-  CHECK_OK(chime_next_trigger_dates(c, &interval, new_year_2026, 2, &dates, &st), st);
-  CHECK(dates != NULL && dates->n_dates == 2 && dates->dates[1]->unix_ms - dates->dates[0]->unix_ms == 120000);
-  chime_message_free(dates);
-  when.month = 13;
-  trigger.calendar = when;
-  CHECK(chime_next_trigger_dates(c, &trigger, 0, 1, &dates, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK(dates == NULL && st.reason[0] != '\0');
-  CHECK(chime_add_calendar(c, "bad", "Bad", NULL, &when, false, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK(strstr(st.field, "month") != NULL);
+  chime_date_list_free(dates);
+  chime_request_free(daily);
+  chime_request *interval = chime_request_new("interval");
+  CHECK_OK(chime_request_set_interval(interval, 120, true), st);
+  CHECK_OK(chime_next_trigger_dates(c, interval, new_year_2026, 2, &dates, st), st);
+  CHECK(chime_date_list_count(dates) == 2 && chime_date_list_unix_ms(dates, 1) - chime_date_list_unix_ms(dates, 0) == 120000);
+  chime_date_list_free(dates);
+  chime_request_free(interval);
+  chime_request *bad = standup("bad", 13);
+  CHECK(chime_next_trigger_dates(c, bad, 0, 1, &dates, st) == CHIME_INVALID_ARGUMENT);
+  CHECK(dates == NULL && chime_error_reason(st)[0] != '\0');
+  CHECK(chime_add(c, bad, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK(strstr(chime_error_field(st), "month") != NULL);
+  CHECK(chime_request_set_date_component(bad, 99, 1) == CHIME_INVALID_ARGUMENT);
+  CHECK(chime_add(c, bad, NULL, st) == CHIME_INVALID_ARGUMENT); /* the bad setter is reported */
+  CHECK_STR(chime_error_reason(st), "INVALID_ARGUMENT");
+  chime_request_free(bad);
   chime_close(c);
 }
 
 static void test_attachments_and_sounds(void) {
   chime_client *c = connect_app("org.example.ctest.content");
   if (c == NULL) return;
-  chime_status st;
   char picture[160];
   snprintf(picture, sizeof picture, "%s/cat.png", root);
   CHECK(copy_file(CHIME_TEST_FIXTURES "/media/images/png-rgb.png", picture));
-  chime_attachment attachment = {.identifier = "cat", .path = picture, .thumbnail_hidden = true,
-                                 .has_clipping_rect = true, .clip_x = 0, .clip_y = 0, .clip_width = 0.5,
-                                 .clip_height = 0.5};
-  chime_sound sound = {.kind = CHIME_SOUND_NAMED, .name = "missing.wav"};
-  chime_content content = {.title = "Cat", .body = "A picture", .subtitle = "Pets", .attachments = &attachment,
-                           .attachment_count = 1, .sound = &sound, .has_badge = true, .badge = 4,
-                           .user_info_json = "{\"id\":7}", .thread_identifier = "pets"};
-  chime_trigger trigger = {.kind = CHIME_TRIGGER_INTERVAL, .seconds = 3600};
-  Chime__V1__AddResponse *added = NULL;
-  CHECK_OK(chime_add_content(c, "pic", &content, &trigger, &added, &st), st);
-  CHECK(added != NULL && added->pending != NULL && !added->replaced);
-  if (added != NULL && added->pending != NULL) {
-    const Chime__V1__NotificationContent *stored = added->pending->request->content;
-    CHECK(stored->n_attachments == 1);
-    if (stored->n_attachments == 1) {
-      CHECK_STR(stored->attachments[0]->identifier, "cat");
-      CHECK_STR(stored->attachments[0]->info->type, "public.png");
-      CHECK(stored->attachments[0]->options->thumbnail_hidden);
-    }
-    CHECK(stored->badge == 4);
-    CHECK(added->pending->sound != NULL);
-    if (added->pending->sound != NULL) {
-      CHECK_STR(added->pending->sound->plays, "default");
-      CHECK_STR(added->pending->sound->reason, "SOUND_NOT_FOUND");
-    }
+  chime_request *r = chime_request_new("pic");
+  CHECK_OK(chime_request_set_title(r, "Cat"), st);
+  CHECK_OK(chime_request_set_body(r, "A picture"), st);
+  CHECK_OK(chime_request_set_subtitle(r, "Pets"), st);
+  CHECK_OK(chime_request_add_attachment(r, "cat", picture, NULL), st);
+  CHECK_OK(chime_request_set_attachment_thumbnail_hidden(r, 0, true), st);
+  CHECK_OK(chime_request_set_attachment_clip(r, 0, 0, 0, 0.5, 0.5), st);
+  CHECK_OK(chime_request_set_sound(r, CHIME_SOUND_NAMED, "missing.wav"), st);
+  CHECK_OK(chime_request_set_badge(r, 4), st);
+  CHECK_OK(chime_request_set_user_info_json(r, "{\"id\":7}"), st);
+  CHECK_OK(chime_request_set_thread(r, "pets"), st);
+  CHECK_OK(chime_request_set_interval(r, 3600, false), st);
+  chime_notification *added = NULL;
+  CHECK_OK(chime_add(c, r, &added, st), st);
+  CHECK(chime_notification_state(added) == CHIME_STATE_PENDING && !chime_notification_replaced(added));
+  CHECK(chime_notification_attachment_count(added) == 1);
+  if (chime_notification_attachment_count(added) == 1) {
+    CHECK_STR(chime_notification_attachment_identifier(added, 0), "cat");
+    CHECK_STR(chime_notification_attachment_type(added, 0), "public.png");
+    CHECK(chime_notification_attachment_thumbnail_hidden(added, 0));
+    CHECK(strcmp(chime_notification_attachment_path(added, 0), picture) != 0); /* in the store now */
   }
-  chime_message_free(added);
+  CHECK(chime_notification_has_badge(added) && chime_notification_badge(added) == 4);
+  CHECK_STR(chime_notification_subtitle(added), "Pets");
+  CHECK_STR(chime_notification_thread(added), "pets");
+  CHECK_STR(chime_notification_sound_plays(added), "default");
+  CHECK_STR(chime_notification_sound_reason(added), "SOUND_NOT_FOUND");
+  /* The raw message behind it, through the opt-in header. */
+  const Chime__V1__PendingRequest *raw = chime_notification_pending_message(added);
+  CHECK(raw != NULL && raw->request->content->attachments[0]->options->clip_set_case ==
+                           CHIME__V1__ATTACHMENT_OPTIONS__CLIP_SET_THUMBNAIL_CLIPPING_RECT);
+  chime_notification_free(added);
   CHECK(access(picture, F_OK) != 0); /* moved into the store */
 
-  attachment.path = "/nonexistent/cat.png";
-  CHECK(chime_add_content(c, "pic2", &content, &trigger, &added, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK(added == NULL && strstr(st.field, "attachments[0]") != NULL);
+  chime_request_free(r);
+  r = chime_request_new("pic2");
+  CHECK_OK(chime_request_set_title(r, "Cat"), st);
+  CHECK_OK(chime_request_add_attachment(r, "cat", "/nonexistent/cat.png", NULL), st);
+  CHECK(chime_add(c, r, &added, st) == CHIME_INVALID_ARGUMENT);
+  CHECK(added == NULL && strstr(chime_error_field(st), "attachments[0]") != NULL);
+  chime_request_free(r);
   /* No trigger: delivered at once. */
-  chime_content plain = {.title = "Now"};
-  CHECK_OK(chime_add_content(c, "now", &plain, NULL, &added, &st), st);
-  CHECK(added != NULL && added->delivered != NULL);
-  chime_message_free(added);
-  CHECK_OK(chime_add_content(c, "ignored", &plain, NULL, NULL, &st), st); /* out may be NULL */
+  chime_request *plain = chime_request_new("now");
+  CHECK_OK(chime_request_set_title(plain, "Now"), st);
+  CHECK_OK(chime_add(c, plain, &added, st), st);
+  CHECK(chime_notification_state(added) == CHIME_STATE_DELIVERED);
+  CHECK(chime_notification_delivered_unix_ms(added) > 0 && !chime_notification_missed(added));
+  chime_notification_free(added);
+  CHECK_OK(chime_add(c, plain, NULL, st), st); /* out may be NULL */
+  chime_request_free(plain);
   chime_close(c);
 }
 
 static void test_delivered_calls(void) {
   chime_client *c = connect_app("org.example.ctest.delivered2");
   if (c == NULL) return;
-  chime_status st;
-  CHECK_OK(chime_add_now(c, "a", "A", NULL, NULL, &st), st);
-  CHECK_OK(chime_add_now(c, "b", "B", NULL, NULL, &st), st);
-  CHECK_OK(chime_add_now(c, "c", "C", NULL, NULL, &st), st);
-  Chime__V1__GetDeliveredResponse *page = NULL;
-  CHECK_OK(chime_delivered_page(c, 2, NULL, &page, &st), st);
-  CHECK(page != NULL && page->n_notifications == 2 && page->next_page_token[0] != '\0');
-  if (page != NULL && page->next_page_token[0] != '\0') {
-    Chime__V1__GetDeliveredResponse *rest = NULL;
-    CHECK_OK(chime_delivered_page(c, 2, page->next_page_token, &rest, &st), st);
-    CHECK(rest != NULL && rest->n_notifications == 1 && rest->next_page_token[0] == '\0');
-    chime_message_free(rest);
+  CHECK_OK(chime_add_now(c, "a", "A", NULL, NULL, st), st);
+  CHECK_OK(chime_add_now(c, "b", "B", NULL, NULL, st), st);
+  CHECK_OK(chime_add_now(c, "c", "C", NULL, NULL, st), st);
+  chime_notification_list *page = NULL;
+  CHECK_OK(chime_delivered_page(c, 2, NULL, &page, st), st);
+  CHECK(chime_notification_list_count(page) == 2 && chime_notification_list_next_page_token(page)[0] != '\0');
+  if (chime_notification_list_next_page_token(page)[0] != '\0') {
+    chime_notification_list *rest = NULL;
+    CHECK_OK(chime_delivered_page(c, 2, chime_notification_list_next_page_token(page), &rest, st), st);
+    CHECK(chime_notification_list_count(rest) == 1 && chime_notification_list_next_page_token(rest)[0] == '\0');
+    chime_notification_list_free(rest);
   }
-  chime_message_free(page);
+  chime_notification_list_free(page);
+  chime_notification_list *all = NULL;
+  CHECK_OK(chime_delivered(c, &all, st), st);
+  CHECK(chime_notification_list_count(all) == 3 && chime_notification_list_next_page_token(all)[0] == '\0');
+  CHECK(chime_notification_state(chime_notification_list_at(all, 0)) == CHIME_STATE_DELIVERED);
+  CHECK(chime_notification_list_at(all, 3) == NULL);
+  chime_notification_list_free(all);
   const char *ids[] = {"a", "zzz"};
-  chime_id_list removed;
-  CHECK_OK(chime_remove_delivered(c, ids, 2, &removed, &st), st);
-  CHECK(removed.count == 1 && strcmp(removed.ids[0], "a") == 0);
-  chime_id_list_free(&removed);
-  CHECK_OK(chime_remove_all_delivered(c, &removed, &st), st);
-  CHECK(removed.count == 2);
-  chime_id_list_free(&removed);
-  Chime__V1__GetPendingResponse *pending = NULL;
-  CHECK_OK(chime_add_interval(c, "later", "Later", NULL, 600, false, NULL, &st), st);
-  CHECK_OK(chime_pending_page(c, 0, NULL, &pending, &st), st);
-  CHECK(pending != NULL && pending->n_requests == 1);
-  chime_message_free(pending);
+  chime_id_list *removed = NULL;
+  CHECK_OK(chime_remove_delivered(c, ids, 2, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 1 && strcmp(chime_id_list_at(removed, 0), "a") == 0);
+  chime_id_list_free(removed);
+  CHECK_OK(chime_remove_all_delivered(c, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 2);
+  chime_id_list_free(removed);
+  chime_notification_list *pending = NULL;
+  CHECK_OK(chime_add_interval(c, "later", "Later", NULL, 600, false, NULL, st), st);
+  CHECK_OK(chime_pending_page(c, 0, NULL, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 1);
+  chime_notification_list_free(pending);
   chime_close(c);
 }
 
@@ -704,28 +750,31 @@ typedef struct seen_events {
   int kinds[64];
   uint64_t cursors[64];
   char first_ids[64][32];
+  char titles[64][32]; /* of the event's notification, "-" when it has none */
   int stop_on_kind;       /* the callback returns 1 on this kind */
   pthread_mutex_t lock;
   pthread_cond_t changed;
   bool live;              /* SUBSCRIBED seen */
 } seen_events;
 
-static int on_event(const Chime__V1__Event *event, void *context) {
+static int on_event(const chime_event *event, void *context) {
   seen_events *seen = context;
   pthread_mutex_lock(&seen->lock);
   if (seen->count < 64) {
-    seen->kinds[seen->count] = event->kind;
-    seen->cursors[seen->count] = event->cursor;
-    snprintf(seen->first_ids[seen->count], sizeof seen->first_ids[0], "%s",
-             event->n_identifiers > 0 ? event->identifiers[0] : "");
+    seen->kinds[seen->count] = chime_event_kind(event);
+    seen->cursors[seen->count] = chime_event_cursor(event);
+    snprintf(seen->first_ids[seen->count], sizeof seen->first_ids[0], "%s", chime_event_identifier_at(event, 0));
+    const chime_notification *about = chime_event_notification(event);
+    snprintf(seen->titles[seen->count], sizeof seen->titles[0], "%s",
+             about != NULL ? chime_notification_title(about) : "-");
     seen->count++;
   }
-  if (event->kind == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED) {
+  if (chime_event_kind(event) == CHIME_EVENT_SUBSCRIBED) {
     seen->live = true;
   }
   pthread_cond_broadcast(&seen->changed);
   pthread_mutex_unlock(&seen->lock);
-  return (int)event->kind == seen->stop_on_kind ? 1 : 0;
+  return chime_event_kind(event) == seen->stop_on_kind ? 1 : 0;
 }
 
 static void seen_init(seen_events *seen, int stop_on_kind) {
@@ -745,12 +794,15 @@ typedef struct subscriber {
   const uint64_t *after;
   seen_events *seen;
   int code;
-  chime_status status;
+  char reason[96];
 } subscriber;
 
 static void *subscribe_thread(void *arg) {
   subscriber *s = arg;
-  s->code = chime_subscribe(s->client, s->after, on_event, s->seen, &s->status);
+  chime_error *error = chime_error_new();
+  s->code = chime_subscribe(s->client, s->after, on_event, s->seen, error);
+  snprintf(s->reason, sizeof s->reason, "%s", chime_error_reason(error));
+  chime_error_free(error);
   return NULL;
 }
 
@@ -772,35 +824,36 @@ static bool wait_for(seen_events *seen, const bool *flag) {
 static void test_subscribe_live_resume_stop(void) {
   chime_client *c = connect_app("org.example.ctest.events");
   if (c == NULL) return;
-  chime_status st;
   /* Live: a fresh subscription starts with SUBSCRIBED; an add then arrives as an event. */
   seen_events seen;
-  seen_init(&seen, CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+  seen_init(&seen, CHIME_EVENT_PENDING_ADDED);
   subscriber s = {.client = c, .after = NULL, .seen = &seen, .code = -1};
   pthread_t thread;
   CHECK(pthread_create(&thread, NULL, subscribe_thread, &s) == 0);
   CHECK(wait_for(&seen, &seen.live));
-  CHECK_OK(chime_add_interval(c, "one", "One", NULL, 600, false, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "one", "One", NULL, 600, false, NULL, st), st);
   pthread_join(thread, NULL);
   CHECK(s.code == CHIME_OK);
-  CHECK(seen.count == 2 && seen.kinds[0] == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
-  CHECK(seen.kinds[1] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+  CHECK(seen.count == 2 && seen.kinds[0] == CHIME_EVENT_SUBSCRIBED);
+  CHECK(seen.kinds[1] == CHIME_EVENT_PENDING_ADDED);
   CHECK_STR(seen.first_ids[1], "one");
+  CHECK_STR(seen.titles[0], "-");
+  CHECK_STR(seen.titles[1], "One"); /* the pending request the event is about */
   uint64_t cursor = seen.cursors[1];
   seen_destroy(&seen);
 
   /* Resume: after the cursor of "one", the stored "two" and "three" come first, then SUBSCRIBED. */
-  CHECK_OK(chime_add_interval(c, "two", "Two", NULL, 600, false, NULL, &st), st);
-  CHECK_OK(chime_remove(c, (const char *const[]){"two"}, 1, NULL, &st), st);
-  seen_init(&seen, CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
-  CHECK_OK(chime_subscribe(c, &cursor, on_event, &seen, &st), st);
+  CHECK_OK(chime_add_interval(c, "two", "Two", NULL, 600, false, NULL, st), st);
+  CHECK_OK(chime_remove(c, (const char *const[]){"two"}, 1, NULL, st), st);
+  seen_init(&seen, CHIME_EVENT_SUBSCRIBED);
+  CHECK_OK(chime_subscribe(c, &cursor, on_event, &seen, st), st);
   CHECK(seen.count == 3);
   if (seen.count == 3) {
-    CHECK(seen.kinds[0] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED);
+    CHECK(seen.kinds[0] == CHIME_EVENT_PENDING_ADDED);
     CHECK_STR(seen.first_ids[0], "two");
-    CHECK(seen.kinds[1] == CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED);
+    CHECK(seen.kinds[1] == CHIME_EVENT_PENDING_REMOVED);
     CHECK(seen.cursors[0] > cursor && seen.cursors[1] > seen.cursors[0]);
-    CHECK(seen.kinds[2] == CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED);
+    CHECK(seen.kinds[2] == CHIME_EVENT_SUBSCRIBED);
   }
   seen_destroy(&seen);
 
@@ -812,13 +865,13 @@ static void test_subscribe_live_resume_stop(void) {
   chime_subscribe_stop(c);
   pthread_join(thread, NULL);
   CHECK(waiting.code == CHIME_CANCELLED);
-  CHECK_STR(waiting.status.reason, "CANCELLED");
+  CHECK_STR(waiting.reason, "CANCELLED");
   seen_destroy(&seen);
   /* The client still serves unary calls. */
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st);
-  CHECK(list.count == 1);
-  chime_pending_list_free(&list);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 1);
+  chime_notification_list_free(list);
   chime_close(c);
 }
 
@@ -829,27 +882,31 @@ typedef struct service_state {
   pthread_cond_t changed;
   bool registered;
   int answer_code;
-  chime_status answer_status;
+  chime_error *answer_error;
   int code;
-  chime_status status;
+  chime_error *error;
+  char service_title[32]; /* the title of the request the service was given */
   chime_client *stream_client;
 } service_state;
 
-static int on_service_event(const Chime__V1__ExtensionEvent *event, void *context) {
+static int on_service_event(const chime_extension_event *event, void *context) {
   service_state *state = context;
-  if (event->registered) {
+  if (chime_extension_event_registered(event)) {
     pthread_mutex_lock(&state->lock);
     state->registered = true;
     pthread_cond_broadcast(&state->changed);
     pthread_mutex_unlock(&state->lock);
     return 0;
   }
-  if (event->service_request != NULL) {
-    Chime__V1__NotificationContent content = CHIME__V1__NOTIFICATION_CONTENT__INIT;
-    content.title = "Rewritten";
-    content.body = event->service_request->request->content->body;
-    state->answer_code = chime_answer_service(state->answerer, "svc", event->service_request->id, &content, NULL,
-                                              &state->answer_status);
+  const chime_notification *given = chime_extension_event_service_request(event);
+  if (given != NULL) {
+    snprintf(state->service_title, sizeof state->service_title, "%s", chime_notification_title(given));
+    chime_request *content = chime_request_new(chime_notification_identifier(given));
+    chime_request_set_title(content, "Rewritten");
+    chime_request_set_body(content, chime_notification_body(given));
+    state->answer_code = chime_answer_service(state->answerer, "svc", chime_extension_event_service_id(event), content,
+                                              NULL, state->answer_error);
+    chime_request_free(content);
     return 1;
   }
   return 0;
@@ -857,10 +914,7 @@ static int on_service_event(const Chime__V1__ExtensionEvent *event, void *contex
 
 static void *service_thread(void *arg) {
   service_state *state = arg;
-  Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
-  request.extension_identifier = "svc";
-  request.service = true;
-  state->code = chime_register_extension(state->stream_client, &request, on_service_event, state, &state->status);
+  state->code = chime_register_service_extension(state->stream_client, "svc", on_service_event, state, state->error);
   pthread_mutex_lock(&state->lock);
   state->registered = true; /* also wakes the waiter when registration failed */
   pthread_cond_broadcast(&state->changed);
@@ -876,19 +930,18 @@ static void test_push_and_service_extension(void) {
     chime_close(ext);
     return;
   }
-  chime_status st;
-  Chime__V1__PushResponse *pushed = NULL;
-  CHECK_OK(chime_push(app, "{\"aps\":{\"alert\":{\"title\":\"Score\",\"body\":\"1-0\"}}}", "score", &pushed, &st), st);
-  CHECK(pushed != NULL && pushed->delivered != NULL);
-  if (pushed != NULL && pushed->delivered != NULL) {
-    CHECK_STR(pushed->delivered->request->identifier, "score");
-    CHECK_STR(pushed->delivered->push->content, "original");
-  }
-  chime_message_free(pushed);
-  CHECK(chime_push(app, "nope", NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "INVALID_PUSH_PAYLOAD");
+  chime_notification *pushed = NULL;
+  CHECK_OK(chime_push(app, "{\"aps\":{\"alert\":{\"title\":\"Score\",\"body\":\"1-0\"}}}", "score", &pushed, st), st);
+  CHECK(chime_notification_state(pushed) == CHIME_STATE_DELIVERED && !chime_notification_replaced(pushed));
+  CHECK_STR(chime_notification_identifier(pushed), "score");
+  CHECK_STR(chime_notification_title(pushed), "Score");
+  CHECK_STR(chime_notification_push_content(pushed), "original");
+  chime_notification_free(pushed);
+  CHECK(chime_push(app, "nope", NULL, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_PUSH_PAYLOAD");
 
-  service_state state = {.answerer = ext, .stream_client = ext, .code = -1, .answer_code = -1};
+  service_state state = {.answerer = ext, .stream_client = ext, .code = -1, .answer_code = -1,
+                         .answer_error = chime_error_new(), .error = chime_error_new()};
   pthread_mutex_init(&state.lock, NULL);
   pthread_cond_init(&state.changed, NULL);
   pthread_t thread;
@@ -904,41 +957,216 @@ static void test_push_and_service_extension(void) {
   CHECK(registered);
   chime_set_timeout_ms(app, 20000);
   CHECK_OK(chime_push(app, "{\"aps\":{\"alert\":{\"title\":\"New\",\"body\":\"pic\"},\"mutable-content\":1}}", "m",
-                      &pushed, &st), st);
+                      &pushed, st), st);
   pthread_join(thread, NULL);
   CHECK(state.code == CHIME_OK);
   CHECK(state.answer_code == CHIME_OK);
-  if (pushed != NULL && pushed->delivered != NULL) {
-    CHECK_STR(pushed->delivered->request->content->title, "Rewritten");
-    CHECK_STR(pushed->delivered->push->content, "extension");
-    CHECK_STR(pushed->delivered->push->extension_identifier, "svc");
-  }
-  chime_message_free(pushed);
-  CHECK(chime_answer_service(ext, "svc", 999, NULL, "late", &st) != CHIME_OK);
-  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
+  CHECK_STR(state.service_title, "New");
+  CHECK_STR(chime_notification_title(pushed), "Rewritten");
+  CHECK_STR(chime_notification_body(pushed), "pic");
+  CHECK_STR(chime_notification_push_content(pushed), "extension");
+  CHECK_STR(chime_notification_push_extension(pushed), "svc");
+  chime_notification_free(pushed);
+  CHECK(chime_answer_service(ext, "svc", 999, NULL, "late", st) != CHIME_OK);
+  CHECK(chime_error_reason(st)[0] != '\0' && chime_error_code(st) != CHIME_UNIMPLEMENTED);
   pthread_mutex_destroy(&state.lock);
   pthread_cond_destroy(&state.changed);
+  chime_error_free(state.answer_error);
+  chime_error_free(state.error);
   chime_close(app);
   chime_close(ext);
+}
+
+/* A content extension's side of the tests: what it saw, answered on its own client. */
+typedef struct extension_state {
+  chime_client *stream_client, *answerer;
+  bool raw_with_media_button; /* register through chime_register_extension_message */
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  bool registered, delivered, responded, pressed, ended;
+  char delivered_id[32], response_for[32], response_action[32], response_text[32], pressed_id[32];
+  int pressed_command;
+  uint64_t response_id;
+  int answer_code;
+  int code;
+  char reason[96];
+} extension_state;
+
+static int on_content_event(const chime_extension_event *event, void *context) {
+  extension_state *s = context;
+  uint64_t answer_to = 0;
+  pthread_mutex_lock(&s->lock);
+  if (chime_extension_event_registered(event)) {
+    s->registered = true;
+  } else if (chime_extension_event_response_id(event) != 0) {
+    answer_to = s->response_id = chime_extension_event_response_id(event);
+    snprintf(s->response_for, sizeof s->response_for, "%s", chime_extension_event_response_identifier(event));
+    snprintf(s->response_action, sizeof s->response_action, "%s", chime_extension_event_response_action(event));
+    snprintf(s->response_text, sizeof s->response_text, "%s", chime_extension_event_response_text(event));
+  } else if (chime_extension_event_media_identifier(event)[0] != '\0') {
+    snprintf(s->pressed_id, sizeof s->pressed_id, "%s", chime_extension_event_media_identifier(event));
+    s->pressed_command = chime_extension_event_media_command(event);
+    s->pressed = true;
+  } else if (chime_extension_event_notification(event) != NULL) {
+    snprintf(s->delivered_id, sizeof s->delivered_id, "%s",
+             chime_notification_identifier(chime_extension_event_notification(event)));
+    s->delivered = true;
+  }
+  pthread_cond_broadcast(&s->changed);
+  pthread_mutex_unlock(&s->lock);
+  if (answer_to != 0) {
+    chime_error *error = chime_error_new();
+    int code = chime_answer_response(s->answerer, "invite-ui", answer_to, CHIME_RESPONSE_DO_NOT_DISMISS, error);
+    pthread_mutex_lock(&s->lock);
+    s->answer_code = code;
+    s->responded = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    chime_error_free(error);
+  }
+  return 0;
+}
+
+static void *content_extension_thread(void *arg) {
+  extension_state *s = arg;
+  chime_error *error = chime_error_new();
+  if (s->raw_with_media_button) {
+    Chime__V1__MediaButtonFrame frame = CHIME__V1__MEDIA_BUTTON_FRAME__INIT;
+    frame.width = frame.height = 44;
+    Chime__V1__MediaPlayPauseButton button = CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON__INIT;
+    button.type = CHIME__V1__MEDIA_PLAY_PAUSE_BUTTON_TYPE__MEDIA_PLAY_PAUSE_BUTTON_TYPE_DEFAULT;
+    button.frame = &frame;
+    Chime__V1__ExtensionAttributes attributes = CHIME__V1__EXTENSION_ATTRIBUTES__INIT;
+    attributes.ratio_case = CHIME__V1__EXTENSION_ATTRIBUTES__RATIO_INITIAL_CONTENT_SIZE_RATIO;
+    attributes.initial_content_size_ratio = 0.5;
+    attributes.media_button = &button;
+    char *categories[] = {"music"};
+    Chime__V1__RegisterExtensionRequest request = CHIME__V1__REGISTER_EXTENSION_REQUEST__INIT;
+    request.extension_identifier = "player";
+    request.n_category_identifiers = 1;
+    request.category_identifiers = categories;
+    request.attributes = &attributes;
+    s->code = chime_register_extension_message(s->stream_client, &request, on_content_event, s, error);
+  } else {
+    const char *categories[] = {"event-invite"};
+    s->code = chime_register_content_extension(s->stream_client, "invite-ui", categories, 1, 0.5, 0,
+                                               on_content_event, s, error);
+  }
+  pthread_mutex_lock(&s->lock);
+  snprintf(s->reason, sizeof s->reason, "%s", chime_error_reason(error));
+  s->ended = s->registered = true; /* also wakes a waiter when registration failed */
+  pthread_cond_broadcast(&s->changed);
+  pthread_mutex_unlock(&s->lock);
+  chime_error_free(error);
+  return NULL;
+}
+
+/* Waits (bounded, 10 s) until `flag` is true under s->lock. */
+static bool extension_wait(extension_state *s, const bool *flag) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 10;
+  pthread_mutex_lock(&s->lock);
+  int rc = 0;
+  while (!*flag && rc == 0) {
+    rc = pthread_cond_timedwait(&s->changed, &s->lock, &until);
+  }
+  bool done = *flag;
+  pthread_mutex_unlock(&s->lock);
+  return done;
+}
+
+/* A content extension sees its category's deliveries and answers their responses; another,
+ * registered with a media button through the raw header, gets the presses. */
+static void test_content_extension_and_media(void) {
+  chime_client *app = connect_app("org.example.ctest.extension");
+  chime_client *stream = connect_app("org.example.ctest.extension");
+  chime_client *answerer = connect_app("org.example.ctest.extension");
+  if (app == NULL || stream == NULL || answerer == NULL) {
+    chime_close(app);
+    chime_close(stream);
+    chime_close(answerer);
+    return;
+  }
+  chime_category *invite = make_invite();
+  CHECK_OK(chime_set_categories(app, (const chime_category *const[]){invite}, 1, st), st);
+  chime_category_free(invite);
+  extension_state s = {.stream_client = stream, .answerer = answerer, .code = -1, .answer_code = -1};
+  pthread_mutex_init(&s.lock, NULL);
+  pthread_cond_init(&s.changed, NULL);
+  pthread_t thread;
+  CHECK(pthread_create(&thread, NULL, content_extension_thread, &s) == 0);
+  CHECK(extension_wait(&s, &s.registered) && !s.ended);
+  CHECK_OK(chime_add_now(app, "lunch", "Lunch", NULL, "event-invite", st), st);
+  CHECK(extension_wait(&s, &s.delivered));
+  CHECK_STR(s.delivered_id, "lunch");
+  bool removed = true;
+  CHECK_OK(chime_respond(app, "lunch", "comment", "Late", &removed, st), st); /* waits for the answer */
+  CHECK(extension_wait(&s, &s.responded));
+  CHECK(s.answer_code == CHIME_OK && s.response_id != 0);
+  CHECK_STR(s.response_for, "lunch");
+  CHECK_STR(s.response_action, "comment");
+  CHECK_STR(s.response_text, "Late");
+  CHECK(!removed); /* DO_NOT_DISMISS */
+  chime_subscribe_stop(stream);
+  pthread_join(thread, NULL);
+  CHECK(s.code == CHIME_CANCELLED);
+  CHECK_STR(s.reason, "CANCELLED");
+  pthread_mutex_destroy(&s.lock);
+  pthread_cond_destroy(&s.changed);
+
+  extension_state m = {.stream_client = stream, .answerer = answerer, .raw_with_media_button = true, .code = -1};
+  pthread_mutex_init(&m.lock, NULL);
+  pthread_cond_init(&m.changed, NULL);
+  CHECK(pthread_create(&thread, NULL, content_extension_thread, &m) == 0);
+  CHECK(extension_wait(&m, &m.registered) && !m.ended);
+  CHECK_OK(chime_add_now(app, "song", "Song", NULL, "music", st), st);
+  CHECK(extension_wait(&m, &m.delivered));
+  char *who = NULL;
+  CHECK_OK(chime_press_media_button(app, "song", CHIME_MEDIA_PLAY, &who, st), st);
+  CHECK_STR(who, "player");
+  free(who);
+  CHECK(extension_wait(&m, &m.pressed));
+  CHECK_STR(m.pressed_id, "song");
+  CHECK(m.pressed_command == CHIME_MEDIA_PLAY);
+  CHECK_OK(chime_report_media_playback(answerer, "player", "song", CHIME_PLAYBACK_PLAYING, st), st);
+  chime_notification_list *delivered = NULL;
+  CHECK_OK(chime_delivered(app, &delivered, st), st);
+  const chime_notification *song = NULL;
+  for (size_t i = 0; i < chime_notification_list_count(delivered); i++) {
+    if (strcmp(chime_notification_identifier(chime_notification_list_at(delivered, i)), "song") == 0) {
+      song = chime_notification_list_at(delivered, i);
+    }
+  }
+  const Chime__V1__DeliveredNotification *raw = chime_notification_delivered_message(song);
+  CHECK(raw != NULL && raw->media_playback == CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING);
+  chime_notification_list_free(delivered);
+  chime_subscribe_stop(stream);
+  pthread_join(thread, NULL);
+  CHECK(m.code == CHIME_CANCELLED);
+  pthread_mutex_destroy(&m.lock);
+  pthread_cond_destroy(&m.changed);
+  chime_close(app);
+  chime_close(stream);
+  chime_close(answerer);
 }
 
 static void test_media_and_extension_answers(void) {
   chime_client *c = connect_app("org.example.ctest.media");
   if (c == NULL) return;
-  chime_status st;
   char *who = NULL;
-  CHECK(chime_press_media_button(c, "nothing", CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY, &who, &st) ==
+  CHECK(chime_press_media_button(c, "nothing", CHIME_MEDIA_PLAY, &who, st) ==
         CHIME_NOT_FOUND);
-  CHECK_STR(st.reason, "NOTIFICATION_NOT_DELIVERED");
+  CHECK_STR(chime_error_reason(st), "NOTIFICATION_NOT_DELIVERED");
   CHECK(who == NULL);
-  CHECK(chime_press_media_button(c, "nothing", 0, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "INVALID_MEDIA_COMMAND");
-  CHECK(chime_report_media_playback(c, "player", "nothing", CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING, &st) !=
+  CHECK(chime_press_media_button(c, "nothing", 0, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_MEDIA_COMMAND");
+  CHECK(chime_report_media_playback(c, "player", "nothing", CHIME_PLAYBACK_PLAYING, st) !=
         CHIME_OK);
-  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
-  CHECK(chime_answer_response(c, "ui", 42, CHIME__V1__EXTENSION_RESPONSE_OPTION__EXTENSION_RESPONSE_OPTION_DISMISS,
-                              &st) != CHIME_OK);
-  CHECK(st.reason[0] != '\0' && st.code != CHIME_UNIMPLEMENTED);
+  CHECK(chime_error_reason(st)[0] != '\0' && chime_error_code(st) != CHIME_UNIMPLEMENTED);
+  CHECK(chime_answer_response(c, "ui", 42, CHIME_RESPONSE_DISMISS,
+                              st) != CHIME_OK);
+  CHECK(chime_error_reason(st)[0] != '\0' && chime_error_code(st) != CHIME_UNIMPLEMENTED);
   chime_close(c);
 }
 
@@ -950,36 +1178,34 @@ static void test_authorization_settings_badge(void) {
     chime_close(user);
     return;
   }
-  chime_status st;
-  Chime__V1__AuthorizationRequest ask = CHIME__V1__AUTHORIZATION_REQUEST__INIT;
-  ask.alert = true;
-  ask.sound = true;
-  ask.badge = true;
-  Chime__V1__AuthorizationResponse *granted = NULL;
-  CHECK_OK(chime_request_authorization(c, &ask, &granted, &st), st);
-  CHECK(granted != NULL && granted->granted && granted->settings != NULL && granted->settings->alert);
-  chime_message_free(granted);
-  CHECK_OK(chime_set_badge_count(c, 3, &st), st);
-  Chime__V1__NotificationSettings *settings = NULL;
-  CHECK_OK(chime_get_settings(c, &settings, &st), st);
-  CHECK(settings != NULL && settings->badge_count == 3 &&
-        settings->authorization_status == CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_AUTHORIZED);
-  chime_message_free(settings);
-  CHECK(chime_set_badge_count(c, -1, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "BADGE_INPUT_INVALID");
+  bool granted = false;
+  chime_settings *settings = NULL;
+  CHECK_OK(chime_request_authorization(c, CHIME_AUTH_ALERT | CHIME_AUTH_SOUND | CHIME_AUTH_BADGE, &granted, &settings,
+                                       st), st);
+  CHECK(granted && chime_settings_enabled(settings, CHIME_AUTH_ALERT));
+  CHECK(!chime_settings_enabled(settings, CHIME_AUTH_CRITICAL_ALERT));
+  chime_settings_free(settings);
+  CHECK_OK(chime_set_badge_count(c, 3, st), st);
+  CHECK_OK(chime_get_settings(c, &settings, st), st);
+  CHECK(chime_settings_badge_count(settings) == 3 &&
+        chime_settings_authorization_status(settings) == CHIME_AUTHORIZATION_AUTHORIZED);
+  chime_settings_free(settings);
+  CHECK(chime_set_badge_count(c, -1, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "BADGE_INPUT_INVALID");
 
-  Chime__V1__AppSettingsRequest deny = CHIME__V1__APP_SETTINGS_REQUEST__INIT;
-  deny.app_id = "org.example.ctest.auth";
-  deny.status_set_case = CHIME__V1__APP_SETTINGS_REQUEST__STATUS_SET_STATUS;
-  deny.status = CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED;
-  CHECK_OK(chime_set_app_settings(user, &deny, &settings, &st), st);
-  CHECK(settings != NULL && settings->authorization_status == CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_DENIED);
-  chime_message_free(settings);
-  CHECK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, &st) == CHIME_PERMISSION_DENIED);
-  CHECK_STR(st.reason, "NOTIFICATIONS_NOT_ALLOWED");
-  deny.status = CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_AUTHORIZED;
-  CHECK_OK(chime_set_app_settings(user, &deny, NULL, &st), st);
-  CHECK_OK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, &st), st);
+  CHECK_OK(chime_set_app_settings(user, "org.example.ctest.auth", CHIME_AUTHORIZATION_DENIED, 0, 0, &settings, st), st);
+  CHECK(chime_settings_authorization_status(settings) == CHIME_AUTHORIZATION_DENIED);
+  chime_settings_free(settings);
+  CHECK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, st) == CHIME_PERMISSION_DENIED);
+  CHECK_STR(chime_error_reason(st), "NOTIFICATIONS_NOT_ALLOWED");
+  CHECK_OK(chime_set_app_settings(user, "org.example.ctest.auth", CHIME_AUTHORIZATION_AUTHORIZED, 0, 0, NULL, st), st);
+  CHECK_OK(chime_add_interval(c, "x", "X", NULL, 60, false, NULL, st), st);
+  /* A switch alone: sound off, the rest as they were. */
+  CHECK_OK(chime_set_app_settings(user, "org.example.ctest.auth", CHIME_UNCHANGED, CHIME_AUTH_SOUND, 0, &settings, st),
+           st);
+  CHECK(!chime_settings_enabled(settings, CHIME_AUTH_SOUND) && chime_settings_enabled(settings, CHIME_AUTH_ALERT));
+  CHECK(chime_settings_authorization_status(settings) == CHIME_AUTHORIZATION_AUTHORIZED);
+  chime_settings_free(settings);
   chime_close(c);
   chime_close(user);
 }
@@ -987,7 +1213,6 @@ static void test_authorization_settings_badge(void) {
 static void test_apps_and_sounds(void) {
   chime_client *c = connect_app("org.example.ctest.apps");
   if (c == NULL) return;
-  chime_status st;
   char container[160], group[160], sounds[200];
   snprintf(container, sizeof container, "%s/container", root);
   snprintf(group, sizeof group, "%s/group", root);
@@ -997,50 +1222,52 @@ static void test_apps_and_sounds(void) {
   snprintf(sounds, sizeof sounds, "%s/Library/Sounds", container);
   CHECK(mkdir(sounds, 0700) == 0);
 
-  Chime__V1__AppLayout *layout = NULL;
-  CHECK_OK(chime_get_app(c, &layout, &st), st);
-  CHECK(layout != NULL && !layout->registered);
-  chime_message_free(layout);
+  chime_app *layout = NULL;
+  CHECK_OK(chime_get_app(c, &layout, st), st);
+  CHECK(layout != NULL && !chime_app_registered(layout));
+  chime_app_free(layout);
   const char *groups[] = {group};
-  CHECK_OK(chime_register_app(c, container, groups, 1, NULL, "C Test", NULL, &layout, &st), st);
-  CHECK(layout != NULL && layout->registered && layout->n_group_containers == 1);
-  if (layout != NULL) {
-    CHECK_STR(layout->container, container);
-    CHECK_STR(layout->display_name, "C Test");
-  }
-  chime_message_free(layout);
-  CHECK_OK(chime_get_app(c, &layout, &st), st);
-  CHECK(layout != NULL && layout->registered);
-  chime_message_free(layout);
-  Chime__V1__ListAppsResponse *apps = NULL;
-  CHECK_OK(chime_list_apps(c, &apps, &st), st);
+  CHECK_OK(chime_register_app(c, container, groups, 1, NULL, "C Test", NULL, &layout, st), st);
+  CHECK(chime_app_registered(layout) && chime_app_group_container_count(layout) == 1);
+  CHECK_STR(chime_app_container(layout), container);
+  CHECK_STR(chime_app_group_container_at(layout, 0), group);
+  CHECK_STR(chime_app_display_name(layout), "C Test");
+  CHECK_STR(chime_app_id(layout), "org.example.ctest.apps");
+  chime_app_free(layout);
+  CHECK_OK(chime_get_app(c, &layout, st), st);
+  CHECK(chime_app_registered(layout));
+  chime_app_free(layout);
+  chime_app_list *apps = NULL;
+  CHECK_OK(chime_list_apps(c, &apps, st), st);
   bool listed = false;
-  for (size_t i = 0; apps != NULL && i < apps->n_apps; i++) {
-    listed = listed || strcmp(apps->apps[i]->app_id, "org.example.ctest.apps") == 0;
+  for (size_t i = 0; i < chime_app_list_count(apps); i++) {
+    listed = listed || strcmp(chime_app_id(chime_app_list_at(apps, i)), "org.example.ctest.apps") == 0;
   }
   CHECK(listed);
-  chime_message_free(apps);
+  chime_app_list_free(apps);
 
-  Chime__V1__ServerInfo *server = NULL;
-  CHECK_OK(chime_get_server_info(c, &server, &st), st);
-  CHECK(server != NULL && server->pid > 0 && strncmp(server->version, "0.", 2) == 0 && server->started_at_ms > 0);
-  chime_message_free(server);
+  chime_server_info *server = NULL;
+  CHECK_OK(chime_get_server_info(c, &server, st), st);
+  CHECK(chime_server_info_pid(server) > 0 && strncmp(chime_server_info_version(server), "0.", 2) == 0 &&
+        chime_server_info_started_at_ms(server) > 0);
+  CHECK_STR(chime_server_info_socket_path(server), socket_path);
+  chime_server_info_free(server);
 
-  Chime__V1__CheckSoundResponse *check = NULL;
-  CHECK_OK(chime_check_sound(c, "ding.wav", &check, &st), st);
-  CHECK(check != NULL && check->n_searched >= 2 && check->resolution != NULL);
-  if (check != NULL && check->n_searched >= 1) {
+  chime_sound_check *check = NULL;
+  CHECK_OK(chime_check_sound(c, "ding.wav", &check, st), st);
+  CHECK(chime_sound_check_searched_count(check) >= 2 && chime_sound_check_plays(check)[0] != '\0');
+  if (chime_sound_check_searched_count(check) >= 1) {
     char expected[240];
     snprintf(expected, sizeof expected, "%s/ding.wav", sounds);
-    CHECK_STR(check->searched[0]->path, expected);
-    CHECK(!check->searched[0]->exists);
+    CHECK_STR(chime_sound_check_searched_path(check, 0), expected);
+    CHECK(!chime_sound_check_searched_exists(check, 0));
   }
-  chime_message_free(check);
+  chime_sound_check_free(check);
   char missing[200];
   snprintf(missing, sizeof missing, "%s/nope", root);
-  CHECK(chime_register_app(c, missing, NULL, 0, NULL, NULL, NULL, NULL, &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "INVALID_APP_DIRECTORY");
-  CHECK_STR(st.field, "container");
+  CHECK(chime_register_app(c, missing, NULL, 0, NULL, NULL, NULL, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_APP_DIRECTORY");
+  CHECK_STR(chime_error_field(st), "container");
   chime_close(c);
 }
 
@@ -1053,33 +1280,31 @@ static void test_oversized_call(void) {
   if (huge == NULL) { chime_close(c); return; }
   memset(huge, 'x', size);
   huge[size] = '\0';
-  chime_status st;
-  CHECK(chime_add_interval(c, "big", huge, NULL, 60, false, NULL, &st) == CHIME_RESOURCE_EXHAUSTED);
-  CHECK_STR(st.reason, "FRAME_TOO_LARGE");
+  CHECK(chime_add_interval(c, "big", huge, NULL, 60, false, NULL, st) == CHIME_RESOURCE_EXHAUSTED);
+  CHECK_STR(chime_error_reason(st), "FRAME_TOO_LARGE");
   free(huge);
-  chime_pending_list list;
-  CHECK_OK(chime_pending(c, &list, &st), st); /* refused locally: the connection is fine */
-  chime_pending_list_free(&list);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st); /* refused locally: the connection is fine */
+  chime_notification_list_free(list);
   chime_close(c);
 }
 
 static void test_connect_errors(void) {
-  chime_status st;
-  chime_client *c = (chime_client *)&st; /* must be reset to NULL */
+  chime_client *c = (chime_client *)&root; /* must be reset to NULL */
   char missing[160];
   snprintf(missing, sizeof missing, "%s/nobody.sock", root);
-  CHECK(chime_connect(&c, missing, "org.example.ctest", &st) == CHIME_UNAVAILABLE);
+  CHECK(chime_connect(&c, missing, "org.example.ctest", st) == CHIME_UNAVAILABLE);
   CHECK(c == NULL);
-  CHECK_STR(st.reason, "DAEMON_UNAVAILABLE");
-  CHECK(strstr(st.message, "nobody.sock") != NULL);
+  CHECK_STR(chime_error_reason(st), "DAEMON_UNAVAILABLE");
+  CHECK(strstr(chime_error_message(st), "nobody.sock") != NULL);
 
   char long_path[300];
   memset(long_path, 'a', sizeof long_path - 1);
   long_path[0] = '/';
   long_path[sizeof long_path - 1] = '\0';
-  CHECK(chime_connect(&c, long_path, "org.example.ctest", &st) == CHIME_INVALID_ARGUMENT);
-  CHECK_STR(st.reason, "SOCKET_PATH_TOO_LONG");
-  CHECK(chime_connect(&c, socket_path, NULL, &st) == CHIME_INVALID_ARGUMENT);
+  CHECK(chime_connect(&c, long_path, "org.example.ctest", st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "SOCKET_PATH_TOO_LONG");
+  CHECK(chime_connect(&c, socket_path, NULL, st) == CHIME_INVALID_ARGUMENT);
   CHECK(chime_connect(&c, missing, "org.example.ctest", NULL) == CHIME_UNAVAILABLE); /* NULL status is fine */
 }
 
@@ -1092,18 +1317,17 @@ static void test_timeout(void) {
   CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
   CHECK(listen(listener, 4) == 0);
 
-  chime_status st;
   chime_client *c = NULL;
-  CHECK_OK(chime_connect(&c, path, "org.example.ctest.silent", &st), st);
+  CHECK_OK(chime_connect(&c, path, "org.example.ctest.silent", st), st);
   if (c != NULL) {
     chime_set_timeout_ms(c, 150);
     int64_t start = monotonic_ms();
-    chime_pending_list list;
-    CHECK(chime_pending(c, &list, &st) == CHIME_DEADLINE_EXCEEDED);
-    CHECK_STR(st.reason, "DEADLINE_EXCEEDED");
+    chime_notification_list *list = NULL;
+    CHECK(chime_pending(c, &list, st) == CHIME_DEADLINE_EXCEEDED);
+    CHECK_STR(chime_error_reason(st), "DEADLINE_EXCEEDED");
     int64_t took = monotonic_ms() - start;
     CHECK(took >= 140 && took < 5000);
-    CHECK(chime_remove_all(c, NULL, &st) == CHIME_DEADLINE_EXCEEDED); /* not broken by the timeout */
+    CHECK(chime_remove_all(c, NULL, st) == CHIME_DEADLINE_EXCEEDED); /* not broken by the timeout */
     /* The deadline travelled in the call frame: now + 150 ms. */
     int server = accept(listener, NULL, NULL);
     CHECK(server >= 0);
@@ -1127,25 +1351,79 @@ static void test_timeout(void) {
   unlink(path);
 }
 
+/* A reply that does not decode is MALFORMED_REPLY, and the connection is not used again. */
+static void test_malformed_reply(void) {
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  snprintf(address.sun_path, sizeof address.sun_path, "%.64s/garbled.sock", root);
+  int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+  CHECK(listen(listener, 4) == 0);
+  chime_client *c = NULL;
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.garbled", st), st);
+  int server = accept(listener, NULL, NULL);
+  CHECK(server >= 0);
+  static const uint8_t junk[] = {0, 0, 0, 3, 0xFF, 0xFF, 0xFF}; /* a frame whose body is no Frame */
+  CHECK(server >= 0 && write(server, junk, sizeof junk) == (ssize_t)sizeof junk);
+  if (c != NULL) {
+    chime_set_timeout_ms(c, 5000);
+    CHECK(chime_get_app(c, NULL, st) == CHIME_INTERNAL);
+    CHECK_STR(chime_error_reason(st), "MALFORMED_REPLY");
+    CHECK(chime_get_app(c, NULL, st) == CHIME_INTERNAL); /* the broken connection is not reused */
+    CHECK_STR(chime_error_reason(st), "MALFORMED_REPLY");
+    chime_close(c);
+  }
+  if (server >= 0) close(server);
+  close(listener);
+  unlink(address.sun_path);
+}
+
+/* Accessors and error readers take NULL and answer "" or 0; the raw call reaches any method. */
+static void test_null_accessors_and_raw_call(void) {
+  CHECK_STR(chime_error_reason(NULL), "");
+  CHECK(chime_error_code(NULL) == CHIME_OK);
+  CHECK_STR(chime_notification_title(NULL), "");
+  CHECK(chime_notification_list_count(NULL) == 0 && chime_notification_list_at(NULL, 0) == NULL);
+  CHECK_STR(chime_id_list_at(NULL, 0), "");
+  CHECK_STR(chime_category_action_title(NULL, 3), "");
+  CHECK_STR(chime_app_id(NULL), "");
+  CHECK(chime_request_new(NULL) == NULL && chime_request_set_title(NULL, "x") == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_code_name(99), "UNKNOWN_CODE");
+  chime_client *c = connect_app("org.example.ctest.raw");
+  if (c == NULL) return;
+  Chime__V1__Empty empty = CHIME__V1__EMPTY__INIT;
+  ProtobufCMessage *answer = NULL;
+  CHECK_OK(chime_call_message(c, "GetServerInfo", &empty.base, &chime__v1__server_info__descriptor, &answer, st), st);
+  CHECK(answer != NULL && ((Chime__V1__ServerInfo *)answer)->pid > 0);
+  chime_message_free(answer);
+  CHECK(chime_call_message(c, "NoSuchMethod", &empty.base, &chime__v1__empty__descriptor, &answer, st) ==
+        CHIME_UNIMPLEMENTED);
+  CHECK(answer == NULL);
+  chime_close(c);
+}
+
 /* Runs last: a client whose daemon shuts down gets UNAVAILABLE, not a hang or a signal. */
 static void test_daemon_shutdown(void) {
   chime_client *c = connect_app("org.example.ctest.shutdown");
   if (c == NULL) return;
-  chime_status st;
-  CHECK_OK(chime_add_interval(c, "kept", "Kept", NULL, 3600, false, NULL, &st), st);
+  CHECK_OK(chime_add_interval(c, "kept", "Kept", NULL, 3600, false, NULL, st), st);
   int exit_status = stop_daemon();
   CHECK(exit_status == 0);
   if (exit_status != 0) {
     fprintf(stderr, "    chimed exited with %d after SIGTERM\n", exit_status);
   }
-  chime_pending_list list;
-  CHECK(chime_pending(c, &list, &st) == CHIME_UNAVAILABLE);
-  CHECK(chime_pending(c, &list, &st) == CHIME_UNAVAILABLE); /* and stays so */
+  chime_notification_list *list = NULL;
+  CHECK(chime_pending(c, &list, st) == CHIME_UNAVAILABLE);
+  CHECK(chime_pending(c, &list, st) == CHIME_UNAVAILABLE); /* and stays so */
   chime_close(c);
 }
 
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  st = chime_error_new();
+  if (st == NULL) {
+    fprintf(stderr, "chime_error_new: out of memory\n");
+    return 2;
+  }
   start_daemon();
   run("add, pending, remove", test_add_pending_remove);
   run("same identifier replaces", test_same_identifier_replaces);
@@ -1162,11 +1440,14 @@ int main(void) {
   run("subscribe: live, resume cursor, stop", test_subscribe_live_resume_stop);
   run("push and a service extension", test_push_and_service_extension);
   run("media buttons and extension answers", test_media_and_extension_answers);
+  run("a content extension: deliveries, responses, media", test_content_extension_and_media);
   run("authorization, settings, badge", test_authorization_settings_badge);
   run("app registration, apps, sounds", test_apps_and_sounds);
   run("oversized call is refused locally", test_oversized_call);
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);
+  run("malformed reply", test_malformed_reply);
+  run("NULL accessors and the raw call", test_null_accessors_and_raw_call);
   run("daemon shutdown", test_daemon_shutdown);
   if (failed > 0) {
     print_daemon_log();
@@ -1175,6 +1456,7 @@ int main(void) {
     stop_daemon();
   }
   nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  chime_error_free(st);
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

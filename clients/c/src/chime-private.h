@@ -1,0 +1,182 @@
+/*
+ * libchime-client's internals: the structs behind the opaque types of <chime/chime.h> and the
+ * helpers the source files share. Internal functions are named chimei_*; the version script
+ * (libchime-client.map) keeps them out of the shared library's exports.
+ */
+#ifndef CHIME_PRIVATE_H
+#define CHIME_PRIVATE_H
+
+#include <chime/chime-proto.h>
+#include <chime/chime.h>
+
+#include "chime/v1/frame.pb-c.h"
+#include "chime/v1/notification_center.pb-c.h"
+
+#define CHIMEI_SERVICE_PREFIX "/chime.v1.NotificationCenter/"
+#define CHIMEI_MAX_CALL_BYTES (1u << 20)   /* the daemon's default frame limit */
+#define CHIMEI_MAX_REPLY_BYTES (64u << 20) /* sanity bound on what we accept */
+#define CHIMEI_DEFAULT_TIMEOUT_MS 30000
+
+/*
+ * Reasons reported for failures on the client's side, for the shared reason catalogue (the
+ * daemon's are in the README's reason table). "C" is this library, "Py" clients/python.
+ *   DAEMON_UNAVAILABLE   UNAVAILABLE        C Py  nothing accepts connections at the socket
+ *   CONNECTION_CLOSED    UNAVAILABLE        C Py  the connection broke, or was broken before
+ *   DEADLINE_EXCEEDED    DEADLINE_EXCEEDED  C Py  no answer within the client's timeout
+ *   FRAME_TOO_LARGE      RESOURCE_EXHAUSTED C Py  a call over the daemon's 1 MiB frame limit
+ *                                                 (refused before sending), or a reply over 64 MiB
+ *   SOCKET_PATH_TOO_LONG INVALID_ARGUMENT   C     the socket path does not fit in sun_path
+ *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop
+ * Invented by the clients, in no catalogue yet:
+ *   MALFORMED_REPLY      INTERNAL           C Py  the daemon's answer does not decode as the
+ *                                                 expected message, or pages never end
+ *   OUT_OF_MEMORY        RESOURCE_EXHAUSTED C     an allocation in the client failed
+ *   INVALID_ARGUMENT     INVALID_ARGUMENT   C     a NULL or out-of-range argument (also a setter's
+ *                                                 bad argument, reported by the call that sends)
+ */
+
+struct chime_error {
+  int code;
+  char reason[96];
+  char message[512];
+  char field[160];
+};
+
+struct chime_client {
+  int fd;
+  int stop_fd; /* eventfd: chime_subscribe_stop wakes a running stream */
+  char *app_id;
+  char *socket_path;
+  uint64_t next_call_id;
+  int timeout_ms;
+  bool broken; /* the connection can no longer carry calls; later calls report broken_error */
+  chime_error broken_error;
+};
+
+/* A notification borrows from `owner` (or from whatever holds it when owner is NULL). */
+struct chime_notification {
+  ProtobufCMessage *owner; /* non-NULL: freed with the notification */
+  const Chime__V1__NotificationRequest *request;
+  const Chime__V1__PendingRequest *pending;
+  const Chime__V1__DeliveredNotification *delivered;
+  bool replaced;
+};
+
+struct chime_notification_list {
+  size_t count;
+  chime_notification *items;
+  ProtobufCMessage **pages; /* the responses the items borrow from */
+  size_t page_count;
+  char *next_page_token;
+};
+
+struct chime_id_list {
+  Chime__V1__RemoveResponse *owner;
+};
+
+struct chime_date_list {
+  Chime__V1__NextTriggerDatesResponse *owner;
+};
+
+struct chime_request {
+  Chime__V1__NotificationRequest *message; /* malloc'd throughout: freed with free_unpacked */
+  int failed;                              /* the first setter failure, reported by the calls */
+};
+
+struct chime_category {
+  Chime__V1__Category *message;
+  bool owned; /* a builder (freed with chime_category_free), not a list's item */
+  int failed;
+};
+
+struct chime_category_list {
+  Chime__V1__GetCategoriesResponse *owner;
+  chime_category *items;
+};
+
+struct chime_event {
+  const Chime__V1__Event *message;
+  chime_notification notification;
+  bool has_notification;
+};
+
+struct chime_extension_event {
+  const Chime__V1__ExtensionEvent *message;
+  chime_notification notification, service_request;
+  bool has_notification, has_service_request;
+};
+
+struct chime_settings {
+  ProtobufCMessage *owner;
+  const Chime__V1__NotificationSettings *message;
+};
+
+struct chime_app {
+  ProtobufCMessage *owner; /* NULL: borrowed from a chime_app_list */
+  const Chime__V1__AppLayout *message;
+};
+
+struct chime_app_list {
+  Chime__V1__ListAppsResponse *owner;
+  chime_app *items;
+};
+
+struct chime_sound_check {
+  Chime__V1__CheckSoundResponse *owner;
+};
+
+struct chime_server_info {
+  Chime__V1__ServerInfo *owner;
+};
+
+/* ---- status.c ---- */
+int chimei_ok(chime_error *error);
+__attribute__((format(printf, 4, 5))) int chimei_fail(chime_error *error, int code, const char *reason,
+                                                      const char *format, ...);
+int chimei_oom(chime_error *error);
+int chimei_from_wire(chime_error *error, const Chime__V1__Status *wire);
+void chimei_copy_text(char *dst, size_t size, const char *src);
+/* "" for NULL: the accessors' answer for what is unset. */
+const char *chimei_text(const char *text);
+
+/* ---- transport.c ---- */
+int64_t chimei_monotonic_ms(void);
+/* Marks the connection unusable (later calls fail with `why`) and reports `why`. */
+int chimei_break(chime_client *client, chime_error *error, const chime_error *why);
+__attribute__((format(printf, 5, 6))) int chimei_fail_connection(chime_client *client, chime_error *error, int code,
+                                                                 const char *reason, const char *format, ...);
+int chimei_send_frame(chime_client *client, const Chime__V1__Frame *frame, chime_error *error);
+void chimei_send_cancel(chime_client *client, uint64_t call_id);
+enum chimei_read { CHIMEI_READ_OK, CHIMEI_READ_EOF, CHIMEI_READ_TIMEOUT, CHIMEI_READ_ERROR, CHIMEI_READ_STOPPED,
+                   CHIMEI_READ_TOO_LARGE, CHIMEI_READ_NO_MEMORY, CHIMEI_READ_MALFORMED, CHIMEI_READ_PARTIAL,
+                   CHIMEI_READ_PARTIAL_TIMEOUT };
+/* Reads one frame by `deadline` (monotonic ms; < 0: none) or until `stop_fd` (-1: none) is
+ * signalled; *out is the unpacked frame on CHIMEI_READ_OK, *error_number errno on READ_ERROR.
+ * READ_TIMEOUT means nothing of the frame was read; READ_PARTIAL(_TIMEOUT) that part of it was
+ * when the connection failed (the deadline passed); READ_MALFORMED that it is not a Frame. */
+enum chimei_read chimei_read_frame(int fd, int stop_fd, int64_t deadline, Chime__V1__Frame **out, int *error_number);
+
+/* ---- call.c ---- */
+/* A unary call with a protobuf-c request; on success *response is the unpacked answer. */
+int chimei_unary(chime_client *client, const char *method, const ProtobufCMessage *request,
+                 const ProtobufCMessageDescriptor *response_type, ProtobufCMessage **response, chime_error *error);
+
+/* ---- requests.c ---- */
+/* The request's first setter failure, reported in `error`; CHIME_OK when it is usable. */
+int chimei_request_check(const chime_request *request, chime_error *error);
+/* Replaces the malloc'd string at *slot (empty-string default or malloc'd) with a copy of `value`. */
+int chimei_set_text(char **slot, const char *value);
+
+/* ---- notifications.c ---- */
+void chimei_notification_of_request(chime_notification *n, const Chime__V1__NotificationRequest *request);
+void chimei_notification_of_pending(chime_notification *n, const Chime__V1__PendingRequest *pending);
+void chimei_notification_of_delivered(chime_notification *n, const Chime__V1__DeliveredNotification *delivered);
+/* A notification owning `owner` (freed with it); NULL when out of memory (owner freed). */
+chime_notification *chimei_notification_owning(ProtobufCMessage *owner);
+
+/* ---- streams.c ---- */
+int chimei_run_stream(chime_client *client, const char *method, const ProtobufCMessage *request,
+                      const ProtobufCMessageDescriptor *message_type, int (*callback)(const void *, void *),
+                      void *context, chime_error *error);
+
+#endif /* CHIME_PRIVATE_H */
