@@ -15,9 +15,9 @@ trap 'rm -rf "$work"' EXIT
 # Declared: every chime_* name called like a function in the preprocessed public headers.
 "$cc" -E -P "$@" "$here/include/chime/chime-proto.h" | grep -oE '\bchime_[a-z0-9][a-z0-9_]* *\(' |
   sed 's/ *($//' | sort -u >"$work/declared"
-# Exported: defined dynamic symbols, without their version suffix; CHIME_CLIENT_0 is the
+# Exported: defined dynamic symbols, without their version suffix; CHIME_CLIENT_1 is the
 # version node the map defines, not a symbol of code.
-nm -D --defined-only "$library" | awk '{print $3}' | sed 's/@.*//' | grep -vx 'CHIME_CLIENT_0' | sort -u >"$work/exported"
+nm -D --defined-only "$library" | awk '{print $3}' | sed 's/@.*//' | grep -vx 'CHIME_CLIENT_1' | sort -u >"$work/exported"
 
 status=0
 if grep -v '^chime_' "$work/exported" >"$work/foreign"; then
