@@ -220,7 +220,7 @@ let package = Package(
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(
       name: "ChimeServerTests",
       dependencies: [

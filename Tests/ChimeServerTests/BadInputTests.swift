@@ -80,15 +80,6 @@ import Testing
     }
   }
 
-  @Test func unimplementedMethodsSaySoHonestly() async throws {
-    let d = try InProcessDaemon()
-    let client = try d.client()
-    #expect(Calls.undescribed.isEmpty)
-    for method in Calls.undescribed {
-      await expectError("UNIMPLEMENTED", code: .unimplemented) { _ = try await client.call(method, payload: [0xFF]) }
-    }
-  }
-
   /// Every method of the call table decodes its request with its descriptor, the ones that take
   /// `Empty` included: bytes that are not the message are MALFORMED_PAYLOAD, and change nothing.
   @Test func everyDescribedMethodRefusesAPayloadThatIsNotItsRequest() async throws {

@@ -34,7 +34,7 @@ struct ChimeClientTests {
 
   @Test func statusFromTheDaemonIsThrown() async throws {
     let daemon = try FakeDaemon()
-    let status = ChimeError.invalidArgument("NOTIFICATION_INVALID_NO_CONTENT", "content has nothing to show", field: "request.content")
+    let status = ChimeError(.notificationInvalidNoContent, "content has nothing to show", field: "request.content")
     let server = daemon.serve { [.reply(id: $0.callID, payload: [], endOfStream: true, status: status)] }
     let client = try client(daemon)
     await #expect(throws: status) { try await client.add(Fixtures.minimalRequest) }

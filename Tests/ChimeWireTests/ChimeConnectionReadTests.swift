@@ -1,5 +1,6 @@
 @testable import ChimeClient
 import ChimeCore
+import ChimeSystem
 import ChimeWire
 import Testing
 

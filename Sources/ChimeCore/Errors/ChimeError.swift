@@ -40,25 +40,8 @@ public struct ChimeError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ChimeError {
-  /// INVALID_ARGUMENT with a reason given as text. Prefer `ChimeError(_ reason: Reason, ...)`;
-  /// this stays for code not yet converted to the catalogue.
-  public static func invalidArgument(_ reason: String, _ message: String, field: String = "") -> ChimeError {
-    ChimeError(.invalidArgument, reason: reason, message, field: field)
-  }
-
-  /// UNIMPLEMENTED `UNIMPLEMENTED`: "<what> is not implemented yet".
-  public static func unimplemented(_ what: String) -> ChimeError {
-    ChimeError(.unimplemented, "\(what) is not implemented yet")
-  }
-
   /// INTERNAL `INTERNAL`.
   public static func `internal`(_ message: String = "internal error") -> ChimeError {
     ChimeError(.internal, message)
-  }
-
-  /// NOT_FOUND with a reason given as text. Prefer `ChimeError(_ reason: Reason, ...)`; this
-  /// stays for code not yet converted to the catalogue.
-  public static func notFound(_ reason: String, _ message: String, field: String = "") -> ChimeError {
-    ChimeError(.notFound, reason: reason, message, field: field)
   }
 }

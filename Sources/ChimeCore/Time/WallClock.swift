@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// Where "now" comes from. Production uses `SystemWallClock`; tests move a `ManualWallClock`
-/// by hand and never sleep.
+/// Where "now" comes from. Production uses ChimeSystem's `SystemWallClock` (the domain never
+/// reads the system clock itself); tests move a `ManualWallClock` by hand and never sleep.
 public protocol WallClock: Sendable {
   func now() -> Instant
   /// Now in microseconds since the Unix epoch, for timing finer than `Instant`'s milliseconds
@@ -11,12 +11,6 @@ public protocol WallClock: Sendable {
 
 extension WallClock {
   public func nowMicros() -> Int64 { now().unixMillis &* 1000 }
-}
-
-public struct SystemWallClock: WallClock {
-  public init() {}
-  public func now() -> Instant { Instant(Date()) }
-  public func nowMicros() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)) }
 }
 
 /// A clock that only moves when told to. Thread-safe.
@@ -34,13 +28,4 @@ public final class ManualWallClock: WallClock {
   public func advance(seconds: Double) { current.withLock { $0 = $0.adding(seconds: seconds) } }
 
   public func advance(millis: Int64) { current.withLock { $0 = $0.adding(millis: millis) } }
-}
-
-/// The system clock shifted by a fixed offset. `chimed --clock-offset` uses it so end-to-end
-/// tests can start the real daemon "later" (e.g. after a long downtime) without sleeping.
-public struct OffsetWallClock: WallClock {
-  public let offsetMillis: Int64
-  public init(offsetMillis: Int64) { self.offsetMillis = offsetMillis }
-  public func now() -> Instant { Instant(Date()).adding(millis: offsetMillis) }
-  public func nowMicros() -> Int64 { SystemWallClock().nowMicros() &+ offsetMillis &* 1000 }
 }

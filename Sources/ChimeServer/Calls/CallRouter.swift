@@ -30,8 +30,8 @@ final class CallRouter {
       if let deadline = header.deadline, deadline <= clock.now() {
         throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
       }
-      guard let handler = handlers[call.method] else { throw .unimplemented(call.method.rawValue) }
-      try handler(call, payload)
+      // Every method is routed (checked in init), so the lookup cannot miss.
+      try handlers[call.method].unsafelyUnwrapped(call, payload)
     } catch {
       call.finish(.failure(error))
     }

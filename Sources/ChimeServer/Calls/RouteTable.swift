@@ -54,14 +54,6 @@ struct RouteTable {
     }
   }
 
-  /// Answers `methods` UNIMPLEMENTED `UNIMPLEMENTED` ("<what> is not implemented yet") without
-  /// looking at their payload.
-  mutating func unimplemented(_ methods: [Method], _ what: String) {
-    for method in methods {
-      add(method) { _, _ throws(ChimeError) in throw .unimplemented(what) }
-    }
-  }
-
   private mutating func add(_ method: Method, _ handler: @escaping Handler) {
     precondition(handlers[method] == nil, "\(method.rawValue) is routed twice")
     handlers[method] = handler

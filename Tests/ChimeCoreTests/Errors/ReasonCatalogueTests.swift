@@ -27,7 +27,6 @@ import Testing
       #expect(Reason(named: reason.name) == reason)
     }
     #expect(Reason(named: "NOT_A_REASON_WE_KNOW") == nil)
-    #expect(ChimeError.unimplemented("x").has(.unimplemented))
     #expect(ChimeError.internal().has(.internal))
   }
 
