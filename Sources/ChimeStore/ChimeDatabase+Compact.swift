@@ -21,7 +21,7 @@ extension ChimeDatabase {
   /// start puts it back in WAL mode. Ends with `PRAGMA quick_check`.
   public static func compact(path: String) throws(ChimeError) -> CompactionReport {
     guard FileManager.default.fileExists(atPath: path) else {
-      throw ChimeError(.failedPrecondition, reason: Reason.storeUnavailable.name, "\(path) does not exist: there is no store to compact")
+      throw ChimeError(.storeMissing, "\(path) does not exist: there is no store to compact")
     }
     func size() -> Int64 {
       ["", "-wal"].reduce(0) { total, suffix in
@@ -38,7 +38,7 @@ extension ChimeDatabase {
         // connection has the store open).
         let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
         guard mode == "delete" else {
-          throw ChimeError(.unavailable, reason: Reason.storeUnavailable.name,
+          throw ChimeError(.storeUnavailable,
                            "\(path) is in use (is chimed running?): stop it, then compact the store")
         }
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
@@ -52,12 +52,12 @@ extension ChimeDatabase {
     } catch let error as ChimeError {
       throw error
     } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-      throw ChimeError(.unavailable, reason: Reason.storeUnavailable.name,
+      throw ChimeError(.storeUnavailable,
                        "\(path) is in use (is chimed running?): stop it, then compact the store")
     } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
       throw damaged(path, error.message ?? "SQLite error \(error.resultCode.rawValue)")
     } catch {
-      throw ChimeError(.unavailable, reason: Reason.storeUnavailable.name, "compacting \(path) failed: \(error)")
+      throw ChimeError(.storeUnavailable, "compacting \(path) failed: \(error)")
     }
   }
 }

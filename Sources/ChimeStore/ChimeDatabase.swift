@@ -97,7 +97,7 @@ public final class ChimeDatabase: Sendable {
       }
       if try pool.read({ db in try Schema.migrator.hasBeenSuperseded(db) }) {
         logger.error("the database was migrated by a newer version", metadata: ["path": "\(path)"])
-        throw ChimeError(.failedPrecondition, reason: Reason.storeUnavailable.name,
+        throw ChimeError(.storeTooNew,
                          "the notification store was written by a newer version of chimed")
       }
       try Self.migrate(pool, path: path, logger: logger)

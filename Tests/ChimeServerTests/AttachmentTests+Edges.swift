@@ -113,7 +113,7 @@ extension AttachmentTests {
     let source = MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("locked/photo.png"))
     #expect(chmod(d.directory.file("locked"), 0o500) == 0)
     defer { chmod(d.directory.file("locked"), 0o700) }
-    await expectError("ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", code: .failedPrecondition) {
+    await expectError("ATTACHMENT_NOT_MOVABLE", code: .failedPrecondition) {
       _ = try await client.add(request("a", attaching: [source]))
     }
     #expect(MediaCorpus.exists(source))

@@ -195,7 +195,7 @@ import Testing
     store.db.close()
     let error = #expect(throws: ChimeError.self) { try ChimeDatabase(path: store.path) }
     #expect(error?.code == .failedPrecondition)
-    #expect(error?.reason == "STORE_UNAVAILABLE")
+    #expect(error?.reason == "STORE_TOO_NEW")
   }
 }
 

@@ -70,7 +70,7 @@ import Testing
                                                    trigger: .timeInterval(TimeIntervalTrigger(seconds: 3600))))
     }
     #expect(attachError?.code == .resourceExhausted, "\(String(describing: attachError))")
-    #expect(attachError?.reason == "ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", "\(String(describing: attachError))")
+    #expect(attachError?.reason == "ATTACHMENT_STORE_FULL", "\(String(describing: attachError))")
     #expect(MediaCorpus.exists(png), "a refused attachment stays where it was")
 
     // Space again: adds succeed, on the same daemon, and the subscriber hears them.

@@ -74,6 +74,12 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let daemonUnavailable = Reason("DAEMON_UNAVAILABLE", .unavailable)
   /// The connection to chimed broke or was closed, or a stream ended early.
   public static let connectionClosed = Reason("CONNECTION_CLOSED", .unavailable)
+  /// A client could not decode the daemon's reply (the C and Python clients).
+  public static let malformedReply = Reason("MALFORMED_REPLY", .internal)
+  /// A client ran out of memory building a call or reading a reply (the C client).
+  public static let outOfMemory = Reason("OUT_OF_MEMORY", .resourceExhausted)
+  /// A client was given a NULL or out-of-range argument (the C client).
+  public static let invalidArgument = Reason("INVALID_ARGUMENT", .invalidArgument)
   /// The socket path is empty or holds a NUL byte.
   public static let invalidSocketPath = Reason("INVALID_SOCKET_PATH", .invalidArgument)
   /// The socket path is longer than a Unix socket address holds (107 bytes).
@@ -166,10 +172,13 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let attachmentInvalidFileSize = Reason("ATTACHMENT_INVALID_FILE_SIZE", .invalidArgument)
   /// An attachment whose container is broken, or that could not be read to its end.
   public static let attachmentCorrupt = Reason("ATTACHMENT_CORRUPT", .invalidArgument)
-  /// A valid attachment that could not be put into the store. INTERNAL here; the attachment
-  /// store also sends it as RESOURCE_EXHAUSTED (disk full) and FAILED_PRECONDITION (the file
-  /// could not leave its directory), as the README documents.
+  /// A valid attachment that could not be put into the store (an I/O error).
   public static let attachmentMoveIntoDataStoreFailed = Reason("ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED", .internal)
+  /// A valid attachment that could not be put into the store because its disk is full.
+  public static let attachmentStoreFull = Reason("ATTACHMENT_STORE_FULL", .resourceExhausted)
+  /// An attachment that could not leave its directory (not writable, or sticky and another
+  /// user's file): checked before anything is stored, rather than quietly keeping a copy.
+  public static let attachmentNotMovable = Reason("ATTACHMENT_NOT_MOVABLE", .failedPrecondition)
   /// The attachments would take the app over its quota.
   public static let attachmentQuotaExceeded = Reason("ATTACHMENT_QUOTA_EXCEEDED", .resourceExhausted)
   /// The app holds as many pending requests as it may (`--max-pending-per-app`).
@@ -216,9 +225,12 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
 
   // MARK: The store
 
-  /// The store cannot be opened. (Also sent as FAILED_PRECONDITION for one written by a newer
-  /// chimed: see the README.)
+  /// The store cannot be opened, or is in use by another process (compaction).
   public static let storeUnavailable = Reason("STORE_UNAVAILABLE", .unavailable)
+  /// The store was written by a newer chimed; this one leaves it untouched.
+  public static let storeTooNew = Reason("STORE_TOO_NEW", .failedPrecondition)
+  /// There is no store at the path given (`chimed --compact-store`).
+  public static let storeMissing = Reason("STORE_MISSING", .failedPrecondition)
   /// The store file is not a database or fails SQLite's check; chimed refuses to start and
   /// leaves it untouched (the message says what to do).
   public static let storeDamaged = Reason("STORE_DAMAGED", .dataLoss)
@@ -300,7 +312,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
     invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
-    daemonUnavailable, connectionClosed, invalidSocketPath, socketPathTooLong,
+    daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
@@ -309,11 +321,11 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidPageSize, invalidPageToken, tooManyIdentifiers,
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,
-    attachmentMoveIntoDataStoreFailed, attachmentQuotaExceeded, pendingLimit, invalidThumbnailClippingRect,
+    attachmentMoveIntoDataStoreFailed, attachmentStoreFull, attachmentNotMovable, attachmentQuotaExceeded, pendingLimit, invalidThumbnailClippingRect,
     invalidThumbnailTime, mediaReadFailed, invalidThumbnailBox, thumbnailNotAvailable, thumbnailRenderFailed,
     soundNotFound, soundUnsupportedFormat, soundTooLong, soundCorrupt,
     notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,
-    storeUnavailable, storeDamaged, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
+    storeUnavailable, storeTooNew, storeMissing, storeDamaged, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
     notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,

@@ -85,7 +85,7 @@ final class AttachmentStore: Sendable {
     if !inBundle, let problem = FileSystem.whyNotRemovable(opened) {
       // Checked before anything is stored: a file that would stay where it is after a "move"
       // is refused rather than silently copied.
-      throw ChimeError(.failedPrecondition, reason: Reason.attachmentMoveIntoDataStoreFailed.name,
+      throw ChimeError(.attachmentNotMovable,
                        "\(path) cannot be moved into chimed's attachment store: \(problem)", field: field + ".path")
     }
 
@@ -340,7 +340,7 @@ final class AttachmentStore: Sendable {
   private func moveFailed(_ what: String, _ failure: Errno, field: String) -> ChimeError {
     logger.error("attachment store write failed", metadata: ["what": "\(what)", "error": "\(failure)"])
     if failure == .noSpace || failure == .quotaExceeded {
-      return ChimeError(.resourceExhausted, reason: Reason.attachmentMoveIntoDataStoreFailed.name,
+      return ChimeError(.attachmentStoreFull,
                         "\(what): the disk holding chimed's attachment store is full", field: field)
     }
     return ChimeError(.attachmentMoveIntoDataStoreFailed, "\(what): \(failure)", field: field)

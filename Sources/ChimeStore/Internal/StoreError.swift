@@ -87,7 +87,7 @@ enum StoreError {
     case .SQLITE_CORRUPT, .SQLITE_NOTADB:
       return access == .open ? ChimeError(.storeDamaged, "the notification store is damaged") : corrupt("record")
     default:
-      return access == .open ? ChimeError(.internal, reason: Reason.storeUnavailable.name, "the notification store cannot be opened") : .internal()
+      return access == .open ? ChimeError(.storeUnavailable, "the notification store cannot be opened") : .internal()
     }
   }
 }

@@ -64,4 +64,18 @@ import Testing
     }
   }
 
+  /// One reason, one code: Chime's own errors are made from a catalogued reason, which brings
+  /// its code (`ChimeError(.storeFull, ...)`), never a code paired with some reason's name. The
+  /// code-and-name initializer is for errors a peer sent, which the wire decoder rebuilds.
+  @Test func everyReasonIsSentWithItsOwnCode() throws {
+    let pairing = /ChimeError\(\s*\.[a-zA-Z]+\s*,\s*reason:/
+    for file in Self.sources where file != "Sources/ChimeCore/Errors/ChimeError.swift" {
+      let text = try RepositoryFiles.text(file)
+      for match in text.matches(of: pairing) {
+        let line = text[..<match.range.lowerBound].reduce(into: 1) { count, c in if c == "\n" { count += 1 } }
+        Issue.record("\(file):\(line): a status code paired with a reason by hand; add a reason to the catalogue with that code")
+      }
+    }
+  }
+
 }
