@@ -8,8 +8,7 @@ import Testing
 /// A cell of another type than its column's (SQLite keeps one whatever the declared type or NOT
 /// NULL says; a damaged or hand-edited store can hold it) is read with GRDB's throwing decode:
 /// the read answers INTERNAL `STORE_CORRUPT` naming the record, instead of trapping in a `row[i]`
-/// subscript. (Before issue 19 each of these stopped the test process; the end-to-end
-/// `DamagedRowTests` is the check that fails without the fix.)
+/// subscript, which would stop the process (the end-to-end `DamagedRowTests` checks chimed).
 @Suite struct WrongTypedCellTests {
   func expectCorrupt<T>(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ read: () throws(ChimeError) -> T) {
     do {

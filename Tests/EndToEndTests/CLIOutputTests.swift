@@ -3,7 +3,7 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-/// Issue 17, "Output people read" and the rest of its papercuts, through the real binary.
+/// Output people read (tables, JSON, times, errors), through the real binary.
 @Suite(.serialized) struct CLIOutputTests {
   static let app = "org.example.output"
 

@@ -7,8 +7,7 @@ import Testing
 
 /// Cells of another type than their column's, written into a stopped daemon's store (SQLite
 /// keeps them whatever the declared type or NOT NULL; GRDB's `row[i]` subscripts trap on them,
-/// which stopped chimed at its first read of the row). Issue 19: chimed starts and keeps
-/// serving, what reads a damaged row answers INTERNAL `STORE_CORRUPT` naming the record, other
+/// which would stop chimed at its first read of the row): chimed starts and keeps serving, what reads a damaged row answers INTERNAL `STORE_CORRUPT` naming the record, other
 /// apps are served, and the scheduler leaves a damaged due row pending and fires the rest.
 @Suite struct DamagedRowTests {
   let damaged = "org.example.damaged"
@@ -61,7 +60,7 @@ import Testing
     daemon = DaemonProcess(directory: dir)
     try daemon.start()
     // The healthy app's due request fires: it was read with the damaged one, so the scheduler
-    // went past it. (Before issue 19, chimed stopped on the damaged row here.)
+    // went past it.
     let fired = { (try? ChimeCLI.run(["delivered", "--json"], socket: daemon.socketPath, app: healthy, timeout: 10))?
       .objects?.contains { $0["id"] as? String == "soon" } == true }
     #expect(pollUntil(within: 30) { !daemon.isRunning || fired() })

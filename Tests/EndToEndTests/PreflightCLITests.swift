@@ -340,7 +340,7 @@ import Testing
     let dir = TemporaryDirectory()
     let (run, o) = try inspectSound(dir.path)
     #expect(run.status == 1)
-    // No sound there at all (issue 17: not SOUND_CORRUPT, which says a sound file is broken).
+    // No sound there at all: not SOUND_CORRUPT, which says a sound file is broken.
     #expect(o["reason"] as? String == "SOUND_NOT_FOUND")
     #expect(o["message"] as? String == "\(dir.path) is a directory, not a sound file; give a file in it")
   }

@@ -1,18 +1,3 @@
-/// Normalized thumbnail clipping rectangle: x, y, width, height in the unit square.
-public struct ClipRect: Hashable, Sendable, Codable {
-  public var x: Double
-  public var y: Double
-  public var width: Double
-  public var height: Double
-
-  public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
-}
-
 public struct AttachmentOptions: Hashable, Sendable, Codable {
   /// A UTI such as `public.png`, used only where the bytes are ambiguous.
   public var typeHint: String = ""

@@ -49,30 +49,14 @@ public enum MediaPlayPauseButtonType: String, Hashable, Sendable, CaseIterable, 
   case none, `default`, overlay
 }
 
-/// A rectangle in the extension's view, in points from its top-left corner.
-public struct MediaButtonFrame: Hashable, Sendable, Codable {
-  public var x: Double
-  public var y: Double
-  public var width: Double
-  public var height: Double
-
-  public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
-
-  /// The largest coordinate or extent accepted, in points.
-  public static let extentMax = 10_000.0
-}
-
 /// The media play/pause button of a content extension (mediaPlayPauseButtonType, ...Frame,
 /// ...TintColor).
 public struct MediaPlayPauseButton: Hashable, Sendable, Codable {
   public var type: MediaPlayPauseButtonType
   /// Where the button is; required unless `type` is `.none`.
   public var frame: MediaButtonFrame?
+  /// The largest coordinate or extent of `frame` accepted, in points.
+  public static let frameExtentMax = 10_000.0
   /// `#RRGGBB`, or empty for the presenter's default.
   public var tintColor: String
 
@@ -91,8 +75,8 @@ public struct MediaPlayPauseButton: Hashable, Sendable, Codable {
   public func validate(field: String = "media_button") throws(ChimeError) {
     if let frame {
       let values = [("x", frame.x), ("y", frame.y), ("width", frame.width), ("height", frame.height)]
-      for (name, value) in values where !(value.isFinite && value >= 0 && value <= MediaButtonFrame.extentMax) {
-        throw ChimeError(.invalidMediaButtonFrame, "the media button frame's \(name) is \(value); it must be 0…\(Int(MediaButtonFrame.extentMax))",
+      for (name, value) in values where !(value.isFinite && value >= 0 && value <= MediaPlayPauseButton.frameExtentMax) {
+        throw ChimeError(.invalidMediaButtonFrame, "the media button frame's \(name) is \(value); it must be 0…\(Int(MediaPlayPauseButton.frameExtentMax))",
                          field: "\(field).frame.\(name)")
       }
       for (name, value) in values.suffix(2) where value == 0 {

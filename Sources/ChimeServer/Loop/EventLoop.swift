@@ -133,8 +133,8 @@ private final class WorkItem: @unchecked Sendable {
   }
 }
 
-// C callbacks are created in nonisolated functions (see PLATFORM-NOTES: closures in top-level
-// code would be main-actor isolated and trap when libuv calls them).
+// C callbacks are created in nonisolated functions: closures in top-level code would be
+// main-actor isolated and trap when libuv calls them.
 private func eventLoopWakeupCallback() -> uv_async_cb {
   return { handle in
     guard let data = handle?.pointee.data else { return }

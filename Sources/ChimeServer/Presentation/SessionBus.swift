@@ -271,7 +271,8 @@ private final class CallbackBox {
   init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
 }
 
-// C callbacks are created in nonisolated functions (see PLATFORM-NOTES).
+// C callbacks are created in nonisolated functions: a closure written in top-level code would be
+// main-actor isolated, and Swift's runtime check traps when C calls it from the loop thread.
 private func sessionBusReplyHandler() -> sd_bus_message_handler_t {
   return { message, userdata, _ in
     guard let userdata else { return 0 }

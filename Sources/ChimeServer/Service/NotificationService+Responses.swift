@@ -4,9 +4,10 @@ import ChimeStore
 /// Responses: the user opened, dismissed or answered a delivered notification.
 extension NotificationService {
   /// Checks `response` against the app's delivered notification and the category snapshot it
-  /// was delivered with, decides what it does (`ResponsePlan`; no content extension is
-  /// consulted yet, so the answer is `.noExtension`), and commits it: the `response` event for
-  /// the app's subscribers and the notification's removal from the delivered list.
+  /// was delivered with, asks the category's first content extension (keep, dismiss, or
+  /// dismiss and forward; `.noExtension` when there is none or it does not answer by the
+  /// deadline), decides what the response does (`ResponsePlan`) and commits it: the `response`
+  /// event for the app's subscribers and the notification's removal from the delivered list.
   ///
   /// An empty action identifier means the default action (the notification was opened).
   /// Fails with NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, INVALID_ARGUMENT `UNKNOWN_ACTION`,
