@@ -57,47 +57,21 @@ extension NotificationService {
     armExtensionDeadline()
   }
 
-  /// Resolves the sound and stages the attachments of the chosen content (off the loop when
-  /// there are files to look at), then delivers it through `DeliverNow`.
+  /// Resolves the sound and stages the attachments of the chosen content (each file alone: a
+  /// refused one is left out and recorded), then delivers it.
   private func deliverPushed(app: String, request: NotificationRequest, content: NotificationContent, push: PushDelivery,
                              reply: @escaping Reply<PushResult>) {
-    let chosen = { var r = request; r.content = content; return r }()
-    let criticalAllowed = permissions(of: app).effective.contains(.criticalAlert)
-    let needsFiles = !content.attachments.isEmpty || content.sound?.kind == .named || content.sound?.kind == .criticalNamed
-    guard needsFiles else {
-      let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)  // not read: no named sound
-      let prepared = PreparedRequest(request: chosen, sound: SoundResolver.resolve(content.sound, layout: layout, criticalAllowed: criticalAllowed))
-      return commitPushed(app: app, prepared: prepared, push: push, reply: reply)
-    }
-    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
-    let prepare = { @Sendable () -> Result<(PreparedRequest, [RefusedAttachment]), ChimeError> in
-      Result { () throws(ChimeError) in
-        try PushPreparation.prepare(chosen, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
-                                    criticalAllowed: criticalAllowed)
+    var chosen = request
+    chosen.content = content
+    prepareFiles(app: app, request: chosen, staging: .eachAlone,
+                 refusal: "chimed is shutting down; the push was not delivered and its files are untouched",
+                 failed: { reply(.failure($0)) }) { [self] prepared, answered in
+      var push = push
+      push.refusedAttachments += prepared.refused
+      commitPushed(app: app, prepared: prepared, push: push) { answer in
+        reply(answer)
+        answered()
       }
-    }
-    preparing += 1
-    let then = { [self] (result: Result<(PreparedRequest, [RefusedAttachment]), ChimeError>) in
-      switch result {
-      case .success(let (prepared, refused)):
-        var push = push
-        push.refusedAttachments += refused
-        commitPushed(app: app, prepared: prepared, push: push) { [self] answer in
-          reply(answer)
-          preparationEnded()
-        }
-      case .failure(let error):
-        reply(.failure(error))
-        preparationEnded()
-      }
-    }
-    if content.attachments.isEmpty {
-      loop.runBlocking(prepare, then: then)
-    } else {
-      fileLane.run(prepare, then: then, refuse: { [self] in
-        reply(.failure(ChimeError(.shuttingDown, "chimed is shutting down; the push was not delivered and its files are untouched")))
-        preparationEnded()
-      })
     }
   }
 
@@ -105,18 +79,7 @@ extension NotificationService {
   /// took the room since the look-ahead) is retried without the attachments, which are then
   /// recorded as refused: the notification is never lost to its attachments.
   private func commitPushed(app: String, prepared: PreparedRequest, push: PushDelivery, reply: @escaping Reply<PushResult>) {
-    let request = prepared.request
-    let now = clock.now()
-    let shape = DeliveryShape.decide(requested: request.content.sound, resolved: prepared.sound,
-                                     badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
-                                     allowed: permissions(of: app).effective)
-    var shown = request
-    shown.content.interruptionLevel = shape.level
-    var delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
-                                          extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
-    delivered.push = push
-    let note = [push.note, shape.note].filter { !$0.isEmpty }.joined(separator: "; ")
-    writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)) { [self] result in
+    writer.submit(immediateDelivery(app: app, prepared: prepared, at: clock.now(), push: push)) { [self] result in
       switch result {
       case .failure(let error) where error.has(.attachmentQuotaExceeded) && !prepared.staged.isEmpty:
         var without = prepared
@@ -126,15 +89,15 @@ extension NotificationService {
         push.refusedAttachments += prepared.staged.map {
           RefusedAttachment(identifier: $0.attachment.identifier, path: $0.source, reason: error.reason, message: error.message, field: "content.attachments")
         }
-        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { [self] in
+        settleFiles(of: prepared, committed: false) { [self] in
           commitPushed(app: app, prepared: without, push: push, reply: reply)
         }
       case .failure(let error):
-        afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
+        settleFiles(of: prepared, committed: false) { reply(.failure(error)) }
       case .success(let outcome):
         published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
         let answer = PushResult(delivered: outcome.delivered, replaced: outcome.replaced)
-        afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
+        settleFiles(of: prepared, committed: true) { reply(.success(answer)) }
       }
     }
   }

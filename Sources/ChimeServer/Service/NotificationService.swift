@@ -37,7 +37,7 @@ final class NotificationService {
   var preparing = 0
   private var preparedWaiters: [() -> Void] = []
   /// See `ServerConfiguration.beforeStaging`.
-  private let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
+  let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
   /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
   let appsDirectory: String
   /// `chimed --authorization`.
@@ -153,11 +153,9 @@ final class NotificationService {
       reply(.failure(error))
       return
     }
-    let permissions = permissions(of: app)
-    if let refusal = permissions.refusal(app: app, policy: policy, status: authorization(of: app).status) {
+    if let refusal = permissions(of: app).refusal(app: app, policy: policy, status: authorization(of: app).status) {
       return reply(.failure(refusal))
     }
-    let criticalAllowed = permissions.effective.contains(.criticalAlert)
     let now = clock.now()
     let first: Instant
     do {
@@ -166,69 +164,21 @@ final class NotificationService {
       reply(.failure(error))
       return
     }
-    guard Self.needsFiles(request) else {
-      // The layout is not read (no named sound) and not even built: its paths were 3k
-      // instructions of every add (callgrind).
-      let prepared = PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound,
-                                                                                    layout: AppLayout.defaults(for: app, appsDirectory: appsDirectory),
-                                                                                    criticalAllowed: criticalAllowed))
-      commitAdd(app: app, prepared: prepared, first: first, now: now, reply: reply)
-      return
-    }
-    // Sound lookup, attachment inspection and copying touch files: off the loop. Attachments
-    // take their turn in the file lane; a sound alone is a few small reads and goes straight on.
-    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
-    let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
-    let prepare = { @Sendable () -> Result<PreparedRequest, ChimeError> in
-      beforeStaging?(app, request.identifier)
-      return Result { () throws(ChimeError) in
-        try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
-                                    criticalAllowed: criticalAllowed)
+    prepareFiles(app: app, request: request, staging: .allOrNothing,
+                 refusal: "chimed is shutting down; the request was not scheduled and its files are untouched",
+                 failed: { reply(.failure($0)) }) { [self] prepared, answered in
+      commitAdd(app: app, prepared: prepared, first: first, now: now) { answer in
+        reply(answer)
+        answered()
       }
     }
-    preparing += 1
-    let then = { [self] (result: Result<PreparedRequest, ChimeError>) in
-      switch result {
-      case .success(let prepared):
-        // Still counted until the answer is sent: a committed add whose moved files are
-        // leaving their source must not be cut off by shutdown after its commit.
-        commitAdd(app: app, prepared: prepared, first: first, now: now) { [self] answer in
-          reply(answer)
-          preparationEnded()
-        }
-      case .failure(let error):
-        reply(.failure(error))
-        preparationEnded()
-      }
-    }
-    if request.content.attachments.isEmpty {
-      loop.runBlocking(prepare, then: then)
-    } else {
-      fileLane.run(prepare, then: then, refuse: { [self] in
-        reply(.failure(ChimeError(.shuttingDown, "chimed is shutting down; the request was not scheduled and its files are untouched")))
-        preparationEnded()
-      })
-    }
-  }
-
-  private static func needsFiles(_ request: NotificationRequest) -> Bool {
-    if !request.content.attachments.isEmpty { return true }
-    guard let kind = request.content.sound?.kind else { return false }
-    return kind == .named || kind == .criticalNamed
   }
 
   private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddAnswer>) {
     let request = prepared.request
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
     if request.trigger == nil {
-      let shape = DeliveryShape.decide(requested: request.content.sound, resolved: pending.sound,
-                                       badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
-                                       allowed: permissions(of: app).effective)
-      var shown = request
-      shown.content.interruptionLevel = shape.level
-      let delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
-                                            extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
-      writer.submit(DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: shape.note)) { [self] result in
+      writer.submit(immediateDelivery(app: app, prepared: prepared, at: now)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
           return AddAnswer(result: AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered))
@@ -246,26 +196,16 @@ final class NotificationService {
     }
   }
 
-  /// Answers an add once its commit is known: moved attachments leave their source once the
-  /// row is durable, before the answer; a failed commit gives staged files back.
+  /// Answers an add once its commit is known, after its staged files are settled.
   private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddAnswer>,
                                   committed: (Outcome) -> AddAnswer) {
     switch result {
     case .failure(let error):
-      afterFiles(prepared.staged, { $0.abandon(prepared.staged) }) { reply(.failure(error)) }
+      settleFiles(of: prepared, committed: false) { reply(.failure(error)) }
     case .success(let outcome):
       let answer = committed(outcome)
-      afterFiles(prepared.staged, { $0.finish(prepared.staged) }) { reply(.success(answer)) }
+      settleFiles(of: prepared, committed: true) { reply(.success(answer)) }
     }
-  }
-
-  /// Runs `work` on the attachment store in the file lane, then `then` on the loop; with
-  /// nothing staged (the common add), `then` runs at once.
-  func afterFiles(_ staged: [StagedAttachment], _ work: @escaping @Sendable (AttachmentStore) -> Void,
-                  then: @escaping () -> Void) {
-    guard !staged.isEmpty else { return then() }
-    let attachments = self.attachments
-    fileLane.runToEnd({ work(attachments) }, then: { _ in then() })
   }
 
   // MARK: helpers

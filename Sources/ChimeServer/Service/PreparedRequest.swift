@@ -8,6 +8,8 @@ struct PreparedRequest: Sendable {
   var request: NotificationRequest
   var sound: SoundResolution?
   var staged: [StagedAttachment] = []
+  /// Attachments left out, each with why (a push stages each file alone: `PushPreparation`).
+  var refused: [RefusedAttachment] = []
 
   /// Blocking (file I/O): runs on the work pool. A critical sound stays critical only when
   /// `criticalAllowed` (the app's critical-alert permission when it is added).

@@ -9,15 +9,15 @@ import ChimeSystem
 enum PushPreparation {
   /// Blocking (file I/O): runs on the work pool.
   ///
-  /// - Throws: store read failures only; attachment refusals are returned, not thrown.
+  /// - Throws: store read failures only; attachment refusals are returned in `refused`.
   static func prepare(_ request: NotificationRequest, app: String, database: ChimeDatabase, attachments: AttachmentStore,
-                      appsDirectory: String, criticalAllowed: Bool) throws(ChimeError) -> (PreparedRequest, [RefusedAttachment]) {
+                      appsDirectory: String, criticalAllowed: Bool) throws(ChimeError) -> PreparedRequest {
     var bare = request
     bare.content.attachments = []
     var prepared = try PreparedRequest.prepare(bare, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
                                                criticalAllowed: criticalAllowed)
     let files = request.content.attachments
-    guard !files.isEmpty else { return (prepared, []) }
+    guard !files.isEmpty else { return prepared }
     let layout = try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
     let used = try database.attachmentUsage(app: app, replacing: request.identifier, deliveredAtOnce: true)
     var planned: Int64 = 0
@@ -45,6 +45,7 @@ enum PushPreparation {
     }
     prepared.staged = staged
     prepared.request.content.attachments = staged.map(\.attachment)
-    return (prepared, refused)
+    prepared.refused = refused
+    return prepared
   }
 }

@@ -1,0 +1,103 @@
+import ChimeCore
+import ChimeStore
+
+/// One intake for every way a notification comes in (`Add`, `Push`, a service extension's
+/// answer): its files are prepared — a named sound looked up, attachments inspected and staged —
+/// off the loop when it has any, then the caller commits and answers, and the staged files are
+/// settled once the commit is known. An immediate delivery's record is built here too, so every
+/// way in shapes it by the app's permissions the same way.
+extension NotificationService {
+  /// How attachments are staged: all or nothing (`Add`: one bad file refuses the request), or
+  /// each alone (`Push`: a refused file is left out and recorded, the rest is delivered).
+  enum AttachmentStaging {
+    case allOrNothing
+    case eachAlone
+  }
+
+  /// Prepares `request`'s files and calls `commit` on the loop with the result. With nothing to
+  /// look at (no attachment, no named sound) that happens at once; otherwise the files are
+  /// prepared in the file lane (attachments) or on the work pool (a sound alone), and `commit`
+  /// gets an `answered` to call once it has answered: shutdown waits for that, so a committed
+  /// request whose moved files are leaving their source is not cut off. A request still
+  /// waiting for the file lane when chimed stops is refused with `refusal` (UNAVAILABLE
+  /// `SHUTTING_DOWN`), its files untouched; a failed preparation goes to `failed`.
+  func prepareFiles(app: String, request: NotificationRequest, staging: AttachmentStaging, refusal: String,
+                    failed: @escaping (ChimeError) -> Void,
+                    commit: @escaping (_ prepared: PreparedRequest, _ answered: @escaping () -> Void) -> Void) {
+    let criticalAllowed = permissions(of: app).effective.contains(.criticalAlert)
+    guard Self.needsFiles(request.content) else {
+      // The layout is not read (no named sound), only its paths built.
+      let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)
+      return commit(PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout,
+                                                                                    criticalAllowed: criticalAllowed)), {})
+    }
+    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
+    let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
+    let work = { @Sendable () -> Result<PreparedRequest, ChimeError> in
+      beforeStaging?(app, request.identifier)
+      return Result { () throws(ChimeError) in
+        switch staging {
+        case .allOrNothing:
+          try PreparedRequest.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
+                                      criticalAllowed: criticalAllowed)
+        case .eachAlone:
+          try PushPreparation.prepare(request, app: app, database: database, attachments: attachments, appsDirectory: appsDirectory,
+                                      criticalAllowed: criticalAllowed)
+        }
+      }
+    }
+    preparing += 1
+    let then = { [self] (result: Result<PreparedRequest, ChimeError>) in
+      switch result {
+      case .success(let prepared):
+        commit(prepared) { [self] in preparationEnded() }
+      case .failure(let error):
+        failed(error)
+        preparationEnded()
+      }
+    }
+    if request.content.attachments.isEmpty {
+      loop.runBlocking(work, then: then)
+    } else {
+      fileLane.run(work, then: then, refuse: { [self] in
+        failed(ChimeError(.shuttingDown, refusal))
+        preparationEnded()
+      })
+    }
+  }
+
+  /// True when preparing `content` touches files: attachments to stage, or a named sound to
+  /// look up in the app's layout.
+  static func needsFiles(_ content: NotificationContent) -> Bool {
+    if !content.attachments.isEmpty { return true }
+    guard let kind = content.sound?.kind else { return false }
+    return kind == .named || kind == .criticalNamed
+  }
+
+  /// The commit of `prepared` delivered at once: its level, sound and badge as the app's
+  /// permissions allow now (`DeliveryShape`), the category's extension attributes, and the
+  /// push record when it was pushed; the delivered event's note says what was changed.
+  func immediateDelivery(app: String, prepared: PreparedRequest, at now: Instant, push: PushDelivery? = nil) -> DeliverNow {
+    let request = prepared.request
+    let shape = DeliveryShape.decide(requested: request.content.sound, resolved: prepared.sound,
+                                     badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
+                                     allowed: permissions(of: app).effective)
+    var shown = request
+    shown.content.interruptionLevel = shape.level
+    var delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
+                                          extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
+    delivered.push = push
+    let note = [push?.note ?? "", shape.note].filter { !$0.isEmpty }.joined(separator: "; ")
+    return DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)
+  }
+
+  /// Once a commit is known: a committed request's moved attachments leave their source, a
+  /// failed one's staged files are given back; then `then` on the loop (at once when nothing
+  /// was staged, the common case).
+  func settleFiles(of prepared: PreparedRequest, committed: Bool, then: @escaping () -> Void) {
+    let staged = prepared.staged
+    guard !staged.isEmpty else { return then() }
+    let attachments = self.attachments
+    fileLane.runToEnd({ committed ? attachments.finish(staged) : attachments.abandon(staged) }, then: { _ in then() })
+  }
+}
