@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeWire
 
 /// A call made through the in-process transport: the router answers it like a socket
 /// connection's call, and its replies go straight to the waiting task or stream. Created on

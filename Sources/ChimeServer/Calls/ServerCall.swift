@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeWire
 
 /// One call in flight, as the router and the service see it: which method, for which app, and
 /// how to answer. A socket connection's calls (`Connection.ActiveCall`) and the in-process
