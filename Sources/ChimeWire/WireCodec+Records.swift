@@ -1,8 +1,8 @@
 public import ChimeCore
 internal import CChimeProto
 
-/// The protobuf forms of the values ChimeStore keeps in its `body` columns, and the messages
-/// built around a request the store has already packed (its event, the add's answer). The
+/// The protobuf forms of the values ChimeStore keeps in its `body` columns, and the event
+/// built around a request the store has already packed for its row. The
 /// store uses the wire contract as its record format: it is versioned additively already, and
 /// protobuf-c packs a request in a few microseconds where JSONEncoder took tens (measured:
 /// JSON was two thirds of the writer's CPU per add).
@@ -37,21 +37,6 @@ extension WireCodec {
     var rest = event
     rest.pending = nil
     return appending(field: 6, packedPending, to: encodeEvent(rest))  // Event.pending = 6
-  }
-
-  /// `encodeAddResponse(result)` for a result whose `pending` is already packed
-  /// (`encodePendingRequest` of the same request, as the store packed it for its row): those
-  /// bytes go in as field 1 instead of packing the request again on the loop, once per add.
-  public static func encodeAddResponse(_ result: AddResult, packedPending: [UInt8]) -> [UInt8] {
-    let rest = ProtoMessage.pack { arena in
-      let m = arena.message(chime__v1__add_response__init)
-      m.pointee.replaced = result.replaced ? 1 : 0
-      if let delivered = result.delivered {
-        m.pointee.delivered = RequestProto.build(delivered, in: arena)
-      }
-      return m
-    }
-    return appending(field: 1, packedPending, to: rest)  // AddResponse.pending = 1
   }
 
   /// `bytes` with a length-delimited `field` holding `message` appended: a decoder takes fields

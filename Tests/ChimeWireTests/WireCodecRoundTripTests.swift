@@ -46,18 +46,6 @@ import Testing
     }
   }
 
-  /// chimed answers an add with the request as the store packed it for its row: the response
-  /// decodes to the same result, with or without a delivery, and is as long as one packed whole.
-  @Test func addResponseWithItsPendingAlreadyPacked() throws {
-    let full = AddResult(pending: Fixtures.fullPending(), replaced: true, delivered: Fixtures.fullDelivered())
-    let minimal = AddResult(pending: Fixtures.minimalPending, replaced: false)
-    for result in [full, minimal] {
-      let bytes = WireCodec.encodeAddResponse(result, packedPending: WireCodec.encodePendingRequest(result.pending))
-      #expect(try WireCodec.decodeAddResponse(bytes) == result)
-      #expect(bytes.count == WireCodec.encodeAddResponse(result).count)
-    }
-  }
-
   @Test func pageRequest() throws {
     for page in [PageRequest(), PageRequest(pageSize: 1000, pageToken: "opaque/token=")] {
       #expect(try WireCodec.decodePageRequest(try WireCodec.encodePageRequest(page)) == page)

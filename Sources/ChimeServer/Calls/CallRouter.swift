@@ -44,7 +44,7 @@ final class CallRouter {
     table.unary(Calls.getServerInfo) { _, _, reply in
       reply(.success(server))
     }
-    table.unary(Calls.add, encoding: AddAnswer.encode) { call, request, reply in
+    table.unary(Calls.add) { call, request, reply in
       service.add(app: call.app, request: request, reply: reply)
     }
     table.unary(Calls.getPending) { call, page, reply throws(ChimeError) in
@@ -166,13 +166,5 @@ private final class ExtensionStreamSink: ExtensionSink {
 
   func send(_ event: ExtensionEvent) -> Bool {
     sendEvent(event)
-  }
-}
-
-extension AddAnswer {
-  /// The AddResponse bytes: the packed request spliced in when there is one.
-  static func encode(_ answer: AddAnswer) -> [UInt8] {
-    guard let packed = answer.packedPending else { return WireCodec.encodeAddResponse(answer.result) }
-    return WireCodec.encodeAddResponse(answer.result, packedPending: packed)
   }
 }

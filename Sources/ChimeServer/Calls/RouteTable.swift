@@ -25,23 +25,6 @@ struct RouteTable {
     }
   }
 
-  /// As `unary(_:_:)`, for a service that answers something `encode` turns into the
-  /// descriptor's response bytes (an answer carrying parts already packed). The compiler does
-  /// not tie `encode` to the descriptor's response type as it does above: a test must (for
-  /// the add, SchedulingTests compares the answer with the listing and the event).
-  mutating func unary<Request, Response, Answer>(
-    _ descriptor: CallDescriptor<Request, Response>,
-    encoding encode: @escaping (Answer) -> [UInt8],
-    _ body: @escaping (
-      _ call: any ServerCall, _ request: Request, _ reply: @escaping (Result<Answer, ChimeError>) -> Void
-    ) throws(ChimeError) -> Void
-  ) {
-    add(descriptor.method) { call, payload throws(ChimeError) in
-      let request = try descriptor.decodeRequest(payload)
-      try body(call, request) { result in call.finish(result.map(encode)) }
-    }
-  }
-
   /// Routes a server-streaming call: `body` gets the decoded request and a `send` that encodes
   /// one message with the same descriptor (false once the call is over).
   mutating func serverStreaming<Request, Message>(

@@ -146,7 +146,7 @@ final class NotificationService {
 
   // MARK: calls
 
-  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddAnswer>) {
+  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
     do {
       try RequestValidator.validate(request)
     } catch {
@@ -174,14 +174,14 @@ final class NotificationService {
     }
   }
 
-  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddAnswer>) {
+  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
     let request = prepared.request
     let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
     if request.trigger == nil {
       writer.submit(immediateDelivery(app: app, prepared: prepared, at: now)) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
-          return AddAnswer(result: AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered))
+          return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
         }
       }
     } else {
@@ -190,15 +190,15 @@ final class NotificationService {
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           published(outcome.events, files: outcome.discardedFiles, app: app)
           scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
-          return AddAnswer(result: AddResult(pending: pending, replaced: outcome.replaced), packedPending: add.packed)
+          return AddResult(pending: pending, replaced: outcome.replaced)
         }
       }
     }
   }
 
   /// Answers an add once its commit is known, after its staged files are settled.
-  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddAnswer>,
-                                  committed: (Outcome) -> AddAnswer) {
+  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddResult>,
+                                  committed: (Outcome) -> AddResult) {
     switch result {
     case .failure(let error):
       settleFiles(of: prepared, committed: false) { reply(.failure(error)) }

@@ -14,7 +14,7 @@ public struct AddPending: Mutation {
   public let limit: Int
   /// `pending` as its row and its event store it (protobuf, chime.v1.PendingRequest), packed
   /// where the mutation is made (on the loop) rather than in the write transaction, which one
-  /// thread runs for every client; the daemon's answer to the add carries the same bytes.
+  /// thread runs for every client; the event the add appends carries the same bytes.
   public let packed: [UInt8]
 
   public init(app: String, pending: PendingRequest, at: Instant, limit: Int = Limits.pendingPerAppDefault) {
