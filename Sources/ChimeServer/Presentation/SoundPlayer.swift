@@ -141,8 +141,13 @@ final class SoundPlayer {
     case .themeDefault(let v): (file, event, volume) = (nil, SoundChoice.defaultEventID, v)
     case .silent: return
     }
-    loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: { [self] error in
-      guard let error else {
+    loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: { [self] played in
+      if !played.alsaSaid.isEmpty {
+        // ALSA's own words, one line under libcanberra's name.
+        logger.log(level: played.error == nil ? .info : .warning, "libcanberra: \(played.alsaSaid)",
+                   metadata: ["player": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
+      }
+      guard let error = played.error else {
         logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
         return
       }

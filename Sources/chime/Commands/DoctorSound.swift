@@ -25,9 +25,9 @@ extension DoctorChecks {
     let sound = SoundChoice.themeDefault(volume: nil)
     let route = Self.describe(SoundRoute.decide(sound, file: file, canberra: canberra, players: players))
     var detail = route
-    if canberra {
-      // libcanberra may still find no device at run time: then the players take over.
-      detail += "; without libcanberra: " + Self.describe(SoundRoute.decide(sound, file: file, canberra: false, players: players))
+    if canberra, case .fail(let why) = SoundRoute.decide(sound, file: file, canberra: false, players: players) {
+      // libcanberra may still find no device when it plays: then only the players are left.
+      detail += "; if libcanberra finds no device: nothing plays it (\(why))"
     }
     guard !outputs.isEmpty else {
       return DoctorCheck(name: "sound", status: .warn,
