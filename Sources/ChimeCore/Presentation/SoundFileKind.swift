@@ -21,7 +21,7 @@ public enum SoundFileKind: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .inspected(let container, let codec, _): "\(container.rawValue.uppercased()) \(codec)"
-    case .otherContainer: "not AIFF, WAV or CAF (Ogg, FLAC, MP3, ...)"
+    case .otherContainer: "not AIFF, WAV or CAF: Ogg, FLAC, MP3 or another"
     case .unplayable(let why): why
     }
   }
