@@ -36,7 +36,8 @@ public enum SoundRoute {
     default: path = SoundChoice.defaultThemeFile
     }
     if case .unplayable(let why) = file {
-      return .fail("cannot play \(path): \(why)")
+      let hint = path == SoundChoice.defaultThemeFile ? " (it comes with sound-theme-freedesktop)" : ""
+      return .fail("cannot play \(path): \(why)\(hint)")
     }
     let found = players.isEmpty ? (canberra ? "libcanberra, which cannot decode it" : "nothing")
       : players.map { command in

@@ -80,6 +80,8 @@ import Testing
     let decision = SoundRoute.decide(.file(path: "/c/gone.wav", volume: nil), file: .unplayable("/c/gone.wav does not exist"),
                                      canberra: true, players: [Self.paplay])
     #expect(decision == .fail("cannot play /c/gone.wav: /c/gone.wav does not exist"))
+    #expect(SoundRoute.decide(.themeDefault(volume: 0.5), file: .unplayable("gone"), canberra: false, players: [Self.paplay])
+      == .fail("cannot play \(SoundChoice.defaultThemeFile): gone (it comes with sound-theme-freedesktop)"))
     // The default sound: libcanberra finds it in the theme itself, whatever the file here.
     #expect(SoundRoute.decide(.themeDefault(volume: nil), file: .unplayable("gone"), canberra: true, players: [Self.paplay])
       == .play([.canberra]))
