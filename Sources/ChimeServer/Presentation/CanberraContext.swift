@@ -21,6 +21,7 @@ final class CanberraContext: Sendable {
       ca_context_destroy(context)
       return .failure(CanberraError(code: r))
     }
+    _ = chime_alsa_route_errors()
     return .success(CanberraContext(context))
   }
 
@@ -28,14 +29,27 @@ final class CanberraContext: Sendable {
     handle = Locked(Handle(pointer: pointer))
   }
 
+  /// What one play call came to: its error, and what ALSA said meanwhile (its lines joined
+  /// with " | ", empty when it said nothing or another driver played).
+  struct Played: Sendable {
+    var error: CanberraError?
+    var alsaSaid: String
+  }
+
   /// Starts playing a file (or, when `file` is nil, the sound theme's `eventID`); volume 0...1,
-  /// nil to leave it. Does not wait for the end.
-  func play(file: String?, eventID: String?, volume: Double?) -> CanberraError? {
+  /// nil to leave it. Does not wait for the end. ALSA's messages are collected, not printed.
+  func play(file: String?, eventID: String?, volume: Double?) -> Played {
     let id = nextID.add(1, ordering: .relaxed).oldValue
-    let r = handle.withLock { handle in
-      chime_canberra_play(handle.pointer, id, file, eventID, volume ?? -1)
+    return handle.withLock { handle in
+      // libasound may be loaded only now (the driver opens it for the first sound).
+      _ = chime_alsa_route_errors()
+      let r = chime_canberra_play(handle.pointer, id, file, eventID, volume ?? -1)
+      let said = alsaSaid.withLock { lines in
+        defer { lines.removeAll() }
+        return lines.joined(separator: " | ")
+      }
+      return Played(error: r == 0 ? nil : CanberraError(code: r), alsaSaid: said)
     }
-    return r == 0 ? nil : CanberraError(code: r)
   }
 
   deinit {
@@ -43,7 +57,21 @@ final class CanberraContext: Sendable {
   }
 }
 
-struct CanberraError: Error, CustomStringConvertible {
+/// ALSA's messages since the last play call, kept by `chime_alsa_said` (at most 32: the rest of
+/// a burst adds nothing a reader needs).
+private let alsaSaid = Mutex<[String]>([])
+
+/// ALSA's error handler's sink (see CCanberra's shim): called on whichever thread ALSA runs in.
+@_cdecl("chime_alsa_said")
+func chimeALSASaid(_ line: UnsafePointer<CChar>?) {
+  guard let line else { return }
+  let text = String(cString: line)
+  alsaSaid.withLock { lines in
+    if lines.count < 32 { lines.append(text) }
+  }
+}
+
+struct CanberraError: Error, Sendable, CustomStringConvertible {
   var code: Int32
   var description: String { "libcanberra: " + String(cString: ca_strerror(code)) }
 

@@ -2,67 +2,75 @@ import ChimeCore
 import ChimeSystem
 import Logging
 
-/// Plays the sounds Chime plays itself, never on the loop thread (opening and playing run on
-/// the work pool): through `--sound-player` when given; else through libcanberra (a file by
-/// path, the default sound as the theme's `message-new-instant` event) when a context opens;
-/// else through the first of `pw-play`, `paplay`, `aplay` on PATH, which also takes over when
-/// libcanberra cannot play (no audio device or server). A player gets the file as its last
-/// argument and a critical sound's volume (0...1) in `CHIME_SOUND_VOLUME`. With nothing,
-/// deliveries are silent after one warning (at start-up, or at libcanberra's first failure,
-/// which is also reported for its delivery). Players run one at a time (a lane of their own),
-/// so sounds never hold more than one of the pool threads that commits and reads share.
-/// Loop thread only.
+/// Plays the sounds Chime plays itself, never on the loop thread (inspecting, opening and
+/// playing run on the work pool). Each sound goes the way `SoundRoute` decides from what its
+/// file's bytes are: through `--sound-player` when given; else libcanberra (a file by path, the
+/// default sound as the theme's `message-new-instant` event) when a context opens, and the
+/// players found on PATH (`SoundPlayerKind.searched`) for what libcanberra cannot decode or
+/// when it has no audio output. A player is given only a file it decodes (aplay never gets the
+/// Ogg default sound); when none here does, that delivery reports presentation-failed with why.
+/// A player gets the file as its last argument and a critical sound's volume (0...1) in
+/// `CHIME_SOUND_VOLUME`; its stdout and stderr are captured and logged as one line under its
+/// name. With nothing to play through, deliveries are silent after one warning. Players run one
+/// at a time (a lane of their own), so sounds never hold more than one of the pool threads that
+/// commits and reads share. Loop thread only.
 final class SoundPlayer {
   private struct Request {
     var sound: SoundChoice
     var app: String
     var identifier: String
     var failed: (PresentationFailure) -> Void
+
+    func failure(_ reason: String) -> PresentationFailure {
+      PresentationFailure(presenter: "sound", app: app, identifier: identifier, reason: reason)
+    }
   }
 
   private let loop: EventLoop
   private let logger: Logger
-  /// nil until libcanberra was tried (on the work pool); sounds asked for meanwhile wait.
-  private(set) var backend: SoundBackendChoice?
+  /// False until libcanberra was tried (on the work pool); sounds asked for meanwhile wait.
+  private var ready = false
   private var canberra: CanberraContext?
-  /// What plays when libcanberra cannot: a player found on PATH, or silence.
-  private let withoutCanberra: SoundBackendChoice
+  /// The configured player, or those found on PATH, in order of preference.
+  let players: [[String]]
   private var waiting: [Request] = []
-  private let players: FileLane
+  private let lane: FileLane
   /// A player that outlives this is killed: no sound is that long.
   static let playerTimeoutMillis = 60_000
+  /// The most of a player's output kept for the log.
+  static let playerOutputBytes = 2048
 
   init(loop: EventLoop, configured: String?, logger: Logger) {
     self.loop = loop
     self.logger = logger
-    players = FileLane(loop: loop, width: 1)
-    var found: [String: String] = [:]
-    for name in SoundBackendChoice.knownPlayers {
-      if let path = Subprocess.which(name) { found[name] = path }
-    }
-    withoutCanberra = SoundBackendChoice.choose(configured: configured, canberraOpened: false, foundOnPath: found)
-    if configured != nil {
-      decided(withoutCanberra)
+    lane = FileLane(loop: loop, width: 1)
+    if let configured, case let words = configured.split(separator: " ").map(String.init), !words.isEmpty {
+      players = [SoundPlayerKind.completing(words)]
+      decided()
       return
     }
+    players = SoundPlayerKind.searched.compactMap { kind in Subprocess.which(kind.rawValue).map(kind.command(at:)) }
     loop.runBlocking({ CanberraContext.open() }, then: { [self] opened in
       switch opened {
-      case .success(let context):
-        canberra = context
-        decided(.canberra)
-      case .failure(let error):
-        logger.info("libcanberra unavailable", metadata: ["error": "\(error)"])
-        decided(withoutCanberra)
+      case .success(let context): canberra = context
+      case .failure(let error): logger.info("libcanberra unavailable", metadata: ["error": "\(error)"])
       }
+      decided()
     })
   }
 
-  private func decided(_ choice: SoundBackendChoice) {
-    backend = choice
-    switch choice {
-    case .silent(let warning): logger.warning("\(warning)")
-    case .command(let player): logger.info("sounds play through a player", metadata: ["player": "\(player.joined(separator: " "))"])
-    case .canberra: logger.info("sounds play through libcanberra")
+  private var isSilent: Bool { canberra == nil && players.isEmpty }
+
+  private func decided() {
+    ready = true
+    let names = players.map { $0.joined(separator: " ") }
+    if isSilent {
+      let searched = SoundPlayerKind.searched.map(\.rawValue).joined(separator: ", ")
+      logger.warning("no way to play sounds: libcanberra found no audio driver and none of \(searched) is on PATH (set --sound-player); deliveries are silent")
+    } else if canberra != nil {
+      logger.info("sounds play through libcanberra", metadata: ["players": "\(names.joined(separator: ", "))"])
+    } else {
+      logger.info("sounds play through a player", metadata: ["players": "\(names.joined(separator: ", "))"])
     }
     let requests = waiting
     waiting.removeAll()
@@ -75,77 +83,152 @@ final class SoundPlayer {
 
   private func play(_ request: Request) {
     guard !request.sound.isSilent else { return }
-    switch backend {
-    case nil: waiting.append(request)
-    case .canberra?: playCanberra(request)
-    case .command(let player)?: playCommand(player, request)
-    case .silent?: break
+    guard ready else {
+      waiting.append(request)
+      return
+    }
+    guard !isSilent else { return }
+    let path: String
+    switch request.sound {
+    case .file(let p, _): path = p
+    default: path = SoundChoice.defaultThemeFile
+    }
+    loop.runBlocking({ Self.inspect(path) }, then: { [self] file in
+      route(request, file)
+    })
+  }
+
+  /// What the file's bytes are, read the way a player opens it (following a link).
+  private static func inspect(_ path: String) -> SoundFileKind {
+    do throws(RegularFile.OpenFailure) {
+      return try RegularFile.withByteSource(FileSystem.realPath(path) ?? path) { source in
+        SoundFileKind(inspection: Result { () throws(ChimeError) in try SoundInspector.inspect(source) })
+      }
+    } catch {
+      return .unplayable(error.message)
     }
   }
 
-  private func playCanberra(_ request: Request) {
-    guard let context = canberra else { return }
+  private func route(_ request: Request, _ file: SoundFileKind) {
+    switch SoundRoute.decide(request.sound, file: file, canberra: canberra != nil, players: players) {
+    case .fail(let reason):
+      request.failed(request.failure(reason))
+    case .play(let ways):
+      play(request, file: file, ways: ways[...])
+    }
+  }
+
+  private func play(_ request: Request, file: SoundFileKind, ways: ArraySlice<SoundRoute.Way>) {
+    switch ways.first {
+    case .canberra?:
+      playCanberra(request, file: file, next: ways.dropFirst())
+    case .player(let command)?:
+      playCommand(command, request)
+    case nil:
+      // Only libcanberra was left, and it could not: what else plays the file is decided anew.
+      route(request, file)
+    }
+  }
+
+  private func playCanberra(_ request: Request, file kind: SoundFileKind, next: ArraySlice<SoundRoute.Way>) {
+    guard let context = canberra else {
+      play(request, file: kind, ways: next)
+      return
+    }
     let file: String?, event: String?, volume: Double?
     switch request.sound {
     case .file(let path, let v): (file, event, volume) = (path, nil, v)
     case .themeDefault(let v): (file, event, volume) = (nil, SoundChoice.defaultEventID, v)
     case .silent: return
     }
-    loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: { [self] error in
-      guard let error else {
+    loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: { [self] played in
+      if !played.alsaSaid.isEmpty {
+        // ALSA's own words, one line under libcanberra's name.
+        logger.log(level: played.error == nil ? .info : .warning, "libcanberra: \(played.alsaSaid)",
+                   metadata: ["player": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
+      }
+      guard let error = played.error else {
         logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
         return
       }
       if error.isAboutTheSound, file != nil {
-        // A file libcanberra cannot decode (CAF, AIFF, ...): a player plays this one when
-        // there is one; libcanberra stays for the rest.
-        if case .command(let player) = withoutCanberra {
-          logger.info("libcanberra cannot play this file; a player plays it", metadata: ["error": "\(error)", "file": "\(file ?? "")"])
-          playCommand(player, request)
+        // A file libcanberra cannot decode: the next way plays this one; libcanberra stays for
+        // the rest.
+        logger.info("libcanberra cannot play this file", metadata: ["error": "\(error)", "file": "\(file ?? "")"])
+        if next.isEmpty {
+          request.failed(request.failure("\(error) (\(file ?? "")); no player here plays it"))
         } else {
-          request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier,
-                                             reason: "\(error) (\(file ?? "")); no player on PATH to play it"))
+          play(request, file: kind, ways: next)
         }
-      } else if case .command(let player) = withoutCanberra {
-        // No device or server behind libcanberra: the player plays this one and the rest.
-        logger.warning("libcanberra cannot play; sounds play through a player from now on",
-                       metadata: ["error": "\(error)", "player": "\(player.joined(separator: " "))"])
-        backend = withoutCanberra
-        canberra = nil
-        playCommand(player, request)
-      } else {
-        // Nothing else can play: silent from now on, said once (as when nothing was found).
+        return
+      }
+      // No device or server behind libcanberra: players play this one and the rest.
+      canberra = nil
+      if players.isEmpty {
         logger.warning("libcanberra cannot play and no player is on PATH (set --sound-player); deliveries are silent",
                        metadata: ["error": "\(error)"])
-        backend = .silent(warning: "\(error)")
-        canberra = nil
-        request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier, reason: "\(error)"))
+        request.failed(request.failure("\(error)"))
+      } else {
+        logger.warning("libcanberra cannot play; sounds play through a player from now on",
+                       metadata: ["error": "\(error)", "players": "\(players.map { $0.joined(separator: " ") }.joined(separator: ", "))"])
+        route(request, kind)
       }
     })
   }
 
-  private func playCommand(_ player: [String], _ request: Request) {
-    guard let arguments = SoundBackendChoice.playerArguments(player, sound: request.sound) else { return }
+  private func playCommand(_ command: [String], _ request: Request) {
+    guard let arguments = SoundPlayerKind.arguments(command, sound: request.sound) else { return }
     var environment: [String: String] = [:]
     switch request.sound {
     case .file(_, let volume?), .themeDefault(let volume?): environment["CHIME_SOUND_VOLUME"] = "\(volume)"
     default: break
     }
-    let argv = [player[0]] + arguments
+    let argv = [command[0]] + arguments
     let extra = environment
-    players.run({ Subprocess.run(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis) }, then: { [logger] outcome in
-      if outcome.succeeded {
-        logger.debug("sound played", metadata: ["backend": "\(player[0])", "app": "\(request.app)", "id": "\(request.identifier)"])
+    let name = command[0].split(separator: "/").last.map(String.init) ?? command[0]
+    let kind = SoundPlayerKind(command: command)
+    lane.run({
+      Subprocess.capture(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis, maxOutputBytes: Self.playerOutputBytes)
+    }, then: { [logger] captured in
+      let said = Self.oneLine(captured.stderr + captured.stdout)
+      let failed = !captured.outcome.succeeded || (kind.stderrMeansFailure && !Self.oneLine(captured.stderr).isEmpty)
+      if !said.isEmpty {
+        // The player's own words (ALSA's among them), one line under its name.
+        logger.log(level: failed ? .warning : .info, "\(name): \(said)",
+                   metadata: ["player": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])
+      }
+      if failed {
+        let last = captured.lastErrorLine
+        let why = last.isEmpty ? "\(captured.outcome)" : "\(last) (\(captured.outcome))"
+        request.failed(request.failure("\(name): \(why)"))
       } else {
-        request.failed(PresentationFailure(presenter: "sound", app: request.app, identifier: request.identifier, reason: "\(player[0]) \(outcome)"))
+        logger.debug("sound played", metadata: ["backend": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])
       }
     }, refuse: { [logger] in
       logger.info("sound not played: chimed is stopping", metadata: ["app": "\(request.app)", "id": "\(request.identifier)"])
     })
   }
 
+  /// A program's output as one log line: its lines joined with " | ", control bytes dropped.
+  static func oneLine(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self)
+      .split(whereSeparator: \.isNewline)
+      .map { line in String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }).trimmingCharacters(in: " \t") }
+      .filter { !$0.isEmpty }
+      .joined(separator: " | ")
+  }
+
   /// Plays no more sounds through a player; the one playing goes on to its end.
   func stop() {
-    players.close()
+    lane.close()
+  }
+}
+
+extension String {
+  fileprivate func trimmingCharacters(in set: String) -> String {
+    var s = Substring(self)
+    while let c = s.first, set.contains(c) { s = s.dropFirst() }
+    while let c = s.last, set.contains(c) { s = s.dropLast() }
+    return String(s)
   }
 }

@@ -19,11 +19,13 @@ extension Subprocess {
     }
   }
 
-  /// Runs `argv[0]` (a path) with `argv`, stdin from /dev/null, stdout and stderr captured
+  /// Runs `argv[0]` (a path) with `argv`, `environment` added to this process's, stdin from
+  /// /dev/null, stdout and stderr captured
   /// (the last `maxOutputBytes` of each kept; the rest is read and dropped, so the child never
   /// blocks on a full pipe); waits at most `timeoutMillis`, then kills its process group and
   /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop.
-  public static func capture(_ argv: [String], timeoutMillis: Int, maxOutputBytes: Int = 4096) -> Captured {
+  public static func capture(_ argv: [String], environment extra: [String: String] = [:], timeoutMillis: Int,
+                             maxOutputBytes: Int = 4096) -> Captured {
     var result = Captured(outcome: .failedToStart(Errno(ENOENT)), pid: 0, stdout: [], stderr: [], truncated: false)
     guard !argv.isEmpty else { return result }
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
@@ -43,7 +45,9 @@ extension Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-    let (pid, rc) = spawn(argv, actions: &actions, environment: ProcessInfo.processInfo.environment)
+    var environment = ProcessInfo.processInfo.environment
+    for (key, value) in extra { environment[key] = value }
+    let (pid, rc) = spawn(argv, actions: &actions, environment: environment)
     close(out[1])
     close(err[1])
     defer {

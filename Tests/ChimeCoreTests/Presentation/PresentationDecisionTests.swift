@@ -80,41 +80,6 @@ import Testing
   }
 }
 
-@Suite struct SoundBackendChoiceTests {
-  @Test func configuredThenCanberraThenPathThenSilent() {
-    #expect(SoundBackendChoice.choose(configured: "paplay --volume 65536", canberraOpened: true, foundOnPath: [:])
-      == .command(["paplay", "--volume", "65536"]))
-    #expect(SoundBackendChoice.choose(configured: nil, canberraOpened: true, foundOnPath: ["aplay": "/usr/bin/aplay"]) == .canberra)
-    #expect(SoundBackendChoice.choose(configured: nil, canberraOpened: false, foundOnPath: ["aplay": "/usr/bin/aplay", "paplay": "/p"])
-      == .command(["/p"]))
-    guard case .silent(let warning) = SoundBackendChoice.choose(configured: nil, canberraOpened: false, foundOnPath: [:]) else {
-      Issue.record("expected silent")
-      return
-    }
-    #expect(warning.contains("--sound-player"))
-  }
-
-  @Test func playerArgumentsEndWithTheFile() {
-    #expect(SoundBackendChoice.playerArguments(["pw-play", "-v"], sound: .file(path: "/a.wav", volume: nil)) == ["-v", "/a.wav"])
-    #expect(SoundBackendChoice.playerArguments(["aplay"], sound: .themeDefault(volume: nil)) == [SoundChoice.defaultThemeFile])
-    #expect(SoundBackendChoice.playerArguments(["aplay"], sound: .silent) == nil)
-  }
-
-  /// pw-play and paplay play a critical sound at its volume (aplay has no volume option: the
-  /// volume stays in CHIME_SOUND_VOLUME only); a player already given a volume keeps its own.
-  @Test func knownPlayersAreGivenACriticalSoundsVolume() {
-    #expect(SoundBackendChoice.playerArguments(["/usr/bin/pw-play"], sound: .file(path: "/a.wav", volume: 0.5))
-      == ["--volume=0.5", "/a.wav"])
-    #expect(SoundBackendChoice.playerArguments(["/usr/bin/paplay"], sound: .themeDefault(volume: 0.25))
-      == ["--volume=16384", SoundChoice.defaultThemeFile])
-    #expect(SoundBackendChoice.playerArguments(["paplay"], sound: .file(path: "/a.wav", volume: 1)) == ["--volume=65536", "/a.wav"])
-    #expect(SoundBackendChoice.playerArguments(["/usr/bin/aplay"], sound: .file(path: "/a.wav", volume: 0.5)) == ["/a.wav"])
-    #expect(SoundBackendChoice.playerArguments(["pw-play", "--volume=0.1"], sound: .file(path: "/a.wav", volume: 0.5))
-      == ["--volume=0.1", "/a.wav"])
-    #expect(SoundBackendChoice.playerArguments(["pw-play"], sound: .file(path: "/a.wav", volume: nil)) == ["/a.wav"])
-  }
-}
-
 @Suite struct CommandPayloadTests {
   @Test func jsonCarriesTheNotificationAndUserInfo() throws {
     var content = NotificationContent(title: "Tea", subtitle: "Kitchen", body: "Ready")
