@@ -23,7 +23,8 @@ struct Next: ParsableCommand {
       and the two options do not apply. A day the zone skipped has no occurrences.
 
       Examples:
-        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats --count 5
+        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin \\
+          --repeats --count 5
         chime next --calendar "month=2,day=29,hour=8" --repeats --count 3 --json
         chime next --interval 90s --repeats --count 4
       """
@@ -88,7 +89,11 @@ enum TriggerOptions {
       throw ValidationError("give --calendar or an interval, not both")
     case (let spec?, nil):
       let components: CalendarComponents
-      do { components = try CalendarSpec.parse(spec, timeZone: tz) } catch { throw ValidationError("--calendar: \(error.message)") }
+      do {
+        components = try CalendarSpec.parse(spec, timeZone: tz)
+      } catch {
+        throw ValidationError("--calendar: \(error.reason): \(error.message)")
+      }
       let gap: DSTGapPolicy
       switch dstGap ?? "next" { case "next": gap = .nextValid; case "skip": gap = .skip; default: throw ValidationError("--dst-gap must be next or skip") }
       let overlap: DSTOverlapPolicy

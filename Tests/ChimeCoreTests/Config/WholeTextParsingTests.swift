@@ -59,3 +59,15 @@ import Testing
     #expect(InstantText.parse("2026-11-24T09:30:00+0100", zone: utc)?.date == full.date)
   }
 }
+
+@Suite struct ThumbnailBoxTextTests {
+  @Test(arguments: ["300xx169", "x300x169", "300x169x", "300x", "300×169×2"])
+  func aBoxIsTwoNumbersAndNothingElse(_ text: String) {
+    #expect(throws: ChimeError.self, "\(text)") { try ThumbnailBox(parsing: text) }
+  }
+
+  @Test func theDocumentedFormsStillRead() throws {
+    #expect(try ThumbnailBox(parsing: "600x338") == ThumbnailBox(width: 600, height: 338))
+    #expect(try ThumbnailBox(parsing: "600×338") == ThumbnailBox(width: 600, height: 338))
+  }
+}
