@@ -33,9 +33,8 @@ enum JSONOutput {
       content["sound"] = s
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
-    var object: [String: Any] = ["id": r.identifier, "content": content, "trigger": trigger(r.trigger),
-                                 "missed": missed(r.missedFire)]
-    return object
+    if let localization = c.alertLocalization, !localization.isEmpty { content["alert_localization"] = ContentText.json(localization) }
+    return ["id": r.identifier, "content": content, "trigger": trigger(r.trigger), "missed": missed(r.missedFire)]
   }
 
   /// The interruption level as `--level` takes it: `time-sensitive`, not `timeSensitive`.
@@ -123,9 +122,11 @@ enum JSONOutput {
     return object
   }
 
+  /// An event as `watch --json` prints it; `cursor` is null for an event that is not stored
+  /// (seen live only), which no `--after` resumes from.
   static func event(_ e: Event) -> [String: Any] {
     var object: [String: Any] = [
-      "cursor": e.cursor, "at": TimeText.iso(e.at), "kind": e.kind.name, "identifiers": e.identifiers,
+      "cursor": e.cursor == 0 ? JSONValue.Null() as Any : e.cursor as Any, "at": TimeText.iso(e.at), "kind": e.kind.name, "identifiers": e.identifiers,
     ]
     if !e.note.isEmpty { object["note"] = e.note }
     if let d = e.delivered { object["delivered"] = delivered(d) }
