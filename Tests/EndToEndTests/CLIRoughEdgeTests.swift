@@ -270,4 +270,30 @@ import Testing
     let rows = try chime(["delivered"], socket: daemon.socketPath)
     #expect(rows.stdout.split(separator: "\n").contains { $0.hasPrefix("invite") && $0.contains("INVITE(Jenna)") }, "\(rows.stdout)")
   }
+
+  /// `extension run --service --json` prints each request as JSON that parses, whatever its
+  /// identifier holds.
+  @Test func serviceExtensionLinesAreJSONForAnyIdentifier() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    defer { daemon.terminate() }
+    let output = dir.file("service.out")
+    let service = try SpawnedProcess(DaemonProcess.binDirectory + "/chime",
+                                     ["extension", "run", "--service", "--json", "--set-title", "Changed", "--requests", "1"],
+                                     environment: SpawnedProcess.environment(["CHIME_SOCKET": daemon.socketPath, "CHIME_APP": Self.app]),
+                                     stdout: output, stderr: dir.file("service.err"))
+    defer { if service.isRunning { service.signal(SIGKILL) } }
+    let printed = { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+    try #require(pollUntil(within: 20) { printed().contains("registered") })
+    let payload = dir.file("mutable.json")
+    try #"{"aps": {"alert": "Hi", "mutable-content": 1}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
+    let id = #"say "hi" \ back"#
+    let push = try chime(["push", payload, "--id", id, "--json"], socket: daemon.socketPath)
+    #expect(push.status == 0, "\(push.stderr)")
+    #expect(service.waitForExit(seconds: 20) == 0)
+    let request = try #require(printed().split(separator: "\n").first { $0.contains("service_request") }, "\(printed())")
+    let object = try #require(try? JSONSerialization.jsonObject(with: Data(request.utf8)) as? [String: Any], "\(request)")
+    #expect(object["id"] as? String == id)
+  }
 }

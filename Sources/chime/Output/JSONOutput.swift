@@ -8,6 +8,11 @@ enum JSONOutput {
     Swift.print(text)
   }
 
+  /// `value` as one line of JSON text (empty when it holds what JSON cannot).
+  static func line(_ value: [String: Any]) -> String {
+    JSONValue(value)?.text(pretty: false) ?? ""
+  }
+
   /// A refusal as `--json` prints it.
   static func error(_ e: ChimeError, status: Int32) -> [String: Any] {
     ["error": true, "code": "\(e.code)", "reason": e.reason.isEmpty ? "\(e.code)" : e.reason, "message": e.message,
