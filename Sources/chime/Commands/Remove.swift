@@ -50,8 +50,8 @@ struct Remove: AsyncParsableCommand {
 }
 
 /// Prints what a remove did and refuses the identifiers asked for and not removed: each gets
-/// `refusal(id)` on stderr in the `STATUS REASON: message` form, and the command exits
-/// 1 (the status of the first). With `ignoreMissing` they are left out silently and it exits 0.
+/// `refusal(id)` on stderr in the `STATUS REASON: message` form, and the command exits 1.
+/// With `ignoreMissing` they are left out silently and it exits 0.
 /// `--json` prints `removed` and `not_found`, and for each identifier `alsoKnown` places
 /// elsewhere, the identifier under that key (`"delivered": [...]`).
 func report(removed: [String], asked: [String]?, json: Bool, what: String, ignoreMissing: Bool = false,
