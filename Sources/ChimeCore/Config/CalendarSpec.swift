@@ -125,9 +125,9 @@ public enum CalendarSpec {
   }
 
   private static func listsNotSupported(_ key: String) -> String {
-    let hint = key == "weekday" ? "weekday=mon" : "\(key)=\(example(key))"
+    let one = key == "weekday" ? "give one weekday: \(weekdaysAccepted)" : "give one value, e.g. \(key)=\(example(key))"
     return "lists and ranges of values (such as weekday=mon-fri or weekday=mon,wed,fri) are not supported yet; "
-      + "a trigger matches one value per component (e.g. \(hint))"
+      + "a trigger matches one value per component: \(one)"
   }
 
   private static func example(_ key: String) -> String {
