@@ -30,7 +30,15 @@ struct Chime: AsyncParsableCommand {
         chime badge 3 --app org.example.tea
         chime apps deny org.example.spam
       """,
-    version: BuildInfo.version,
     subcommands: [Add.self, Push.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self, Doctor.self]
   )
+
+  // `--version` is this command's own flag rather than the configuration's `version`, which
+  // ArgumentParser would list in every subcommand's help as well.
+  @Flag(help: "Show the version.") var version = false
+
+  func run() async throws {
+    guard version else { throw CleanExit.helpRequest(self) }
+    print(BuildInfo.version)
+  }
 }

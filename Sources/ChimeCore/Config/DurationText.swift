@@ -3,18 +3,20 @@ import FoundationEssentials
 /// Parses and prints durations the way people type them: `90s`, `10m`, `2h`, `1h30m`, `1d`,
 /// `1.5h`, `250ms`, or a bare number of seconds.
 public enum DurationText {
-  /// Seconds, or nil when `text` is not a duration.
+  /// Seconds, or nil when `text` is not a duration. The whole text is read: each number is
+  /// decimal digits with at most one point (`1.5`, not `1e3`, `0x10` or `nan`), each followed by
+  /// a unit, or one bare number alone.
   public static func parse(_ text: String) -> Double? {
     let s = text.trimmingWhitespace().lowercased()
     guard !s.isEmpty else { return nil }
-    if let plain = Double(s) { return plain.isFinite ? plain : nil }
+    if let plain = decimal(s) { return plain <= longest ? plain : nil }
     var total = 0.0
     var number = ""
     var index = s.startIndex
     var sawUnit = false
     while index < s.endIndex {
       let c = s[index]
-      if c.isNumber || c == "." {
+      if c.isASCII && (c.isNumber || c == ".") {
         number.append(c)
         index = s.index(after: index)
         continue
@@ -24,13 +26,23 @@ public enum DurationText {
         unit.append(s[index])
         index = s.index(after: index)
       }
-      guard let value = Double(number), let scale = unitSeconds[unit] else { return nil }
+      guard let value = decimal(number), let scale = unitSeconds[unit] else { return nil }
       total += value * scale
       number = ""
       sawUnit = true
     }
     guard number.isEmpty, sawUnit, total.isFinite, total <= longest else { return nil }
     return total
+  }
+
+  /// `text` as a decimal number (`90`, `1.5`, `.5`, `2.`), nil for anything else.
+  private static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+    var digits = 0, points = 0
+    for c in text.utf8 {
+      if c >= 0x30 && c <= 0x39 { digits += 1 } else if c == 0x2E { points += 1 } else { return nil }
+    }
+    guard digits > 0, points <= 1, let value = Double(String(text)), value.isFinite else { return nil }
+    return value
   }
 
   /// The longest duration read or printed in units (about 31 million years): far past anything

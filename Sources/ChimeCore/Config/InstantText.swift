@@ -61,8 +61,14 @@ public enum InstantText {
         let sign: Int
         if take("+") { sign = 1 } else if take("-") { sign = -1 } else { return nil }
         guard let oh = digits(2) else { return nil }
-        _ = take(":")
-        let om = digits(2) ?? 0
+        // `+01`, `+0100` or `+01:00`: a colon must be followed by the minutes.
+        let om: Int
+        if take(":") {
+          guard let minutes = digits(2) else { return nil }
+          om = minutes
+        } else {
+          om = digits(2) ?? 0
+        }
         guard oh <= 23, om <= 59 else { return nil }
         offset = sign * (oh * 3600 + om * 60)
       }

@@ -259,6 +259,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let reservedActionIdentifier = Reason("RESERVED_ACTION_IDENTIFIER", .invalidArgument)
   /// A response names a notification that is not in the app's delivered list.
   public static let notificationNotDelivered = Reason("NOTIFICATION_NOT_DELIVERED", .notFound)
+  /// A remove names a request that is not pending (never added, removed, or delivered already).
+  public static let notificationNotPending = Reason("NOTIFICATION_NOT_PENDING", .notFound)
   /// A response names an action that the notification's category did not have when it was delivered.
   public static let unknownAction = Reason("UNKNOWN_ACTION", .invalidArgument)
   /// A response carries text for an action that takes none.
@@ -327,7 +329,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     notificationsNotAllowed, badgeInputInvalid, badgeNotAllowed, invalidAppSettings,
     storeUnavailable, storeTooNew, storeMissing, storeDamaged, storeReadFailed, storeWriteFailed, storeClosed, storeFull, storeCorrupt,
     tooManyCategories, duplicateCategoryIdentifier, tooManyActions, duplicateActionIdentifier, reservedActionIdentifier,
-    notificationNotDelivered, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
+    notificationNotDelivered, notificationNotPending, unknownAction, textNotAccepted, textRequired, dismissNotEnabled,
     extensionCategoriesRequired, extensionAlreadyRegistered, responseNotAwaited,
     contentSizeRatioRequired, invalidContentSizeRatio, invalidMediaButtonFrame, invalidTintColor,
     invalidMediaCommand, extensionNotLive, mediaButtonNotAvailable,

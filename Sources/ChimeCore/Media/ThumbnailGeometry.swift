@@ -19,7 +19,7 @@ public struct ThumbnailBox: Hashable, Sendable, Codable, CustomStringConvertible
   /// - Throws: INVALID_ARGUMENT `INVALID_THUMBNAIL_BOX` when the text is not two whole numbers
   ///   in 1…4096.
   public init(parsing text: String, field: String = "") throws(ChimeError) {
-    let parts = text.split(whereSeparator: { $0 == "x" || $0 == "X" || $0 == "×" }).map(String.init)
+    let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "x" || $0 == "X" || $0 == "×" }).map(String.init)
     guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
       throw ChimeError(.invalidThumbnailBox, "thumbnail box \"\(text)\" is not WxH, e.g. 300x169", field: field)
     }

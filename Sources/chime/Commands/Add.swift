@@ -14,8 +14,10 @@ struct Add: AsyncParsableCommand {
         chime add tea --title "Tea" --body "Steeped" --in 10s
         chime add stretch --title "Stretch" --in 1h --repeats
         chime add standup --title "Standup" --at 2026-11-23T09:30:00+01:00
-        chime add ping --title "Ping" --badge 3 --user-info '{"room": 4}' --level time-sensitive
-        chime add standup --title "Standup" --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats
+        chime add ping --title "Ping" --badge 3 --user-info '{"room": 4}' \\
+          --level time-sensitive
+        chime add standup --title "Standup" \\
+          --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats
       """
   )
 
@@ -67,9 +69,11 @@ struct Add: AsyncParsableCommand {
     content.targetContentIdentifier = targetContentID
     content.relevanceScore = relevance
     if let level {
-      let normalized = level.filter { $0 != "-" }.lowercased()
-      guard let parsed = InterruptionLevel.allCases.first(where: { $0.name.lowercased() == normalized }) else {
-        throw ValidationError("--level must be passive, active, time-sensitive or critical")
+      // The whole word, as --level's completion lists it (`time-sensitive`) or as Apple spells
+      // it (`timeSensitive`), in any case.
+      let word = level.trimmingWhitespace().lowercased()
+      guard let parsed = InterruptionLevel.allCases.first(where: { JSONOutput.cliLevel($0) == word || $0.name.lowercased() == word }) else {
+        throw ValidationError("--level must be passive, active, time-sensitive or critical (got \"\(level)\")")
       }
       content.interruptionLevel = parsed
     }
@@ -95,7 +99,8 @@ struct Add: AsyncParsableCommand {
     case (_?, _?):
       throw ValidationError("give --in or --at, not both")
     case (let text?, nil):
-      if Double(text.trimmingWhitespace()) != nil {
+      let bare = text.trimmingWhitespace()
+      if !bare.isEmpty, bare.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), DurationText.parse(bare) != nil {
         throw ValidationError("--in \(text) needs a unit: \(text)s, \(text)m or \(text)h")
       }
       guard let seconds = DurationText.parse(text.hasPrefix("-") ? String(text.dropFirst()) : text) else {

@@ -15,7 +15,8 @@ struct Apps: AsyncParsableCommand {
       registered uses $XDG_DATA_HOME/chime/apps/<id>/container and .../bundle.
 
       Examples:
-        chime apps register org.example.tea --container ~/tea --group ~/shared --bundle /opt/tea
+        chime apps register org.example.tea --container ~/tea --group ~/shared \\
+          --bundle /opt/tea
         chime apps show org.example.tea
         chime apps list
 

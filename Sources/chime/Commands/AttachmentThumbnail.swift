@@ -18,8 +18,10 @@ extension AttachmentCommand {
 
         Examples:
           chime attachment thumbnail photo.jpg -o thumb.png
-          chime attachment thumbnail clip.mp4 --thumbnail-time 2.5 --clip 0,0,0.5,0.5 -o thumb.png
-          chime attachment thumbnail wave.gif --thumbnail-time 3 --box 600x338 -o thumb.png
+          chime attachment thumbnail clip.mp4 --thumbnail-time 2.5 \\
+            --clip 0,0,0.5,0.5 -o thumb.png
+          chime attachment thumbnail wave.gif --thumbnail-time 3 --box 600x338 \\
+            -o thumb.png
         """
     )
 

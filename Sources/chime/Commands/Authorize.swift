@@ -12,21 +12,27 @@ struct Authorize: AsyncParsableCommand {
       is asked, quietly with --provisional; ask-denies denies until the user runs `chime apps \
       allow ID`); later requests print the recorded decision unchanged. Exits 0 either way.
 
+      The first request decides every permission at once: an app that posted with alert, sound \
+      and badge before it asked keeps only what this request names. Ask for all the app uses \
+      together; chime warns on stderr when a grant leaves out alert, sound or badge that the \
+      app had.
+
       Examples:
         chime authorize --alert --sound --badge --app org.example.tea
+        chime authorize --alert --sound --critical-alert --app org.example.tea
         chime authorize --provisional --app org.example.news
       """
   )
 
-  @Flag var alert = false
-  @Flag var sound = false
-  @Flag var badge = false
-  @Flag var criticalAlert = false
+  @Flag(help: "Show alerts (banners and the notification list).") var alert = false
+  @Flag(help: "Play sounds.") var sound = false
+  @Flag(help: "Set the app's badge count.") var badge = false
+  @Flag(help: "Critical alerts: critical sounds and the critical interruption level.") var criticalAlert = false
   @Flag(help: "Quiet delivery without asking: no sound, no badge.") var provisional = false
-  @Flag var timeSensitive = false
-  @Flag var carPlay = false
-  @Flag var announcement = false
-  @Flag var providesAppNotificationSettings = false
+  @Flag(help: "The time-sensitive interruption level.") var timeSensitive = false
+  @Flag(help: "Show notifications in CarPlay (recorded; no effect on Linux).") var carPlay = false
+  @Flag(help: "Let Siri announce notifications (recorded; no effect on Linux).") var announcement = false
+  @Flag(help: "The app has its own notification settings screen.") var providesAppNotificationSettings = false
   @OptionGroup var options: ClientOptions
 
   var requested: AuthorizationOptions {
@@ -43,9 +49,32 @@ struct Authorize: AsyncParsableCommand {
     return o
   }
 
+  /// A warning when the app had alert, sound or badge before this request (posting under the
+  /// implicit allow, or granted earlier) and does not after it; nil when nothing was lost.
+  /// Sound and badge are not counted as lost when the request was provisional: quiet delivery
+  /// is what it asks for.
+  static func lostPermissions(before: NotificationSettings, after: NotificationSettings, requested: AuthorizationOptions,
+                              app: String) -> String? {
+    let quiet = requested.contains(.provisional)
+    let kept: [(String, Bool, Bool)] = [("alert", before.alert, after.alert), ("sound", before.sound, after.sound || quiet),
+                                        ("badge", before.badge, after.badge || quiet)]
+    let lost = kept.filter { $0.1 && !$0.2 }.map(\.0)
+    guard !lost.isEmpty else { return nil }
+    let flags = lost.map { "--\($0)" }.joined(separator: " ")
+    let switches = lost.map { "--\($0) on" }.joined(separator: " ")
+    return "\(app) had \(lost.joined(separator: ", ")) and this grant leaves \(lost.count == 1 ? "it" : "them") out: "
+      + "the first request decides, so ask for everything together (chime authorize \(flags) ...), "
+      + "or the user switches \(lost.count == 1 ? "it" : "them") back on: chime apps settings \(app) \(switches)"
+  }
+
   func run() async throws {
     try await reporting(json: options.json) {
-      let result = try await options.connect().requestAuthorization(requested)
+      let client = try options.connect()
+      let before = try await client.settings()
+      let result = try await client.requestAuthorization(requested)
+      if let warning = Self.lostPermissions(before: before, after: result.settings, requested: requested, app: options.appID) {
+        printError("chime: warning: \(warning)")
+      }
       if options.json {
         var object = SettingsText.json(result.settings, app: options.appID)
         object["granted"] = result.granted

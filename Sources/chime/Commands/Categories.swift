@@ -18,7 +18,8 @@ struct Categories: AsyncParsableCommand {
 
       Examples:
         chime categories set categories.json
-        echo '[{"identifier":"reminder","actions":[{"identifier":"snooze","title":"Snooze"}]}]' | chime categories set -
+        echo '[{"identifier":"reminder","actions":' \\
+          '[{"identifier":"snooze","title":"Snooze"}]}]' | chime categories set -
         chime categories list --json
       """,
     subcommands: [Set.self, List.self]

@@ -34,19 +34,24 @@ struct Delivered: AsyncParsableCommand {
     try await reporting(json: options.json) {
       let client = try options.connect()
       if removeAll {
-        report(removed: try await client.removeAllDelivered(), asked: nil, json: options.json, what: "delivered")
+        try report(removed: try await client.removeAllDelivered(), asked: nil, json: options.json, what: "delivered") {
+          ChimeError(.notificationNotDelivered, "\($0) is not delivered")
+        }
         return
       }
       if !remove.isEmpty {
         let removed = try await client.removeDelivered(remove)
         let missing = remove.filter { !removed.contains($0) }
         var pendingIDs: Set<String> = []
-        if !missing.isEmpty {
+        if !missing.isEmpty && (!ignoreMissing || options.json) {
           pendingIDs = Set(try await client.allPending().map(\.request.identifier)).intersection(missing)
         }
-        report(removed: removed, asked: remove, json: options.json, what: "delivered", delivered: pendingIDs, otherKey: "pending",
-               hint: { "\($0) is not delivered: it is pending (remove it with: chime remove \($0))" })
-        if !missing.isEmpty && !ignoreMissing { throw ExitCode(1) }
+        let app = options.appID
+        try report(removed: removed, asked: remove, json: options.json, what: "delivered", ignoreMissing: ignoreMissing) { id in
+          ChimeError(.notificationNotDelivered, pendingIDs.contains(id)
+            ? "\(id) is not delivered: it is pending (remove it with: chime remove \(id))"
+            : "\(id) is not delivered (no delivered notification of \(app) has this identifier)")
+        } alsoKnown: { pendingIDs.contains($0) ? "pending" : nil }
         return
       }
       let notifications = try await client.allDelivered()
@@ -64,7 +69,7 @@ struct Delivered: AsyncParsableCommand {
         let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
         let category = n.request.content.categoryIdentifier
         let actions = n.category.map { c in c.actions.isEmpty ? "" : " (" + c.actions.map(\.identifier).joined(separator: ", ") + ")" } ?? ""
-        table.add([n.request.identifier, n.request.content.title, category + actions,
+        table.add([n.request.identifier, ContentText.title(n.request.content), category + actions,
                    "\(TimeText.local(n.delivered)) (\(DurationText.relative(n.delivered, from: now)))", note])
       }
       print(table.render(width: options.tableWidth), terminator: "")

@@ -20,8 +20,8 @@ extension ExtensionCommand {
               say(json ? #"{"registered":true,"service":true}"# : "registered \(id) as the service extension")
             } else if let request = event.serviceRequest {
               let content = request.request.content
-              say(json ? #"{"service_request":\#(request.id),"id":"\#(request.request.identifier)"}"#
-                       : "service request \(request.id) for \(request.request.identifier)  \"\(content.title.isEmpty ? content.body : content.title)\"")
+              say(json ? JSONOutput.line(["service_request": request.id, "id": request.request.identifier])
+                       : "service request \(request.id) for \(request.request.identifier)  \"\(ContentText.headline(content))\"")
               // The best attempt so far: what is cheap to change at once.
               var best = content
               if let title { best.title = title }

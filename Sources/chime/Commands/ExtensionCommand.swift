@@ -28,10 +28,13 @@ struct ExtensionCommand: AsyncParsableCommand {
       attachments it had not finished. --requests N exits after N requests.
 
       Examples:
-        chime extension run --service --app org.example.news --set-title "Cat" --attach cat.png
-        chime extension run --app org.example.cal --category event-invite --ratio 0.5 --answer keep
+        chime extension run --service --app org.example.news --set-title "Cat" \\
+          --attach cat.png
+        chime extension run --app org.example.cal --category event-invite \\
+          --ratio 0.5 --answer keep
         chime extension invite-ui --category event-invite --answer keep
-        chime extension run --category song --media-button overlay --media-frame 10,10,44,44 --media-tint '#FF8800'
+        chime extension run --category song --media-button overlay \\
+          --media-frame 10,10,44,44 --media-tint '#FF8800'
       """
   )
 
@@ -110,7 +113,7 @@ struct ExtensionCommand: AsyncParsableCommand {
           if options.json {
             JSONOutput.print(["delivered": JSONOutput.delivered(d)], pretty: false)
           } else {
-            print("delivered \(d.request.identifier)  \"\(d.request.content.title)\"")
+            print("delivered \(d.request.identifier)  \"\(ContentText.headline(d.request.content))\"")
           }
         } else if let media = event.media {
           // Acts as a player: what was pressed is what it reports as started or paused.

@@ -9,9 +9,10 @@ struct Next: ParsableCommand {
     discussion: """
       Prints the next instants in UTC and in the trigger's zone, with a note where DST moves \
       or skips a wall time. Calendar components: year, month, day, hour, minute, second, \
-      weekday (1 = Sunday … 7 = Saturday, or sun…sat), ordinal (nth weekday; -1 = last), \
-      week-of-month, week-of-year, year-for-week-of-year. Unset components are free; smaller \
-      ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
+      weekday (1 = Sunday … 7 = Saturday, or sun…sat, or sunday…saturday), ordinal (nth \
+      weekday; -1 = last), week-of-month, week-of-year, year-for-week-of-year. Each takes one \
+      value: lists and ranges (weekday=mon-fri) are not supported yet. Unset components are \
+      free; smaller ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
 
       A trigger without --repeats fires once, so it prints one instant whatever --count says.
 
@@ -22,7 +23,8 @@ struct Next: ParsableCommand {
       and the two options do not apply. A day the zone skipped has no occurrences.
 
       Examples:
-        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats --count 5
+        chime next --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin \\
+          --repeats --count 5
         chime next --calendar "month=2,day=29,hour=8" --repeats --count 3 --json
         chime next --interval 90s --repeats --count 4
       """
@@ -87,7 +89,11 @@ enum TriggerOptions {
       throw ValidationError("give --calendar or an interval, not both")
     case (let spec?, nil):
       let components: CalendarComponents
-      do { components = try CalendarSpec.parse(spec, timeZone: tz) } catch { throw ValidationError("--calendar: \(error.message)") }
+      do {
+        components = try CalendarSpec.parse(spec, timeZone: tz)
+      } catch {
+        throw ValidationError("--calendar: \(error.reason): \(error.message)")
+      }
       let gap: DSTGapPolicy
       switch dstGap ?? "next" { case "next": gap = .nextValid; case "skip": gap = .skip; default: throw ValidationError("--dst-gap must be next or skip") }
       let overlap: DSTOverlapPolicy

@@ -33,7 +33,7 @@ struct Pending: AsyncParsableCommand {
       for pending in requests {
         table.add([
           pending.request.identifier,
-          pending.request.content.title,
+          ContentText.title(pending.request.content),
           TimeText.trigger(pending.request.trigger, added: pending.added),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])

@@ -49,7 +49,7 @@ struct Push: AsyncParsableCommand {
         JSONOutput.print(object)
         return
       }
-      print("delivered \(d.request.identifier)  \"\(d.request.content.title.isEmpty ? d.request.content.body : d.request.content.title)\"")
+      print("delivered \(d.request.identifier)  \"\(ContentText.headline(d.request.content))\"")
       for a in d.request.content.attachments {
         print("attachment \(a.identifier)  \(a.info?.type ?? "")  \(a.info.map { "\($0.width)x\($0.height)" } ?? "")")
       }

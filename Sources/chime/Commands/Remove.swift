@@ -36,29 +36,39 @@ struct Remove: AsyncParsableCommand {
       let missing = all ? [] : identifiers.filter { !removed.contains($0) }
       // A request named that is no longer pending may have fired: say so, and how to remove it.
       var deliveredIDs: Set<String> = []
-      if !missing.isEmpty {
+      if !missing.isEmpty && (!ignoreMissing || options.json) {
         deliveredIDs = Set(try await client.allDelivered().map(\.request.identifier)).intersection(missing)
       }
-      report(removed: removed, asked: all ? nil : identifiers, json: options.json, what: "pending", delivered: deliveredIDs,
-             hint: { "\($0) is not pending: it was delivered (remove it with: chime delivered --remove \($0))" })
-      if !missing.isEmpty && !ignoreMissing { throw ExitCode(1) }
+      let app = options.appID
+      try report(removed: removed, asked: all ? nil : identifiers, json: options.json, what: "pending", ignoreMissing: ignoreMissing) { id in
+        ChimeError(.notificationNotPending, deliveredIDs.contains(id)
+          ? "\(id) is not pending: it was delivered (remove it with: chime delivered --remove \(id))"
+          : "\(id) is not pending (no pending notification of \(app) has this identifier)")
+      } alsoKnown: { deliveredIDs.contains($0) ? "delivered" : nil }
     }
   }
 }
 
-/// Prints what a remove did. Identifiers asked for and not removed are listed as not found
-/// (`hint` says more for those in `delivered`); the caller decides the exit status.
-func report(removed: [String], asked: [String]?, json: Bool, what: String, delivered: Set<String> = [],
-            otherKey: String = "delivered", hint: (String) -> String = { "not found: \($0)" }) {
+/// Prints what a remove did and refuses the identifiers asked for and not removed: each gets
+/// `refusal(id)` on stderr in the `STATUS REASON: message` form, and the command exits 1.
+/// With `ignoreMissing` they are left out silently and it exits 0.
+/// `--json` prints `removed` and `not_found`, and for each identifier `alsoKnown` places
+/// elsewhere, the identifier under that key (`"delivered": [...]`).
+func report(removed: [String], asked: [String]?, json: Bool, what: String, ignoreMissing: Bool = false,
+            missing refusal: (String) -> ChimeError,
+            alsoKnown: (String) -> String? = { _ in nil }) throws {
   let missing = (asked ?? []).filter { !removed.contains($0) }
   if json {
     var object: [String: Any] = ["removed": removed, "not_found": missing]
-    if !delivered.isEmpty { object[otherKey] = missing.filter(delivered.contains) }
+    for id in missing {
+      guard let key = alsoKnown(id) else { continue }
+      object[key] = ((object[key] as? [String]) ?? []) + [id]
+    }
     JSONOutput.print(object)
-    return
+  } else {
+    print(removed.isEmpty ? "nothing removed" : "removed \(removed.count) \(what): \(removed.joined(separator: ", "))")
   }
-  print(removed.isEmpty ? "nothing removed" : "removed \(removed.count) \(what): \(removed.joined(separator: ", "))")
-  for id in missing {
-    if delivered.contains(id) { printError("chime: \(hint(id))") } else { printError("chime: not found: \(id) (no \(what) notification has this identifier)") }
-  }
+  guard !missing.isEmpty, !ignoreMissing else { return }
+  for id in missing { report(refusal(id), json: false, status: 1) }
+  throw ExitCode(1)
 }

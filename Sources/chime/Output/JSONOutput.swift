@@ -8,6 +8,11 @@ enum JSONOutput {
     Swift.print(text)
   }
 
+  /// `value` as one line of JSON text (empty when it holds what JSON cannot).
+  static func line(_ value: [String: Any]) -> String {
+    JSONValue(value)?.text(pretty: false) ?? ""
+  }
+
   /// A refusal as `--json` prints it.
   static func error(_ e: ChimeError, status: Int32) -> [String: Any] {
     ["error": true, "code": "\(e.code)", "reason": e.reason.isEmpty ? "\(e.code)" : e.reason, "message": e.message,
@@ -33,6 +38,7 @@ enum JSONOutput {
       content["sound"] = s
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
+    if let localization = c.alertLocalization, !localization.isEmpty { content["alert_localization"] = ContentText.json(localization) }
     return ["id": r.identifier, "content": content, "trigger": trigger(r.trigger), "missed": missed(r.missedFire)]
   }
 
@@ -121,9 +127,11 @@ enum JSONOutput {
     return object
   }
 
+  /// An event as `watch --json` prints it; `cursor` is null for an event that is not stored
+  /// (seen live only), which no `--after` resumes from.
   static func event(_ e: Event) -> [String: Any] {
     var object: [String: Any] = [
-      "cursor": e.cursor, "at": TimeText.iso(e.at), "kind": e.kind.name, "identifiers": e.identifiers,
+      "cursor": e.cursor == 0 ? JSONValue.Null() as Any : e.cursor as Any, "at": TimeText.iso(e.at), "kind": e.kind.name, "identifiers": e.identifiers,
     ]
     if !e.note.isEmpty { object["note"] = e.note }
     if let d = e.delivered { object["delivered"] = delivered(d) }

@@ -102,10 +102,12 @@ enum TimeText {
   }
 
   static func eventLine(_ event: Event) -> String {
-    var line = "\(local(event.at))  #\(event.cursor)  \(event.kind.name)"
+    // Cursor 0: an event that is not stored (seen live only), which no --after resumes from.
+    var line = "\(local(event.at))  \(event.cursor == 0 ? "live" : "#\(event.cursor)")  \(event.kind.name)"
     if !event.identifiers.isEmpty { line += "  " + event.identifiers.joined(separator: ", ") }
     if let d = event.delivered {
-      if !d.request.content.title.isEmpty { line += "  \"\(d.request.content.title)\"" }
+      let title = ContentText.title(d.request.content)
+      if !title.isEmpty { line += "  \"\(title)\"" }
       let late = Double(d.delivered.millis(since: d.due)) / 1000
       line += d.missed ? "  (missed; was due \(local(d.due)))" : late >= 1 ? "  (\(DurationText.format(late)) late)" : ""
     } else if let p = event.pending {
