@@ -55,10 +55,8 @@ struct ReloadableLogHandler: LogHandler {
     set { stream[metadataKey: key] = newValue }
   }
 
-  func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-           file: String, function: String, line: UInt) {
-    stream.log(level: level, message: message, metadata: metadata, source: source, file: file,
-               function: function, line: line)
+  func log(event: LogEvent) {
+    stream.log(event: event)
   }
 }
 

@@ -34,14 +34,14 @@ struct JournalLogHandler: LogHandler {
     return UInt64(st.st_dev) == device && UInt64(st.st_ino) == inode
   }
 
-  func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-           file: String, function: String, line: UInt) {
-    let all = explicit.map { metadata.merging($0) { _, new in new } } ?? metadata
+  func log(event: LogEvent) {
+    let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
     let pairs = all.sorted { $0.key < $1.key }
-    let text = pairs.isEmpty ? "\(message)" : "\(pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(message)"
+    let text = pairs.isEmpty ? "\(event.message)" : "\(pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(event.message)"
     var fields = [
-      "MESSAGE=\(text)", "PRIORITY=\(Self.priority(level))", "SYSLOG_IDENTIFIER=chimed",
-      "CODE_FILE=\(file)", "CODE_LINE=\(line)", "CODE_FUNC=\(function)", "CHIME_LOGGER=\(label)", "CHIME_SOURCE=\(source)",
+      "MESSAGE=\(text)", "PRIORITY=\(Self.priority(event.level))", "SYSLOG_IDENTIFIER=chimed",
+      "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)", "CHIME_LOGGER=\(label)",
+      "CHIME_SOURCE=\(event.source)",
     ]
     for (key, value) in pairs { fields.append("\(Self.fieldName(key))=\(value)") }
     Self.send(fields)
