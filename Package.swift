@@ -173,7 +173,8 @@ let package = Package(
     .executableTarget(
       name: "chimed",
       dependencies: [
-        "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo", "ChimeICUData",
+        "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
+        .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -188,7 +189,8 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo", "ChimeICUData",
+        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
+        .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,

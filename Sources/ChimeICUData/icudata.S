@@ -3,6 +3,7 @@
 // whose data package (34 MB) is one archive member defining only ICU's data symbol: defining
 // that symbol here keeps the linker from taking the member. Dynamic (debug) builds use the
 // toolchain's shared library and its own data; the symbol here is then unused.
+#if defined(__linux__) && defined(__ELF__)
 #include "icudata-symbol.h"
 
   .section .rodata.chime_icu_data, "a"
@@ -13,3 +14,4 @@ CHIME_ICU_DATA_SYMBOL:
   .incbin "icudata-subset.dat"
   .size CHIME_ICU_DATA_SYMBOL, . - CHIME_ICU_DATA_SYMBOL
   .section .note.GNU-stack, "", @progbits
+#endif
