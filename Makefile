@@ -5,7 +5,7 @@ DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
 .PHONY: all deps build release run test test-swift test-clients proto proto-check bench bench-check bench-baseline fuzz clean \
-	man install install-c-client uninstall uninstall-c-client install-user uninstall-user
+	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
 
@@ -65,14 +65,18 @@ clean:
 	rm -rf .build
 
 # ---- Installing -------------------------------------------------------------------------------
-# `make install PREFIX=/usr/local DESTDIR=` builds release and installs the binaries, the systemd
-# user units (ExecStart pointing at the installed chimed), man pages, shell completions and the
-# README. `make uninstall` with the same PREFIX and DESTDIR removes exactly those files.
-# BUILD_DIR picks the binaries (tests use the debug build: BUILD_DIR=.build/debug INSTALL_BUILD=).
+# `make install PREFIX=/usr/local DESTDIR=` builds the three installed products in release (not
+# the benchmark or the test support) and installs the binaries (stripped; INSTALL_STRIP= keeps
+# their symbols), the systemd user units (ExecStart pointing at the installed chimed), man pages,
+# shell completions and the README. `make uninstall` with the same PREFIX and DESTDIR removes
+# exactly those files. BUILD_DIR picks the binaries (tests use the debug build:
+# BUILD_DIR=.build/debug INSTALL_BUILD=).
 PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD_DIR ?= .build/release
-INSTALL_BUILD ?= release
+INSTALL_BUILD ?= release-installed
+STRIP ?= strip
+INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 BINDIR = $(PREFIX)/bin
 # chime-thumbnail, which chimed and chime run to render thumbnails; they find it here as
 # ../libexec/chime/ beside their own bin directory.
@@ -93,6 +97,19 @@ INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail
 	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
 	$(DOCDIR)/README.md
 
+# The installed products alone, in release: one `swift build --product` each (SwiftPM takes one
+# product per run; the later runs reuse what the first built).
+release-installed: deps
+	$(SWIFT) build -c release --product chime
+	$(SWIFT) build -c release --product chimed
+	$(SWIFT) build -c release --product chime-thumbnail
+
+# Release chime links only the ICU data items Chime loads (Sources/ChimeICUData): its fire dates
+# in every tzdata zone must equal debug chime's, which has the toolchain's whole ICU data.
+# After a toolchain upgrade, scripts/gen-icu-data.sh rewrites the items (ICUDataTests says when).
+check-icu-data: release-installed build
+	scripts/check-icu-data.sh .build/release .build/debug
+
 # Man pages, generated from the binaries' --help (help2man) into $(MAN_OUT); not committed.
 man: $(INSTALL_BUILD)
 	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
@@ -101,8 +118,8 @@ install: $(INSTALL_BUILD)
 	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	$(INSTALL) -m 755 $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
-	$(INSTALL) -m 755 $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
+	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
 	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Generates chime.1 and chimed.1 from the binaries' own --help and --version (help2man), so the
-# man pages never drift from the flags. chime.1 also gets each subcommand's --help.
+# man pages never drift from the flags. chime.1 also gets each subcommand's --help. The pages are
+# chime(1) and chimed(1), each with "NAME VERSION" in the footer: help2man would take the first word
+# of `--version` (the bare version number) for the program's name, so both are given here.
 # Usage: scripts/gen-man.sh BUILD_DIR OUT_DIR
 set -euo pipefail
 build=${1:-.build/release}
@@ -25,7 +27,8 @@ trap 'rm -f "$extra"' EXIT
   echo "[SEE ALSO]"
   echo "chimed(1)"
 } > "$extra"
-help2man --no-info --no-discard-stderr -N -n "schedule and manage Chime notifications" \
+help2man --no-info --no-discard-stderr -N -s 1 -n "schedule and manage Chime notifications" \
+  --version-string "chime $("$build/chime" --version)" \
   --include "$extra" -o "$out/chime.1" "$build/chime"
 
 {
@@ -36,6 +39,7 @@ help2man --no-info --no-discard-stderr -N -n "schedule and manage Chime notifica
   echo "[SEE ALSO]"
   echo "chime(1), systemd.socket(5); the units chimed.socket and chimed.service."
 } > "$extra"
-help2man --no-info --no-discard-stderr -N -n "the Chime notification scheduler daemon" \
+help2man --no-info --no-discard-stderr -N -s 1 -n "the Chime notification scheduler daemon" \
+  --version-string "chimed $("$build/chimed" --version)" \
   --include "$extra" -o "$out/chimed.1" "$build/chimed"
 echo "man pages in $out"

@@ -86,6 +86,11 @@ public struct ServerConfiguration: Sendable {
   /// Called once, on the loop, when a graceful shutdown begins (chimed tells the service
   /// manager it is stopping).
   public var onStopping: (@Sendable () -> Void)?
+  /// When set, the daemon only answers: every call (socket or in-process) ends with this error,
+  /// and no store is opened, nothing is scheduled or presented. chimed serves this way when its
+  /// configuration is invalid under socket activation, so clients read the cause rather than a
+  /// closed connection.
+  public var refuseEveryCall: ChimeError?
 
   public init(socketPath: String, dataDirectory: String, logger: Logger = Logger(label: "chimed")) {
     self.socketPath = socketPath

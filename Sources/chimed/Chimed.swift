@@ -22,7 +22,10 @@ struct Chimed: ParsableCommand {
       file, then the defaults. The file is TOML, $XDG_CONFIG_HOME/chime/chimed.toml or \
       ~/.config/chime/chimed.toml unless --config names another; its keys are the long flags' \
       names. An invalid file (syntax, unknown key, wrong type or bad value) stops chimed with \
-      exit status 78 and a message naming the key and its line. `chimed --print-config` shows \
+      exit status 78 and a message naming the key and its line; started by socket activation, \
+      chimed instead stays up and answers every call with FAILED_PRECONDITION CONFIG_INVALID \
+      and that message, doing nothing else, until restarted (SIGHUP stops it then, and the next \
+      connection starts chimed anew). `chimed --print-config` shows \
       each value and where it came from. SIGHUP re-reads the file and applies log-level; other \
       keys are applied on restart.
 
@@ -162,6 +165,7 @@ struct Chimed: ParsableCommand {
       settings = try loader.load()
     } catch {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      if !printConfig && !compactStore, try InvalidConfigService.serveIfActivated(error) { return }
       throw ExitCode(ConfigLoader.invalidExitCode)
     }
     if printConfig {
@@ -180,12 +184,7 @@ struct Chimed: ParsableCommand {
       }
     }
     LogLevelSwitch.shared.set(Logger.Level(rawValue: settings.logLevel) ?? .info)
-    // Straight to the journal, with fields, when stderr is the journal (systemd's unit).
-    if JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment) {
-      LoggingSystem.bootstrap { label in JournalLogHandler(label: label) }
-    } else {
-      LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
-    }
+    Self.bootstrapLogging()
     var configuration = ServerConfiguration(
       socketPath: settings.socket,
       dataDirectory: settings.dataDirectory,
@@ -240,6 +239,16 @@ struct Chimed: ParsableCommand {
     } catch {
       FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
       throw ExitCode(1)
+    }
+  }
+
+  /// Logs go straight to the journal, with fields, when stderr is the journal (systemd's
+  /// unit); else to stderr, at `LogLevelSwitch.shared`'s level.
+  static func bootstrapLogging() {
+    if JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment) {
+      LoggingSystem.bootstrap { label in JournalLogHandler(label: label) }
+    } else {
+      LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
     }
   }
 

@@ -73,15 +73,20 @@ enum ConfigReloader {
   }
 
   static func start(loader: ConfigLoader, running: ChimedConfig, logger: Logger) {
+    let current = Locked(running)
+    onEachHangup { current.withLock { $0 = reload(loader: loader, running: $0, started: running, logger: logger) } }
+  }
+
+  /// Runs `action` on a thread of its own each time SIGHUP arrives (blocked by `blockHangup`).
+  static func onEachHangup(_ action: @escaping @Sendable () -> Void) {
     let thread = Thread {
-      var current = running
       var set = sigset_t()
       sigemptyset(&set)
       sigaddset(&set, SIGHUP)
       while true {
         var received: Int32 = 0
         guard sigwait(&set, &received) == 0, received == SIGHUP else { continue }
-        current = reload(loader: loader, running: current, started: running, logger: logger)
+        action()
       }
     }
     thread.name = "chimed-reload"

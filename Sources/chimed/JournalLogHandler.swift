@@ -35,13 +35,13 @@ struct JournalLogHandler: LogHandler {
   }
 
   func log(event: LogEvent) {
-    let (level, message, source, file, function, line) = (event.level, event.message, event.source, event.file, event.function, event.line)
     let all = event.metadata.map { metadata.merging($0) { _, new in new } } ?? metadata
     let pairs = all.sorted { $0.key < $1.key }
-    let text = pairs.isEmpty ? "\(message)" : "\(pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(message)"
+    let text = pairs.isEmpty ? "\(event.message)" : "\(pairs.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) \(event.message)"
     var fields = [
-      "MESSAGE=\(text)", "PRIORITY=\(Self.priority(level))", "SYSLOG_IDENTIFIER=chimed",
-      "CODE_FILE=\(file)", "CODE_LINE=\(line)", "CODE_FUNC=\(function)", "CHIME_LOGGER=\(label)", "CHIME_SOURCE=\(source)",
+      "MESSAGE=\(text)", "PRIORITY=\(Self.priority(event.level))", "SYSLOG_IDENTIFIER=chimed",
+      "CODE_FILE=\(event.file)", "CODE_LINE=\(event.line)", "CODE_FUNC=\(event.function)", "CHIME_LOGGER=\(label)",
+      "CHIME_SOURCE=\(event.source)",
     ]
     for (key, value) in pairs { fields.append("\(Self.fieldName(key))=\(value)") }
     Self.send(fields)

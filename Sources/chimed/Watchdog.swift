@@ -6,13 +6,18 @@ import Foundation
 /// and systemd restarts chimed. The same round trip refreshes the `STATUS=` line.
 enum Watchdog {
   static func start(_ daemon: ChimeDaemon, everyMillis millis: UInt64?, socketPath: String) {
+    start(daemon, everyMillis: millis) { stats in Self.status(stats, socketPath: socketPath) }
+  }
+
+  /// Pings with the `STATUS=` line `status` makes of each round trip's counters.
+  static func start(_ daemon: ChimeDaemon, everyMillis millis: UInt64?, status: @escaping @Sendable (DaemonStats) -> String) {
     guard let millis else { return }
     let thread = Thread {
       while true {
         Thread.sleep(forTimeInterval: Double(millis) / 1000)
         let stats = daemon.stats()
         if daemon.isStopped { return }
-        ServiceManager.notify(Self.status(stats, socketPath: socketPath) + "\nWATCHDOG=1")
+        ServiceManager.notify(status(stats) + "\nWATCHDOG=1")
       }
     }
     thread.name = "chimed-watchdog"

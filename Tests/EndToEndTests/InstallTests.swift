@@ -44,6 +44,31 @@ struct InstallTests {
     return found.sorted()
   }
 
+  /// Installing builds the three installed products in release, each alone (not chime-bench,
+  /// the tests or their support target, which took most of an install's ten minutes).
+  @Test func installBuildsOnlyTheProductsItInstalls() throws {
+    for target in ["install", "install-user"] {
+      let plan = try ChildProcess.run("/usr/bin/make", ["-n", target, "SWIFT=swift", "DESTDIR=/nonexistent", "HOME=/nonexistent"],
+                                      directory: Self.repository, timeout: 120)
+      #expect(plan.status == 0, "\(plan.output)\(plan.errors)")
+      let builds = plan.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { $0.contains(" build") && $0.hasPrefix("swift") }
+      #expect(builds == ["swift build -c release --product chime", "swift build -c release --product chimed",
+                         "swift build -c release --product chime-thumbnail"], "\(target): \(builds)")
+    }
+  }
+
+  /// The README and the socket unit point to `make install-user`, not to steps by hand.
+  @Test func theInstallDocumentationNamesTheMakeTarget() throws {
+    let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+    #expect(readme.components(separatedBy: "\n## Using Chime\n").count == 2, "one \"## Using Chime\" heading")
+    #expect(!readme.contains("by hand for now"))
+    let intro = readme.components(separatedBy: "\n## ").first ?? ""
+    #expect(intro.contains("`make install-user`"), "\(intro)")
+    let socket = try String(contentsOfFile: Self.repository + "/deploy/chimed.socket", encoding: .utf8)
+    #expect(socket.contains("make install-user") && !socket.contains("comes later"), "\(socket)")
+  }
+
   @Test func installLaysOutTheFilesAndUninstallRemovesThem() throws {
     let dir = TemporaryDirectory()
     let root = dir.file("root")
@@ -63,6 +88,21 @@ struct InstallTests {
     #expect(man.contains("print\\-config") || man.contains("print-config"))
     let chimeMan = try String(contentsOfFile: root + "/usr/share/man/man1/chime.1", encoding: .utf8)
     #expect(chimeMan.contains("chime doctor"))
+    // Each page is named for its program, with the version in the footer (not `NAME 0.4.0`).
+    let version = try ChildProcess.run(DaemonProcess.binDirectory + "/chime", ["--version"]).output
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    for (page, program) in [(chimeMan, "chime"), (man, "chimed")] {
+      let title = page.split(separator: "\n").first { $0.hasPrefix(".TH ") }.map(String.init) ?? ""
+      #expect(title.hasPrefix(".TH \(program.uppercased()) \"1\" ") && title.contains("\"\(program) \(version)\""), "\(title)")
+      #expect(page.contains(".SH NAME\n\(program) \\- "), "\(page.prefix(600))")
+    }
+
+    // Installed binaries carry no symbol table (install strips them).
+    for binary in ["usr/bin/chime", "usr/bin/chimed", "usr/libexec/chime/chime-thumbnail"] {
+      let sections = try ChildProcess.run("/usr/bin/readelf", ["-S", "-W", root + "/" + binary])
+      #expect(sections.status == 0 && sections.output.contains(".text") && !sections.output.contains(".symtab")
+              && !sections.output.contains(".debug_info"), "\(binary) is not stripped")
+    }
     let bash = try String(contentsOfFile: root + "/usr/share/bash-completion/completions/chime", encoding: .utf8)
     #expect(bash.contains("doctor"))
 

@@ -42,6 +42,52 @@ struct ServiceManagerTests {
     _ = client
   }
 
+  /// An invalid chimed.toml under socket activation: chimed stays up on the socket it was handed
+  /// and answers every call with FAILED_PRECONDITION CONFIG_INVALID naming the file, line and
+  /// key, rather than exiting and leaving each client a reset connection (and systemd, after a
+  /// few activations, a socket in start-limit-hit). It opens no store; SIGHUP stops it.
+  @Test func anInvalidConfigurationIsAnsweredOnEveryCallInsteadOfAResetConnection() async throws {
+    let dir = TemporaryDirectory()
+    try "log-level = \"debug\"\nmissed-grace = \"soon\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let notify = try NotifyListener(directory: dir)
+    let daemon = try SpawnedProcess(DaemonProcess.socketActivate,
+                                    ["-l", dir.socketPath, "-E", "NOTIFY_SOCKET", DaemonProcess.binDirectory + "/chimed",
+                                     "--config", dir.file("chimed.toml"), "--data-dir", dir.file("data")],
+                                    environment: SpawnedProcess.environment(["NOTIFY_SOCKET": notify.path]),
+                                    stdout: dir.file("chimed.log"), stderr: dir.file("chimed.log"))
+    try #require(pollUntil(within: 20) { UnixSocket.isAccepting(path: dir.socketPath) })
+    let cause = "\(dir.file("chimed.toml")):2: missed-grace: expected a number of seconds, got string"
+
+    // The CLI's first call reads the cause.
+    let pending = try ChimeCLI.run(["pending"], socket: dir.socketPath, app: "org.example.config")
+    #expect(pending.status != 0)
+    #expect(pending.stderr.contains("FAILED_PRECONDITION CONFIG_INVALID: "), "\(pending.stderr)")
+    #expect(pending.stderr.contains(cause), "\(pending.stderr)")
+
+    // So does every call of a client, each on the same connection.
+    let client = try ChimeClient.connect(socketPath: dir.socketPath, app: "org.example.config")
+    for identifier in ["a", "b"] {
+      do {
+        _ = try await client.add(NotificationRequest(identifier: identifier, content: NotificationContent(title: "hi"),
+                                                     trigger: .timeInterval(TimeIntervalTrigger(seconds: 600))))
+        Issue.record("an add was accepted with an invalid configuration")
+      } catch {
+        #expect(error.code == .failedPrecondition && error.has(.configInvalid) && error.message.contains(cause), "\(error)")
+      }
+    }
+    // Ready for systemd (no start timeout), with the cause in `systemctl status`; nothing else ran.
+    #expect(notify.waitFor("READY=1"), "received: \(notify.received)")
+    #expect(notify.received.contains { $0.contains("STATUS=configuration invalid") && $0.contains(cause) }, "\(notify.received)")
+    #expect(!FileManager.default.fileExists(atPath: dir.file("data")))
+    #expect(daemon.isRunning)
+
+    // SIGHUP stops it, so the next connection starts a chimed that reads the file again.
+    daemon.signal(SIGHUP)
+    #expect(daemon.waitForExit() == 0)
+    let log = (try? String(contentsOfFile: dir.file("chimed.log"), encoding: .utf8)) ?? ""
+    #expect(log.contains(cause), "\(log)")
+  }
+
   @Test func twoInheritedSocketsAreRefusedNotGuessedBetween() throws {
     let dir = TemporaryDirectory()
     // LISTEN_PID must be chimed's own pid: a shell sets it to its $$ and execs chimed with two

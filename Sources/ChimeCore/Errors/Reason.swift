@@ -99,6 +99,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let dataDirUnavailable = Reason("DATA_DIR_UNAVAILABLE", .unavailable)
   /// Another chimed holds the data directory's lock: two daemons never share a store.
   public static let dataDirInUse = Reason("DATA_DIR_IN_USE", .unavailable)
+  /// chimed's configuration file is invalid: chimed answers every call with this (the message
+  /// names the file, line and key) and does nothing else until restarted with a fixed file.
+  public static let configInvalid = Reason("CONFIG_INVALID", .failedPrecondition)
 
   // MARK: Requests and content
 
@@ -315,7 +318,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,
-    loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse,
+    loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse, configInvalid,
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,

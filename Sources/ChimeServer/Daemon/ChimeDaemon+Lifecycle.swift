@@ -11,6 +11,9 @@ extension ChimeDaemon {
     parts.withLock { $0 = LoopBound(running, loop: loop) }
     // Ownership first: a daemon refused here has touched no socket file and no store.
     let socketLock = configuration.inheritedListener == nil ? try ConnectionRegistry.claimSocket(configuration.socketPath) : nil
+    if let refusal = configuration.refuseEveryCall {
+      return try setUpRefusing(refusal, running: running, socketLock: socketLock, handleSignals: handleSignals)
+    }
     running.dataLock = try Self.lockDataDirectory(configuration.dataDirectory)
     let stack = try ServiceStack(loop: loop, configuration: configuration)
     running.stack = stack
@@ -32,6 +35,25 @@ extension ChimeDaemon {
     try registry.listen()
     configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
     if stack.database.deferredCheck { checkStoreWhileServing(stack.database) }
+  }
+
+  /// Serves the socket only to answer every call with `refusal`: no data directory, store,
+  /// scheduler or presenter is touched.
+  private func setUpRefusing(_ refusal: ChimeError, running: DaemonParts, socketLock: FileLock?,
+                             handleSignals: Bool) throws(ChimeError) {
+    if handleSignals {
+      running.signals = SignalWatcher.stopSignals.map { signal in
+        SignalWatcher(loop: loop, signal: signal.number) { [unowned self] _ in beginShutdown(reason: signal.name) }
+      }
+    }
+    let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, _, _ in
+      call.finish(.failure(refusal))
+    }
+    running.registry = registry
+    try registry.listen()
+    configuration.logger.warning("listening only to refuse every call", metadata: [
+      "socket": "\(configuration.socketPath)", "reason": "\(refusal.reason)", "error": "\(refusal.message)",
+    ])
   }
 
   /// A store too large to check whole before serving is checked now, on a reader; damage
@@ -66,6 +88,7 @@ extension ChimeDaemon {
   }
 
   func startInProcess(_ call: InProcessCall, header: CallHeader, payload: [UInt8]) {
+    if let refusal = configuration.refuseEveryCall { return call.finish(.failure(refusal)) }
     guard let running = parts.withLock({ $0 })?.value, let router = running.stack?.router, !running.shuttingDown else {
       return call.finish(.failure(Self.goodbye))
     }
@@ -106,7 +129,11 @@ extension ChimeDaemon {
       parts.withLock { $0 = nil }
       loop.closeWakeup()
     }
-    guard let stack = running.stack else { return finish() }
+    guard let stack = running.stack else {
+      // Nothing to close but the connections (a daemon refusing every call): wait for them.
+      guard let registry = running.registry else { return finish() }
+      return registry.whenDrained(finish)
+    }
     stack.service.halt()
     let database = stack.database
     database.interruptReads()

@@ -20,6 +20,8 @@ final class ConnectionRegistry {
   private var refusing: ChimeError?
   /// At shutdown: closes connections that have not drained in time.
   private var cutoff: LoopTimer?
+  /// Run once every connection has closed (`whenDrained`).
+  private var onDrained: [() -> Void] = []
 
   /// `start` hands each call to the router; `socketLock` is the claim on the socket path
   /// (`claimSocket`), nil when the service manager handed over the listener.
@@ -99,6 +101,13 @@ final class ConnectionRegistry {
     }
   }
 
+  /// Runs `action` once no connection is open (now, if none is): the registry must outlive
+  /// the connections, whose close callbacks come back to it.
+  func whenDrained(_ action: @escaping () -> Void) {
+    guard !connections.isEmpty else { return action() }
+    onDrained.append(action)
+  }
+
   /// Removes the socket file, if this daemon made one (an inherited socket's file is the
   /// service manager's; a daemon refused at start-up made none), then lets go of its lock.
   func removeSocketFile() {
@@ -124,6 +133,11 @@ final class ConnectionRegistry {
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil
         if refusing != nil && connections.isEmpty { endCutoff() }
+        if connections.isEmpty && !onDrained.isEmpty {
+          let actions = onDrained
+          onDrained.removeAll()
+          for action in actions { action() }
+        }
       }
     )
     connections[id] = connection

@@ -1,0 +1,49 @@
+import ArgumentParser
+import ChimeConfig
+import ChimeCore
+import ChimeServer
+import ChimeSystem
+import Foundation
+import Logging
+
+/// chimed with an invalid configuration file, started by socket activation. Exiting would leave
+/// every client with a reset connection (and systemd, after a few activations, with a socket
+/// in `service-start-limit-hit`), so chimed stays up on the socket it was handed and answers
+/// every call with FAILED_PRECONDITION `CONFIG_INVALID`, naming the file, line and key. It
+/// opens no store and schedules nothing. SIGTERM stops it; so does SIGHUP, after which the
+/// next connection starts a chimed that reads the file again.
+enum InvalidConfigService {
+  /// Serves the inherited socket that way until stopped, when chimed was socket-activated;
+  /// false when it was not (chimed then exits with `ConfigLoader.invalidExitCode`).
+  static func serveIfActivated(_ error: ConfigError) throws -> Bool {
+    let refusal = ChimeError(.configInvalid, "chimed's configuration is invalid: \(error.message). chimed answers nothing else until the file is fixed and chimed restarted (systemctl --user restart chimed)")
+    do throws(ChimeError) {
+      guard let fd = try ServiceManager.inheritedListener() else { return false }
+      Chimed.bootstrapLogging()
+      let logger = Logger(label: "chimed")
+      var configuration = ServerConfiguration(socketPath: UnixSocketAddress.bound(to: fd) ?? "(inherited socket)",
+                                              dataDirectory: "", logger: logger)
+      configuration.inheritedListener = fd
+      configuration.refuseEveryCall = refusal
+      configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping") }
+      defer { ServiceManager.flush() }
+      DaemonProcess.prepareSignals()
+      let daemon = try ChimeDaemon(configuration: configuration)
+      ConfigReloader.onEachHangup {
+        logger.notice("SIGHUP: stopping; the next connection starts chimed with the configuration file as it is now")
+        daemon.shutdown()
+      }
+      let status = "STATUS=configuration invalid, answering every call with CONFIG_INVALID: \(error.message)"
+      try daemon.run(handleSignals: true) { path in
+        print("chimed refusing every call on \(path): the configuration is invalid")
+        fflush(nil)
+        ServiceManager.notify("READY=1\n" + status)
+        Watchdog.start(daemon, everyMillis: ServiceManager.watchdogPingMillis()) { _ in status }
+      }
+      return true
+    } catch {
+      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+}
