@@ -188,11 +188,23 @@ enum FrameDecoder {
       throw failure("cannot convert the frame's pixel format", 0)
     }
     defer { sws_freeContext(scaler) }
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    let rows = pixels.withUnsafeMutableBufferPointer { buffer in
-      chime_sws_to_rgba(scaler, frame, buffer.baseAddress, Int32(width * 4))
+    // swscale's vector code writes whole aligned blocks, past the end of a row whose width is
+    // not a multiple of its block (a 90-pixel-wide movie): it gets rows of 64-byte aligned
+    // stride and slack after the last, and the packed rows are copied out.
+    let stride = (width * 4 + 63) / 64 * 64
+    var padded = [UInt8](repeating: 0, count: stride * height + 64)
+    let rows = padded.withUnsafeMutableBufferPointer { buffer in
+      chime_sws_to_rgba(scaler, frame, buffer.baseAddress, Int32(stride))
     }
     guard rows == Int32(height) else { throw failure("the frame did not convert", rows) }
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { out in
+      padded.withUnsafeBufferPointer { source in
+        for row in 0..<height {
+          (out.baseAddress! + row * width * 4).update(from: source.baseAddress! + row * stride, count: width * 4)
+        }
+      }
+    }
     return RGBAFrame(width: width, height: height, pixels: pixels)
   }
 
