@@ -15,6 +15,14 @@ fetch_deb() {
     # apt-get download writes into the current directory; _apt cannot write to a private
     # temporary directory, so the download runs unsandboxed (as apt-get itself notes).
     if ! (cd "$tmp" && apt-get download -q "$name=$version" >/dev/null 2>"$tmp/err"); then
+      # Package lists that were never fetched (a fresh machine) know no version: fetch them
+      # once and try again.
+      if [ "$(id -u)" = 0 ] && [ -z "${REALWORLD_APT_UPDATED:-}" ]; then
+        REALWORLD_APT_UPDATED=1
+        apt-get update -qq >/dev/null 2>&1 || true
+      fi
+    fi
+    if [ ! -f "$(ls "$tmp"/*.deb 2>/dev/null | head -1)" ] && ! (cd "$tmp" && apt-get download -q "$name=$version" >/dev/null 2>"$tmp/err"); then
       echo "realworld: apt-get download $name=$version failed:" >&2
       grep -v "unsandboxed" "$tmp/err" >&2 || true
       echo "realworld: (run 'apt-get update' first; the package must still be in Debian 12's archive)" >&2
