@@ -163,4 +163,11 @@ struct MediaRealWorldKindsTests {
     for i in 0..<3 { m2ts += B.be32(UInt32(i)) + Array(ts[(i * 188)..<((i + 1) * 188)]) }
     #expect(MediaFixtures.inspectionError(m2ts)?.message.contains("BDAV MPEG-2 transport stream") == true)
   }
+
+  /// gem-doc's `anim-1.mov` is a QuickTime movie of the kind written before `ftyp` existed: its
+  /// first atom is `mdat`.
+  @Test func aQuickTimeMovieWithoutFtypIsNamed() throws {
+    let mov = B.be32(16) + B.ascii("mdat") + [UInt8](repeating: 7, count: 8) + B.be32(8) + B.ascii("moov")
+    #expect(MediaFixtures.inspectionError(mov)?.message == "the file is a QuickTime movie (com.apple.quicktime-movie), not a supported attachment type")
+  }
 }

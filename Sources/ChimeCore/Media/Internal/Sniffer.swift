@@ -86,6 +86,8 @@ enum Sniffer {
     }
     let known: [(Bool, String)] = [
       (starts("caff"), "CAF audio (com.apple.coreaudio-format)"),
+      // An old QuickTime movie has no ftyp: its first atom is the media data or the movie.
+      (["mdat", "moov", "wide", "free", "skip", "pnot"].contains { starts($0, at: 4) }, "a QuickTime movie (com.apple.quicktime-movie)"),
       (starts("RIFF") && starts("WEBP", at: 8), "a WebP image (org.webmproject.webp)"),
       (starts("RIFF"), "a RIFF file of an unsupported form"),
       (starts("FORM"), "an IFF file of an unsupported form"),
