@@ -170,4 +170,19 @@ struct MediaRealWorldKindsTests {
     let mov = B.be32(16) + B.ascii("mdat") + [UInt8](repeating: 7, count: 8) + B.be32(8) + B.ascii("moov")
     #expect(MediaFixtures.inspectionError(mov)?.message == "the file is a QuickTime movie (com.apple.quicktime-movie), not a supported attachment type")
   }
+
+  /// Width and height are what the viewer sees: a phone's portrait movie (a quarter turn in its
+  /// track matrix) and a JPEG whose EXIF orientation turns it report the turned size.
+  @Test func aQuarterTurnSwapsTheReportedSize() throws {
+    let movie = try MediaFixtures.inspect(MediaFixtures.bytes("thumbnails/rotated.mp4")).get()
+    #expect(movie.width == 48 && movie.height == 64 && movie.pixelWidth == 64 && movie.pixelHeight == 48)
+    // A JPEG with an EXIF block whose orientation is 6 (turn 90° clockwise to show).
+    let jpeg = MediaFixtures.bytes("images/jpeg-baseline.jpg")
+    let tiff: [UInt8] = B.ascii("MM") + B.be16(42) + B.be32(8) + B.be16(1) + B.be16(0x0112) + B.be16(3) + B.be32(1) + B.be16(6) + B.be16(0) + B.be32(0)
+    let app1 = [0xFF, 0xE1] + B.be16(UInt16(2 + 6 + tiff.count)) + B.ascii("Exif") + [0, 0] + tiff
+    let turned = Array(jpeg.prefix(2)) + app1 + Array(jpeg.dropFirst(2))
+    let plain = try MediaFixtures.inspect(jpeg).get()
+    let facts = try MediaFixtures.inspect(turned).get()
+    #expect(facts.width == plain.height && facts.height == plain.width && facts.pixelWidth == plain.width)
+  }
 }

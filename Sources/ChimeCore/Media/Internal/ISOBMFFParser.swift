@@ -29,9 +29,11 @@ enum ISOBMFFParser {
   struct Track {
     var id: UInt32 = 0
     var handler: UInt32 = 0
-    /// `tkhd`'s presentation size.
+    /// `tkhd`'s presentation size, and whether its matrix turns the picture a quarter (a phone's
+    /// portrait movie).
     var width: UInt32 = 0
     var height: UInt32 = 0
+    var quarterTurn = false
     /// The sample entry's stored size and its `pasp` (horizontal and vertical spacing).
     var pixelWidth: UInt32 = 0
     var pixelHeight: UInt32 = 0
@@ -46,8 +48,13 @@ enum ISOBMFFParser {
     var fragmentTicks: UInt64 = 0
 
     /// The size a viewer sees: the stored size × `pasp` where there is one, else `tkhd`'s,
-    /// else the stored size.
+    /// else the stored size; width and height swapped when the matrix turns it a quarter.
     var displaySize: (width: UInt32, height: UInt32) {
+      let (w, h) = unturnedSize
+      return quarterTurn ? (h, w) : (w, h)
+    }
+
+    private var unturnedSize: (width: UInt32, height: UInt32) {
       if let aspect, aspect.h > 0, aspect.v > 0, pixelWidth > 0, pixelHeight > 0 {
         let w = (Double(pixelWidth) * Double(aspect.h) / Double(aspect.v)).rounded()
         return (UInt32(clamping: Int(min(w, Double(UInt32.max)))), pixelHeight)
@@ -205,6 +212,10 @@ enum ISOBMFFParser {
         let sizeAt = version == 1 ? 88 : 76
         guard box.payloadSize >= sizeAt + 8 else { throw .corrupt("MPEG-4 tkhd at offset \(box.start) is too short") }
         t.id = try r.u32be(box.payload + (version == 1 ? 20 : 12))
+        // The matrix {a b u, c d v, x y w} in 16.16: a quarter turn has a = d = 0.
+        let matrix = box.payload + (version == 1 ? 52 : 40)
+        let (a, b, c, d) = (try r.u32be(matrix), try r.u32be(matrix + 4), try r.u32be(matrix + 12), try r.u32be(matrix + 16))
+        t.quarterTurn = a == 0 && d == 0 && b != 0 && c != 0
         t.width = try r.u32be(box.payload + sizeAt) >> 16
         t.height = try r.u32be(box.payload + sizeAt + 4) >> 16
       } else if box.type == fourCC("mdia") {
