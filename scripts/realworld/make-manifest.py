@@ -51,13 +51,13 @@ DERIVED = [
     ("devede-base_pal-cut.mpg", "cut", "devede/usr/share/devedeng/base_pal.mpg", ["17000"], "refused=ATTACHMENT_CORRUPT"),
     ("balle-jbart-half.mp4", "half", "python3-mecavideo/usr/share/pymecavideo/data/video/balle-jbart.mp4", [], "refused=ATTACHMENT_CORRUPT"),
     ("homer-half.avi", "half", "gem-doc/usr/share/gem/examples/data/homer.avi", [], "refused=ATTACHMENT_CORRUPT"),
-    ("Front_Center-ffmpeg-pipe.wav", "wavsize", "alsa-utils/usr/share/sounds/alsa/Front_Center.wav", ["ffffffff", "ffffffff"], None),
-    ("Front_Center-zero-sizes.wav", "wavsize", "alsa-utils/usr/share/sounds/alsa/Front_Center.wav", ["0", "0"], None),
-    ("Front_Center-sox-pipe.wav", "wavsize", "alsa-utils/usr/share/sounds/alsa/Front_Center.wav", ["7ffff024", "7ffff000"], None),
-    ("Front_Center-arecord-pipe.wav", "wavsize", "alsa-utils/usr/share/sounds/alsa/Front_Center.wav", ["80000024", "80000000"], None),
-    ("Front_Center-half.wav", "half", "alsa-utils/usr/share/sounds/alsa/Front_Center.wav", [],
+    ("boom-ffmpeg-pipe.wav", "wavsize", "python-pygame-doc/usr/share/doc/python-pygame-doc/examples/data/boom.wav", ["ffffffff", "ffffffff"], None),
+    ("boom-zero-sizes.wav", "wavsize", "python-pygame-doc/usr/share/doc/python-pygame-doc/examples/data/boom.wav", ["0", "0"], None),
+    ("boom-sox-pipe.wav", "wavsize", "python-pygame-doc/usr/share/doc/python-pygame-doc/examples/data/boom.wav", ["7ffff024", "7ffff000"], None),
+    ("boom-arecord-pipe.wav", "wavsize", "python-pygame-doc/usr/share/doc/python-pygame-doc/examples/data/boom.wav", ["80000024", "80000000"], None),
+    ("boom-half.wav", "half", "python-pygame-doc/usr/share/doc/python-pygame-doc/examples/data/boom.wav", [],
      "refused=ATTACHMENT_CORRUPT sound-refused=SOUND_CORRUPT"),
-    ("Front_Center-streamed-half.wav", "half", "derived/Front_Center-ffmpeg-pipe.wav", [], None),
+    ("boom-streamed-half.wav", "half", "derived/boom-ffmpeg-pipe.wav", [], None),
 ]
 
 
