@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients proto proto-check bench bench-check bench-baseline fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-realworld proto proto-check bench bench-check bench-baseline fuzz clean \
 	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -22,12 +22,21 @@ run: build
 	$(SWIFT) run chimed $(RUN_FLAGS)
 
 test: deps proto-check
+	scripts/realworld/build.sh --short
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) test-clients
 
 test-clients:
 	clients/test.sh
+
+# The real-world media corpus: every media file of the pinned Debian 12 packages of
+# scripts/realworld/packages.tsv and copies derived from them, held to the facts of
+# scripts/realworld/manifest.tsv (`make test` runs the short corpus).
+test-realworld: deps
+	scripts/realworld/build.sh
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter RealWorldCorpusTests
 
 proto:
 	scripts/gen-proto.sh

@@ -10,6 +10,17 @@ enum FrameSelection: Equatable {
   case seconds(Double)
 }
 
+/// One decoded frame, as stored and as it is to be shown.
+struct DecodedFrame {
+  var frame: RGBAFrame
+  /// How far it must be turned clockwise (0, 90, 180 or 270 degrees) to be shown as the
+  /// container says (a phone's portrait movie).
+  var rotation: Int
+  /// The width ÷ height of one stored pixel as the viewer sees it (a DVD's 720×576 4:3 picture
+  /// has 16:15); 1 when the file does not say.
+  var sampleAspect: Double
+}
+
 /// Decodes one frame with FFmpeg (libavformat, libavcodec, libswscale): the one file that calls
 /// it. Only local files are opened (`protocol_whitelist=file`) and only the demuxers of the
 /// types Chime accepts (`format_whitelist`), so a file cannot make FFmpeg open anything else.
@@ -20,9 +31,11 @@ enum FrameDecoder {
   ///   the allowed ones (movies).
   /// - Throws: THUMBNAIL_RENDER_FAILED when the file does not open, has no video, or no frame
   ///   decodes.
-  /// - Returns: the frame as stored, and how far it must be turned clockwise (0, 90, 180 or
-  ///   270 degrees) to be shown as the container says (a phone's portrait movie).
-  static func decode(path: String, format: String?, selection: FrameSelection, maxPixels: Int) throws(ChimeError) -> (frame: RGBAFrame, rotation: Int) {
+  ///
+  /// A movie whose stream has no timestamps (an MPEG program stream written without them) is
+  /// not seeked: its frames are counted in output order, the one at `seconds` × the frame rate
+  /// is shown (the frames' spacing is the frame rate's, which is how the inspector timed it).
+  static func decode(path: String, format: String?, selection wanted: FrameSelection, maxPixels: Int) throws(ChimeError) -> DecodedFrame {
     // Our own messages say what failed; FFmpeg's console chatter would only reach chimed's log
     // or the CLI's stderr unasked.
     av_log_set_level(AV_LOG_QUIET)
@@ -52,15 +65,22 @@ enum FrameDecoder {
     guard status >= 0 else { throw failure("cannot open the decoder", status) }
 
     let rotation = clockwiseRotation(stream)
+    var selection = wanted
     var target = Int64.max
-    if case .seconds(let seconds) = selection {
+    var seeked = false
+    if case .seconds(let seconds) = wanted {
       let base = stream.pointee.time_base
-      let start = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
-      if base.num > 0, base.den > 0 {
+      if stream.pointee.start_time == Int64.min {
+        let rate = stream.pointee.r_frame_rate.num > 0 ? stream.pointee.r_frame_rate : stream.pointee.avg_frame_rate
+        let fps = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0
+        selection = .index(fps > 0 && seconds > 0 ? Int(min((seconds * fps + 1e-6).rounded(.down), Double(Int32.max))) : 0)
+      } else if base.num > 0, base.den > 0 {
+        let start = stream.pointee.start_time
         target = start + Int64((seconds * Double(base.den) / Double(base.num)).rounded(.down))
-      }
-      if seconds > 0 && av_seek_frame(fmt, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
-        avcodec_flush_buffers(decoder)
+        if seconds > 0 && av_seek_frame(fmt, streamIndex, target, AVSEEK_FLAG_BACKWARD) >= 0 {
+          avcodec_flush_buffers(decoder)
+          seeked = true
+        }
       }
     }
 
@@ -73,43 +93,74 @@ enum FrameDecoder {
       av_frame_free(&previous)
     }
     guard let packet, let current, let previous else { throw failure("out of memory", 0) }
-    var havePrevious = false
-    var seen = 0
-    var draining = false
-    while true {
-      if !draining {
-        let read = av_read_frame(fmt, packet)
-        if read < 0 {
-          draining = true
-          avcodec_send_packet(decoder, nil)
-        } else {
-          defer { av_packet_unref(packet) }
-          guard packet.pointee.stream_index == streamIndex else { continue }
-          // A packet the decoder refuses is skipped: a damaged frame should not hide the rest.
-          _ = avcodec_send_packet(decoder, packet)
-        }
-      }
+    let walk = Walk(fmt: fmt, decoder: decoder, streamIndex: streamIndex, packet: packet, current: current, previous: previous)
+    var chosen: UnsafeMutablePointer<AVFrame>
+    do throws(ChimeError) {
+      chosen = try walk.run(selection, target: target)
+    } catch {
+      // A seek that lands past the last decodable frame (timestamps that do not match the
+      // data): decode from the start instead.
+      guard seeked, av_seek_frame(fmt, streamIndex, stream.pointee.start_time, AVSEEK_FLAG_BACKWARD) >= 0
+        || av_seek_frame(fmt, -1, 0, AVSEEK_FLAG_BYTE) >= 0 else { throw error }
+      avcodec_flush_buffers(decoder)
+      chosen = try walk.run(selection, target: target)
+    }
+    let aspect = av_guess_sample_aspect_ratio(fmt, stream, chosen)
+    let sampleAspect = aspect.num > 0 && aspect.den > 0 ? Double(aspect.num) / Double(aspect.den) : 1
+    return DecodedFrame(frame: try convert(chosen, maxPixels: maxPixels), rotation: rotation,
+                        sampleAspect: sampleAspect.isFinite && sampleAspect > 0 ? sampleAspect : 1)
+  }
+
+  /// Reads packets and decodes until the selected frame is out.
+  private struct Walk {
+    let fmt: UnsafeMutablePointer<AVFormatContext>
+    let decoder: UnsafeMutablePointer<AVCodecContext>
+    let streamIndex: Int32
+    let packet: UnsafeMutablePointer<AVPacket>
+    let current: UnsafeMutablePointer<AVFrame>
+    let previous: UnsafeMutablePointer<AVFrame>
+
+    /// The frame chosen (`current` or `previous`).
+    func run(_ selection: FrameSelection, target: Int64) throws(ChimeError) -> UnsafeMutablePointer<AVFrame> {
+      av_frame_unref(previous)
+      var havePrevious = false
+      var seen = 0
+      var draining = false
       while true {
-        let received = avcodec_receive_frame(decoder, current)
-        if received == chime_averror_eagain() { break }
-        if received < 0 {
-          // The end of the stream (or a decoder that gave up): the last frame decoded is it.
-          guard havePrevious else { throw failure("no frame decodes", received) }
-          return (try convert(previous, maxPixels: maxPixels), rotation)
-        }
-        switch selection {
-        case .index(let wanted):
-          if seen >= wanted { return (try convert(current, maxPixels: maxPixels), rotation) }
-          seen += 1
-        case .seconds:
-          let pts = current.pointee.best_effort_timestamp
-          if pts != Int64.min && pts > target {
-            return (try convert(havePrevious ? previous : current, maxPixels: maxPixels), rotation)
+        if !draining {
+          let read = av_read_frame(fmt, packet)
+          if read < 0 {
+            draining = true
+            avcodec_send_packet(decoder, nil)
+          } else {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            // A packet the decoder refuses is skipped: a damaged frame should not hide the rest.
+            _ = avcodec_send_packet(decoder, packet)
           }
         }
-        av_frame_unref(previous)
-        av_frame_move_ref(previous, current)
-        havePrevious = true
+        while true {
+          let received = avcodec_receive_frame(decoder, current)
+          if received == chime_averror_eagain() { break }
+          if received < 0 {
+            // The end of the stream (or a decoder that gave up): the last frame decoded is it.
+            guard havePrevious else { throw failure("no frame decodes", received) }
+            return previous
+          }
+          switch selection {
+          case .index(let wanted):
+            if seen >= wanted { return current }
+            seen += 1
+          case .seconds:
+            let pts = current.pointee.best_effort_timestamp
+            if pts != Int64.min && pts > target {
+              return havePrevious ? previous : current
+            }
+          }
+          av_frame_unref(previous)
+          av_frame_move_ref(previous, current)
+          havePrevious = true
+        }
       }
     }
   }
@@ -137,11 +188,23 @@ enum FrameDecoder {
       throw failure("cannot convert the frame's pixel format", 0)
     }
     defer { sws_freeContext(scaler) }
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    let rows = pixels.withUnsafeMutableBufferPointer { buffer in
-      chime_sws_to_rgba(scaler, frame, buffer.baseAddress, Int32(width * 4))
+    // swscale's vector code writes whole aligned blocks, past the end of a row whose width is
+    // not a multiple of its block (a 90-pixel-wide movie): it gets rows of 64-byte aligned
+    // stride and slack after the last, and the packed rows are copied out.
+    let stride = (width * 4 + 63) / 64 * 64
+    var padded = [UInt8](repeating: 0, count: stride * height + 64)
+    let rows = padded.withUnsafeMutableBufferPointer { buffer in
+      chime_sws_to_rgba(scaler, frame, buffer.baseAddress, Int32(stride))
     }
     guard rows == Int32(height) else { throw failure("the frame did not convert", rows) }
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { out in
+      padded.withUnsafeBufferPointer { source in
+        for row in 0..<height {
+          (out.baseAddress! + row * width * 4).update(from: source.baseAddress! + row * stride, count: width * 4)
+        }
+      }
+    }
     return RGBAFrame(width: width, height: height, pixels: pixels)
   }
 

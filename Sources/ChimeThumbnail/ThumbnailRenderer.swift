@@ -42,14 +42,21 @@ public enum ThumbnailRenderer {
   ///   decode, or the PNG cannot be made; `ATTACHMENT_INVALID_URL` when the file cannot be read.
   public static func render(path: String, facts: MediaFacts, options: AttachmentOptions,
                             box: ThumbnailBox = .default) throws(ChimeError) -> [UInt8] {
-    let frame = try source(path: path, facts: facts, options: options)
+    let (frame, shape) = try shapedSource(path: path, facts: facts, options: options)
     let crop = ThumbnailGeometry.crop(options.thumbnailClippingRect, width: frame.width, height: frame.height)
-    let size = ThumbnailGeometry.fit(width: crop.width, height: crop.height, in: box)
+    // The box fits what the viewer sees: a non-square pixel is stretched to its shape.
+    let shown = shape.displaySize(width: crop.width, height: crop.height)
+    let size = ThumbnailGeometry.fit(width: shown.width, height: shown.height, in: box)
     return try frame.cropped(crop).scaled(width: size.width, height: size.height).png()
   }
 
   /// The full frame the options pick, before cropping and scaling.
   static func source(path: String, facts: MediaFacts, options: AttachmentOptions) throws(ChimeError) -> Pixbuf {
+    try shapedSource(path: path, facts: facts, options: options).frame
+  }
+
+  /// The full frame the options pick, turned as shown, and the shape of its pixels.
+  static func shapedSource(path: String, facts: MediaFacts, options: AttachmentOptions) throws(ChimeError) -> (frame: Pixbuf, shape: PixelShape) {
     guard facts.mediaClass != .audio else {
       throw ChimeError(.thumbnailNotAvailable, "\(facts.type.uti) is audio: only images and movies have a thumbnail")
     }
@@ -60,14 +67,31 @@ public enum ThumbnailRenderer {
     case .movie:
       let seconds = ThumbnailGeometry.movieTime(time: options.thumbnailTime, duration: facts.durationSeconds)
       let decoded = try FrameDecoder.decode(path: path, format: nil, selection: .seconds(seconds), maxPixels: maxSourcePixels)
-      // Turned as the movie is shown, so the clipping rectangle means what the viewer sees.
-      return try Pixbuf.make(decoded.frame).rotated(clockwise: decoded.rotation)
+      // Turned as the movie is shown, so the clipping rectangle means what the viewer sees; a
+      // quarter turn puts the pixel's stretch on the other axis.
+      let turned = decoded.rotation == 90 || decoded.rotation == 270
+      let shape = PixelShape(x: turned ? 1 : decoded.sampleAspect, y: turned ? decoded.sampleAspect : 1)
+      return (try Pixbuf.make(decoded.frame).rotated(clockwise: decoded.rotation), shape)
     case .image where facts.isAnimated:
       let index = ThumbnailGeometry.frameIndex(time: options.thumbnailTime, frameCount: Int(facts.frameCount))
       let format = facts.type == .gif ? "gif" : "apng"
-      return try Pixbuf.make(FrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels).frame)
+      return (try Pixbuf.make(FrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels).frame), .square)
     default:
-      return try Pixbuf.decode(readAll(path), loaderType: loaderType(facts.type))
+      return (try Pixbuf.decode(readAll(path), loaderType: loaderType(facts.type)), .square)
+    }
+  }
+
+  /// How wide and tall one pixel of a frame is shown, relative to each other.
+  struct PixelShape {
+    var x: Double
+    var y: Double
+    static let square = PixelShape(x: 1, y: 1)
+
+    /// `width`×`height` pixels as the viewer sees them: the stretched side scaled, rounded.
+    func displaySize(width: Int, height: Int) -> (width: Int, height: Int) {
+      guard x != y, x > 0, y > 0 else { return (width, height) }
+      let w = Double(width) * x / min(x, y), h = Double(height) * y / min(x, y)
+      return (max(1, Int(min(w.rounded(), 1e9))), max(1, Int(min(h.rounded(), 1e9))))
     }
   }
 

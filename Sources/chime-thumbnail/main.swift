@@ -6,7 +6,7 @@
 //
 // Contract (the arguments are `ThumbnailJob.arguments`):
 //
-//     chime-thumbnail --type UTI --bytes N --width W --height H [--duration S] [--frames N]
+//     chime-thumbnail --type UTI --bytes N --width W --height H [--pixels WxH] [--duration S] [--frames N]
 //                     [--clip x,y,w,h] [--time T] --box WxH --output PATH [--mode OCTAL]
 //                     [--max-memory-mib N] [--max-cpu-seconds N] -- FILE
 //

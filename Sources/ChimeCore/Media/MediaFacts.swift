@@ -5,25 +5,38 @@ public struct MediaFacts: Hashable, Sendable, Codable {
   public var mediaClass: MediaClass
   /// File size in bytes.
   public var bytes: UInt64
-  /// Pixels; 0 for audio.
+  /// The size a viewer sees, in square pixels: for a movie whose pixels are not square (a DVD,
+  /// a Video CD, an MP4 with `pasp`), the stored width × the sample aspect ratio, rounded, and
+  /// the stored height; a thumbnail's box and clipping rectangle apply to this. 0 for audio.
   public var width: UInt32
   public var height: UInt32
+  /// The size as stored (what the decoder outputs): equal to `width`×`height` where pixels are
+  /// square.
+  public var pixelWidth: UInt32
+  public var pixelHeight: UInt32
   /// Seconds; 0 for still images and where the container does not say.
-  /// GIF and APNG: the sum of the frame delays. MP3: exact from the frames walked. MPEG-4: `mvhd`.
-  /// AVI: frames × frame period. MPEG-1/2: pictures ÷ frame rate. AIFF/WAV: frames ÷ rate.
+  /// GIF and APNG: the sum of the frame delays. MP3: exact from the frames walked. MPEG-4: `mvhd`
+  /// (a fragmented file: `mehd`, else the sum of its `trun` sample durations). AVI: frames ×
+  /// frame period. MPEG-1/2: fields shown ÷ 2 ÷ frame rate. AIFF/WAV: frames ÷ rate.
   public var durationSeconds: Double
   /// Images: frames (1 for a still PNG and JPEG, the image count for GIF, the `acTL` frame
-  /// count for an animated PNG). Movies: video frames where
-  /// the container says (`stsz` sample count, `avih` total frames, picture start codes).
+  /// count for an animated PNG). Movies: video frames where the container says (`stsz` or
+  /// `trun` sample counts, `avih` total frames, MPEG pictures with field pictures in pairs).
   /// Audio: 0.
   public var frameCount: UInt32
 
-  public init(type: MediaType, bytes: UInt64, width: UInt32 = 0, height: UInt32 = 0, durationSeconds: Double = 0, frameCount: UInt32 = 0) {
+  /// - Parameters:
+  ///   - width, height: the display size.
+  ///   - pixelWidth, pixelHeight: the stored size when it differs (nil: the display size).
+  public init(type: MediaType, bytes: UInt64, width: UInt32 = 0, height: UInt32 = 0, pixelWidth: UInt32? = nil,
+              pixelHeight: UInt32? = nil, durationSeconds: Double = 0, frameCount: UInt32 = 0) {
     self.type = type
     self.mediaClass = type.mediaClass
     self.bytes = bytes
     self.width = width
     self.height = height
+    self.pixelWidth = pixelWidth ?? width
+    self.pixelHeight = pixelHeight ?? height
     self.durationSeconds = durationSeconds
     self.frameCount = frameCount
   }

@@ -1,8 +1,8 @@
 /// One thumbnail for `chime-thumbnail` to render, as the command line both sides speak: chimed
 /// and `chime attachment thumbnail` build `arguments`, the helper parses them back. Pure.
 ///
-///     chime-thumbnail --type UTI --bytes N --width W --height H [--duration S] [--frames N]
-///                     [--clip x,y,w,h] [--time T] --box WxH --output PATH [--mode OCTAL]
+///     chime-thumbnail --type UTI --bytes N --width W --height H [--pixels WxH] [--duration S]
+///                     [--frames N] [--clip x,y,w,h] [--time T] --box WxH --output PATH [--mode OCTAL]
 ///                     [--max-memory-mib N] [--max-cpu-seconds N] FILE
 ///
 /// The facts are the inspector's (the caller inspected the file, or stored them); the clip
@@ -42,6 +42,9 @@ public struct ThumbnailJob: Hashable, Sendable {
   public var arguments: [String] {
     var args = ["--type", facts.type.uti, "--bytes", "\(facts.bytes)", "--width", "\(facts.width)",
                 "--height", "\(facts.height)", "--duration", "\(facts.durationSeconds)", "--frames", "\(facts.frameCount)"]
+    if facts.pixelWidth != facts.width || facts.pixelHeight != facts.height {
+      args += ["--pixels", "\(facts.pixelWidth)x\(facts.pixelHeight)"]
+    }
     if let clip { args += ["--clip", "\(clip.x),\(clip.y),\(clip.width),\(clip.height)"] }
     if let time { args += ["--time", "\(time)"] }
     args += ["--box", box.description, "--output", output, "--mode", String(mode, radix: 8)]
@@ -83,8 +86,14 @@ public struct ThumbnailJob: Hashable, Sendable {
     guard let type = MediaType(uti: uti) else { throw refuse("unknown type \(uti)") }
     guard let bytes = try number("--bytes", UInt64.self), let width = try number("--width", UInt32.self),
           let height = try number("--height", UInt32.self) else { throw refuse("--bytes, --width and --height are required") }
+    var pixels: (UInt32, UInt32)?
+    if let text = values["--pixels"] {
+      let parts = text.split(separator: "x").compactMap { UInt32(String($0)) }
+      guard parts.count == 2 else { throw refuse("--pixels \(text) is not WxH") }
+      pixels = (parts[0], parts[1])
+    }
     let facts = MediaFacts(type: type, bytes: bytes, width: width, height: height,
-                           durationSeconds: try number("--duration", Double.self) ?? 0,
+                           pixelWidth: pixels?.0, pixelHeight: pixels?.1, durationSeconds: try number("--duration", Double.self) ?? 0,
                            frameCount: try number("--frames", UInt32.self) ?? 0)
     var options = AttachmentOptions()
     if let text = values["--clip"] {
@@ -104,7 +113,7 @@ public struct ThumbnailJob: Hashable, Sendable {
   }
 
   private static let names: Set<String> = [
-    "--type", "--bytes", "--width", "--height", "--duration", "--frames", "--clip", "--time", "--box", "--output",
+    "--type", "--bytes", "--width", "--height", "--pixels", "--duration", "--frames", "--clip", "--time", "--box", "--output",
     "--mode", "--max-memory-mib", "--max-cpu-seconds",
   ]
 

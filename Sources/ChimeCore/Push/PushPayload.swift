@@ -22,8 +22,11 @@ public struct PushPayload: Hashable, Sendable {
     guard bytes.count <= maxBytes else {
       throw ChimeError(.pushPayloadTooLarge, "the payload is \(bytes.count) bytes; the limit is \(maxBytes)", field: "payload")
     }
-    guard let root = PushJSON.parse(bytes, maxDepth: Limits.userInfoMaxDepth) else {
-      throw ChimeError(.invalidPushPayload, "the payload is not JSON", field: "payload")
+    let root: PushJSON
+    switch PushJSON.parseOrExplain(bytes, maxDepth: Limits.userInfoMaxDepth) {
+    case .success(let value): root = value
+    case .failure(let error):
+      throw ChimeError(.invalidPushPayload, "the payload is not JSON: \(error.description)", field: "payload")
     }
     guard case .object(let members) = root else {
       throw ChimeError(.invalidPushPayload, "the payload is \(root.kindName), not a JSON object", field: "payload")

@@ -88,9 +88,10 @@ struct MediaAttachmentOptionsTests {
     for t in [-1.0, .nan, .infinity] {
       #expect(Self.failure(Self.options(time: t), unknown)?.reason == "INVALID_THUMBNAIL_TIME", "time \(t)")
     }
-    // The fragmented MPEG-4 fixture's movie header gives no duration.
+    // The fragmented MPEG-4 fixture's movie header gives no duration; its fragments do (1 s).
     let fragmented = try MediaFixtures.inspect(MediaFixtures.bytes("movies/mp4-fragmented.mp4")).get()
     #expect(Self.failure(Self.options(time: 0.5), fragmented) == nil)
+    #expect(Self.failure(Self.options(time: 1.5), fragmented)?.reason == "INVALID_THUMBNAIL_TIME")
   }
 
   @Test func thumbnailTimeIsRefusedForStillImagesAndAudio() throws {

@@ -14,7 +14,7 @@ struct MediaMovieTests {
   static let valid: [Expected] = [
     Expected(name: "movies/mp4-video.mp4", type: .mpeg4, width: 32, height: 24, seconds: 1, frames: 10),
     Expected(name: "movies/mp4-video-audio.mp4", type: .mpeg4, width: 32, height: 24, seconds: 1, frames: 10),
-    Expected(name: "movies/mp4-fragmented.mp4", type: .mpeg4, width: 32, height: 24, seconds: 0, frames: 0),
+    Expected(name: "movies/mp4-fragmented.mp4", type: .mpeg4, width: 32, height: 24, seconds: 1, frames: 10),
     Expected(name: "movies/mpeg1-system.mpg", type: .mpeg, width: 32, height: 32, seconds: 1, frames: 25),
     Expected(name: "movies/mpeg2-program.mpg", type: .mpeg2Video, width: 32, height: 32, seconds: 1, frames: 25),
     Expected(name: "movies/avi-mjpeg.avi", type: .avi, width: 32, height: 24, seconds: 1, frames: 10),

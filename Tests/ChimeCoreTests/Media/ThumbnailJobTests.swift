@@ -21,6 +21,16 @@ import Testing
                              options: AttachmentOptions(), box: .default, output: "/a.out")
     let read = try ThumbnailJob(arguments: plain.arguments)
     #expect(read == plain && read.clip == nil && read.time == nil && read.memoryLimitMiB == nil && read.mode == 0o644)
+    #expect(!plain.arguments.contains("--pixels"), "square pixels need no second size")
+  }
+
+  /// A DVD's facts: shown 768×576, stored 720×576; both sizes survive the command line.
+  @Test func nonSquarePixelsReadBack() throws {
+    let facts = MediaFacts(type: .mpeg2Video, bytes: 32768, width: 768, height: 576, pixelWidth: 720, pixelHeight: 576,
+                           durationSeconds: 0.96, frameCount: 24)
+    let job = ThumbnailJob(file: "/dvd.mpg", facts: facts, options: AttachmentOptions(), box: .default, output: "/o.png")
+    let read = try ThumbnailJob(arguments: job.arguments)
+    #expect(read == job && read.facts.pixelWidth == 720 && read.facts.width == 768)
   }
 
   @Test(arguments: [

@@ -1,8 +1,10 @@
 /// ISO base media file format (MP4, M4A, M4V, 3GP): `ftyp` first, a box tree whose every size
 /// fits its parent, exactly one `moov` with an `mvhd` (timescale, duration), and its tracks'
-/// handlers (`vide`, `soun`), sizes (`tkhd`, `stsd`) and sample counts (`stsz`/`stz2`).
-/// A file with a video track is a movie (`public.mpeg-4`); with only audio, audio
-/// (`public.mpeg-4-audio`).
+/// handlers (`vide`, `soun`), sizes (`tkhd`, `stsd` with its `pasp`) and sample counts
+/// (`stsz`/`stz2`). A fragmented file (an empty `moov` with `mvex`, then `moof` boxes) gets its
+/// duration from `mehd`, else from the sum of its `trun` sample durations, and its frame count
+/// from the `trun` sample counts. A file with a video track is a movie (`public.mpeg-4`); with
+/// only audio, audio (`public.mpeg-4-audio`).
 enum ISOBMFFParser {
   struct Box {
     var type: UInt32
@@ -25,11 +27,41 @@ enum ISOBMFFParser {
   ]
 
   struct Track {
+    var id: UInt32 = 0
     var handler: UInt32 = 0
+    /// `tkhd`'s presentation size, and whether its matrix turns the picture a quarter (a phone's
+    /// portrait movie).
     var width: UInt32 = 0
     var height: UInt32 = 0
+    var quarterTurn = false
+    /// The sample entry's stored size and its `pasp` (horizontal and vertical spacing).
+    var pixelWidth: UInt32 = 0
+    var pixelHeight: UInt32 = 0
+    var aspect: (h: UInt32, v: UInt32)?
     var samples: UInt32 = 0
     var duration: Double = 0
+    var timescale: UInt32 = 0
+    /// `trex`'s default sample duration, for `trun`s that give none.
+    var defaultSampleDuration: UInt32 = 0
+    /// Samples and ticks (in `timescale`) the fragments hold.
+    var fragmentSamples: UInt64 = 0
+    var fragmentTicks: UInt64 = 0
+
+    /// The size a viewer sees: the stored size × `pasp` where there is one, else `tkhd`'s,
+    /// else the stored size; width and height swapped when the matrix turns it a quarter.
+    var displaySize: (width: UInt32, height: UInt32) {
+      let (w, h) = unturnedSize
+      return quarterTurn ? (h, w) : (w, h)
+    }
+
+    private var unturnedSize: (width: UInt32, height: UInt32) {
+      if let aspect, aspect.h > 0, aspect.v > 0, pixelWidth > 0, pixelHeight > 0 {
+        let w = (Double(pixelWidth) * Double(aspect.h) / Double(aspect.v)).rounded()
+        return (UInt32(clamping: Int(min(w, Double(UInt32.max)))), pixelHeight)
+      }
+      if width > 0 && height > 0 { return (width, height) }
+      return (pixelWidth, pixelHeight)
+    }
   }
 
   final class Walk {
@@ -110,6 +142,7 @@ enum ISOBMFFParser {
     var duration: UInt64 = 0
     var sawMvhd = false
     var tracks: [Track] = []
+    var mvex: Box?
     for box in try walk.children(moov.payload, moov.end, parent: "moov") {
       switch box.type {
       case fourCC("mvhd"):
@@ -130,19 +163,38 @@ enum ISOBMFFParser {
         guard timescale > 0 else { throw .corrupt("MPEG-4 mvhd has timescale 0") }
       case fourCC("trak"):
         tracks.append(try track(box, walk))
+      case fourCC("mvex"):
+        mvex = box
       default:
         break
       }
     }
     guard sawMvhd else { throw .corrupt("MPEG-4 moov has no mvhd box") }
+    var fragmentDuration: UInt64 = 0
+    if let mvex {
+      fragmentDuration = try Fragments.movieExtends(mvex, walk, tracks: &tracks)
+    }
+    let moofs = top.filter { $0.type == fourCC("moof") }
+    if !moofs.isEmpty {
+      try Fragments.sum(moofs, walk, tracks: &tracks)
+    }
 
     var seconds = Double(duration) / Double(timescale)
+    if seconds == 0 && fragmentDuration > 0 {
+      seconds = Double(fragmentDuration) / Double(timescale)
+    }
     if seconds == 0 {
-      seconds = tracks.map(\.duration).max() ?? 0
+      seconds = tracks.map { t in
+        t.fragmentTicks > 0 && t.timescale > 0 ? max(t.duration, Double(t.fragmentTicks) / Double(t.timescale)) : t.duration
+      }.max() ?? 0
     }
     if let video = tracks.first(where: { $0.handler == fourCC("vide") }) {
-      return MediaFacts(type: .mpeg4, bytes: UInt64(r.count), width: video.width, height: video.height,
-                        durationSeconds: seconds, frameCount: video.samples)
+      let display = video.displaySize
+      let frames = video.samples > 0 ? video.samples : UInt32(clamping: video.fragmentSamples)
+      return MediaFacts(type: .mpeg4, bytes: UInt64(r.count), width: display.width, height: display.height,
+                        pixelWidth: video.pixelWidth > 0 ? video.pixelWidth : display.width,
+                        pixelHeight: video.pixelHeight > 0 ? video.pixelHeight : display.height,
+                        durationSeconds: seconds, frameCount: frames)
     }
     if tracks.contains(where: { $0.handler == fourCC("soun") }) {
       return MediaFacts(type: .mpeg4Audio, bytes: UInt64(r.count), durationSeconds: seconds)
@@ -159,6 +211,11 @@ enum ISOBMFFParser {
         let version = try walk.fullBoxVersion(box, minimum: 4)
         let sizeAt = version == 1 ? 88 : 76
         guard box.payloadSize >= sizeAt + 8 else { throw .corrupt("MPEG-4 tkhd at offset \(box.start) is too short") }
+        t.id = try r.u32be(box.payload + (version == 1 ? 20 : 12))
+        // The matrix {a b u, c d v, x y w} in 16.16: a quarter turn has a = d = 0.
+        let matrix = box.payload + (version == 1 ? 52 : 40)
+        let (a, b, c, d) = (try r.u32be(matrix), try r.u32be(matrix + 4), try r.u32be(matrix + 12), try r.u32be(matrix + 16))
+        t.quarterTurn = a == 0 && d == 0 && b != 0 && c != 0
         t.width = try r.u32be(box.payload + sizeAt) >> 16
         t.height = try r.u32be(box.payload + sizeAt + 4) >> 16
       } else if box.type == fourCC("mdia") {
@@ -176,6 +233,7 @@ enum ISOBMFFParser {
               (scale, length) = (try r.u32be(m.payload + 12), d == 0xFFFF_FFFF ? 0 : UInt64(d))
             }
             guard scale > 0 else { throw .corrupt("MPEG-4 mdhd has timescale 0") }
+            t.timescale = scale
             t.duration = length == UInt64.max ? 0 : Double(length) / Double(scale)
           case fourCC("hdlr"):
             guard m.payloadSize >= 12 else { throw .corrupt("MPEG-4 hdlr is too short") }
@@ -215,13 +273,13 @@ enum ISOBMFFParser {
           guard s.payloadSize >= 8 else { throw .corrupt("MPEG-4 stsd is too short") }
           let entries = try walk.children(s.payload + 8, s.end, parent: "stsd")
           guard !entries.isEmpty else { throw .corrupt("MPEG-4 stsd at offset \(s.start) has no sample entry") }
-          // A visual sample entry: 6 reserved, 2 index, 16 predefined, then width and height.
-          if let e = entries.first, t.width == 0 || t.height == 0, e.payloadSize >= 28 {
-            let w = try r.u16be(e.payload + 24)
-            let h = try r.u16be(e.payload + 26)
-            if t.handler == fourCC("vide") || t.handler == 0 {
-              t.width = UInt32(w)
-              t.height = UInt32(h)
+          // A visual sample entry: 6 reserved, 2 index, 16 predefined, then width and height;
+          // its boxes (`avcC`, `pasp`, ...) follow its 78 bytes.
+          if let e = entries.first, t.handler == fourCC("vide") || t.handler == 0, e.payloadSize >= 28 {
+            t.pixelWidth = UInt32(try r.u16be(e.payload + 24))
+            t.pixelHeight = UInt32(try r.u16be(e.payload + 26))
+            if let pasp = try Self.optionalBox(fourCC("pasp"), r, from: e.payload + 78, to: e.end), pasp.payloadSize >= 8 {
+              t.aspect = (try r.u32be(pasp.payload), try r.u32be(pasp.payload + 4))
             }
           }
         default:
@@ -229,5 +287,21 @@ enum ISOBMFFParser {
         }
       }
     }
+  }
+
+  /// The first box of `type` among those at `start..<end`, read leniently: sample entries'
+  /// trailing boxes are not always well formed (some writers end them with zero bytes), and
+  /// only `pasp` is wanted from them, so a box that does not fit ends the search.
+  private static func optionalBox(_ type: UInt32, _ r: ByteReader, from start: Int, to end: Int) throws(MediaParseError) -> Box? {
+    var pos = start
+    var seen = 0
+    while pos + 8 <= end, seen < 64 {
+      seen += 1
+      let size = Int(try r.u32be(pos))
+      guard size >= 8, size <= end - pos else { return nil }
+      if try r.u32be(pos + 4) == type { return Box(type: type, start: pos, payload: pos + 8, end: pos + size) }
+      pos += size
+    }
+    return nil
   }
 }

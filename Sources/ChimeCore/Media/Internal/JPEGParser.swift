@@ -1,6 +1,8 @@
 /// JPEG (JFIF/EXIF): SOI, marker segments with their lengths, a frame header (SOF) for the size,
 /// each scan (SOS) and its entropy-coded data up to the next marker, and EOI. Baseline,
 /// extended, progressive, lossless and arithmetic-coded frames are all walked the same way.
+/// An EXIF orientation that turns the picture a quarter (5–8) swaps the reported width and
+/// height: they are the size the viewer sees, as the thumbnail is turned.
 enum JPEGParser {
   static func parse(_ r: ByteReader) throws(MediaParseError) -> MediaFacts {
     r.format = "JPEG"
@@ -11,6 +13,7 @@ enum JPEGParser {
     var width: UInt16 = 0
     var height: UInt16 = 0
     var sawSOF = false
+    var orientation: UInt16?
     var scans = 0
     var segments = 0
     while true {
@@ -42,7 +45,9 @@ enum JPEGParser {
         guard sawSOF else { throw .corrupt("JPEG ends without a frame header (SOF)") }
         guard scans > 0 else { throw .corrupt("JPEG ends without any scan (SOS)") }
         // Data after EOI (a phone's trailer, a motion photo's video) is tolerated.
-        return MediaFacts(type: .jpeg, bytes: UInt64(r.count), width: UInt32(width), height: UInt32(height), frameCount: 1)
+        let turned = (5...8).contains(orientation ?? 1)
+        return MediaFacts(type: .jpeg, bytes: UInt64(r.count), width: UInt32(turned ? height : width),
+                          height: UInt32(turned ? width : height), pixelWidth: UInt32(width), pixelHeight: UInt32(height), frameCount: 1)
       case 0x01, 0xD0...0xD7:
         pos = segmentStart
         continue
@@ -86,6 +91,9 @@ enum JPEGParser {
         }
         scans += 1
         pos = try entropyEnd(r, from: segmentEnd)
+      case 0xE1 where orientation == nil:
+        orientation = try exifOrientation(r, segmentStart + 2, segmentEnd)
+        pos = segmentEnd
       default:
         pos = segmentEnd
       }
@@ -121,5 +129,33 @@ enum JPEGParser {
       at += i
     }
     throw .corrupt("JPEG scan data starting at offset \(start) runs to the end of the file without an end-of-image marker (truncated?)")
+  }
+
+  /// The EXIF orientation (tag 0x0112 of IFD0) in an APP1 segment's data at `start..<end`; nil
+  /// when it is not EXIF or has none. A malformed EXIF block is ignored, as decoders do.
+  private static func exifOrientation(_ r: ByteReader, _ start: Int, _ end: Int) throws(MediaParseError) -> UInt16? {
+    guard end - start >= 14, try r.bytes(start, 6) == Array("Exif\u{0}\u{0}".utf8) else { return nil }
+    let tiff = start + 6
+    let order = try r.bytes(tiff, 2)
+    let little: Bool
+    switch order {
+    case [0x49, 0x49]: little = true
+    case [0x4D, 0x4D]: little = false
+    default: return nil
+    }
+    func u16(_ at: Int) throws(MediaParseError) -> UInt16 { little ? try r.u16le(at) : try r.u16be(at) }
+    func u32(_ at: Int) throws(MediaParseError) -> UInt32 { little ? try r.u32le(at) : try r.u32be(at) }
+    let ifd = tiff + Int(try u32(tiff + 4))
+    guard ifd >= tiff + 8, ifd + 2 <= end else { return nil }
+    let entries = Int(try u16(ifd))
+    for i in 0..<min(entries, 512) {
+      let entry = ifd + 2 + 12 * i
+      guard entry + 12 <= end else { return nil }
+      if try u16(entry) == 0x0112 {
+        let value = try u16(entry + 8)
+        return (1...8).contains(value) ? value : nil
+      }
+    }
+    return nil
   }
 }

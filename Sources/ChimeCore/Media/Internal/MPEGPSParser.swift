@@ -1,49 +1,20 @@
 /// MPEG-1 system streams and MPEG-2 program streams: pack headers (whose marker bits say MPEG-1
 /// or MPEG-2), system headers and PES packets, each inside the file, up to the program end code
 /// or the end of the file. The end code is optional here because ffmpeg never writes it, so a
-/// stream cut exactly at a packet boundary cannot be told from a whole one. The video elementary stream is scanned for the sequence header
-/// (size, frame rate) and picture start codes (frame count; duration = pictures ÷ frame rate,
-/// so field-coded pictures count twice).
+/// stream cut exactly at a packet boundary cannot be told from a whole one. Zero bytes between
+/// packets (sector padding) are skipped, up to `maxZeroStuffing`. The video packets' payload is
+/// read by `MPEGVideoScan` (size, aspect, frame rate, frames, duration).
 enum MPEGPSParser {
-  private static let frameRates: [Double] = [0, 24000.0 / 1001, 24, 25, 30000.0 / 1001, 30, 50, 60000.0 / 1001, 60]
-
-  /// Start codes found in the video payload, carried across packet boundaries.
-  private struct VideoScan {
-    var last3: UInt32 = 0xFFFF_FF  // the last three bytes seen, in the low 24 bits
-    var pictures = 0
-    var header: [UInt8] = []  // bytes after the first sequence header start code
-    var collecting = false
-    var width = 0, height = 0, rateCode = 0
-
-    mutating func feed(_ bytes: [UInt8]) {
-      for b in bytes {
-        if collecting {
-          header.append(b)
-          if header.count == 4 {
-            collecting = false
-            width = Int(header[0]) << 4 | Int(header[1]) >> 4
-            height = Int(header[1] & 0x0F) << 8 | Int(header[2])
-            rateCode = Int(header[3] & 0x0F)
-          }
-        }
-        if last3 == 0x000001 {
-          if b == 0x00 {
-            pictures += 1
-          } else if b == 0xB3 && width == 0 && !collecting {
-            collecting = true
-            header = []
-          }
-        }
-        last3 = (last3 << 8 | UInt32(b)) & 0xFF_FFFF
-      }
-    }
-  }
+  /// The most zero bytes skipped between two packs or packets. Video CD and DVD authoring tools
+  /// pad a pack out to its sector with zeros (k3b's Video CD template has 22); demuxers resync
+  /// over them. A longer run is damage.
+  static let maxZeroStuffing = 4096
 
   static func parse(_ r: ByteReader) throws(MediaParseError) -> MediaFacts {
     r.format = "MPEG"
     guard r.has(5, at: 0), try r.u32be(0) == 0x0000_01BA else { throw .unrecognized("no MPEG pack header") }
     var mpeg2: Bool?
-    var video = VideoScan()
+    var video = MPEGVideoScan(strict: false)
     var pos = 0
     var packets = 0
     var packs = 0
@@ -53,7 +24,20 @@ enum MPEGPSParser {
       guard r.has(4, at: pos) else {
         throw .corrupt("MPEG ends at offset \(pos) inside a start code (truncated?)")
       }
-      let code = try r.u32be(pos)
+      var code = try r.u32be(pos)
+      if code >> 8 != 0x000001, code >> 24 == 0 {
+        let zeros = try zeroRun(r, from: pos)
+        if zeros == r.remaining(from: pos) { break scan }  // padded to the end with zeros
+        guard zeros - 2 <= maxZeroStuffing else {
+          throw .corrupt("MPEG has more than \(maxZeroStuffing) zero bytes from offset \(pos) where a start code belongs")
+        }
+        // The run's last two zeros are the next start code's own.
+        if zeros >= 2, try r.u8(pos + zeros) == 0x01 {
+          pos += zeros - 2
+          guard r.has(4, at: pos) else { throw .corrupt("MPEG ends at offset \(pos) inside a start code (truncated?)") }
+          code = try r.u32be(pos)
+        }
+      }
       guard code >> 8 == 0x000001 else {
         throw .corrupt("MPEG expected a start code at offset \(pos), found \(hex(code, width: 8))")
       }
@@ -111,13 +95,24 @@ enum MPEGPSParser {
       }
     }
     guard packs > 0, let isMPEG2 = mpeg2 else { throw .corrupt("MPEG has no pack header") }
-    guard video.width > 0, video.height > 0 else {
-      throw .corrupt("MPEG has no video sequence header (or one with size \(video.width)×\(video.height))")
-    }
-    let rate = video.rateCode < frameRates.count ? frameRates[video.rateCode] : 0
-    let seconds = rate > 0 ? Double(video.pictures) / rate : 0
-    return MediaFacts(type: isMPEG2 ? .mpeg2Video : .mpeg, bytes: UInt64(r.count), width: UInt32(video.width),
-                      height: UInt32(video.height), durationSeconds: seconds, frameCount: UInt32(clamping: video.pictures))
+    video.finish()
+    if let problem = video.problem { throw .corrupt(problem) }
+    guard video.hasSequence else { throw .corrupt("MPEG has no video sequence header") }
+    return facts(video, type: isMPEG2 ? .mpeg2Video : .mpeg, bytes: r.count)
+  }
+
+  /// The facts a video scan found.
+  static func facts(_ video: MPEGVideoScan, type: MediaType, bytes: Int) -> MediaFacts {
+    MediaFacts(type: type, bytes: UInt64(bytes), width: UInt32(video.displayWidth), height: UInt32(video.height),
+               pixelWidth: UInt32(video.width), pixelHeight: UInt32(video.height),
+               durationSeconds: video.seconds, frameCount: UInt32(clamping: video.frames))
+  }
+
+  /// How many zero bytes start at `pos` (up to the end of the file, or one past the bound).
+  private static func zeroRun(_ r: ByteReader, from pos: Int) throws(MediaParseError) -> Int {
+    let span = min(r.remaining(from: pos), maxZeroStuffing + 3)
+    let bytes = try r.bytes(pos, span)
+    return bytes.firstIndex(where: { $0 != 0 }) ?? span
   }
 
   /// Where a PES packet's payload starts, past its MPEG-2 or MPEG-1 header fields.

@@ -5,6 +5,8 @@ struct IFFChunk {
   var start: Int
   var data: Int
   var size: Int
+  /// The size the header states (differs from `size` for a stream's open-ended chunk).
+  var declaredSize: Int
   var name: String { fourCCString(id) }
   var end: Int { data + size }
 }
@@ -24,8 +26,10 @@ enum IFFChunks {
     return (form, 8 + size)
   }
 
-  /// The chunks that tile `start..<end`.
-  static func list(_ r: ByteReader, _ start: Int, _ end: Int, bigEndian: Bool, parent: String) throws(MediaParseError) -> [IFFChunk] {
+  /// The chunks that tile `start..<end`. A chunk for which `openEnded(id, declared size)` is
+  /// true runs to `end` whatever its declared size says (a stream's placeholder).
+  static func list(_ r: ByteReader, _ start: Int, _ end: Int, bigEndian: Bool, parent: String,
+                   openEnded: (UInt32, Int) -> Bool = { _, _ in false }) throws(MediaParseError) -> [IFFChunk] {
     var out: [IFFChunk] = []
     var pos = start
     while pos < end {
@@ -34,11 +38,13 @@ enum IFFChunks {
         throw .corrupt("\(r.format) chunk header at offset \(pos) in \(parent) is cut off after \(end - pos) bytes")
       }
       let id = try r.u32be(pos)
-      let size = Int(bigEndian ? try r.u32be(pos + 4) : try r.u32le(pos + 4))
+      let declared = Int(bigEndian ? try r.u32be(pos + 4) : try r.u32le(pos + 4))
+      var size = declared
+      if openEnded(id, declared) { size = end - pos - 8 }
       guard size <= end - pos - 8 else {
         throw .corrupt("\(r.format) chunk '\(fourCCString(id))' at offset \(pos) declares \(size) bytes, past the end of \(parent) (\(end - pos - 8) left)")
       }
-      out.append(IFFChunk(id: id, start: pos, data: pos + 8, size: size))
+      out.append(IFFChunk(id: id, start: pos, data: pos + 8, size: size, declaredSize: declared))
       pos += 8 + size
       if size % 2 == 1 {
         pos += 1  // pad byte; may be missing after the last chunk (then pos == end + 1)

@@ -1,6 +1,6 @@
 /// Decides the container family from the first bytes (never the file name).
 enum MediaFamily {
-  case png, jpeg, gif, mp3, isobmff, wav, avi, aiff, mpegPS
+  case png, jpeg, gif, mp3, isobmff, wav, avi, aiff, mpegPS, mpegVideo
 
   /// The types the bytes of this family can turn out to be.
   var candidates: [MediaType] {
@@ -13,7 +13,7 @@ enum MediaFamily {
     case .wav: [.wav]
     case .avi: [.avi]
     case .aiff: [.aiff]
-    case .mpegPS: [.mpeg, .mpeg2Video]
+    case .mpegPS, .mpegVideo: [.mpeg, .mpeg2Video]
     }
   }
 
@@ -33,6 +33,7 @@ enum MediaFamily {
     case .avi: try AVIParser.parse(r)
     case .aiff: try AIFFParser.facts(r)
     case .mpegPS: try MPEGPSParser.parse(r)
+    case .mpegVideo: try MPEGESParser.parse(r)
     }
   }
 }
@@ -53,19 +54,40 @@ enum Sniffer {
     if starts("FORM") && (starts("AIFF", at: 8) || starts("AIFC", at: 8)) { return .aiff }
     if starts("ftyp", at: 4) { return .isobmff }
     if head.count >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 1 && head[3] == 0xBA { return .mpegPS }
+    if head.count >= 4 && head[0] == 0 && head[1] == 0 && head[2] == 1 && head[3] == 0xB3 { return .mpegVideo }
     if starts("ID3") { return .mp3 }
     if head.count >= 4, MP3Parser.header(Array(head[0..<4])) != nil, try MP3Parser.looksLikeFrames(r, at: 0) { return .mp3 }
-    throw .unrecognized(describeUnsupported(head))
+    throw .unrecognized(describeUnsupported(head, transportStream: try transportStream(r)))
+  }
+
+  /// The name of an MPEG transport stream when the packet sync byte 0x47 repeats every 188
+  /// bytes (or every 192, the 4-byte timestamp of Blu-ray's M2TS before each packet) for the
+  /// first three packets, or as many as the file holds if it is shorter but has two.
+  private static func transportStream(_ r: ByteReader) throws(MediaParseError) -> String? {
+    for (stride, first, name) in [(188, 0, "an MPEG transport stream (public.mpeg-2-transport-stream)"),
+                                  (192, 4, "a BDAV MPEG-2 transport stream (public.avchd-mpeg-2-transport-stream)")] {
+      let packets = min(3, r.remaining(from: first) / stride + (r.remaining(from: first) % stride > 0 ? 1 : 0))
+      guard packets >= 2 else { continue }
+      var synced = true
+      for i in 0..<packets where try r.u8(first + i * stride) != 0x47 {
+        synced = false
+        break
+      }
+      if synced { return name }
+    }
+    return nil
   }
 
   /// What the file seems to be, for the error message.
-  private static func describeUnsupported(_ head: [UInt8]) -> String {
+  private static func describeUnsupported(_ head: [UInt8], transportStream: String?) -> String {
     func starts(_ magic: String, at offset: Int = 0) -> Bool {
       let m = Array(magic.utf8)
       return head.count >= offset + m.count && Array(head[offset..<(offset + m.count)]) == m
     }
     let known: [(Bool, String)] = [
       (starts("caff"), "CAF audio (com.apple.coreaudio-format)"),
+      // An old QuickTime movie has no ftyp: its first atom is the media data or the movie.
+      (["mdat", "moov", "wide", "free", "skip", "pnot"].contains { starts($0, at: 4) }, "a QuickTime movie (com.apple.quicktime-movie)"),
       (starts("RIFF") && starts("WEBP", at: 8), "a WebP image (org.webmproject.webp)"),
       (starts("RIFF"), "a RIFF file of an unsupported form"),
       (starts("FORM"), "an IFF file of an unsupported form"),
@@ -75,7 +97,7 @@ enum Sniffer {
       (starts("II*\u{0}") || starts("MM\u{0}*"), "a TIFF image (public.tiff)"),
       (starts("%PDF"), "a PDF document (com.adobe.pdf)"),
       (head.count >= 2 && head[0] == 0xFF && head[1] & 0xF6 == 0xF0, "AAC audio in ADTS (public.aac-audio)"),
-      (head.count >= 1 && head[0] == 0x47, "possibly an MPEG transport stream (public.mpeg-2-transport-stream)"),
+      (transportStream != nil, transportStream ?? ""),
       (head.count >= 4 && head[0] == 0x1A && head[1] == 0x45 && head[2] == 0xDF && head[3] == 0xA3, "a Matroska/WebM file"),
     ]
     if let hit = known.first(where: { $0.0 }) {

@@ -1,6 +1,14 @@
 /// WAV: `RIFF`/`WAVE` with `fmt ` before `data`, sizes inside the file. Reports the format
 /// (with WAVE_FORMAT_EXTENSIBLE's subformat) and the frame count the data holds.
+///
+/// A WAV written to a pipe cannot go back to fill in its sizes, so its writer leaves a
+/// placeholder: 0 or 0xFFFFFFFF (ffmpeg), 0x7FFFF000 (sox), 0x80000000 (arecord). When the
+/// `RIFF` size is 0 or 0xFFFFFFFF, or runs past the end of the file while the `data` size is one
+/// of those placeholders, the file is a stream: the container and its `data` chunk run to the
+/// end of the file, as players read them. Any other size past the end is a truncated file.
 enum WAVParser {
+  /// `data` sizes streaming writers put in a header they cannot rewrite.
+  static let streamingDataSizes: Set<Int> = [0, 0xFFFF_FFFF, 0x7FFF_F000, 0x8000_0000]
   struct Info {
     /// The format tag, or for WAVE_FORMAT_EXTENSIBLE the subformat's tag when its GUID is one of
     /// the standard `XXXXXXXX-0000-0010-8000-00AA00389B71` family (else nil).
@@ -27,12 +35,29 @@ enum WAVParser {
 
   static func parse(_ r: ByteReader) throws(MediaParseError) -> Info {
     r.format = "WAV"
-    let (form, end) = try IFFChunks.outer(r, magic: fourCC("RIFF"), bigEndian: false)
-    guard form == fourCC("WAVE") else { throw .unrecognized("RIFF form is \(fourCCString(form)), not WAVE") }
+    guard r.has(12, at: 0), try r.u32be(0) == fourCC("RIFF") else { throw .unrecognized("no RIFF header") }
+    let declared = Int(try r.u32le(4))
+    let chunks: [IFFChunk]
+    if declared == 0 || declared == 0xFFFF_FFFF {
+      chunks = try streamChunks(r)
+    } else {
+      do throws(MediaParseError) {
+        let (_, end) = try IFFChunks.outer(r, magic: fourCC("RIFF"), bigEndian: false)
+        chunks = try IFFChunks.list(r, 12, end, bigEndian: false, parent: "the RIFF container")
+      } catch {
+        // A size past the end is a stream's when its data chunk has a placeholder size too.
+        guard declared > r.count - 8, let streamed = try? streamChunks(r),
+              let data = streamed.first(where: { $0.id == fourCC("data") }), streamingDataSizes.contains(data.declaredSize) else {
+          throw error
+        }
+        chunks = streamed
+      }
+    }
+    guard try r.u32be(8) == fourCC("WAVE") else { throw .unrecognized("RIFF form is \(fourCCString(try r.u32be(8))), not WAVE") }
     var info: Info?
     var fact: UInt32?
     var dataSize: Int?
-    for c in try IFFChunks.list(r, 12, end, bigEndian: false, parent: "the RIFF container") {
+    for c in chunks {
       switch c.id {
       case fourCC("fmt "):
         guard info == nil else { throw .corrupt("WAV has a second fmt chunk at offset \(c.start)") }
@@ -75,6 +100,14 @@ enum WAVParser {
     result.dataSize = size
     result.factFrames = fact
     return result
+  }
+
+  /// The chunks of a streamed WAV: the container runs to the end of the file, and so does a
+  /// `data` chunk whose size is a placeholder.
+  private static func streamChunks(_ r: ByteReader) throws(MediaParseError) -> [IFFChunk] {
+    try IFFChunks.list(r, 12, r.count, bigEndian: false, parent: "the RIFF container (streamed: to the end of the file)") { id, size in
+      id == fourCC("data") && streamingDataSizes.contains(size)
+    }
   }
 
   /// Frames in the data chunk: exact for PCM, float and G.711 (bytes ÷ block align), for IMA
