@@ -21,4 +21,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public static let noSpace = Errno(ENOSPC)
   /// EDQUOT: the user's disk quota is used up.
   public static let quotaExceeded = Errno(EDQUOT)
+  /// ECONNREFUSED: nothing listens on a socket.
+  public static let connectionRefused = Errno(ECONNREFUSED)
+  /// ENAMETOOLONG.
+  public static let nameTooLong = Errno(ENAMETOOLONG)
 }

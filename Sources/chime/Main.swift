@@ -1,7 +1,7 @@
 import ArgumentParser
 import ChimeCore
 import FoundationEssentials
-import Glibc
+import ChimeSystem
 
 /// The CLI's entry point: ArgumentParser's, plus what people meet first — an unknown command
 /// gets "did you mean", `chime help nosuch` fails, an error thrown while running shows the
@@ -59,7 +59,7 @@ extension Chime {
       JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: 64), pretty: false)
     }
     printError("chime: \(message)")
-    Glibc.exit(64)
+    StandardStreams.exit(64)
   }
 
   /// Ends the process for `error` thrown parsing or running `command`.
@@ -68,7 +68,7 @@ extension Chime {
     if json, status != .success, !(error is ExitCode) {
       let message = command.message(for: error).trimmingWhitespaceAndNewlines()
       JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: status.rawValue), pretty: false)
-      fflush(nil)
+      StandardStreams.flush()
     }
     if error is ValidationError, command != Chime.self, let path = path(to: command) {
       // Thrown by `run`, where ArgumentParser no longer knows the command's place in the tree
@@ -78,7 +78,7 @@ extension Chime {
         Usage: \(usageString(for: command))
           See 'chime \(path.joined(separator: " ")) --help' for more information.
         """)
-      Glibc.exit(status.rawValue)
+      StandardStreams.exit(status.rawValue)
     }
     command.exit(withError: error)
   }

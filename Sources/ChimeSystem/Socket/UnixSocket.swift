@@ -107,6 +107,21 @@ public enum UnixSocket {
     guard flags >= 0, fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) == 0 else { throw .current }
   }
 
+  /// Connects to `path` and hangs up: nil when something accepted, else why not
+  /// (`Errno.connectionRefused`: a socket file nothing listens on; ENAMETOOLONG for a path that
+  /// cannot be a socket address).
+  public static func probe(path: String) -> Errno? {
+    guard let address = try? UnixSocketAddress(path) else { return .nameTooLong }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return .current }
+    defer { Glibc.close(fd) }
+    var failure: Int32
+    repeat {
+      failure = address.withSockaddr { Glibc.connect(fd, $0, $1) } == 0 ? 0 : errno
+    } while failure == EINTR
+    return failure == 0 || failure == EISCONN ? nil : Errno(failure)
+  }
+
   /// True when something accepts connections at `path` (a live daemon, not a stale socket
   /// file); false for a path that cannot be a socket address.
   public static func isAccepting(path: String) -> Bool {

@@ -2,7 +2,6 @@ import ArgumentParser
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T]` (clip also as x:y:w:h,
 /// the same two spellings `attachment check --clip` takes).
@@ -76,15 +75,13 @@ enum AttachOption {
   }
 
   private static func exists(_ file: String, _ currentDirectory: String) -> Bool {
-    var st = stat()
-    return lstat(absolute(file, from: currentDirectory), &st) == 0
+    FileSystem.lstatus(absolute(file, from: currentDirectory)) != nil
   }
 
   /// Something that could be the attachment: there, and not a directory ("." or "dir/,x" is
   /// not a file followed by a mistyped option).
   private static func isFile(_ file: String, _ currentDirectory: String) -> Bool {
-    var st = stat()
-    return stat(absolute(file, from: currentDirectory), &st) == 0 ? (st.st_mode & S_IFMT) != S_IFDIR : exists(file, currentDirectory)
+    FileSystem.status(absolute(file, from: currentDirectory)).map { !$0.isDirectory } ?? exists(file, currentDirectory)
   }
 
   private static let optionKeys: Set<String> = ["id", "type", "clip", "time"]

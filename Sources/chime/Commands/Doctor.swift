@@ -5,7 +5,6 @@ import ChimeConfig
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// `chime doctor`: checks what chimed needs, one line each (ok, warn or fail, with a hint).
 struct Doctor: AsyncParsableCommand {
@@ -114,8 +113,8 @@ struct DoctorChecks {
 /// `Subprocess` sends output to stderr.
 enum Shell {
   static func capture(_ command: String) -> (status: Int32, output: String) {
-    let file = ProcessEnvironment.temporaryDirectory + "chime-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    defer { unlink(file) }
+    let file = ProcessEnvironment.temporaryDirectory + "chime-doctor-\(ProcessEnvironment.processID)-\(UInt32.random(in: 0...UInt32.max))"
+    defer { try? FileSystem.unlink(file) }
     let outcome = Subprocess.run(["/bin/sh", "-c", "exec \(command) >\"$0\" 2>&1", file], timeoutMillis: 5_000)
     let output = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
     if case .exited(let status) = outcome { return (status, output) }

@@ -1,36 +1,36 @@
+import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 extension DoctorChecks {
   /// The data directory: a directory chimed can write, or one it can create.
   func dataDirCheck(_ path: String) -> DoctorCheck {
-    var info = stat()
-    guard stat(path, &info) == 0 else {
-      let code = errno
-      guard code == ENOENT else {
+    let info: FileStatus
+    do throws(Errno) {
+      info = try FileSystem.statusOrError(path)
+    } catch {
+      guard error == .noSuchFile else {
         // ENOTDIR: a component of the path is a file; EACCES: a directory on the way is closed.
-        return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path): \(String(cString: strerror(code)))",
+        return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path): \(error)",
                            hint: "chimed cannot create or open it: point data-dir at a directory it can write")
       }
       return creatableCheck(path)
     }
-    guard info.st_mode & S_IFMT == S_IFDIR else {
+    guard info.isDirectory else {
       return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) is not a directory",
                          hint: "chimed refuses it (Not a directory): point data-dir at a directory, or move the file away")
     }
-    guard access(path, W_OK) == 0 else {
-      return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) is not writable: \(String(cString: strerror(errno)))",
+    if let why = FileSystem.whyNotWritable(path) {
+      return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) is not writable: \(why)",
                          hint: "chimed cannot store requests: fix the permissions or the mount (read-only?), or set data-dir")
     }
-    var fs = statvfs()
-    guard statvfs(path, &fs) == 0 else {
+    guard let volume = FileSystem.volume(of: path) else {
       return DoctorCheck(name: "data-dir", status: .warn, detail: "\(path): statvfs failed")
     }
-    if fs.f_flag & UInt(ST_RDONLY) != 0 {
+    if volume.isReadOnly {
       return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) is on a read-only file system",
                          hint: "move data-dir to a writable file system")
     }
-    let free = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
+    let free = volume.availableBytes
     let text = "\(path) writable, \(free / 1_000_000) MB free"
     if free < 50_000_000 {
       return DoctorCheck(name: "data-dir", status: .warn, detail: text, hint: "less than 50 MB free: adds will fail when the disk is full")
@@ -42,17 +42,14 @@ extension DoctorChecks {
   /// only where the nearest existing ancestor is a directory it can write.
   private func creatableCheck(_ path: String) -> DoctorCheck {
     var ancestor = path
-    var info = stat()
     repeat {
       ancestor = ancestor.parentPath
-    } while ancestor != "/" && stat(ancestor, &info) != 0
-    _ = stat(ancestor, &info)
-    var fs = statvfs()
-    if info.st_mode & S_IFMT != S_IFDIR {
+    } while ancestor != "/" && FileSystem.status(ancestor) == nil
+    if FileSystem.status(ancestor)?.isDirectory != true {
       return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) does not exist and \(ancestor) is not a directory",
                          hint: "chimed cannot create it: point data-dir at a directory it can write")
     }
-    if access(ancestor, W_OK) != 0 || (statvfs(ancestor, &fs) == 0 && fs.f_flag & UInt(ST_RDONLY) != 0) {
+    if FileSystem.whyNotWritable(ancestor) != nil || FileSystem.volume(of: ancestor)?.isReadOnly == true {
       return DoctorCheck(name: "data-dir", status: .fail, detail: "\(path) does not exist and \(ancestor) is not writable",
                          hint: "chimed cannot create it: point data-dir at a directory it can write, or create it yourself")
     }

@@ -1,4 +1,4 @@
-import Glibc
+import ChimeSystem
 
 /// `chime doctor`'s look into chime.db, read-only: `PRAGMA integrity_check` and the names of the
 /// applied migrations, through the SQLite C library loaded with `dlopen` when doctor runs.
@@ -69,14 +69,17 @@ private struct SQLiteLibrary {
   let errorMessage: ErrorMessage
 
   static func load() throws(DoctorDatabase.Failure) -> SQLiteLibrary {
-    guard let handle = dlopen(DoctorDatabase.libraryName, RTLD_NOW | RTLD_LOCAL) else {
-      throw DoctorDatabase.Failure(description: "cannot load \(DoctorDatabase.libraryName) to read it: \(dlerror().map { String(cString: $0) } ?? "")")
+    let library: SharedLibrary
+    do throws(SharedLibrary.Failure) {
+      library = try SharedLibrary(DoctorDatabase.libraryName)
+    } catch {
+      throw DoctorDatabase.Failure(description: "cannot load \(DoctorDatabase.libraryName) to read it: \(error)")
     }
     func function<F>(_ name: String, as type: F.Type) throws(DoctorDatabase.Failure) -> F {
-      guard let symbol = dlsym(handle, name) else {
+      guard let function = library.function(name, as: type) else {
         throw DoctorDatabase.Failure(description: "\(DoctorDatabase.libraryName) has no \(name)")
       }
-      return unsafeBitCast(symbol, to: type)
+      return function
     }
     return SQLiteLibrary(open: try function("sqlite3_open_v2", as: Open.self),
                          close: try function("sqlite3_close_v2", as: Close.self),

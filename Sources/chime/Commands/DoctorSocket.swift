@@ -3,58 +3,38 @@ import ChimeClient
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 extension DoctorChecks {
   /// The socket file: there, a socket, the user's own, and listened on. A socket file nothing
   /// listens on (left by a chimed or a chimed.socket that stopped) is told from a live one.
   func socketCheck(_ path: String, systemd: DoctorSystemd) -> DoctorCheck {
-    var info = stat()
-    guard lstat(path, &info) == 0 else {
-      return DoctorCheck(name: "socket", status: .fail, detail: "\(path): \(String(cString: strerror(errno)))",
-                         hint: systemd.startHint(socket: path))
+    let info: FileStatus
+    do throws(Errno) {
+      info = try FileSystem.linkStatusOrError(path)
+    } catch {
+      return DoctorCheck(name: "socket", status: .fail, detail: "\(path): \(error)", hint: systemd.startHint(socket: path))
     }
-    let mode = info.st_mode & 0o7777
-    let detail = "\(path) (owner uid \(info.st_uid), mode \(String(mode, radix: 8)))"
-    guard info.st_mode & S_IFMT == S_IFSOCK else {
+    let detail = "\(path) (owner uid \(info.ownerID), mode \(String(info.permissions, radix: 8)))"
+    guard info.kind == .socket else {
       return DoctorCheck(name: "socket", status: .fail, detail: detail + " is not a socket", hint: "remove it and restart chimed")
     }
-    guard info.st_uid == getuid() else {
+    guard info.ownerID == ProcessEnvironment.userID else {
       return DoctorCheck(name: "socket", status: .fail, detail: detail + ": another user's",
                          hint: "each user runs their own chimed; check $CHIME_SOCKET and --socket")
     }
-    switch Self.probe(path) {
-    case 0:
+    switch UnixSocket.probe(path: path) {
+    case nil:
       return DoctorCheck(name: "socket", status: .ok, detail: detail + ", listening")
-    case ECONNREFUSED:
+    case Errno.connectionRefused?:
       let hint = systemd.reachable
         ? "`systemctl --user restart chimed.socket` makes a live one (or remove the file and run `chimed`)"
         : "remove it and start `chimed`"
       return DoctorCheck(name: "socket", status: .fail,
                          detail: detail + ": stale, nothing listens on it (left by a chimed or chimed.socket that stopped)", hint: hint)
-    case let code:
-      return DoctorCheck(name: "socket", status: .fail, detail: detail + ": cannot connect: \(String(cString: strerror(code)))",
+    case let failure?:
+      return DoctorCheck(name: "socket", status: .fail, detail: detail + ": cannot connect: \(failure)",
                          hint: systemd.startHint(socket: path))
     }
-  }
-
-  /// Connects to the socket and hangs up: 0 when something accepts, else the errno
-  /// (ECONNREFUSED: a socket file with no listener).
-  static func probe(_ path: String) -> Int32 {
-    guard let address = try? UnixSocketAddress(path) else { return ENAMETOOLONG }
-    let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return errno }
-    defer { close(fd) }
-    var addr = sockaddr_un()
-    addr.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(address.path.utf8)
-    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-      for (i, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[i] = byte }
-    }
-    let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    return rc == 0 ? 0 : errno
   }
 
   /// Reachable and answering; the same version as this CLI; serving the data directory this

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeClient
 import ChimeCore
 import FoundationEssentials
-import Glibc
+import ChimeSystem
 
 /// `chime extension run --service`: a service extension from the terminal, for trying pushes.
 extension ExtensionCommand {
@@ -72,7 +72,7 @@ extension ExtensionCommand {
 
 private func say(_ line: String) {
   print(line)
-  fflush(nil)
+  StandardStreams.flush()
 }
 
 /// A copy of `path` in the temporary directory: chimed moves an attachment's file into its

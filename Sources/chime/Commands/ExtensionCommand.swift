@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeClient
 import ChimeCore
 import FoundationEssentials
-import Glibc
+import ChimeSystem
 
 /// `chime extension run`: act as one of the app's content extensions from a terminal.
 struct ExtensionCommand: AsyncParsableCommand {
@@ -138,7 +138,7 @@ struct ExtensionCommand: AsyncParsableCommand {
             if !options.json { print("answered \(answer)") }
           }
         }
-        fflush(nil)
+        StandardStreams.flush()
         if let responses, answered >= responses { return }
         if let presses, pressed >= presses { return }
       }

@@ -2,7 +2,6 @@ import ArgumentParser
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// `chime sound`: local checks of notification sound files. Named `SoundCommand` so it does not
 /// shadow ChimeCore's `Sound` model type inside this module.
@@ -91,8 +90,7 @@ struct SoundVerdict {
   }
 
   private static func isDirectory(_ path: String) -> Bool {
-    var st = stat()
-    return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    FileSystem.status(path)?.isDirectory == true
   }
 
   /// The verdict, then the headers' facts (those the container states).

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChimeClient
 import ChimeCore
 import FoundationEssentials
-import Glibc
+import ChimeSystem
 
 struct Watch: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -48,7 +48,7 @@ struct Watch: AsyncParsableCommand {
         if event.kind == .subscribed {
           // A marker, not an event: the replay is over and what follows happens live.
           printError("chime: watching \(options.appID) live; chime watch --after \(event.cursor) resumes from here")
-          fflush(nil)
+          StandardStreams.flush()
           continue
         }
         if options.json {
@@ -56,7 +56,7 @@ struct Watch: AsyncParsableCommand {
         } else {
           print(TimeText.eventLine(event))
         }
-        fflush(nil)
+        StandardStreams.flush()
         seen += 1
         if let count, seen >= count { return }
       }

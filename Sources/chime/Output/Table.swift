@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// A plain-text table with columns padded to their widest cell, measured in terminal columns
 /// (`DisplayWidth`: CJK and emoji take two, combining marks none). Given a width, the widest
@@ -58,11 +57,9 @@ struct Table {
 enum OutputWidth {
   static func columns(requested: Int?) -> Int? {
     if let requested { return requested > 0 ? requested : nil }
-    guard isatty(STDOUT_FILENO) == 1 else { return nil }
+    guard StandardStreams.outputIsTerminal else { return nil }
     if let text = ProcessEnvironment.variables["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
-    var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-    return nil
+    return StandardStreams.terminalColumns
   }
 }
 

@@ -1,6 +1,6 @@
 import ChimeCore
+import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// Times as the CLI prints them. Formatted here from the C library's broken-down time (the zone
 /// of `$TZ`, else `/etc/localtime`, as Foundation's `TimeZone.current` reads it), not with
@@ -10,7 +10,7 @@ enum TimeText {
   /// Local wall time with the zone offset, e.g. `2026-11-22 06:40:01 +01:00`.
   static func local(_ instant: Instant) -> String {
     let t = broken(instant, utc: false)
-    return day(t) + " " + twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + ":" + twoDigits(t.tm_sec) + " " + offset(t.tm_gmtoff)
+    return day(t) + " " + twoDigits(t.hour) + ":" + twoDigits(t.minute) + ":" + twoDigits(t.second) + " " + offset(t.utcOffsetSeconds)
   }
 
   /// UTC with milliseconds, e.g. `2026-11-22T05:40:01.250Z`.
@@ -18,7 +18,7 @@ enum TimeText {
     let t = broken(instant, utc: true)
     let millis = Int(instant.unixMillis - floorDivide(instant.unixMillis, 1000) * 1000)
     let fraction = String(millis + 1000).dropFirst()
-    return day(t) + "T" + twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + ":" + twoDigits(t.tm_sec) + "." + fraction + "Z"
+    return day(t) + "T" + twoDigits(t.hour) + ":" + twoDigits(t.minute) + ":" + twoDigits(t.second) + "." + fraction + "Z"
   }
 
   /// What was asked: `in 2h from 06:30`, `every 1h`, `at 2026-11-24 09:30:00`,
@@ -40,20 +40,15 @@ enum TimeText {
   /// The instant an `--at` trigger's components name (read as UTC).
   static func instantDate(_ c: CalendarComponents) -> Date? {
     guard let year = c.year, let month = c.month, let day = c.day else { return nil }
-    var t = tm()
-    t.tm_year = Int32(clamping: year - 1900)
-    t.tm_mon = Int32(clamping: month - 1)
-    t.tm_mday = Int32(clamping: day)
-    t.tm_hour = Int32(clamping: c.hour ?? 0)
-    t.tm_min = Int32(clamping: c.minute ?? 0)
-    t.tm_sec = Int32(clamping: c.second ?? 0)
-    return Date(timeIntervalSince1970: Double(timegm(&t)))
+    let seconds = BrokenDownTime.utcSeconds(year: year, month: month, day: day, hour: c.hour ?? 0,
+                                            minute: c.minute ?? 0, second: c.second ?? 0)
+    return Date(timeIntervalSince1970: Double(seconds))
   }
 
   /// Local `HH:mm` (with seconds when not zero).
   static func clock(_ instant: Instant) -> String {
     let t = broken(instant, utc: false)
-    return twoDigits(t.tm_hour) + ":" + twoDigits(t.tm_min) + (t.tm_sec == 0 ? "" : ":" + twoDigits(t.tm_sec))
+    return twoDigits(t.hour) + ":" + twoDigits(t.minute) + (t.second == 0 ? "" : ":" + twoDigits(t.second))
   }
 
   /// Local `yyyy-MM-dd HH:mm[:ss]`.
@@ -63,14 +58,8 @@ enum TimeText {
 
   // MARK: Broken-down time
 
-  private static let zoneRead: Void = tzset()
-
-  private static func broken(_ instant: Instant, utc: Bool) -> tm {
-    _ = zoneRead
-    var seconds = time_t(floorDivide(instant.unixMillis, 1000))
-    var t = tm()
-    if utc { gmtime_r(&seconds, &t) } else { localtime_r(&seconds, &t) }
-    return t
+  private static func broken(_ instant: Instant, utc: Bool) -> BrokenDownTime {
+    BrokenDownTime(secondsSinceEpoch: floorDivide(instant.unixMillis, 1000), utc: utc)
   }
 
   private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
@@ -79,21 +68,21 @@ enum TimeText {
   }
 
   /// `yyyy-MM-dd`.
-  private static func day(_ t: tm) -> String {
-    let year = Int(t.tm_year) + 1900
+  private static func day(_ t: BrokenDownTime) -> String {
+    let year = t.year
     let digits = String(abs(year))
     let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    return (year < 0 ? "-" : "") + padded + "-" + twoDigits(t.tm_mon + 1) + "-" + twoDigits(t.tm_mday)
+    return (year < 0 ? "-" : "") + padded + "-" + twoDigits(t.month) + "-" + twoDigits(t.day)
   }
 
-  private static func twoDigits(_ n: Int32) -> String {
+  private static func twoDigits(_ n: Int) -> String {
     n < 10 && n >= 0 ? "0\(n)" : "\(n)"
   }
 
   /// `+01:00`, `-05:00`, `+05:45` (seconds of a historical offset are dropped, as ICU's `xxx`).
   private static func offset(_ seconds: Int) -> String {
     let minutes = abs(seconds) / 60
-    return (seconds < 0 ? "-" : "+") + twoDigits(Int32(minutes / 60)) + ":" + twoDigits(Int32(minutes % 60))
+    return (seconds < 0 ? "-" : "+") + twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60)
   }
 
   static func describe(_ c: CalendarComponents) -> String {
