@@ -22,8 +22,8 @@ public struct PushPayload: Hashable, Sendable {
     guard bytes.count <= maxBytes else {
       throw ChimeError(.pushPayloadTooLarge, "the payload is \(bytes.count) bytes; the limit is \(maxBytes)", field: "payload")
     }
-    let root: PushJSON
-    switch PushJSON.parseOrExplain(bytes, maxDepth: Limits.userInfoMaxDepth) {
+    let root: JSONDocument
+    switch JSONDocument.parseOrExplain(bytes, maxDepth: Limits.userInfoMaxDepth) {
     case .success(let value): root = value
     case .failure(let error):
       throw ChimeError(.invalidPushPayload, "the payload is not JSON: \(error.description)", field: "payload")
@@ -109,11 +109,11 @@ public struct PushPayload: Hashable, Sendable {
     "passive": .passive, "active": .active, "time-sensitive": .timeSensitive, "critical": .critical,
   ]
 
-  private static func wrongType(_ field: String, _ value: PushJSON, _ expected: String) -> ChimeError {
+  private static func wrongType(_ field: String, _ value: JSONDocument, _ expected: String) -> ChimeError {
     ChimeError(.invalidPushPayload, "\(field) is \(value.kindName); it must be \(expected)", field: field)
   }
 
-  private static func string(_ object: PushJSON, _ key: String, _ path: String) throws(ChimeError) -> String? {
+  private static func string(_ object: JSONDocument, _ key: String, _ path: String) throws(ChimeError) -> String? {
     switch object[key] {
     case nil: return nil
     case .string(let s)?: return s
@@ -121,7 +121,7 @@ public struct PushPayload: Hashable, Sendable {
     }
   }
 
-  private static func number(_ object: PushJSON, _ key: String, _ path: String) throws(ChimeError) -> Double? {
+  private static func number(_ object: JSONDocument, _ key: String, _ path: String) throws(ChimeError) -> Double? {
     switch object[key] {
     case nil: return nil
     case .number(let n)?: return n
@@ -129,7 +129,7 @@ public struct PushPayload: Hashable, Sendable {
     }
   }
 
-  private static func strings(_ object: PushJSON, _ key: String, _ path: String) throws(ChimeError) -> [String] {
+  private static func strings(_ object: JSONDocument, _ key: String, _ path: String) throws(ChimeError) -> [String] {
     switch object[key] {
     case nil: return []
     case .array(let items)?:

@@ -106,8 +106,13 @@ public enum RequestValidator {
     guard bytes <= Limits.userInfoMaxBytes else {
       throw ChimeError(.userInfoTooLarge, "user info is \(bytes) bytes; the limit is \(Limits.userInfoMaxBytes)", field: field)
     }
-    guard JSONShape.isObject(Array(json.utf8), maxDepth: Limits.userInfoMaxDepth) else {
-      throw ChimeError(.invalidUserInfo, "user info must be a JSON object", field: field)
+    switch JSONDocument.parseOrExplain(Array(json.utf8), maxDepth: Limits.userInfoMaxDepth) {
+    case .success(.object):
+      return
+    case .success(let other):
+      throw ChimeError(.invalidUserInfo, "user info must be a JSON object, not \(other.kindName)", field: field)
+    case .failure(let error):
+      throw ChimeError(.invalidUserInfo, "user info must be a JSON object: \(error.description)", field: field)
     }
   }
 

@@ -97,6 +97,16 @@ import Testing
     #expect(error?.field == "request.content.user_info_json")
   }
 
+  /// The refusal says where the text stops being JSON (the push reader's words), or what the
+  /// document is when it is JSON but not an object.
+  @Test func userInfoRefusalsSayWhereAndWhat() {
+    var content = NotificationContent(title: "x")
+    content.userInfoJSON = "{\"a\": 1,\n \"b\" 2}"
+    #expect(rejection(request(content))?.message.contains("line 2, column 6") == true, "\(String(describing: rejection(request(content))))")
+    content.userInfoJSON = "[1, 2]"
+    #expect(rejection(request(content))?.message.hasSuffix("not an array") == true)
+  }
+
   @Test func acceptsUserInfoObjects() {
     for json in ["{}", " { \"a\": [1, 2.5e3, -0.1, true, false, null, {\"b\": \"\\u00e9\\n\"}] } "] {
       var content = NotificationContent(title: "x")

@@ -1,12 +1,13 @@
-/// A small JSON reader for push payloads: a tree of values, each object member keeping the
-/// bytes it was written with (so keys outside `aps` pass into user info exactly as sent).
+/// Chime's one JSON reader, for push payloads and user info: a tree of values, each object
+/// member keeping the bytes it was written with (so keys outside `aps` pass into user info
+/// exactly as sent), or where and why the text stops being JSON.
 ///
-/// Bounded: nesting deeper than `maxDepth` is refused, and the input is already bounded by the
-/// payload limit. Foundation's JSONSerialization is not used: it is not in FoundationEssentials,
+/// Bounded: nesting deeper than `maxDepth` is refused before it is built (a deeply nested
+/// document is a cheap attack), and the inputs are bounded by their own limits. Foundation's JSONSerialization is not used: it is not in FoundationEssentials,
 /// loses the member order and the text of numbers, and bounds nothing.
-enum PushJSON: Equatable {
+enum JSONDocument: Equatable {
   case object([Member])
-  case array([PushJSON])
+  case array([JSONDocument])
   case string(String)
   case number(Double)
   case bool(Bool)
@@ -14,13 +15,13 @@ enum PushJSON: Equatable {
 
   struct Member: Equatable {
     var key: String
-    var value: PushJSON
+    var value: JSONDocument
     /// The member as written, `"key": value`, without surrounding space.
     var raw: ArraySlice<UInt8>
   }
 
   /// The value of `key` in an object (the last one when a key repeats); nil otherwise.
-  subscript(key: String) -> PushJSON? {
+  subscript(key: String) -> JSONDocument? {
     guard case .object(let members) = self else { return nil }
     return members.last { $0.key == key }?.value
   }
@@ -49,12 +50,12 @@ enum PushJSON: Equatable {
   }
 
   /// Parses one JSON document; nil when it is not one (or nests deeper than `maxDepth`).
-  static func parse(_ bytes: [UInt8], maxDepth: Int = 32) -> PushJSON? {
+  static func parse(_ bytes: [UInt8], maxDepth: Int = 32) -> JSONDocument? {
     try? parseOrExplain(bytes, maxDepth: maxDepth).get()
   }
 
   /// Parses one JSON document, or says where it stops being one.
-  static func parseOrExplain(_ bytes: [UInt8], maxDepth: Int = 32) -> Result<PushJSON, SyntaxError> {
+  static func parseOrExplain(_ bytes: [UInt8], maxDepth: Int = 32) -> Result<JSONDocument, SyntaxError> {
     var reader = Reader(bytes: bytes, maxDepth: maxDepth)
     reader.skipSpace()
     if let value = reader.value(depth: 0) {
@@ -128,14 +129,14 @@ enum PushJSON: Equatable {
       return true
     }
 
-    mutating func value(depth: Int) -> PushJSON? {
+    mutating func value(depth: Int) -> JSONDocument? {
       guard depth <= maxDepth else { return fail("nesting deeper than \(maxDepth) levels") }
       skipSpace()
       guard let b = peek else { return fail("expected a value") }
       switch b {
       case UInt8(ascii: "{"): return object(depth: depth + 1)
       case UInt8(ascii: "["): return array(depth: depth + 1)
-      case UInt8(ascii: "\""): return string().map(PushJSON.string)
+      case UInt8(ascii: "\""): return string().map(JSONDocument.string)
       case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
       case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
       case UInt8(ascii: "n"): return literal("null") ? .null : nil
@@ -144,7 +145,7 @@ enum PushJSON: Equatable {
       }
     }
 
-    mutating func object(depth: Int) -> PushJSON? {
+    mutating func object(depth: Int) -> JSONDocument? {
       guard depth <= maxDepth else { return fail("nesting deeper than \(maxDepth) levels") }
       index += 1
       var members: [Member] = []
@@ -168,10 +169,10 @@ enum PushJSON: Equatable {
       }
     }
 
-    mutating func array(depth: Int) -> PushJSON? {
+    mutating func array(depth: Int) -> JSONDocument? {
       guard depth <= maxDepth else { return fail("nesting deeper than \(maxDepth) levels") }
       index += 1
-      var items: [PushJSON] = []
+      var items: [JSONDocument] = []
       skipSpace()
       if expect(UInt8(ascii: "]")) { return .array(items) }
       while true {
@@ -261,7 +262,7 @@ enum PushJSON: Equatable {
       return true
     }
 
-    mutating func number() -> PushJSON? {
+    mutating func number() -> JSONDocument? {
       let start = index
       _ = expect(UInt8(ascii: "-"))
       guard let first = peek, isDigit(first) else { return fail("expected a digit in a number") }
