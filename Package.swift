@@ -14,9 +14,8 @@ let strictSettings: [SwiftSetting] = [
 // `chime` starts for every command a person or a script types: in release builds it links the
 // Swift runtime and Foundation statically (no dynamic symbol binding of libFoundation, ICU and
 // the runtime at each start) and as a fixed-address executable (no relative relocations, whose
-// pages would be written and kept). `chime pending` (built without the thumbnail libraries),
-// measured: peak RSS 24 -> 16 MiB, wall 18 -> 14 ms. `chimed` links the same way: an empty
-// daemon's RSS 33 -> 25 MiB and start to listening 42-96 -> 19-40 ms (release, same runs).
+// pages would be written and kept). `chimed` links the same way: a smaller, faster-starting
+// daemon (bench/NOTES.md has the figures).
 // The static Foundation archives refer to one another: they are named after the objects, twice,
 // so the linker resolves each one's references to the others. ICU's data comes from ChimeICUData
 // (only the items Chime loads), so the archive's 34 MB package stays out.
@@ -31,8 +30,7 @@ let chimeReleaseLinking: [LinkerSetting] = [
 // loads libsqlite3 itself). And it exports no symbols: `-static-stdlib` passes -export-dynamic,
 // which put ~7,400 of chime's own symbols in the dynamic table for ld.so to hash through at every
 // start; nothing loads into chime that needs them (`--no-export-dynamic` comes after it and wins).
-// `chime pending` (release, peak RSS from GNU time, wall p50 from chime-bench): 16.4 -> 13.0 MiB,
-// 12.3-12.7 -> 10.9-12.3 ms. LinkedTimeZones.swift keeps ICU's time zones linked.
+// LinkedTimeZones.swift keeps ICU's time zones linked.
 let chimeCLIReleaseLinking: [LinkerSetting] = [
   .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation + staticFoundation
                  + ["-Xlinker", "--no-export-dynamic"],

@@ -60,8 +60,8 @@ extension ChimeDatabase {
 
   /// `body` in one IMMEDIATE transaction, committed when it answers `.commit` and rolled back
   /// when it answers `.rollback` or throws (its error is rethrown). GRDB's `inTransaction` does
-  /// the same but prepares BEGIN and COMMIT again for every transaction: a fifth of a lone add's
-  /// instructions (callgrind). These are prepared once per connection.
+  /// the same but prepares BEGIN and COMMIT again for every transaction, a fifth of a lone add's
+  /// work; these are prepared once per connection.
   private static func inTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
     try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
     do {

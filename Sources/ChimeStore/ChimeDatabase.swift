@@ -16,12 +16,8 @@ public final class ChimeDatabase: Sendable {
   /// The page size of a new store: 2 KiB, not SQLite's 4 KiB. A lone add dirties about seven
   /// pages (its row, three indexes, the app's count, its event, a split or the header now and
   /// then), each written to the WAL and synced before the add is answered, and the sync takes
-  /// longer the more bytes it flushes (here about 1 µs per KiB). `chime-bench` runs alternating
-  /// the three sizes (a build taking the size from the environment, not committed; 2026-11-24,
-  /// 1,000,000 pending): a lone add's commit in the store 0.181-0.194
-  /// ms at 4 KiB, 0.169-0.174 at 2 KiB, 0.160-0.163 at 1 KiB; adds in batches of 32 +5-10% at
-  /// 2 KiB; memory, restart and fire lateness with a million pending unchanged. 2 KiB rather
-  /// than 1: a request with a long body or user info (up to 16 KiB) stays in its row instead of
+  /// longer the more bytes it flushes (bench/NOTES.md has the figures). 2 KiB rather than 1: a
+  /// request with a long body or user info (up to 16 KiB) stays in its row instead of
   /// a chain of overflow pages, and the indexes stay a level shallower. SQLite sets the page
   /// size when it creates the file; an existing store keeps its own until `chimed
   /// --compact-store` rebuilds it (`compact(path:)`: VACUUM outside WAL mode, which chimed does

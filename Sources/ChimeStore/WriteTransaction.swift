@@ -54,8 +54,7 @@ public final class WriteTransaction {
   }
 
   /// `sql`'s statement, prepared once for the writer's connection and kept by the store (by
-  /// index: looking it up in GRDB's cache by its text, once per batch, was 8.8k instructions of
-  /// a lone add, building the text and hashing it).
+  /// index, not by its text in GRDB's cache, which builds the text and hashes it once per batch).
   func direct(_ sql: DirectSQL) throws -> DirectStatement {
     try store.writerStatements.statement(sql, db)
   }

@@ -7,7 +7,7 @@ import Glibc
 /// ThreadSanitizer does not instrument, so every access it guards is reported as a race and a
 /// real race among them would go unseen (`make test-tsan`). A pthread mutex, which
 /// ThreadSanitizer follows, allocated with the value in one block (not NSLock, whose Linux
-/// version allocates a mutex and a condition more: +5,000 instructions per client call).
+/// version allocates a mutex and a condition more on every client call).
 public struct Locked<Value>: @unchecked Sendable {
   private final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
     deinit {

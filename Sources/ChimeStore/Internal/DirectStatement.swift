@@ -5,8 +5,8 @@ internal import GRDBSQLite
 /// statements every add runs inside the writer's transaction, where GRDB's `execute` and
 /// `fetchOne` cost more than SQLite's own work: arguments boxed as `DatabaseValueConvertible`
 /// existentials, a `DatabaseValue` and a `Data` copy per value, a statement-cache lookup that
-/// hashes the SQL text, observer hooks, a row cursor (callgrind, 32 clients adding: about a
-/// third of an add's 127k instructions in the store).
+/// hashes the SQL text, observer hooks, a row cursor (a third of the store's instructions per
+/// add: bench/NOTES.md).
 ///
 /// GRDB prepares the statement, keeps it and finalizes it with its connection; each use here
 /// leaves it reset with its bindings cleared, as GRDB expects to find it. Errors are GRDB's

@@ -6,10 +6,9 @@ internal import GRDBSQLite
 /// file into one `pwrite`, made just before the commit's fsync.
 ///
 /// SQLite writes each WAL frame as two writes: its 24-byte header, then the 4 KiB page, at
-/// offsets that straddle page-cache pages. An add dirties about eight pages, so its commit made
-/// sixteen or more `pwrite` calls before its `fdatasync`: measured on this machine, eight
-/// frames written that way took 112–120 µs of writes and a 0.32–0.34 ms commit, the same bytes
-/// in one `pwrite` 18–22 µs and 0.21–0.23 ms. No SQLite setting does this, so this shim does,
+/// offsets that straddle page-cache pages: an add's commit makes sixteen or more `pwrite` calls
+/// before its `fdatasync`, and one `pwrite` of the same bytes costs a fraction of their time
+/// (bench/NOTES.md). No SQLite setting does this, so this shim does,
 /// written here by hand (about 250 lines; SQLite's own shims, like vfstrace, are C).
 ///
 /// Writes to a WAL file that continue the bytes already gathered are kept in memory; anything

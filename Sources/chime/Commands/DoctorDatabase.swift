@@ -5,8 +5,8 @@ import ChimeSystem
 ///
 /// Not GRDB, and SQLite not linked: every `chime` command would otherwise load libsqlite3 at
 /// start and carry GRDB's code and its ~500 protocol conformances, which the Swift runtime scans
-/// on each `as?` cast. Without them `chime pending` (release) measured peak RSS 16.4 -> 15.2 MiB
-/// and wall 13.5 -> 11 ms. Doctor needs two queries: the seven C calls it makes are bound here.
+/// on each `as?` cast, making every command slower and larger (bench/NOTES.md). Doctor needs
+/// two queries: the seven C calls it makes are bound here.
 enum DoctorDatabase {
   struct Failure: Error, CustomStringConvertible {
     var description: String
