@@ -33,12 +33,12 @@ final class ServiceStack {
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox,
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
-    let presenters = PresenterSet(loop: loop, configuration: configuration.presentation,
+    let presenters = PresenterSet(loop: loop, database: database, configuration: configuration.presentation,
                                   thumbnails: RenderedThumbnails(store: attachments), logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations())
-    presenters.service = service
+    presenters.host = service
     let server = ServerInfo(version: configuration.version, processID: ProcessEnvironment.processID,
                             startedAt: configuration.clock.now(), dataDirectory: dataDirectory,
                             socketPath: configuration.socketPath)

@@ -14,12 +14,16 @@ final class PresenterSet: Presenter {
   private let command: CommandPresenter?
   private let sounds: SoundPlayer?
   private let thumbnails: any ThumbnailSource
-  /// Set once the service exists (it holds this set): permissions, responses, events.
-  weak var service: NotificationService?
+  /// Where an app's registered name and desktop entry are read.
+  private let database: ChimeDatabase
+  /// Set once the service that holds this set exists: permissions, live events, responses.
+  weak var host: (any PresentationHost)?
 
   /// `thumbnails` is used when the configuration names no source of its own.
-  init(loop: EventLoop, configuration: PresentationConfiguration, thumbnails rendered: any ThumbnailSource, logger: Logger) {
+  init(loop: EventLoop, database: ChimeDatabase, configuration: PresentationConfiguration, thumbnails rendered: any ThumbnailSource,
+       logger: Logger) {
     self.loop = loop
+    self.database = database
     self.logger = logger
     log = LogPresenter(logger: logger)
     thumbnails = configuration.thumbnails ?? rendered
@@ -40,8 +44,8 @@ final class PresenterSet: Presenter {
 
   func present(_ delivered: DeliveredNotification, app: String) {
     log.present(delivered, app: app)
-    guard let service else { return }
-    let decision = PresentationDecision.decide(delivered, allowed: service.permissions(of: app).effective)
+    guard let host else { return }
+    let decision = PresentationDecision.decide(delivered, allowed: host.deliveryPermissions(of: app))
     let identifier = delivered.request.identifier
     if !decision.show {
       logger.debug("not shown: alerts are off in the app's settings", metadata: ["app": "\(app)", "id": "\(identifier)"])
@@ -50,7 +54,7 @@ final class PresenterSet: Presenter {
       return play(decision.sound, app: app, identifier: identifier)
     }
     // Off the loop: the app's registered name and desktop entry (a row), and the image (a file).
-    let database = service.database, thumbnails = self.thumbnails, wantsImage = freedesktop != nil
+    let database = self.database, thumbnails = self.thumbnails, wantsImage = freedesktop != nil
     loop.runBlocking({ () -> (AppLayout?, String?) in
       let layout = (try? database.app(app)) ?? nil
       return (layout, wantsImage ? thumbnails.thumbnailPath(for: delivered) : nil)
@@ -90,19 +94,11 @@ final class PresenterSet: Presenter {
     logger.warning("presentation failed; the delivery stands", metadata: [
       "presenter": "\(failure.presenter)", "app": "\(failure.app)", "id": "\(failure.identifier)", "reason": "\(failure.reason)",
     ])
-    guard let service else { return }
-    let event = Event(at: service.clock.now(), kind: .presentationFailed, identifiers: [failure.identifier], note: failure.description)
-    service.hub.publish([event], app: failure.app)
+    host?.publishLive(.presentationFailed, identifier: failure.identifier, note: failure.description, app: failure.app)
   }
 
   /// A click on the desktop goes the way `chime respond` goes: content extensions first.
   private func respond(app: String, _ response: NotificationResponse) {
-    service?.respond(app: app, response: response) { [logger] result in
-      if case .failure(let error) = result {
-        logger.info("desktop response not recorded", metadata: [
-          "app": "\(app)", "id": "\(response.notificationIdentifier)", "action": "\(response.actionIdentifier)", "error": "\(error)",
-        ])
-      }
-    }
+    host?.respondFromDesktop(app: app, response: response)
   }
 }
