@@ -21,11 +21,8 @@ final class Scheduler {
   private let clock: any WallClock
   private let preparation: FirePreparation
   private let logger: Logger
-  private let zone: () -> TimeZone
-  private let onFired: (ScheduleKey, Fire.Outcome) -> Void
-  /// Applied on the loop to each prepared fire just before it goes to the writer (what only
-  /// the loop knows, e.g. the content extension live now).
-  private let stamp: (Fire) -> Fire
+  /// Set once the service that holds this scheduler exists: the zone, stamps, fired events.
+  weak var host: (any SchedulerHost)?
   private var machine: SchedulerMachine
   private var timer: (any OneTimer)?
   /// Due batches waiting to be prepared: one is prepared at a time, so fires reach the writer
@@ -44,18 +41,13 @@ final class Scheduler {
   }
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock,
-       configuration: Configuration, preparation: FirePreparation, logger: Logger,
-       zone: @escaping () -> TimeZone, stamp: @escaping (Fire) -> Fire = { $0 },
-       onFired: @escaping (ScheduleKey, Fire.Outcome) -> Void) {
-    self.stamp = stamp
+       configuration: Configuration, preparation: FirePreparation, logger: Logger) {
     self.loop = loop
     self.database = database
     self.writer = writer
     self.clock = clock
     self.preparation = preparation
     self.logger = logger
-    self.zone = zone
-    self.onFired = onFired
     machine = SchedulerMachine(configuration: configuration)
   }
 
@@ -120,10 +112,10 @@ final class Scheduler {
   }
 
   private func prepareNextBatch() {
-    guard !preparing, !batches.isEmpty else { return }
+    guard !preparing, !batches.isEmpty, let host else { return }
     preparing = true
     let (keys, woke) = batches.removeFirst()
-    let preparation = self.preparation, now = clock.now(), zone = self.zone()
+    let preparation = self.preparation, now = clock.now(), zone = host.floatingZone
     loop.runBlocking({ preparation.prepare(keys, now: now, zone: zone, wokeMicros: woke) }, then: { [self] prepared in
       preparing = false
       defer { prepareNextBatch() }
@@ -134,11 +126,11 @@ final class Scheduler {
         case .failed(let error):
           failed(key, error)
         case .ready(let mutation):
-          writer.submit(stamp(mutation)) { [self] result in
+          writer.submit(host.stamped(mutation)) { [self] result in
             switch result {
             case .success(let outcome):
               if case .fired(_, _, let next, _) = outcome {
-                onFired(key, outcome)
+                self.host?.fired(key, outcome)
                 finished(key, .fired(next: next))
               } else {
                 finished(key, .stale)

@@ -22,7 +22,7 @@ final class NotificationService {
   let extensionAnswerTimeoutMillis: Int64
   /// Pushed notifications: payload limit, service-extension deadline and grace.
   let pushLimits: (payloadMaxBytes: Int, timeoutMillis: Int64, graceMillis: Int64)
-  private(set) var scheduler: Scheduler!
+  let scheduler: Scheduler
   private let presenter: any Presenter
   let zoneProvider: @Sendable () -> TimeZone
   /// The zone floating calendar triggers follow now.
@@ -77,12 +77,8 @@ final class NotificationService {
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
                                       }, logger: logger, policy: configuration.authorizationPolicy)
     scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock, configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
-                          preparation: preparation, logger: logger, zone: { [unowned self] in zone },
-                          stamp: { [unowned self] fire in withExtensionSnapshot(fire) }) { [unowned self] key, outcome in
-      if case .fired(let events, let delivered, _, let files) = outcome {
-        published(events, files: files, delivered: delivered, app: key.app)
-      }
-    }
+                          preparation: preparation, logger: logger)
+    scheduler.host = self
   }
 
   func start() {
