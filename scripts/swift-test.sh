@@ -29,6 +29,7 @@ still_running() {
     }
     /^◇ Test case / { next }  # the cases of a parameterized test: no line ends them
     /^◇ Test run started\.$/ { next }
+    /^✘ Test .* recorded an issue/ { next }
     /^◇ (Test|Suite) .* started\.$/ {
       kind = ($2 == "Test") ? "Test" : "Suite"; n = name($0, kind)
       if (!((kind, n) in count)) order[++k] = kind SUBSEP n
