@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-realworld proto proto-check bench bench-check bench-baseline fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-realworld test-mutations proto proto-check bench bench-check bench-baseline fuzz clean \
 	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -37,6 +37,13 @@ test-realworld: deps
 	scripts/realworld/build.sh
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter RealWorldCorpusTests
+
+# Plants each one-line bug of scripts/mutations/mutations.txt in turn (put back after each, and
+# on any exit), builds, runs the tests that matter for it, and fails when the tests miss one or
+# an entry does not apply or compile. Not part of `make test`. MUTATIONS=id,id runs only those.
+MUTATIONS ?=
+test-mutations: deps
+	SWIFT=$(SWIFT) scripts/mutations/run.py $(if $(MUTATIONS),--only $(MUTATIONS))
 
 proto:
 	scripts/gen-proto.sh

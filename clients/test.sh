@@ -67,8 +67,11 @@ install_python_requirements() {
   fi
 }
 
+# Each test bounded by pytest-timeout (PYTEST_TEST_TIMEOUT seconds, default 120; a test takes
+# well under a second to a few seconds): one that hangs fails with its name and its stack, and
+# the run goes on.
 python_tests() {
-  (cd "$here/python" && "$python" -m pytest -q -p no:cacheprovider tests)
+  (cd "$here/python" && "$python" -m pytest -q -p no:cacheprovider --timeout="${PYTEST_TEST_TIMEOUT:-120}" tests)
 }
 
 # `pip install clients/python` works offline (setuptools is the build backend, no isolation

@@ -1,17 +1,92 @@
 #!/usr/bin/env bash
 # Runs the Swift suite in parallel; on failure repeats what went wrong at the end, where a CI
 # log that shows only its tail still shows it (the failing expectation, a crash's first lines).
+#
+# A watchdog bounds the run: past CHIME_TEST_TIMEOUT_MINUTES (default 15; the whole suite takes
+# about a minute on an idle machine) the tests still running are named, the test process is
+# killed and the run fails, so a hang is a named failure rather than a job killed by CI.
+# Arguments are passed to `swift test` (e.g. --filter PushTests).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift="${SWIFT:-swift}"
-log=.build/test.log
+log="${CHIME_TEST_LOG:-.build/test.log}"
+limit_minutes="${CHIME_TEST_TIMEOUT_MINUTES:-15}"
 mkdir -p .build
 # Built here too (a no-op after `make test`'s build): run alone after an edit, --skip-build
 # would test the previous build and pass.
 "$swift" build --build-tests 2>&1 | tail -n 20
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "swift-test: the build failed" >&2; exit 1; }
-"$swift" test --skip-build --parallel 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+
+# The tests and suites that started and have not ended, from Swift Testing's output in $1.
+still_running() {
+  awk '
+    function name(line, kind, n) {
+      n = line
+      sub("^[^ ]+ " kind " ", "", n)
+      sub(" (started\\.|passed|failed|skipped)( .*|:.*|\\.)?$", "", n)
+      sub(" with [0-9]+ test cases?$", "", n)
+      return n
+    }
+    /^◇ Test case / { next }  # the cases of a parameterized test: no line ends them
+    /^◇ Test run started\.$/ { next }
+    /^✘ Test .* recorded an issue/ { next }
+    /^◇ (Test|Suite) .* started\.$/ {
+      kind = ($2 == "Test") ? "Test" : "Suite"; n = name($0, kind)
+      if (!((kind, n) in count)) order[++k] = kind SUBSEP n
+      count[kind, n]++
+      next
+    }
+    /^(✔|✘|➜) (Test|Suite) .* (passed|failed|skipped)( after| with|:|\.)/ {
+      kind = ($2 == "Test") ? "Test" : "Suite"; count[kind, name($0, kind)]--
+    }
+    END {
+      for (i = 1; i <= k; i++) {
+        split(order[i], part, SUBSEP)
+        if (count[part[1], part[2]] > 0) printf "  %s %s\n", part[1], part[2]
+      }
+    }' "$1"
+}
+
+: >"$log"
+# Its own session, so the watchdog can end it and everything it started (the test binary, the
+# daemons the tests run) by the session's id.
+# Line-buffered (stdbuf, inherited by the test binary): the log holds every line up to the
+# moment the watchdog reads it, not a buffer that dies with the killed process.
+setsid stdbuf -oL -eL "$swift" test --skip-build --parallel "$@" >"$log" 2>&1 &
+test_pid=$!
+tail -n +1 -f --pid="$test_pid" "$log" &
+tail_pid=$!
+deadline=$((SECONDS + limit_minutes * 60))
+hung=0
+while kill -0 "$test_pid" 2>/dev/null; do
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    hung=1
+    running=$(still_running "$log")
+    # Every process of the session: `swift test` runs the test binary in a process group of
+    # its own, which outlives its parent.
+    pids=$(ps -o pid= -s "$test_pid")
+    [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+      pids=$(ps -o pid= -s "$test_pid")
+      [ -z "$pids" ] && break
+      sleep 1
+    done
+    [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+    break
+  fi
+  sleep 2
+done
+wait "$test_pid"
+status=$?
+wait "$tail_pid" 2>/dev/null
+
+if [ "$hung" -eq 1 ]; then
+  echo
+  echo "== swift-test: the run did not end within $limit_minutes min (CHIME_TEST_TIMEOUT_MINUTES); these were still running =="
+  if [ -n "$running" ]; then echo "$running"; else echo "  (none named: the hang came before or after the tests)"; fi
+  echo "== the test process was killed; full output in $log =="
+  exit 1
+fi
 if [ "$status" -ne 0 ]; then
   echo
   echo "== what failed (full output in $log) =="

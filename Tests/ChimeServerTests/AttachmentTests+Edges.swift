@@ -171,7 +171,7 @@ extension AttachmentTests {
 
 /// The sweep and discards match store files by `<app>/<name>`, whatever spelling of the data
 /// directory the rows were written under.
-@Suite struct AttachmentStoreSpellingTests {
+@Suite(.testTimeLimit) struct AttachmentStoreSpellingTests {
   let dir = TemporaryDirectory()
 
   func store() throws -> AttachmentStore {

@@ -9,7 +9,7 @@ import Testing
 /// UNNotificationAttachment's contract through the daemon: validated when added; a bad file
 /// means nothing is scheduled and the source stays; a good one is moved into the store (copied
 /// from the bundle) and leaves it when nothing holds it any more.
-@Suite struct AttachmentTests {
+@Suite(.testTimeLimit) struct AttachmentTests {
   func expectError(_ reason: String, code: StatusCode = .invalidArgument, field: String? = nil,
                    _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {
     guard let error = await caughtError(body) else {

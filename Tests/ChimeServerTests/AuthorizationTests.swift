@@ -6,7 +6,7 @@ import ChimeWire
 import Testing
 
 /// Authorization, settings and badge through the whole daemon with a manual clock.
-@Suite struct AuthorizationTests {
+@Suite(.testTimeLimit) struct AuthorizationTests {
   func expectRefused(_ reason: String, code: StatusCode, _ body: () async throws -> Void) async {
     do {
       try await body()

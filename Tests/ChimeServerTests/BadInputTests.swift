@@ -7,7 +7,7 @@ import Testing
 
 /// Hostile or broken input gets a clear status (or, for framing errors, a final status and a
 /// closed connection); the daemon keeps serving everyone else and loses nothing it accepted.
-@Suite struct BadInputTests {
+@Suite(.testTimeLimit) struct BadInputTests {
   func expectError(_ reason: String, field: String? = nil, code: StatusCode = .invalidArgument,
                    _ body: () async throws -> Void) async {
     do {
@@ -223,7 +223,7 @@ import Testing
 
 /// Past `--max-pending-per-app`, an add of a new identifier is refused with a status the app can
 /// act on; nothing is dropped silently (Apple keeps only the soonest 64 without a word).
-@Suite struct PendingLimitServiceTests {
+@Suite(.testTimeLimit) struct PendingLimitServiceTests {
   @Test(arguments: Transport.allCases) func theAddPastTheLimitIsRefusedAndTheRestIsKept(over transport: Transport) async throws {
     let d = try InProcessDaemon { $0.maxPendingPerApp = 2 }
     let client = try d.client(over: transport)

@@ -5,7 +5,7 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-@Suite struct CalendarTriggerTests {
+@Suite(.testTimeLimit) struct CalendarTriggerTests {
   // 2027-03-27T12:00:00Z, the day before Berlin springs forward.
   static let saturdayNoon = Instant(unixMillis: 1_806_148_800_000)
 
@@ -73,7 +73,7 @@ import Testing
   }
 }
 
-@Suite struct ClockJumpTests {
+@Suite(.testTimeLimit) struct ClockJumpTests {
   // 2027-10-30T12:00:00Z, the day before Berlin falls back (03:00 CEST -> 02:00 CET).
   static let saturdayNoon = Instant(unixMillis: 1_824_897_600_000)
 

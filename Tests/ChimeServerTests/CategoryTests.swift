@@ -5,7 +5,7 @@ import ChimeTestSupport
 import Testing
 
 /// `SetCategories` / `GetCategories` through the whole daemon, both transports.
-@Suite struct CategoryTests {
+@Suite(.testTimeLimit) struct CategoryTests {
   static let invite = NotificationCategory(
     identifier: "event-invite",
     actions: [

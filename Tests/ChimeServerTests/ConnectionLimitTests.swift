@@ -6,7 +6,7 @@ import Testing
 
 /// Connections and calls in flight are bounded, and past a bound the peer gets a status saying
 /// which, never a silent hang-up; those already served keep being served.
-@Suite struct ConnectionLimitTests {
+@Suite(.testTimeLimit) struct ConnectionLimitTests {
   @Test func aConnectionPastTheLimitIsToldWhyAndTheOthersGoOn() async throws {
     let d = try InProcessDaemon { $0.maxConnections = 2 }
     let first = try d.client(app: "org.example.one", over: .socket)

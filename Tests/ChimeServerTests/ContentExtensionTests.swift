@@ -6,7 +6,7 @@ import Testing
 
 /// RegisterExtension through the whole daemon, both transports: an extension is shown the
 /// deliveries and responses of its categories, and nothing else.
-@Suite struct ContentExtensionTests {
+@Suite(.testTimeLimit) struct ContentExtensionTests {
   static let invite = CategoryTests.invite
 
   func nextExtensionEvent(_ events: inout AsyncThrowingStream<ExtensionEvent, any Error>.AsyncIterator) async throws -> ExtensionEvent {

@@ -6,7 +6,7 @@ import Testing
 
 /// Presentation attributes of content extensions as presenters read them: pending requests
 /// show the extension live now, delivered notifications the one live at delivery.
-@Suite struct ExtensionAttributesTests {
+@Suite(.testTimeLimit) struct ExtensionAttributesTests {
   static let attributes = ExtensionAttributes(
     initialContentSizeRatio: 0.5, defaultContentHidden: true, userInteractionEnabled: true,
     mediaButton: MediaPlayPauseButton(type: .overlay, frame: MediaButtonFrame(x: 8, y: 8, width: 44, height: 44), tintColor: "#FF8800"))

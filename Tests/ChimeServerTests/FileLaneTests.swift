@@ -1,12 +1,13 @@
 @testable import ChimeServer
 import ChimeCore
+import ChimeTestSupport
 import Dispatch
 import Foundation
 import Testing
 
 /// The attachment file lane lets at most `width` jobs hold pool threads; the rest wait in order,
 /// and closing it refuses the waiting ones while the running ones finish.
-@Suite struct FileLaneTests {
+@Suite(.testTimeLimit) struct FileLaneTests {
   /// A loop on its own thread and a two-wide lane on it; jobs block until their gate opens.
   final class Rig: @unchecked Sendable {
     let loop: EventLoop

@@ -9,7 +9,7 @@ import Testing
 
 /// Turning due keys into fire mutations, off any write transaction: the row read, the plan,
 /// and the delivery-time sound check with the app's registered layout.
-@Suite struct FirePreparationTests {
+@Suite(.testTimeLimit) struct FirePreparationTests {
   static let t0 = Instant(unixMillis: 1_800_000_000_000)
 
   /// The layouts the sound check was given, in order.

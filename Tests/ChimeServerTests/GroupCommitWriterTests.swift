@@ -9,7 +9,7 @@ import Testing
 /// Group commit: changes queued while a batch commits go together in the next batch, which
 /// starts as soon as the first is durable, without waiting for the loop; answers come back on
 /// the loop in submission order, and the writer is idle only once every answer has run.
-@Suite struct GroupCommitWriterTests {
+@Suite(.testTimeLimit) struct GroupCommitWriterTests {
   /// A change that writes nothing: it notes that it was applied and, when it has a gate, waits
   /// there (at most 10 s) inside the write transaction.
   struct Noted: Mutation {

@@ -5,7 +5,7 @@ import ChimeTestSupport
 import Testing
 
 /// After a burst of calls the daemon hands freed heap memory back once it goes quiet.
-@Suite struct IdleTrimTests {
+@Suite(.testTimeLimit) struct IdleTrimTests {
   @Test func memoryIsHandedBackOnceCallsStop() async throws {
     let d = try InProcessDaemon { $0.idleTrimMillis = 20 }
     #expect(d.daemon.stats().heapTrims == 0, "nothing to give back before any call")

@@ -6,7 +6,7 @@ import Testing
 
 /// libuv's uv_pipe_bind would cut a socket path over 107 bytes and listen somewhere else; the
 /// daemon refuses such a path instead, in the words the clients use.
-@Suite struct ListenerPathTests {
+@Suite(.testTimeLimit) struct ListenerPathTests {
   @Test func aSocketPathOver107BytesIsRefusedNotCut() throws {
     let dir = TemporaryDirectory()
     let long = dir.path + "/" + String(repeating: "s", count: 108 - dir.path.utf8.count - 1)

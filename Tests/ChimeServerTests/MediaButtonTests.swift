@@ -5,7 +5,7 @@ import ChimeTestSupport
 import Testing
 
 /// PressMediaButton and ReportMediaPlayback through the whole daemon.
-@Suite struct MediaButtonTests {
+@Suite(.testTimeLimit) struct MediaButtonTests {
   static let player = ExtensionAttributes(
     initialContentSizeRatio: 0.5,
     mediaButton: MediaPlayPauseButton(type: .overlay, frame: MediaButtonFrame(x: 8, y: 8, width: 44, height: 44), tintColor: "#FF8800"))

@@ -1,12 +1,13 @@
 @testable import ChimeServer
 import ChimeCore
+import ChimeTestSupport
 import Dispatch
 import Foundation
 import Glibc
 import Testing
 
 /// The scheduler's timer: a timerfd that is never early and re-arms cleanly.
-@Suite struct PreciseTimerTests {
+@Suite(.testTimeLimit) struct PreciseTimerTests {
   /// Monotonic microseconds.
   static func monotonicMicros() -> Int64 {
     var ts = timespec()

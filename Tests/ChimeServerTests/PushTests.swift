@@ -8,7 +8,7 @@ import Testing
 /// Push and service extensions through the whole daemon, in-process and over the socket: a
 /// pushed payload is delivered at once; a mutable one goes to the app's live service extension
 /// first, and whatever happens there the user gets the notification.
-@Suite struct PushTests {
+@Suite(.testTimeLimit) struct PushTests {
   static let mutable = #"{"aps":{"alert":{"title":"Original","body":"Sent"},"mutable-content":1},"media-url":"https://example.com/cat.png"}"#
 
   func bytes(_ json: String) -> [UInt8] { Array(json.utf8) }

@@ -6,7 +6,7 @@ import Testing
 
 /// `Respond` through the whole daemon, both transports: what is accepted, what is refused,
 /// the `response` event and the removal from the delivered list.
-@Suite struct ResponseTests {
+@Suite(.testTimeLimit) struct ResponseTests {
   static let invite = CategoryTests.invite
 
   /// A client of `d` with the invite category set and notification `id` delivered in it.

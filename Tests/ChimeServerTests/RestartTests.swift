@@ -4,7 +4,7 @@ import ChimeServer
 import ChimeTestSupport
 import Testing
 
-@Suite struct RestartTests {
+@Suite(.testTimeLimit) struct RestartTests {
   @Test func pendingRequestsSurviveARestartWithTheirInstants() async throws {
     let d = try InProcessDaemon()
     let before = try await d.client().add(.tea(in: 3600))
@@ -102,7 +102,7 @@ import Testing
   }
 }
 
-@Suite struct ShutdownTests {
+@Suite(.testTimeLimit) struct ShutdownTests {
   @Test func openStreamsEndWithShuttingDownInsteadOfAVanishingSocket() async throws {
     let d = try InProcessDaemon()
     let client = try d.client()

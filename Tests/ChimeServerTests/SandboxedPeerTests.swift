@@ -8,7 +8,7 @@ import Testing
 
 /// A sandboxed app may act only as itself: the daemon reads the peer's process under a fake
 /// `/proc` tree (the connecting test process's pid), as it reads the real one in production.
-@Suite struct SandboxedPeerTests {
+@Suite(.testTimeLimit) struct SandboxedPeerTests {
   /// A fake /proc with this process as a Flatpak app, a Snap, or a host process.
   func fakeProc(_ dir: TemporaryDirectory, flatpak: String? = nil, cgroup: String = "0::/user.slice/app.slice/term.scope\n") throws -> String {
     let root = dir.file("proc")

@@ -4,7 +4,7 @@ import ChimeServer
 import ChimeTestSupport
 import Testing
 
-@Suite struct SchedulingTests {
+@Suite(.testTimeLimit) struct SchedulingTests {
   @Test(arguments: Transport.allCases) func addedRequestFiresAtItsInstantAndIsDelivered(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let client = try d.client(over: transport)
@@ -200,7 +200,7 @@ import Testing
   }
 }
 
-@Suite struct LargePageTests {
+@Suite(.testTimeLimit) struct LargePageTests {
   @Test(arguments: Transport.allCases) func pagesOfLargeRequestsStayUnderTheFrameLimit(over transport: Transport) async throws {
     let d = try InProcessDaemon()
     let client = try d.client(over: transport)

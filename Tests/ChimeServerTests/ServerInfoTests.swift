@@ -7,7 +7,7 @@ import Testing
 
 /// `GetServerInfo` says what is serving: the configured version, this process, when it
 /// started (on the daemon's clock), the resolved data directory and the socket.
-@Suite struct ServerInfoTests {
+@Suite(.testTimeLimit) struct ServerInfoTests {
   @Test(arguments: Transport.allCases) func theDaemonSaysWhatItIs(over transport: Transport) async throws {
     let d = try InProcessDaemon { $0.version = "9.9.9 (git 0123456789ab)" }
     let started = d.clock.now()

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The delivery-time look at a resolved sound, given the app's layout as it is then.
-@Suite struct SoundRecheckTests {
+@Suite(.testTimeLimit) struct SoundRecheckTests {
   let dir = TemporaryDirectory()
   var real: String { dir.file("real") }
   /// The container as the app registered it: through a symlinked parent, as `/home` often is.

@@ -8,7 +8,7 @@ import Testing
 /// UNNotificationSound's lookup through the daemon: container Library/Sounds, then each group
 /// container's, then the bundle; first match wins; never outside those directories; a missing
 /// or unplayable sound plays the default and says why, without refusing the request.
-@Suite struct SoundResolutionTests {
+@Suite(.testTimeLimit) struct SoundResolutionTests {
   /// An app with a container, two group containers and a bundle, registered.
   struct Layout {
     let d: InProcessDaemon

@@ -8,7 +8,7 @@ import Testing
 
 /// A store too large to check whole before serving is checked right after: damage found then
 /// stops the daemon with STORE_DAMAGED, as the check before serving refuses a small one.
-@Suite struct StoreCheckTests {
+@Suite(.testTimeLimit) struct StoreCheckTests {
   /// Fills a store through a daemon, stops it, folds the WAL into the file and scribbles over a
   /// page in the middle (past the schema).
   static func damagedStore() async throws -> TemporaryDirectory {

@@ -7,7 +7,7 @@ import Testing
 /// Subscribe streams are bounded in all and per app; past a bound the subscriber is told
 /// RESOURCE_EXHAUSTED TOO_MANY_SUBSCRIBERS naming the limit and its flag, never left waiting in
 /// silence. Those already subscribed keep getting events, and one leaving frees its slot.
-@Suite struct SubscriberLimitTests {
+@Suite(.testTimeLimit) struct SubscriberLimitTests {
   typealias Events = AsyncThrowingStream<Event, any Error>.AsyncIterator
 
   func subscribed(_ client: ChimeClient) async throws -> Events {

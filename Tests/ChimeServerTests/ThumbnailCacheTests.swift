@@ -10,7 +10,7 @@ import Testing
 
 /// The attachment store's thumbnail cache: the first non-hidden image or movie attachment of a
 /// delivered notification is rendered once, kept beside its file, and freed with it.
-@Suite struct ThumbnailCacheTests {
+@Suite(.testTimeLimit) struct ThumbnailCacheTests {
   func store(_ d: InProcessDaemon) -> AttachmentStore {
     AttachmentStore(dataDirectory: d.directory.file("data"), logger: Logger(label: "test"), thumbnailer: .built)
   }

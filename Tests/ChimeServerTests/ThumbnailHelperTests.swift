@@ -11,7 +11,7 @@ import Testing
 /// Thumbnails are rendered by the `chime-thumbnail` helper, one process per thumbnail: a helper
 /// that crashes, hangs, refuses or is missing leaves the attachment without a thumbnail and says
 /// why (INTERNAL `THUMBNAIL_RENDER_FAILED`), and leaves nothing behind in the store.
-@Suite struct ThumbnailHelperTests {
+@Suite(.testTimeLimit) struct ThumbnailHelperTests {
   let dir = TemporaryDirectory()
 
   /// A stored PNG attachment, as a delivered notification's row names it.

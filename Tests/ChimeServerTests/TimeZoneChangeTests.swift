@@ -5,7 +5,7 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
-@Suite struct TimeZoneChangeTests {
+@Suite(.testTimeLimit) struct TimeZoneChangeTests {
   final class Zone: Sendable {
     let current = Locked(TimeZone(identifier: "Europe/Berlin")!)
     func set(_ name: String) { current.withLock { $0 = TimeZone(identifier: name)! } }

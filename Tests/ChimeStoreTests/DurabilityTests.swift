@@ -1,10 +1,11 @@
 import ChimeCore
+import ChimeTestSupport
 import Foundation
 import GRDB
 import Testing
 @testable import ChimeStore
 
-@Suite struct DurabilityTests {
+@Suite(.testTimeLimit) struct DurabilityTests {
   @Test func reopeningKeepsEverything() throws {
     let store = try StoreFixture()
     let repeating = try store.add("app", Fixtures.request("r", after: 60, repeats: true))

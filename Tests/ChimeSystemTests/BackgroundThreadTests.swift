@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite struct BackgroundThreadTests {
+@Suite(.testTimeLimit) struct BackgroundThreadTests {
   /// The chore runs on a thread of its own under SCHED_IDLE (5), so the loop and the work pool
   /// keep the cores; the caller's thread keeps its own policy.
   @Test func aBackgroundChoreRunsAtIdlePriorityOnItsOwnThread() throws {

@@ -5,7 +5,7 @@ import Glibc
 import Testing
 
 /// The lock that keeps two daemons off one socket and one store.
-@Suite struct FileLockTests {
+@Suite(.testTimeLimit) struct FileLockTests {
   let dir = TemporaryDirectory()
 
   @Test func aSecondHolderIsRefusedAndToldWhoHoldsIt() throws {

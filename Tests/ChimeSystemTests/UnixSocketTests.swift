@@ -4,7 +4,7 @@ import ChimeTestSupport
 import Testing
 
 /// The one Unix-socket helper: no path is cut short, refusals say why.
-@Suite struct UnixSocketTests {
+@Suite(.testTimeLimit) struct UnixSocketTests {
   let dir = TemporaryDirectory()
 
   /// `/tmp/chime-XXXXXX/` followed by `s` repeated up to `bytes` in all.

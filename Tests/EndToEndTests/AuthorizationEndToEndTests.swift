@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Authorization, settings and badge through the real chimed and the `chime` CLI.
-@Suite(.serialized) struct AuthorizationEndToEndTests {
+@Suite(.testTimeLimit, .serialized) struct AuthorizationEndToEndTests {
   let app = "org.example.tea"
 
   func chime(_ arguments: [String], socket: String) throws -> ChimeCLI.Run {

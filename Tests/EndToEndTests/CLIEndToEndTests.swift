@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The `chime` CLI against the real daemon, as a user runs it.
-@Suite(.serialized) struct CLIEndToEndTests {
+@Suite(.testTimeLimit, .serialized) struct CLIEndToEndTests {
   struct Run {
     var status: Int32
     var stdout: String

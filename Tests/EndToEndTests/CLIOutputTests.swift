@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Output people read (tables, JSON, times, errors), through the real binary.
-@Suite(.serialized) struct CLIOutputTests {
+@Suite(.testTimeLimit, .serialized) struct CLIOutputTests {
   static let app = "org.example.output"
 
   func chime(_ arguments: [String], socket: String = "/nonexistent/chimed.sock", directory: String? = nil) throws -> ChimeCLI.Run {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The CLI as people meet it, through the real binary against the real daemon.
-@Suite(.serialized) struct CLIPapercutTests {
+@Suite(.testTimeLimit, .serialized) struct CLIPapercutTests {
   func chime(_ arguments: [String], socket: String = "/nonexistent/chimed.sock") throws -> ChimeCLI.Run {
     try ChimeCLI.run(arguments, socket: socket, app: "org.example.papercuts")
   }

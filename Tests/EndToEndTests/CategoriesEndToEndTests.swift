@@ -6,7 +6,7 @@ import Testing
 
 /// Categories and responses through the real `chimed` and the `chime` CLI, starting with the
 /// README's worked example as written.
-@Suite(.serialized) struct CategoriesEndToEndTests {
+@Suite(.testTimeLimit, .serialized) struct CategoriesEndToEndTests {
   static let app = "org.example.calendar"
 
   func chime(_ arguments: [String], _ daemon: DaemonProcess) throws -> ChimeCLI.Run {

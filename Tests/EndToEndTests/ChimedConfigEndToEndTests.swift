@@ -6,7 +6,7 @@ import Testing
 
 /// The real chimed reading chimed.toml: an invalid file stops it with the key and line,
 /// `--print-config` shows the merge, SIGHUP reloads what it can.
-@Suite struct ChimedConfigEndToEndTests {
+@Suite(.testTimeLimit) struct ChimedConfigEndToEndTests {
   static var chimed: String { DaemonProcess.binDirectory + "/chimed" }
 
   @Test func anInvalidFileStopsChimedWithTheKeyAndLine() throws {

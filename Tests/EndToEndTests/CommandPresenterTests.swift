@@ -6,7 +6,7 @@ import Testing
 
 /// The command presenter and the sound player through the real `chimed`, with stub scripts
 /// that record what they were given. No desktop needed.
-@Suite struct CommandPresenterTests {
+@Suite(.testTimeLimit) struct CommandPresenterTests {
   static let app = "org.example.tea"
 
   /// An executable shell script in `dir`.

@@ -5,7 +5,7 @@ import Testing
 /// chimed killed with SIGKILL under load, again and again: nothing acknowledged is lost or
 /// delivered twice (see `CrashRounds`). `make test-crash ROUNDS=100` runs many rounds
 /// (`CHIME_CRASH_ROUNDS`, `CHIME_CRASH_SEED`); `make test` runs a few.
-@Suite struct CrashRoundTests {
+@Suite(.scaledTimeLimit(by: "CHIME_CRASH_ROUNDS", secondsEach: 15)) struct CrashRoundTests {
   @Test func acknowledgedRequestsSurviveSigkillRounds() async throws {
     let options = CrashRounds.Options.fromEnvironment(roundsVariable: "CHIME_CRASH_ROUNDS", rounds: 5)
     let dir = TemporaryDirectory(prefix: "chime-crash")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The real `chimed` binary on a socket in a temporary directory, driven through the real client.
-@Suite(.serialized) struct DaemonEndToEndTests {
+@Suite(.testTimeLimit, .serialized) struct DaemonEndToEndTests {
   func started(_ directory: TemporaryDirectory, _ arguments: [String] = []) throws -> DaemonProcess {
     let daemon = DaemonProcess(directory: directory, arguments: arguments)
     try daemon.start()

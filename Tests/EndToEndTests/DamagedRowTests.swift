@@ -9,7 +9,7 @@ import Testing
 /// keeps them whatever the declared type or NOT NULL; GRDB's `row[i]` subscripts trap on them,
 /// which would stop chimed at its first read of the row): chimed starts and keeps serving, what reads a damaged row answers INTERNAL `STORE_CORRUPT` naming the record, other
 /// apps are served, and the scheduler leaves a damaged due row pending and fires the rest.
-@Suite struct DamagedRowTests {
+@Suite(.testTimeLimit) struct DamagedRowTests {
   let damaged = "org.example.damaged"
   let healthy = "org.example.healthy"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A peer that accepts and never answers (a hung daemon, another program holding the socket)
 /// must not hang a client: each call carries a deadline, enforced on the client's side too.
-@Suite struct DeadlineTests {
+@Suite(.testTimeLimit) struct DeadlineTests {
   /// A socket that is listening (so connects succeed) and never accepts or answers.
   func silentSocket(_ dir: TemporaryDirectory) throws -> FileDescriptor {
     try UnixSocket.listen(path: dir.socketPath)

@@ -7,7 +7,7 @@ import Testing
 
 /// chimed with few descriptors under a flood of connections: the accept loop does not spin,
 /// clients already connected keep being served, and new ones are served once others leave.
-@Suite(.serialized) struct DescriptorExhaustionTests {
+@Suite(.testTimeLimit, .serialized) struct DescriptorExhaustionTests {
   /// User plus system CPU time of `pid`, in seconds (/proc/PID/stat, fields 14 and 15).
   func cpuSeconds(_ pid: pid_t) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -8,7 +8,7 @@ import Testing
 /// The freedesktop presenter against a real notification server: a private session bus with
 /// dunst under Xvfb, all started by the test. What dunst was sent is read from dbus-monitor's
 /// record and from `dunstctl`.
-@Suite(.serialized) struct DesktopPresentationTests {
+@Suite(.testTimeLimit, .serialized) struct DesktopPresentationTests {
   static let app = "org.example.tea"
 
   static let brew = NotificationCategory(identifier: "brew", actions: [

@@ -6,7 +6,7 @@ import GRDB
 import Testing
 
 /// `chime doctor` against a healthy daemon, a dead one and a read-only data directory.
-@Suite struct DoctorTests {
+@Suite(.testTimeLimit) struct DoctorTests {
   struct Run {
     var status: Int32
     var stdout: String

@@ -6,7 +6,7 @@ import Testing
 
 /// Attachments, sounds and app layouts with the real `chimed` and the real `chime`, as a user
 /// runs them.
-@Suite struct FilesEndToEndTests {
+@Suite(.testTimeLimit) struct FilesEndToEndTests {
   let app = "org.example.files"
 
   func start(_ dir: TemporaryDirectory) throws -> DaemonProcess {

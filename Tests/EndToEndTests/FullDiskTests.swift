@@ -8,7 +8,7 @@ import Testing
 /// chimed's data directory on a 4 MiB tmpfs, filled: adds that cannot commit are refused with
 /// RESOURCE_EXHAUSTED and a reason, reads and subscriptions keep being served, nothing
 /// acknowledged is lost, and adds work again once space is freed — without a restart.
-@Suite struct FullDiskTests {
+@Suite(.testTimeLimit) struct FullDiskTests {
   static let isRoot = geteuid() == 0
   let app = "org.example.full"
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `make install` and `make uninstall` through the real Makefile, into a temporary DESTDIR,
 /// with the debug binaries (BUILD_DIR) so the test does not pay for a release build.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/help2man")
+@Suite(.testTimeLimit, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/help2man")
                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/make"),
                 "needs make and help2man (scripts/install-deps.sh installs them)"))
 struct InstallTests {

@@ -8,7 +8,7 @@ import Testing
 /// chimed under a unit whose stderr is the journal logs entries with fields: the app id and
 /// request id searchable, the priority right, the text still readable. A stand-in journald
 /// (Tests/Fixtures/journal/fake-journald.py) listens in a private mount namespace.
-@Suite struct JournalTests {
+@Suite(.testTimeLimit) struct JournalTests {
   static let isRoot = geteuid() == 0
 
   static var fakeJournald: String {

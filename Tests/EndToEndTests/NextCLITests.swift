@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `chime next`: the built `chime` binary, no daemon.
-@Suite struct NextCLITests {
+@Suite(.testTimeLimit) struct NextCLITests {
   func next(_ arguments: [String]) throws -> ChimeCLI.Run {
     try ChimeCLI.run(["next"] + arguments, timeout: 30)
   }

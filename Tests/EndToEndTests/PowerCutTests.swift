@@ -7,7 +7,7 @@ import Testing
 /// This is what holds `synchronous=FULL` and the reply-after-commit order in place (with
 /// `synchronous=NORMAL` the WAL is synced only at checkpoints, and these rounds lose
 /// acknowledged adds). `CHIME_CUT_ROUNDS` runs more rounds.
-@Suite struct PowerCutTests {
+@Suite(.scaledTimeLimit(by: "CHIME_CUT_ROUNDS", secondsEach: 15)) struct PowerCutTests {
   @Test func acknowledgedRequestsSurvivePowerCuts() async throws {
     var options = CrashRounds.Options.fromEnvironment(roundsVariable: "CHIME_CUT_ROUNDS", rounds: 3)
     options.powerCut = true

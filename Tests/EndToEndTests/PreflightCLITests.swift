@@ -6,7 +6,7 @@ import Testing
 
 /// `chime attachment check` and `chime sound inspect`: the built `chime` binary run on the media
 /// fixtures and on broken copies of them, with no daemon.
-@Suite struct PreflightCLITests {
+@Suite(.testTimeLimit) struct PreflightCLITests {
   struct Run {
     var status: Int32
     var stdout: String

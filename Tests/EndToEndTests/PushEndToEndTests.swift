@@ -7,7 +7,7 @@ import Testing
 /// `chime push` and `chime extension run --service` against the real chimed: the README's two
 /// pushes (a media URL turned into an image attachment, and a slow extension delivered with its
 /// best attempt), a crash mid-work, and refusals with their field paths.
-@Suite struct PushEndToEndTests {
+@Suite(.testTimeLimit) struct PushEndToEndTests {
   static let app = "org.example.news"
   static let payload = #"{"aps": {"alert": {"title": "New picture", "body": "Someone posted a photo"}, "mutable-content": 1}, "media-url": "https://example.com/cat.png"}"#
 

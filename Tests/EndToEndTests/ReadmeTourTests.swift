@@ -5,7 +5,7 @@ import Testing
 /// The README's "A tour of the CLI" runs exactly as written, against a daemon in a temporary
 /// directory (the tour's `chime` lines, comments dropped, words split as a shell would for
 /// double quotes).
-@Suite struct ReadmeTourTests {
+@Suite(.testTimeLimit) struct ReadmeTourTests {
   /// The repository's root directory.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

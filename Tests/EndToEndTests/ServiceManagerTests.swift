@@ -7,7 +7,7 @@ import Testing
 
 /// chimed under a service manager: socket activation, readiness and stopping through
 /// libsystemd, with systemd's own activator and a test listener standing in for systemd.
-@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.socketActivate),
+@Suite(.testTimeLimit, .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.socketActivate),
                 "needs systemd-socket-activate (Debian's systemd package; make deps installs it)"))
 struct ServiceManagerTests {
   @Test func aSocketActivatedDaemonServesTheInheritedSocketAndReportsReadyAndStopping() async throws {

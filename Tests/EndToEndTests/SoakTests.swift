@@ -5,7 +5,7 @@ import Testing
 /// chimed under a steady mixed load keeps its resident memory and open descriptors flat and
 /// answers every call (see `Soak`). `make soak MINUTES=10` runs it long (`CHIME_SOAK_SECONDS`);
 /// `make test` runs 15 s of it.
-@Suite struct SoakTests {
+@Suite(.scaledTimeLimit(by: "CHIME_SOAK_SECONDS", secondsEach: 1)) struct SoakTests {
   @Test func memoryAndDescriptorsStayFlatUnderMixedLoad() async throws {
     let environment = ProcessInfo.processInfo.environment
     var options = Soak.Options()

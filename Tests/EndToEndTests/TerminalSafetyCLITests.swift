@@ -6,7 +6,7 @@ import Testing
 /// Any app of the user can put escape sequences in a title or an identifier; the CLI's human
 /// output shows them escaped, so printing a list can never repaint or retitle the terminal.
 /// JSON output stays exact.
-@Suite(.serialized) struct TerminalSafetyCLITests {
+@Suite(.testTimeLimit, .serialized) struct TerminalSafetyCLITests {
   static let hostileTitle = "\u{1B}]0;pwned\u{07}\u{1B}[31mRed\u{1B}[0m"
   static let shownTitle = "\\e]0;pwned\\x07\\e[31mRed\\e[0m"
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `chime attachment thumbnail`: the built `chime` binary renders the thumbnail a notification
 /// shows, with no daemon, and refuses bad input with a status line and a non-zero exit.
-@Suite struct ThumbnailCLITests {
+@Suite(.testTimeLimit) struct ThumbnailCLITests {
   let dir = TemporaryDirectory()
 
   func chime(_ arguments: [String]) throws -> ChimeCLI.Run {

@@ -5,7 +5,7 @@ import Testing
 
 /// `--version` names the release and, built from a git clone, the commit (scripts/git-revision.sh
 /// through the GitRevision plugin), the same for both binaries.
-@Suite struct VersionTests {
+@Suite(.testTimeLimit) struct VersionTests {
   @Test func theReleaseNumberWithTheRevisionWhenKnown() {
     #expect(ChimeVersion.described(revision: nil) == ChimeVersion.string)
     #expect(ChimeVersion.described(revision: "") == ChimeVersion.string)
