@@ -111,11 +111,12 @@ import Testing
     let setUp = try await setUp(d, over: transport)
     let app = setUp.app, ext = setUp.ext
     var stream = setUp.stream, events = setUp.events
-    async let answered = app.respond(to: "lunch", action: "accept")
+    let answered = Task { try await app.respond(to: "lunch", action: "accept") }
     let asked = try await nextExtensionEvent(&stream)
     d.advance(seconds: 4.9)
     d.advance(seconds: 0.1)
-    #expect(try await answered.removed)
+    // Bounded: a deadline computed wrong would leave the response waiting for ever.
+    #expect(try await withTimeout(10, "the response once its extension's deadline passed") { try await answered.value }.removed)
     #expect(try await nextEvent(&events) { $0.kind == .response }.response?.actionIdentifier == "accept")
     let late = await caughtError { try await ext.answerResponse(asked.responseID, extension: "ui", with: .doNotDismiss) }
     #expect(late?.reason == "RESPONSE_NOT_AWAITED")
