@@ -45,35 +45,35 @@ final class CallRouter {
       reply(.success(server))
     }
     table.unary(Calls.add) { call, request, reply in
-      service.add(app: call.app, request: request, reply: reply)
+      service.intake.add(app: call.app, request: request, reply: reply)
     }
     table.unary(Calls.getPending) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
-      service.pending(app: call.app, page: page, reply: reply)
+      service.listings.pending(app: call.app, page: page, reply: reply)
     }
     table.unary(Calls.getDelivered) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
-      service.delivered(app: call.app, page: page, reply: reply)
+      service.listings.delivered(app: call.app, page: page, reply: reply)
     }
     table.unary(Calls.removePending) { call, identifiers, reply in
-      service.removePending(app: call.app, identifiers: identifiers, reply: reply)
+      service.listings.removePending(app: call.app, identifiers: identifiers, reply: reply)
     }
     table.unary(Calls.removeAllPending) { call, _, reply in
-      service.removePending(app: call.app, identifiers: nil, reply: reply)
+      service.listings.removePending(app: call.app, identifiers: nil, reply: reply)
     }
     table.unary(Calls.removeDelivered) { call, identifiers, reply in
-      service.removeDelivered(app: call.app, identifiers: identifiers, reply: reply)
+      service.listings.removeDelivered(app: call.app, identifiers: identifiers, reply: reply)
     }
     table.unary(Calls.removeAllDelivered) { call, _, reply in
-      service.removeDelivered(app: call.app, identifiers: nil, reply: reply)
+      service.listings.removeDelivered(app: call.app, identifiers: nil, reply: reply)
     }
     table.serverStreaming(Calls.subscribe) { call, cursor, send throws(ChimeError) in
       let app = call.app
       let sink = StreamSink(send: send)
-      let token = try service.subscribe(app: app, after: cursor, sink: sink)
+      let token = try service.listings.subscribe(app: app, after: cursor, sink: sink)
       call.onCancel = {
         _ = sink  // the hub holds the sink weakly; the call keeps it alive
-        service.unsubscribe(app: app, token: token)
+        service.listings.unsubscribe(app: app, token: token)
       }
     }
     table.unary(Calls.nextTriggerDates) { _, request, reply throws(ChimeError) in
@@ -84,66 +84,66 @@ final class CallRouter {
       reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count)))
     }
     table.unary(Calls.setCategories) { call, categories, reply in
-      service.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }
+      service.apps.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }
     }
     table.unary(Calls.getCategories) { call, _, reply in
-      service.categories(app: call.app, reply: reply)
+      service.apps.categories(app: call.app, reply: reply)
     }
     table.unary(Calls.respond) { call, response, reply in
-      service.respond(app: call.app, response: response, reply: reply)
+      service.responses.respond(app: call.app, response: response, reply: reply)
     }
     table.serverStreaming(Calls.registerExtension) { call, registration, send throws(ChimeError) in
       let app = call.app
       let sink = ExtensionStreamSink(send: send)
-      let token = try service.registerExtension(app: app, registration, sink: sink)
+      let token = try service.responses.registerExtension(app: app, registration, sink: sink)
       call.onCancel = {
         _ = sink  // the hub holds the sink weakly; the call keeps it alive
-        service.unregisterExtension(app: app, token: token)
+        service.responses.unregisterExtension(app: app, token: token)
       }
     }
     table.unary(Calls.answerResponse) { call, request, reply throws(ChimeError) in
-      try service.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
+      try service.responses.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
       reply(.success(Empty()))
     }
     table.unary(Calls.pressMediaButton) { call, press, reply in
-      service.pressMediaButton(app: call.app, press: press, reply: reply)
+      service.responses.pressMediaButton(app: call.app, press: press, reply: reply)
     }
     table.unary(Calls.reportMediaPlayback) { call, report, reply in
-      service.reportMediaPlayback(app: call.app, report: report) { reply($0.map { _ in Empty() }) }
+      service.responses.reportMediaPlayback(app: call.app, report: report) { reply($0.map { _ in Empty() }) }
     }
     table.unary(Calls.push) { call, submission, reply in
-      service.push(app: call.app, submission: submission, reply: reply)
+      service.intake.push(app: call.app, submission: submission, reply: reply)
     }
     table.unary(Calls.answerService) { call, request, reply throws(ChimeError) in
-      try service.answerService(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.requestID, answer: request.answer)
+      try service.intake.answerService(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.requestID, answer: request.answer)
       reply(.success(Empty()))
     }
     table.unary(Calls.requestAuthorization) { call, options, reply in
-      service.requestAuthorization(app: call.app, options: options, reply: reply)
+      service.authorization.requestAuthorization(app: call.app, options: options, reply: reply)
     }
     table.unary(Calls.getSettings) { call, _, reply in
-      service.getSettings(app: call.app, reply: reply)
+      service.authorization.getSettings(app: call.app, reply: reply)
     }
     table.unary(Calls.setBadgeCount) { call, count, reply in
-      service.setBadgeCount(app: call.app, count: count) { reply($0.map { Empty() }) }
+      service.authorization.setBadgeCount(app: call.app, count: count) { reply($0.map { Empty() }) }
     }
     // A user-side call: the app it changes is in the request; the caller's app id is not used.
     table.unary(Calls.setAppSettings) { _, change, reply in
-      service.setAppSettings(change, reply: reply)
+      service.authorization.setAppSettings(change, reply: reply)
     }
     table.unary(Calls.registerApp) { call, registration, reply in
-      service.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
+      service.apps.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
                           bundle: registration.bundle, displayName: registration.displayName,
                           desktopEntry: registration.desktopEntry, reply: reply)
     }
     table.unary(Calls.getApp) { call, _, reply in
-      service.app(app: call.app, reply: reply)
+      service.apps.app(app: call.app, reply: reply)
     }
     table.unary(Calls.listApps) { _, _, reply in
-      service.apps(reply: reply)
+      service.apps.apps(reply: reply)
     }
     table.unary(Calls.checkSound) { call, name, reply in
-      service.checkSound(app: call.app, name: name, reply: reply)
+      service.apps.checkSound(app: call.app, name: name, reply: reply)
     }
     return table
   }

@@ -1,8 +1,18 @@
 import ChimeCore
 import ChimeStore
 
-/// Responses: the user opened, dismissed or answered a delivered notification.
-extension NotificationService {
+/// Responses: the user opened, dismissed or answered a delivered notification, routed through
+/// the app's content extensions first; the extensions' registrations, answers and media
+/// buttons. Loop thread only.
+final class ResponseService {
+  typealias Reply<T> = ServiceContext.Reply<T>
+
+  let context: ServiceContext
+
+  init(context: ServiceContext) {
+    self.context = context
+  }
+
   /// Checks `response` against the app's delivered notification and the category snapshot it
   /// was delivered with, asks the category's first content extension (keep, dismiss, or
   /// dismiss and forward; `.noExtension` when there is none or it does not answer by the
@@ -16,14 +26,14 @@ extension NotificationService {
   func respond(app: String, response: NotificationResponse, reply: @escaping Reply<RespondResult>) {
     var response = response
     if response.actionIdentifier.isEmpty { response.actionIdentifier = NotificationAction.defaultIdentifier }
-    response.at = clock.now()
+    response.at = context.clock.now()
     do {
       try ResponsePlan.validate(response)
     } catch {
       return reply(.failure(error))
     }
-    let database = self.database, identifier = response.notificationIdentifier
-    loop.runBlocking(catching: { () throws(ChimeError) in
+    let database = context.database, identifier = response.notificationIdentifier
+    context.loop.runBlocking(catching: { () throws(ChimeError) in
       try database.delivered(app: app, identifier: identifier)
     }, then: { [self] (read: Result<DeliveredNotification?, ChimeError>) in
       let checked = Result { () throws(ChimeError) -> DeliveredNotification? in
@@ -40,27 +50,28 @@ extension NotificationService {
       // The first content extension of the category is asked before anything is recorded;
       // without one (or without an answer in time) the response goes ahead as if there were none.
       let category = delivered.request.content.categoryIdentifier
-      let routed = extensions.routes(app: app, category: category)
+      let extensions = context.extensions
+      let routed = extensions.hub.routes(app: app, category: category)
       var asked: String?
       let commit = { [self] (answer: ExtensionAnswer) in
         let plan = ResponsePlan.decide(response, extension: answer)
-        writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
+        context.writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
           reply(result.map { outcome in
-            published(outcome.events, files: outcome.discardedFiles, app: app)
-            extensions.responded(response, category: category, app: app, except: asked)
+            context.published(outcome.events, files: outcome.discardedFiles, app: app)
+            extensions.hub.responded(response, category: category, app: app, except: asked)
             return RespondResult(routedTo: routed, removed: outcome.removed)
           })
         }
       }
-      let deadline = response.at.adding(millis: extensionAnswerTimeoutMillis)
+      let deadline = response.at.adding(millis: extensions.answerTimeoutMillis)
       // Not once chimed is stopping (the deadline timer is gone): nothing would end the wait.
-      if extensionTimer != nil {
-        asked = extensions.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
+      if extensions.mayWait {
+        asked = extensions.hub.ask(app: app, category: category, response: response, deadline: deadline, resolve: commit)
       }
       if asked == nil {
         commit(.noExtension)
       } else {
-        armExtensionDeadline()
+        extensions.armDeadline()
       }
     })
   }

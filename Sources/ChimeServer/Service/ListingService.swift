@@ -2,10 +2,24 @@ import ChimeCore
 import ChimeStore
 
 /// Listing, removing and subscribing: the calls that read the store or remove from it.
-extension NotificationService {
+/// Loop thread only.
+final class ListingService {
+  typealias Reply<T> = ServiceContext.Reply<T>
+
+  /// Listing pages stop short of this many bytes of records, so a reply fits the 1 MiB frame
+  /// every client accepts by default, whatever the page size asked for.
+  static let replyBudgetBytes = (1 << 20) - 64 * 1024
+
+  let context: ServiceContext
+
+  init(context: ServiceContext) {
+    self.context = context
+  }
+
   /// Each request carries the attributes of the content extension live now for its category.
   func pending(app: String, page: PageRequest, reply: @escaping Reply<Page<PendingRequest>>) {
-    read({ [self] result in
+    let extensions = context.extensions.hub
+    context.read({ result in
       reply(result.map { page in
         var page = page
         for i in page.items.indices {
@@ -17,7 +31,7 @@ extension NotificationService {
   }
 
   func delivered(app: String, page: PageRequest, reply: @escaping Reply<Page<DeliveredNotification>>) {
-    read(reply) { (database) throws(ChimeError) in try database.deliveredPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
+    context.read(reply) { (database) throws(ChimeError) in try database.deliveredPage(app: app, page: page, maxBytes: Self.replyBudgetBytes) }
   }
 
   /// nil identifiers removes all of the app's pending requests.
@@ -26,9 +40,9 @@ extension NotificationService {
       reply(.failure(error))
       return
     }
-    writer.submit(Remove(from: .pending, app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+    context.writer.submit(Remove(from: .pending, app: app, identifiers: identifiers, at: context.clock.now())) { [context] result in
       reply(result.map { outcome in
-        published(outcome.events, files: outcome.discardedFiles, app: app)
+        context.published(outcome.events, files: outcome.discardedFiles, app: app)
         return outcome.removed
       })
     }
@@ -39,28 +53,23 @@ extension NotificationService {
       reply(.failure(error))
       return
     }
-    writer.submit(Remove(from: .delivered, app: app, identifiers: identifiers, at: clock.now())) { [self] result in
+    context.writer.submit(Remove(from: .delivered, app: app, identifiers: identifiers, at: context.clock.now())) { [context] result in
       reply(result.map { outcome in
-        published(outcome.events, files: outcome.discardedFiles, app: app)
+        context.published(outcome.events, files: outcome.discardedFiles, app: app)
         return outcome.removed
       })
     }
   }
 
   func subscribe(app: String, after cursor: UInt64?, sink: any EventSink) throws(ChimeError) -> UInt64 {
-    try hub.subscribe(app: app, after: cursor, sink: sink)
+    try context.hub.subscribe(app: app, after: cursor, sink: sink)
   }
 
   func unsubscribe(app: String, token: UInt64) {
-    hub.unsubscribe(app: app, token: token)
+    context.hub.unsubscribe(app: app, token: token)
   }
 
-  func read<T: Sendable>(_ reply: @escaping Reply<T>, _ query: @escaping @Sendable (ChimeDatabase) throws(ChimeError) -> T) {
-    let database = self.database
-    loop.runBlocking(catching: { () throws(ChimeError) in try query(database) }, then: reply)
-  }
-
-  func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {
+  private func checkIdentifiers(_ identifiers: [String]) -> ChimeError? {
     guard identifiers.count <= Limits.identifiersPerCallMax else {
       return ChimeError(.tooManyIdentifiers, "at most \(Limits.identifiersPerCallMax) identifiers per call", field: "identifiers")
     }

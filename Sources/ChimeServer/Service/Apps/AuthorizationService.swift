@@ -4,46 +4,41 @@ import Logging
 
 /// Authorization, settings and badge. Decisions come from ChimeCore (`AuthorizationPolicy`,
 /// `AppSettingsChange`, `DeliveryPermissions`) over the loop's copy of every app's record
-/// (`authorizations`); the store records them, and the copy follows each commit.
-extension NotificationService {
-  /// `app`'s record as committed (`.none` when nothing is recorded).
-  func authorization(of app: String) -> AppAuthorization {
-    authorizations[app] ?? .none
-  }
+/// (`AuthorizationBook`); the store records them, and the copy follows each commit. Loop
+/// thread only.
+final class AuthorizationService {
+  typealias Reply<T> = ServiceContext.Reply<T>
 
-  /// What `app` may do now.
-  func permissions(of app: String) -> DeliveryPermissions {
-    DeliveryPermissions(authorization(of: app), policy: policy)
-  }
+  let context: ServiceContext
+  private var access: AuthorizationBook { context.access }
 
-  /// `app`'s status, effective settings and badge count.
-  func settings(of app: String) -> NotificationSettings {
-    NotificationSettings(authorization(of: app), policy: policy)
+  init(context: ServiceContext) {
+    self.context = context
   }
 
   /// `RequestAuthorization`: the first request records the policy's decision (allow what was
   /// asked, quietly when provisional; or deny); later ones answer the record unchanged, as do
   /// requests after the user allowed or denied the app. Answers whether the app may post.
   func requestAuthorization(app: String, options: AuthorizationOptions, reply: @escaping Reply<AuthorizationResult>) {
-    let recorded = authorization(of: app)
+    let recorded = access.authorization(of: app)
     guard recorded.status == .notDetermined else { return reply(.success(authorizationResult(app))) }
-    let decided = policy.decide(options, recorded: recorded)
-    writer.submit(SetAuthorization(app: app, status: decided.status, granted: decided.granted, firstDecision: true, at: clock.now())) { [self] result in
+    let decided = access.policy.decide(options, recorded: recorded)
+    context.writer.submit(SetAuthorization(app: app, status: decided.status, granted: decided.granted, firstDecision: true, at: context.clock.now())) { [self] result in
       reply(result.map { stored in
-        authorizations[app] = stored
-        logger.info("authorization decided", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
+        access.recorded(stored, app: app)
+        context.logger.info("authorization decided", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
         return authorizationResult(app)
       })
     }
   }
 
   private func authorizationResult(_ app: String) -> AuthorizationResult {
-    AuthorizationResult(granted: permissions(of: app).mayPost, settings: settings(of: app))
+    AuthorizationResult(granted: access.permissions(of: app).mayPost, settings: access.settings(of: app))
   }
 
   /// `GetSettings`: answered from the loop's copy, which holds every commit so far.
   func getSettings(app: String, reply: @escaping Reply<NotificationSettings>) {
-    reply(.success(settings(of: app)))
+    reply(.success(access.settings(of: app)))
   }
 
   /// `SetBadgeCount`: sets the calling app's badge (0 clears it); a change is an event.
@@ -54,11 +49,11 @@ extension NotificationService {
     guard count >= 0 else {
       return reply(.failure(ChimeError(.badgeInputInvalid, "the badge count must be 0 or more (got \(count))", field: "count")))
     }
-    guard permissions(of: app).effective.contains(.badge) else {
+    guard access.permissions(of: app).effective.contains(.badge) else {
       return reply(.failure(ChimeError(.badgeNotAllowed, "\(app) may not change its badge: its badge setting is off or it is not allowed notifications")))
     }
-    writer.submit(SetBadge(app: app, count: count, at: clock.now())) { [self] result in
-      reply(result.map { outcome in published(outcome.events, files: [], app: app) })
+    context.writer.submit(SetBadge(app: app, count: count, at: context.clock.now())) { [self] result in
+      reply(result.map { outcome in context.published(outcome.events, files: [], app: app) })
     }
   }
 
@@ -75,14 +70,14 @@ extension NotificationService {
     }
     let app = change.appID
     guard change.status != nil || !change.enable.isEmpty || !change.disable.isEmpty else {
-      return reply(.success(settings(of: app)))
+      return reply(.success(access.settings(of: app)))
     }
-    let changed = change.applied(to: authorization(of: app))
-    writer.submit(SetAuthorization(app: app, status: changed.status, granted: changed.granted, firstDecision: false, at: clock.now())) { [self] result in
+    let changed = change.applied(to: access.authorization(of: app))
+    context.writer.submit(SetAuthorization(app: app, status: changed.status, granted: changed.granted, firstDecision: false, at: context.clock.now())) { [self] result in
       reply(result.map { stored in
-        authorizations[app] = stored
-        logger.info("settings changed by the user", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
-        return settings(of: app)
+        access.recorded(stored, app: app)
+        context.logger.info("settings changed by the user", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
+        return access.settings(of: app)
       })
     }
   }

@@ -4,7 +4,7 @@ import ChimeStore
 /// Media play/pause buttons of content extensions: the user presses one (shown to the live
 /// extension of the notification's category as `ExtensionEvent.media`), the extension reports
 /// its media started or paused playing (kept with the delivered notification).
-extension NotificationService {
+extension ResponseService {
   /// Shows a press of `press.notificationIdentifier`'s media button to the first live
   /// extension (by identifier) of its category; answers that extension's identifier.
   ///
@@ -16,15 +16,15 @@ extension NotificationService {
     } catch {
       return reply(.failure(error))
     }
-    let database = self.database, identifier = press.notificationIdentifier
-    loop.runBlocking(catching: { () throws(ChimeError) in
+    let database = context.database, identifier = press.notificationIdentifier
+    context.loop.runBlocking(catching: { () throws(ChimeError) in
       try database.delivered(app: app, identifier: identifier)
     }, then: { [self] (read: Result<DeliveredNotification?, ChimeError>) in
       reply(Result { () throws(ChimeError) -> String in
         let delivered = try read.get()
         let category = delivered?.request.content.categoryIdentifier ?? ""
-        let target = try MediaControl.checkPress(identifier, delivered: delivered, live: extensions.live(app: app, category: category))
-        guard extensions.send(ExtensionEvent(media: press), app: app, to: target) else {
+        let target = try MediaControl.checkPress(identifier, delivered: delivered, live: context.extensions.hub.live(app: app, category: category))
+        guard context.extensions.hub.send(ExtensionEvent(media: press), app: app, to: target) else {
           throw ChimeError(.extensionNotLive, "content extension \"\(target)\" went away", field: "notification_identifier")
         }
         return target
@@ -42,9 +42,9 @@ extension NotificationService {
       try RequestValidator.validateIdentifier(report.notificationIdentifier, field: "notification_identifier")
       // The registration is checked here (only the loop knows it); the notification and its
       // category in the write transaction.
-      let registration = extensions.registration(app: app, identifier: report.extensionIdentifier)
+      let registration = context.extensions.hub.registration(app: app, identifier: report.extensionIdentifier)
       if registration == nil { try MediaControl.checkReport(report, delivered: nil, registration: nil) }
-      writer.submit(SetMediaPlayback(app: app, report: report, categories: registration?.categoryIdentifiers ?? []), completion: reply)
+      context.writer.submit(SetMediaPlayback(app: app, report: report, categories: registration?.categoryIdentifiers ?? []), completion: reply)
     } catch {
       reply(.failure(error))
     }

@@ -7,7 +7,7 @@ import Foundation
 /// first, within a deadline and a grace period on the service's clock. The user always gets
 /// the notification: the delivered record's `push` (and the `delivered` event's note) says
 /// which content it carries and why.
-extension NotificationService {
+extension IntakeService {
   /// Parses and checks `submission`, asks the service extension when the payload is mutable
   /// and one is live, then delivers; answers with what was delivered.
   ///
@@ -26,17 +26,18 @@ extension NotificationService {
     } catch {
       return reply(.failure(error))
     }
-    if let refusal = permissions(of: app).refusal(app: app, policy: policy, status: authorization(of: app).status) {
+    if let refusal = context.access.refusal(app: app) {
       return reply(.failure(refusal))
     }
     let mutable = payload.mutableContent
     // Not once chimed is stopping (the deadline timer is gone): nothing would end the wait.
-    guard mutable, extensionTimer != nil, let extensionIdentifier = extensions.serviceExtension(app: app) else {
+    let extensions = context.extensions
+    guard mutable, extensions.mayWait, let extensionIdentifier = extensions.hub.serviceExtension(app: app) else {
       let (content, push) = ServicePlan.decide(original: request.content, mutable: mutable, extensionIdentifier: nil, answer: nil, bestAttempt: false)
       return deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
     }
-    let deadline = clock.now().adding(millis: pushLimits.timeoutMillis)
-    let asked = extensions.askService(app: app, request: request, deadline: deadline, graceMillis: pushLimits.graceMillis) { [self] answer, bestAttempt in
+    let deadline = context.clock.now().adding(millis: pushLimits.timeoutMillis)
+    let asked = extensions.hub.askService(app: app, request: request, deadline: deadline, graceMillis: pushLimits.graceMillis) { [self] answer, bestAttempt in
       let (content, push) = ServicePlan.decide(original: request.content, mutable: true, extensionIdentifier: extensionIdentifier,
                                                answer: answer, bestAttempt: bestAttempt)
       deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
@@ -45,7 +46,7 @@ extension NotificationService {
       let (content, push) = ServicePlan.decide(original: request.content, mutable: true, extensionIdentifier: nil, answer: nil, bestAttempt: false)
       deliverPushed(app: app, request: request, content: content, push: push, reply: reply)
     } else {
-      armExtensionDeadline()
+      extensions.armDeadline()
     }
   }
 
@@ -53,8 +54,8 @@ extension NotificationService {
   ///
   /// - Throws: NOT_FOUND `SERVICE_REQUEST_NOT_AWAITED`.
   func answerService(app: String, extensionIdentifier: String, id: UInt64, answer: ServiceAnswer) throws(ChimeError) {
-    try extensions.answerService(app: app, extensionIdentifier: extensionIdentifier, id: id, answer)
-    armExtensionDeadline()
+    try context.extensions.hub.answerService(app: app, extensionIdentifier: extensionIdentifier, id: id, answer)
+    context.extensions.armDeadline()
   }
 
   /// Resolves the sound and stages the attachments of the chosen content (each file alone: a
@@ -79,7 +80,7 @@ extension NotificationService {
   /// took the room since the look-ahead) is retried without the attachments, which are then
   /// recorded as refused: the notification is never lost to its attachments.
   private func commitPushed(app: String, prepared: PreparedRequest, push: PushDelivery, reply: @escaping Reply<PushResult>) {
-    writer.submit(immediateDelivery(app: app, prepared: prepared, at: clock.now(), push: push)) { [self] result in
+    context.writer.submit(immediateDelivery(app: app, prepared: prepared, at: context.clock.now(), push: push)) { [self] result in
       switch result {
       case .failure(let error) where error.has(.attachmentQuotaExceeded) && !prepared.staged.isEmpty:
         var without = prepared
@@ -95,7 +96,7 @@ extension NotificationService {
       case .failure(let error):
         settleFiles(of: prepared, committed: false) { reply(.failure(error)) }
       case .success(let outcome):
-        published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
+        context.published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
         let answer = PushResult(delivered: outcome.delivered, replaced: outcome.replaced)
         settleFiles(of: prepared, committed: true) { reply(.success(answer)) }
       }

@@ -2,8 +2,20 @@ import ChimeCore
 import ChimeStore
 import ChimeSystem
 
-/// App layouts and sound lookup. Directory checks run off the loop.
-extension NotificationService {
+/// App layouts, sound lookup and categories. Directory checks run off the loop. Loop thread
+/// only.
+final class AppRegistry {
+  typealias Reply<T> = ServiceContext.Reply<T>
+
+  let context: ServiceContext
+  /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
+  let appsDirectory: String
+
+  init(context: ServiceContext, appsDirectory: String) {
+    self.context = context
+    self.appsDirectory = appsDirectory
+  }
+
   /// Records where `app` keeps its container, group containers and bundle. Empty container or
   /// bundle means the default under the apps directory. Every directory given must exist, be a
   /// directory and belong to the daemon's user (the only user it serves).
@@ -26,9 +38,9 @@ extension NotificationService {
     if !container.isEmpty { given.append((container, "container")) }
     for (i, group) in groups.enumerated() { given.append((group, "group_containers[\(i)]")) }
     if !bundle.isEmpty { given.append((bundle, "bundle")) }
-    let now = clock.now()
+    let now = context.clock.now()
     let directories = given
-    loop.runBlocking({ () -> ChimeError? in
+    context.loop.runBlocking({ () -> ChimeError? in
       for (path, field) in directories {
         if let problem = Self.directoryProblem(path) {
           return ChimeError(.invalidAppDirectory, "\(path) \(problem)", field: field)
@@ -38,7 +50,7 @@ extension NotificationService {
     }, then: { [self] problem in
       if let problem { return reply(.failure(problem)) }
       layout.registered = true
-      writer.submit(.registerApp(layout: layout, at: now)) { result in
+      context.writer.submit(.registerApp(layout: layout, at: now)) { result in
         reply(result.map { _ in layout })
       }
     })
@@ -56,16 +68,15 @@ extension NotificationService {
 
   /// The app's registered layout, or its defaults (`registered` false).
   func app(app: String, reply: @escaping Reply<AppLayout>) {
-    let database = self.database, appsDirectory = self.appsDirectory
-    loop.runBlocking(catching: { () throws(ChimeError) in
+    let database = context.database, appsDirectory = self.appsDirectory
+    context.loop.runBlocking(catching: { () throws(ChimeError) in
       try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory)
     }, then: reply)
   }
 
   /// Every registered app. Any app may list them: layouts are paths of the same user.
   func apps(reply: @escaping Reply<[AppLayout]>) {
-    let database = self.database
-    loop.runBlocking(catching: { () throws(ChimeError) in try database.apps() }, then: reply)
+    context.read(reply) { (database) throws(ChimeError) in try database.apps() }
   }
 
   /// Where `name` would be found for `app` and what would play.
@@ -75,8 +86,8 @@ extension NotificationService {
     } catch {
       return reply(.failure(error))
     }
-    let database = self.database, appsDirectory = self.appsDirectory
-    loop.runBlocking(catching: { () throws(ChimeError) in
+    let database = context.database, appsDirectory = self.appsDirectory
+    context.loop.runBlocking(catching: { () throws(ChimeError) in
       SoundResolver.check(name: name, layout: try database.app(app) ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
     }, then: reply)
   }

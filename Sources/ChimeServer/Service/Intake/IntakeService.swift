@@ -2,16 +2,63 @@ import ChimeCore
 import ChimeStore
 
 /// One intake for every way a notification comes in (`Add`, `Push`, a service extension's
-/// answer): its files are prepared — a named sound looked up, attachments inspected and staged —
-/// off the loop when it has any, then the caller commits and answers, and the staged files are
-/// settled once the commit is known. An immediate delivery's record is built here too, so every
-/// way in shapes it by the app's permissions the same way.
-extension NotificationService {
+/// answer): the request is checked, its files are prepared — a named sound looked up,
+/// attachments inspected and staged — off the loop when it has any, the caller commits and
+/// answers, and the staged files are settled once the commit is known. An immediate delivery's
+/// record is built here too, so every way in shapes it by the app's permissions the same way.
+/// Loop thread only.
+final class IntakeService {
+  typealias Reply<T> = ServiceContext.Reply<T>
+
+  /// Pushed notifications: payload limit, service-extension deadline and grace.
+  struct PushLimits {
+    var payloadMaxBytes: Int
+    var timeoutMillis: Int64
+    var graceMillis: Int64
+  }
+
   /// How attachments are staged: all or nothing (`Add`: one bad file refuses the request), or
   /// each alone (`Push`: a refused file is left out and recorded, the rest is delivered).
   enum AttachmentStaging {
     case allOrNothing
     case eachAlone
+  }
+
+  let context: ServiceContext
+  let zones: ZonePlanner
+  /// Where default app layouts live (`<apps>/<id>/container`, `.../bundle`).
+  let appsDirectory: String
+  /// `chimed --max-pending-per-app`.
+  let maxPendingPerApp: Int
+  let pushLimits: PushLimits
+  /// See `ServerConfiguration.beforeStaging`.
+  private let beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
+  /// Requests that looked at files (sound lookup, attachment staging) and have not answered
+  /// yet: preparing, committing, or finishing their staged files. Shutdown waits for them.
+  private(set) var preparing = 0
+  private var preparedWaiters: [() -> Void] = []
+
+  init(context: ServiceContext, zones: ZonePlanner, configuration: ServerConfiguration) {
+    self.context = context
+    self.zones = zones
+    appsDirectory = configuration.appsDirectory
+    maxPendingPerApp = configuration.maxPendingPerApp
+    pushLimits = PushLimits(payloadMaxBytes: configuration.pushPayloadMaxBytes, timeoutMillis: configuration.serviceExtensionTimeoutMillis,
+                            graceMillis: configuration.serviceExtensionGraceMillis)
+    beforeStaging = configuration.beforeStaging
+  }
+
+  /// Runs `action` once no request that went through the file path is still unanswered.
+  func whenPrepared(_ action: @escaping () -> Void) {
+    if preparing == 0 { action() } else { preparedWaiters.append(action) }
+  }
+
+  private func preparationEnded() {
+    preparing -= 1
+    guard preparing == 0 else { return }
+    let waiters = preparedWaiters
+    preparedWaiters.removeAll()
+    for waiter in waiters { waiter() }
   }
 
   /// Prepares `request`'s files and calls `commit` on the loop with the result. With nothing to
@@ -24,14 +71,14 @@ extension NotificationService {
   func prepareFiles(app: String, request: NotificationRequest, staging: AttachmentStaging, refusal: String,
                     failed: @escaping (ChimeError) -> Void,
                     commit: @escaping (_ prepared: PreparedRequest, _ answered: @escaping () -> Void) -> Void) {
-    let criticalAllowed = permissions(of: app).effective.contains(.criticalAlert)
+    let criticalAllowed = context.access.permissions(of: app).effective.contains(.criticalAlert)
     guard Self.needsFiles(request.content) else {
       // The layout is not read (no named sound), only its paths built.
       let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)
       return commit(PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout,
                                                                                     criticalAllowed: criticalAllowed)), {})
     }
-    let database = self.database, attachments = self.attachments, appsDirectory = self.appsDirectory
+    let database = context.database, attachments = context.attachments, appsDirectory = self.appsDirectory
     let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
     let work = { @Sendable () -> Result<PreparedRequest, ChimeError> in
       beforeStaging?(app, request.identifier)
@@ -57,9 +104,9 @@ extension NotificationService {
       }
     }
     if request.content.attachments.isEmpty {
-      loop.runBlocking(work, then: then)
+      context.loop.runBlocking(work, then: then)
     } else {
-      fileLane.run(work, then: then, refuse: { [self] in
+      context.fileLane.run(work, then: then, refuse: { [self] in
         failed(ChimeError(.shuttingDown, refusal))
         preparationEnded()
       })
@@ -81,11 +128,11 @@ extension NotificationService {
     let request = prepared.request
     let shape = DeliveryShape.decide(requested: request.content.sound, resolved: prepared.sound,
                                      badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
-                                     allowed: permissions(of: app).effective)
+                                     allowed: context.access.permissions(of: app).effective)
     var shown = request
     shown.content.interruptionLevel = shape.level
     var delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
-                                          extensionAttributes: extensions.attributes(app: app, category: shown.content.categoryIdentifier))
+                                          extensionAttributes: context.extensions.hub.attributes(app: app, category: shown.content.categoryIdentifier))
     delivered.push = push
     let note = [push?.note ?? "", shape.note].filter { !$0.isEmpty }.joined(separator: "; ")
     return DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)
@@ -97,7 +144,7 @@ extension NotificationService {
   func settleFiles(of prepared: PreparedRequest, committed: Bool, then: @escaping () -> Void) {
     let staged = prepared.staged
     guard !staged.isEmpty else { return then() }
-    let attachments = self.attachments
-    fileLane.runToEnd({ committed ? attachments.finish(staged) : attachments.abandon(staged) }, then: { _ in then() })
+    let attachments = context.attachments
+    context.fileLane.runToEnd({ committed ? attachments.finish(staged) : attachments.abandon(staged) }, then: { _ in then() })
   }
 }

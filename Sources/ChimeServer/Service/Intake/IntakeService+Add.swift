@@ -1,0 +1,66 @@
+import ChimeCore
+import ChimeStore
+
+/// `Add`: a request checked, its first fire planned, its files prepared, then committed as a
+/// pending request (or delivered at once without a trigger).
+extension IntakeService {
+  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
+    do {
+      try RequestValidator.validate(request)
+    } catch {
+      return reply(.failure(error))
+    }
+    if let refusal = context.access.refusal(app: app) {
+      return reply(.failure(refusal))
+    }
+    let now = context.clock.now()
+    let first: Instant
+    do {
+      first = try TriggerPlanner.firstFire(of: request.trigger, added: now, zone: zones.zone)
+    } catch {
+      return reply(.failure(error))
+    }
+    prepareFiles(app: app, request: request, staging: .allOrNothing,
+                 refusal: "chimed is shutting down; the request was not scheduled and its files are untouched",
+                 failed: { reply(.failure($0)) }) { [self] prepared, answered in
+      commitAdd(app: app, prepared: prepared, first: first, now: now) { answer in
+        reply(answer)
+        answered()
+      }
+    }
+  }
+
+  private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
+    let request = prepared.request
+    let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
+    if request.trigger == nil {
+      context.writer.submit(immediateDelivery(app: app, prepared: prepared, at: now)) { [self] result in
+        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+          context.published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
+          return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
+        }
+      }
+    } else {
+      let add = AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)
+      context.writer.submit(add) { [self] result in
+        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+          context.published(outcome.events, files: outcome.discardedFiles, app: app)
+          context.scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
+          return AddResult(pending: pending, replaced: outcome.replaced)
+        }
+      }
+    }
+  }
+
+  /// Answers an add once its commit is known, after its staged files are settled.
+  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddResult>,
+                                  committed: (Outcome) -> AddResult) {
+    switch result {
+    case .failure(let error):
+      settleFiles(of: prepared, committed: false) { reply(.failure(error)) }
+    case .success(let outcome):
+      let answer = committed(outcome)
+      settleFiles(of: prepared, committed: true) { reply(.success(answer)) }
+    }
+  }
+}

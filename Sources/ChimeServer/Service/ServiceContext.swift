@@ -1,0 +1,72 @@
+import ChimeCore
+import ChimeStore
+import Logging
+
+/// What every part of the service shares: the loop, the store and its writer, the clock, the
+/// subscribers, the presenter, the attachment store and its file lane, the live extensions, the
+/// apps' authorizations and the scheduler. Loop thread only.
+final class ServiceContext {
+  typealias Reply<T> = (Result<T, ChimeError>) -> Void
+
+  let loop: EventLoop
+  let database: ChimeDatabase
+  let writer: GroupCommitWriter
+  let clock: any WallClock
+  let logger: Logger
+  let hub: SubscriptionHub
+  let presenter: any Presenter
+  let attachments: AttachmentStore
+  /// Attachment staging, a few at a time (see FileLane).
+  let fileLane: FileLane
+  let extensions: ExtensionWaits
+  let access: AuthorizationBook
+  let scheduler: Scheduler
+
+  init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock, logger: Logger,
+       hub: SubscriptionHub, presenter: any Presenter, attachments: AttachmentStore, fileLane: FileLane,
+       extensions: ExtensionWaits, access: AuthorizationBook, scheduler: Scheduler) {
+    self.loop = loop
+    self.database = database
+    self.writer = writer
+    self.clock = clock
+    self.logger = logger
+    self.hub = hub
+    self.presenter = presenter
+    self.attachments = attachments
+    self.fileLane = fileLane
+    self.extensions = extensions
+    self.access = access
+    self.scheduler = scheduler
+  }
+
+  /// After a commit: events to subscribers (a badge change kept in the loop's copy), files
+  /// nothing holds off the store, a delivery to the live extensions and the presenter, removed
+  /// deliveries off the desktop.
+  func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
+    for event in events where event.kind == .badgeChanged {
+      access.badgeChanged(app: app, count: event.badgeCount ?? 0)
+    }
+    hub.publish(events, app: app)
+    discard(files)
+    for event in events where event.kind == .deliveredRemoved {
+      presenter.withdraw(app: app, identifiers: event.identifiers)
+    }
+    if let delivered {
+      extensions.hub.delivered(delivered, app: app)
+      presenter.present(delivered, app: app)
+    }
+  }
+
+  /// Unlinks attachment files nothing holds any more, in the file lane.
+  func discard(_ files: [String]) {
+    guard !files.isEmpty else { return }
+    let attachments = self.attachments
+    fileLane.runToEnd({ attachments.discard(files) }, then: { _ in })
+  }
+
+  /// Runs `query` on the work pool and answers its result on the loop.
+  func read<T: Sendable>(_ reply: @escaping Reply<T>, _ query: @escaping @Sendable (ChimeDatabase) throws(ChimeError) -> T) {
+    let database = self.database
+    loop.runBlocking(catching: { () throws(ChimeError) in try query(database) }, then: reply)
+  }
+}
