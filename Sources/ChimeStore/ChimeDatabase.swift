@@ -25,6 +25,8 @@ public final class ChimeDatabase: Sendable {
   public static let pageSize = 2048
 
   let pool: DatabasePool
+  /// The store's file (the pool's path is the URI that opens it through the store's VFS).
+  let path: String
   let logger: Logger
   let codec = RecordCodec()
   let eventRetention: Int
@@ -57,6 +59,7 @@ public final class ChimeDatabase: Sendable {
               checkAtOpenLimit: Int64 = ChimeDatabase.checkAtOpenLimitBytes) throws(ChimeError) {
     let logger = logger ?? Logger(label: "chime.store", factory: { _ in SwiftLogNoOpLogHandler() })
     self.logger = logger
+    self.path = path
     self.attachmentQuota = attachmentQuota
     self.eventRetention = max(eventRetention, 1)
     do {
@@ -65,8 +68,6 @@ public final class ChimeDatabase: Sendable {
       logger.error("cannot create the database file", metadata: ["path": "\(path)", "cause": "\(error)"])
       throw StoreError.unavailable(.open)
     }
-    // Every connection (the writer, the readers, the check below) writes its WAL through it.
-    WALWriteBuffer.installOnce()
     var configuration = Configuration()
     configuration.label = "chime.store"
     configuration.journalMode = .wal
@@ -85,7 +86,8 @@ public final class ChimeDatabase: Sendable {
       // Checked read-only first: opening the pool writes (GRDB makes sure a WAL file exists),
       // and nothing may write to a damaged store.
       deferredCheck = try Self.verify(path: path, limit: checkAtOpenLimit, logger: logger)
-      pool = try DatabasePool(path: path, configuration: configuration)
+      // The writer and the readers write the WAL through the store's VFS (WALWriteBuffer).
+      pool = try DatabasePool(path: WALWriteBuffer.openPath(path), configuration: configuration)
       // GRDB sets synchronous=NORMAL on the writer after `prepareDatabase` when it enables WAL.
       // An answered call must survive power loss, so the writer commits with FULL.
       try pool.writeWithoutTransaction { db in
@@ -150,14 +152,14 @@ public final class ChimeDatabase: Sendable {
   /// - Throws: DATA_LOSS `STORE_DAMAGED` saying what was found and what to do; the store's
   ///   read errors.
   public func verifyDeferred() throws(ChimeError) {
-    let outcome: Result<Void, any Error>? = gate.pass { Result { try Self.check(pool, path: pool.path, logger: logger) } }
+    let outcome: Result<Void, any Error>? = gate.pass { Result { try Self.check(pool, path: path, logger: logger) } }
     switch outcome {
     case nil: throw StoreError.closed
     case .success?: return
     case .failure(let error as ChimeError)?: throw error
     case .failure(let error as DatabaseError)? where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB:
-      throw Self.damaged(pool.path, error.message ?? "SQLite error \(error.resultCode.rawValue)")
-    case .failure(let error)?: throw StoreError.map(error, .read, logger: logger, context: "check of \(pool.path)")
+      throw Self.damaged(path, error.message ?? "SQLite error \(error.resultCode.rawValue)")
+    case .failure(let error)?: throw StoreError.map(error, .read, logger: logger, context: "check of \(path)")
     }
   }
 

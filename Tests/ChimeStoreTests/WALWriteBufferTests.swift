@@ -14,10 +14,9 @@ import Testing
 
   /// A GRDB pool on `name` in the temporary directory, WAL mode, with `synchronous` on its writer.
   func pool(_ name: String, synchronous: String) throws -> DatabasePool {
-    WALWriteBuffer.installOnce()
     var configuration = Configuration()
     configuration.maximumReaderCount = 2
-    let pool = try DatabasePool(path: dir.file(name), configuration: configuration)
+    let pool = try DatabasePool(path: WALWriteBuffer.openPath(dir.file(name)), configuration: configuration)
     try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
     return pool
   }
@@ -25,7 +24,7 @@ import Testing
   @Test func theStoreWritesEachCommitsFramesInOneWrite() throws {
     let database = try ChimeDatabase(path: dir.file("chime.db"))
     defer { database.close() }
-    #expect(String(cString: sqlite3_vfs_find(nil).pointee.zName) == WALWriteBuffer.name, "the process's default VFS")
+    #expect(String(cString: sqlite3_vfs_find(nil).pointee.zName) == "unix", "the process's default VFS is SQLite's own")
     let now = Instant(unixMillis: 1_800_000_000_000)
     func add(_ identifier: String) -> AddPending {
       let request = NotificationRequest(identifier: identifier, content: NotificationContent(title: "t"),
@@ -40,6 +39,29 @@ import Testing
     #expect(WALWriteBuffer.writesMade.withLock { $0[wal] ?? 0 } - before == 1, "the commit's frames in one write")
     #expect(try database.pending(app: "org.example.app", identifier: "one")?.request.identifier == "one")
     #expect(try database.pendingCount() == 2)
+  }
+
+  @Test func anotherConnectionInTheProcessKeepsSQLitesVFSAndSeesTheStoresCommits() throws {
+    let database = try ChimeDatabase(path: dir.file("chime.db"))
+    defer { database.close() }
+    let now = Instant(unixMillis: 1_800_000_000_000)
+    let request = NotificationRequest(identifier: "seen", content: NotificationContent(title: "t"),
+                                      trigger: .timeInterval(TimeIntervalTrigger(seconds: 60)))
+    _ = try database.commit(AddPending(app: "org.example.app", pending: PendingRequest(request: request, nextFire: now.adding(seconds: 60), added: now), at: now)).get()
+    // A plain pool on another file: its WAL goes straight to "unix", never through the buffer.
+    let other = try DatabasePool(path: dir.file("other.db"))
+    try other.write { db in try db.execute(sql: "CREATE TABLE t (n INTEGER)") }
+    #expect(WALWriteBuffer.writesMade.withLock { $0[dir.file("other.db-wal")] } == nil)
+    // A plain queue on the store's file reads the committed row.
+    let plain = try DatabaseQueue(path: dir.file("chime.db"))
+    #expect(try plain.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending") } == 1)
+  }
+
+  @Test func pathsWithURICharactersOpenThroughTheVFS() throws {
+    let database = try ChimeDatabase(path: dir.file("a dir?#%/chime.db"))
+    defer { database.close() }
+    #expect(try database.pendingCount() == 0)
+    #expect(FileManager.default.fileExists(atPath: dir.file("a dir?#%/chime.db")))
   }
 
   @Test(arguments: ["FULL", "NORMAL", "OFF"])

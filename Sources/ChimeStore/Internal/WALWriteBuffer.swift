@@ -20,15 +20,35 @@ internal import GRDBSQLite
 /// write that fails there is kept and returned by the file's next call. Every other file, and
 /// every other call, goes straight to "unix".
 ///
-/// `installOnce()` registers it as the process's default VFS: every SQLite connection the
-/// process opens uses it (chimed's store and its readers, the tests' stores).
+/// It is registered under its own name, not as the process's default: only connections opened
+/// through `openPath(_:)` (the store's writer and readers) use it; any other connection in the
+/// process gets SQLite's "unix" and sees the store's commits as usual (the frames are in the
+/// file before the commit's sync and before the WAL index is published).
 enum WALWriteBuffer {
   static let name = "chime-unix-walbuf"
 
-  /// Registers the VFS as the process default the first time it is called; true when it is
-  /// (false when SQLite has no "unix" VFS, which leaves SQLite's default in place).
+  /// Registers the VFS the first time it is called; true when it is (false when SQLite has no
+  /// "unix" VFS to wrap).
   @discardableResult
   static func installOnce() -> Bool { installed }
+
+  /// What to open `path` as so the connection uses this VFS: an SQLite URI naming it (SQLite is
+  /// built with URI filenames on, as Debian's is), or `path` itself when the VFS is not there.
+  static func openPath(_ path: String) -> String {
+    guard installOnce() else { return path }
+    // In a URI path only unreserved characters and "/" stand for themselves.
+    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+    var encoded = ""
+    for byte in path.utf8 {
+      if unreserved.contains(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        encoded += byte < 16 ? "%0" + hex : "%" + hex
+      }
+    }
+    return "file:" + encoded + "?vfs=" + name
+  }
 
   private static let installed: Bool = {
     guard let unix = sqlite3_vfs_find("unix") else { return false }
@@ -51,7 +71,7 @@ enum WALWriteBuffer {
       file.pointee.pMethods = UnsafePointer(methods)
       return rc
     }
-    return sqlite3_vfs_register(vfs, 1) == SQLITE_OK
+    return sqlite3_vfs_register(vfs, 0) == SQLITE_OK
   }()
 
   /// Writes made to each WAL file (by path), for the tests: one per piece.
