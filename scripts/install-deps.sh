@@ -35,6 +35,11 @@ packages=(
   notification-daemon   # a server that draws action buttons, for scripts/screenshot.sh
 )
 
+# `--bench`: the benchmark's peer too (Redis with appendfsync always, and redis-benchmark).
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(redis-server redis-tools)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -120,6 +120,9 @@ struct Bench: AsyncParsableCommand {
                  clients, store.total, store.seconds, store.rate))
     report.figure("adds-store-alone-\(clients)-per-tx", store.rate, "adds/s",
                   note: "ChimeDatabase.commit in-process, \(clients) AddPending per transaction, the load's identifier pattern")
+    // The floor the many-client goals count against: what the store itself does for its schema.
+    report.floor("chimed-store-alone-\(clients)-per-tx", store.rate, "adds/s",
+                 note: "chimed's own store, \(clients) adds per transaction, synchronous=FULL, no daemon")
     // And one add per transaction: what a lone add's commit costs in the store, beside the
     // one-row floor (the 1-client goal's).
     let lone = try StoreLoad.run(in: directory.path, clients: 1, total: single)
