@@ -55,7 +55,8 @@ proto-check: deps
 # The benchmark (release chimed, chime and chime-bench): every figure beside a floor measured in
 # the same run (SQLite FULL commits, a Unix-socket echo, Redis, systemctl) and the goals as
 # checks (many-client adds against chimed's own store alone; Redis, installed here, printed as
-# the peer). A missed goal is reported, not a failure. BENCH_ARGS adds flags, JSON=FILE writes every figure, floor and ratio there; e.g. BENCH_ARGS="--pending 1000000".
+# the peer). A missed goal is reported, not a failure. BENCH_ARGS adds flags, JSON=FILE writes
+# every figure, floor and ratio there; e.g. BENCH_ARGS="--pending 1000000".
 BENCH_ARGS ?=
 JSON ?=
 # The issue's memory and restart goals are stated for a million pending: the benchmark adds
