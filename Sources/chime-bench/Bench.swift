@@ -27,6 +27,8 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
   @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
+  @Flag(help: "Only chimed's store alone (adds per transaction as --clients forms them, and one per transaction) beside the SQLite floors, no daemon: for comparing store builds.")
+  var storeOnly = false
   @Option(help: "Adds of a 50 MB movie per movie client in the attachment phase.") var movies = 5
   @Option(help: "Clients adding movies at once in the attachment phase.") var movieClients = 4
   @Option(help: "chimed's attachment staging width (its default is 2; a large number means no limit).")
@@ -53,6 +55,15 @@ struct Bench: AsyncParsableCommand {
       let echo = try Floors.socketEcho(in: directory.path)
       print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
                    sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000, echo.p50Micros / 1000, echo.count))
+      return
+    }
+    if storeOnly {
+      let sqlite = try Floors.sqlite(in: directory.path)
+      let store = try StoreLoad.run(in: directory.path, clients: clients, total: parallel / 2)
+      let lone = try StoreLoad.run(in: directory.path, clients: 1, total: single)
+      print(String(format: "store alone: %d adds per transaction %.0f adds/s (%d adds) = %.2f× floor sqlite-full-64-row-tx %.0f rows/s; one add per transaction: commit p50 %.3f ms (%d adds) = %.2f× the one-row floor commit %.3f ms",
+                   clients, store.rate, store.total, store.rate / sqlite.batchRowsPerSecond, sqlite.batchRowsPerSecond,
+                   lone.commitP50Millis, lone.total, lone.commitP50Millis / (sqlite.singleCommitP50Micros / 1000), sqlite.singleCommitP50Micros / 1000))
       return
     }
     let daemonArguments = fileLaneWidth.map { ["--file-lane-width", "\($0)"] } ?? []
