@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import Testing
 @testable import ChimeWire
 
@@ -38,7 +39,7 @@ import Testing
   /// protobuf-c unpacks into the arena: a message with many strings and nested messages, more
   /// than one chunk's worth, decodes whole.
   @Test func messagesUnpackIntoTheArena() throws {
-    let pending = Fixtures.fullPending()
+    let pending = FullValues.fullPending()
     #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
   }
 

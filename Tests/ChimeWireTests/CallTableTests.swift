@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeCore
 import ChimeWire
 import Testing
@@ -22,16 +23,16 @@ import Testing
 
   @Test func requestsAndResponsesRoundTripThroughTheirDescriptors() throws {
     let removed = ["a", "b"]
-    try roundTrip(Calls.add, Fixtures.fullRequest(), AddResult(pending: Fixtures.fullPending(), replaced: true, delivered: Fixtures.fullDelivered()))
-    try roundTrip(Calls.getPending, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [Fixtures.fullPending()], nextPageToken: "p3"))
-    try roundTrip(Calls.getDelivered, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [Fixtures.fullDelivered()], nextPageToken: "p3"))
+    try roundTrip(Calls.add, FullValues.fullRequest(), AddResult(pending: FullValues.fullPending(), replaced: true, delivered: FullValues.fullDelivered()))
+    try roundTrip(Calls.getPending, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullPending()], nextPageToken: "p3"))
+    try roundTrip(Calls.getDelivered, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullDelivered()], nextPageToken: "p3"))
     try roundTrip(Calls.removePending, ["a", "b", "missing"], removed)
     try roundTrip(Calls.removeDelivered, ["a", "b", "missing"], removed)
     try roundTrip(Calls.removeAllPending, Empty(), removed)
     try roundTrip(Calls.removeAllDelivered, Empty(), removed)
     try roundTrip(
       Calls.nextTriggerDates,
-      WireCodec.NextTriggerDatesRequest(trigger: Fixtures.fullRequest().trigger, after: Instant(unixMillis: 5), count: 3),
+      WireCodec.NextTriggerDatesRequest(trigger: FullValues.fullRequest().trigger, after: Instant(unixMillis: 5), count: 3),
       [FireDate(instant: Instant(unixMillis: 1_000), utcOffsetSeconds: 3600, zoneIdentifier: "Europe/Berlin", dstNote: "gap")])
     let layout = AppLayout(appID: "org.example.tea", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")
     try roundTrip(Calls.registerApp, WireCodec.AppRegistration(container: "/c", groupContainers: ["/g1"], bundle: "/b"), layout)
@@ -41,17 +42,17 @@ import Testing
                   ServerInfo(version: "0.4.0 (git 0123456789ab-dirty)", processID: 4242, startedAt: Instant(unixMillis: 1_700_000_000_123),
                              dataDirectory: "/home/u/.local/state/chime", socketPath: "/run/user/1000/chime/chimed.sock"))
     try roundTrip(Calls.checkSound, "ding.caf",
-                  SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: Fixtures.fullSoundResolution()))
-    try roundTrip(Calls.setCategories, [Fixtures.fullCategory(), Fixtures.minimalCategory], Empty())
-    try roundTrip(Calls.getCategories, Empty(), [Fixtures.fullCategory(), Fixtures.minimalCategory])
+                  SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: FullValues.fullSoundResolution()))
+    try roundTrip(Calls.setCategories, [FullValues.fullCategory(), FullValues.minimalCategory], Empty())
+    try roundTrip(Calls.getCategories, Empty(), [FullValues.fullCategory(), FullValues.minimalCategory])
     try roundTrip(Calls.getCategories, Empty(), [])
-    try roundTrip(Calls.respond, Fixtures.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
+    try roundTrip(Calls.respond, FullValues.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
     try roundTrip(Calls.respond, NotificationResponse(notificationIdentifier: "n"), RespondResult(removed: false))
-    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())) == Fixtures.fullCategory())
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(FullValues.fullCategory())) == FullValues.fullCategory())
     // An action with an empty text input stays a text-input action.
-    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(Fixtures.fullCategory())).actions[2].textInput != nil)
+    #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(FullValues.fullCategory())).actions[2].textInput != nil)
     // A delivered notification without a category has none after the trip.
-    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(Fixtures.minimalDelivered)).category == nil)
+    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(FullValues.minimalDelivered)).category == nil)
     let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
     #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
     let full = ExtensionRegistration(extensionIdentifier: "e", categoryIdentifiers: ["a"], attributes: ExtensionAttributes(
@@ -74,13 +75,13 @@ import Testing
       try roundTrip(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: "p", notificationIdentifier: "song", playback: playback), Empty())
     }
     for event in [ExtensionEvent(media: MediaPress(notificationIdentifier: "song", command: .pause)),
-                  ExtensionEvent(response: Fixtures.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: Fixtures.fullDelivered()), ExtensionEvent(response: Fixtures.fullResponse())] {
+                  ExtensionEvent(response: FullValues.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: FullValues.fullDelivered()), ExtensionEvent(response: FullValues.fullResponse())] {
       #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
     }
 
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(41)) == 41)
     #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(nil)) == nil)
-    #expect(try Calls.subscribe.decodeMessage(Calls.subscribe.encodeMessage(Fixtures.fullEvent())) == Fixtures.fullEvent())
+    #expect(try Calls.subscribe.decodeMessage(Calls.subscribe.encodeMessage(FullValues.fullEvent())) == FullValues.fullEvent())
   }
 
   @Test func emptyRequestsAreNoBytesAndRefuseBytesThatAreNotAMessage() throws {

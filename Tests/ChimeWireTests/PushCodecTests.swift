@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeCore
 import ChimeWire
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// survive encode then decode; the push record is kept with a delivered notification's record.
 @Suite struct PushCodecTests {
   static func content() -> NotificationContent {
-    var c = Fixtures.fullRequest().content
+    var c = FullValues.fullRequest().content
     var loc = AlertLocalization()
     loc.titleLocKey = "T"
     loc.titleLocArgs = ["a", "b"]

@@ -1,3 +1,4 @@
+import ChimeTestSupport
 import ChimeCore
 import ChimeWire
 import Testing
@@ -5,21 +6,21 @@ import Testing
 /// Every message survives encode then decode, with all fields set and with all optional ones unset.
 @Suite struct WireCodecRoundTripTests {
   static let requests: [NotificationRequest] = {
-    var timeInterval = Fixtures.fullRequest()
+    var timeInterval = FullValues.fullRequest()
     timeInterval.trigger = .timeInterval(TimeIntervalTrigger(seconds: 3600.5, repeats: true))
     timeInterval.missedFire = MissedFirePolicy(action: .skip)
-    var oneShot = Fixtures.minimalRequest
+    var oneShot = FullValues.minimalRequest
     oneShot.trigger = .timeInterval(TimeIntervalTrigger(seconds: 5))
-    var floatingCalendar = Fixtures.minimalRequest
+    var floatingCalendar = FullValues.minimalRequest
     var components = CalendarComponents()
     components.hour = 8
     floatingCalendar.trigger = .calendar(CalendarTrigger(components: components))
-    var emptySound = Fixtures.minimalRequest
+    var emptySound = FullValues.minimalRequest
     emptySound.content.sound = Sound.none
     emptySound.content.badge = 3
     emptySound.content.relevanceScore = 0
     emptySound.missedFire = MissedFirePolicy(action: .deliver, maxLatenessSeconds: 1)
-    return [Fixtures.fullRequest(), Fixtures.minimalRequest, timeInterval, oneShot, floatingCalendar, emptySound]
+    return [FullValues.fullRequest(), FullValues.minimalRequest, timeInterval, oneShot, floatingCalendar, emptySound]
   }()
 
   @Test(arguments: requests)
@@ -30,7 +31,7 @@ import Testing
   @Test func everyInterruptionLevelAndSoundKind() throws {
     for level in InterruptionLevel.allCases {
       for kind: Sound.Kind in [.none, .default, .named, .defaultCritical, .criticalNamed] {
-        var r = Fixtures.minimalRequest
+        var r = FullValues.minimalRequest
         r.content.interruptionLevel = level
         r.content.sound = Sound(kind: kind, name: kind == .named ? "a.wav" : "")
         #expect(try WireCodec.decodeAddRequest(WireCodec.encodeAddRequest(r)) == r)
@@ -39,8 +40,8 @@ import Testing
   }
 
   @Test func addResponse() throws {
-    let full = AddResult(pending: Fixtures.fullPending(), replaced: true, delivered: Fixtures.fullDelivered())
-    let minimal = AddResult(pending: Fixtures.minimalPending, replaced: false)
+    let full = AddResult(pending: FullValues.fullPending(), replaced: true, delivered: FullValues.fullDelivered())
+    let minimal = AddResult(pending: FullValues.minimalPending, replaced: false)
     for result in [full, minimal] {
       #expect(try WireCodec.decodeAddResponse(WireCodec.encodeAddResponse(result)) == result)
     }
@@ -59,14 +60,14 @@ import Testing
   }
 
   @Test func getPendingResponse() throws {
-    let full = Page(items: [Fixtures.fullPending(identifier: "a"), Fixtures.minimalPending, Fixtures.fullPending(identifier: "c")], nextPageToken: "next")
+    let full = Page(items: [FullValues.fullPending(identifier: "a"), FullValues.minimalPending, FullValues.fullPending(identifier: "c")], nextPageToken: "next")
     for page in [full, Page<PendingRequest>(items: [])] {
       #expect(try WireCodec.decodeGetPendingResponse(WireCodec.encodeGetPendingResponse(page)) == page)
     }
   }
 
   @Test func getDeliveredResponse() throws {
-    let full = Page(items: [Fixtures.fullDelivered(identifier: "a"), Fixtures.minimalDelivered], nextPageToken: "n2")
+    let full = Page(items: [FullValues.fullDelivered(identifier: "a"), FullValues.minimalDelivered], nextPageToken: "n2")
     for page in [full, Page<DeliveredNotification>(items: [])] {
       #expect(try WireCodec.decodeGetDeliveredResponse(WireCodec.encodeGetDeliveredResponse(page)) == page)
     }
@@ -91,7 +92,7 @@ import Testing
   }
 
   @Test func event() throws {
-    #expect(try WireCodec.decodeEvent(WireCodec.encodeEvent(Fixtures.fullEvent())) == Fixtures.fullEvent())
+    #expect(try WireCodec.decodeEvent(WireCodec.encodeEvent(FullValues.fullEvent())) == FullValues.fullEvent())
     let minimal = Event(at: Instant(unixMillis: 0), kind: .subscribed)
     #expect(try WireCodec.decodeEvent(WireCodec.encodeEvent(minimal)) == minimal)
   }
@@ -99,7 +100,7 @@ import Testing
   /// The store packs an added request once, for its row and its event: the event built from
   /// those bytes decodes to the same event, whatever else it carries.
   @Test func eventWithItsPendingAlreadyPacked() throws {
-    let full = Fixtures.fullEvent()
+    let full = FullValues.fullEvent()
     let pending = try #require(full.pending)
     let bytes = WireCodec.encodeEvent(full, packedPending: WireCodec.encodePendingRequest(pending))
     #expect(try WireCodec.decodeEvent(bytes) == full)
@@ -115,9 +116,9 @@ import Testing
   }
 
   @Test func nextTriggerDatesRequest() throws {
-    let full = try WireCodec.encodeNextTriggerDatesRequest(trigger: Fixtures.fullRequest().trigger, after: Instant(unixMillis: 1_800_000_000_000), count: 1000)
+    let full = try WireCodec.encodeNextTriggerDatesRequest(trigger: FullValues.fullRequest().trigger, after: Instant(unixMillis: 1_800_000_000_000), count: 1000)
     let a = try WireCodec.decodeNextTriggerDatesRequest(full)
-    #expect(a.trigger == Fixtures.fullRequest().trigger)
+    #expect(a.trigger == FullValues.fullRequest().trigger)
     #expect(a.after == Instant(unixMillis: 1_800_000_000_000))
     #expect(a.count == 1000)
     let minimal = try WireCodec.decodeNextTriggerDatesRequest(WireCodec.encodeNextTriggerDatesRequest(trigger: nil, after: nil, count: 0))
@@ -138,17 +139,17 @@ import Testing
   }
 
   @Test func storeRecords() throws {
-    for pending in [Fixtures.fullPending(), Fixtures.minimalPending] {
+    for pending in [FullValues.fullPending(), FullValues.minimalPending] {
       #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
     }
-    for delivered in [Fixtures.fullDelivered(), Fixtures.minimalDelivered] {
+    for delivered in [FullValues.fullDelivered(), FullValues.minimalDelivered] {
       #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(delivered)) == delivered)
     }
     #expect(throws: ChimeError.self) { try WireCodec.decodePendingRequest([0xFF]) }
   }
 
   @Test func extremeNumbersSurvive() throws {
-    var r = Fixtures.minimalRequest
+    var r = FullValues.minimalRequest
     r.content.badge = .max
     r.content.relevanceScore = -0.0
     r.trigger = .timeInterval(TimeIntervalTrigger(seconds: .greatestFiniteMagnitude))
@@ -158,7 +159,7 @@ import Testing
   }
 
   @Test func calendarComponentsOutsideInt32AreClampedNotCrashed() throws {
-    var r = Fixtures.minimalRequest
+    var r = FullValues.minimalRequest
     var c = CalendarComponents()
     c.year = Int.max
     c.day = Int.min

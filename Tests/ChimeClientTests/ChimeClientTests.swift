@@ -24,8 +24,8 @@ struct ChimeClientTests {
       return [.reply(id: id, payload: Calls.add.encodeResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
-    let result = try await client.add(Fixtures.fullRequest())
-    #expect(result.pending.request == Fixtures.fullRequest())
+    let result = try await client.add(FullValues.fullRequest())
+    #expect(result.pending.request == FullValues.fullRequest())
     #expect(result.replaced)
     #expect(result.delivered == nil)
     client.connection.close()
@@ -37,7 +37,7 @@ struct ChimeClientTests {
     let status = ChimeError(.notificationInvalidNoContent, "content has nothing to show", field: "request.content")
     let server = daemon.serve { [.reply(id: $0.callID, payload: [], endOfStream: true, status: status)] }
     let client = try client(daemon)
-    await #expect(throws: status) { try await client.add(Fixtures.minimalRequest) }
+    await #expect(throws: status) { try await client.add(FullValues.minimalRequest) }
     client.connection.close()
     await server.value
   }
@@ -85,9 +85,9 @@ struct ChimeClientTests {
       let name = page.pageToken.isEmpty ? "p1" : page.pageToken
       let reply: [UInt8] =
         if header.method == Calls.getPending.method.rawValue {
-          Calls.getPending.encodeResponse(Page(items: [Fixtures.fullPending(identifier: name + "a"), Fixtures.fullPending(identifier: name + "b")], nextPageToken: token))
+          Calls.getPending.encodeResponse(Page(items: [FullValues.fullPending(identifier: name + "a"), FullValues.fullPending(identifier: name + "b")], nextPageToken: token))
         } else {
-          Calls.getDelivered.encodeResponse(Page(items: [Fixtures.fullDelivered(identifier: name)], nextPageToken: token))
+          Calls.getDelivered.encodeResponse(Page(items: [FullValues.fullDelivered(identifier: name)], nextPageToken: token))
         }
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
@@ -106,12 +106,12 @@ struct ChimeClientTests {
       guard case .call(let id, let header, _) = frame else { return [] }
       let reply: [UInt8] =
         header.method == Calls.getPending.method.rawValue
-          ? Calls.getPending.encodeResponse(Page(items: [Fixtures.minimalPending]))
+          ? Calls.getPending.encodeResponse(Page(items: [FullValues.minimalPending]))
           : Calls.getDelivered.encodeResponse(Page(items: []))
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
-    #expect(try await client.allPending() == [Fixtures.minimalPending])
+    #expect(try await client.allPending() == [FullValues.minimalPending])
     #expect(try await client.allDelivered() == [])
     client.connection.close()
     await server.value
@@ -173,11 +173,11 @@ struct ChimeClientTests {
     #expect(header.method == Calls.subscribe.method.rawValue)
     #expect(try Calls.subscribe.decodeRequest(payload) == 41)
     let live = Event(at: Instant(unixMillis: 5), kind: .subscribed)
-    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(Fixtures.fullEvent()), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(FullValues.fullEvent()), endOfStream: false, status: nil))
     try daemon.send(.reply(id: id, payload: ProtoWriter.message { $0.field(1, varint: 43); $0.field(3, int32: 250) }, endOfStream: false, status: nil))
     try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(live), endOfStream: false, status: nil))
     var iterator = events.makeAsyncIterator()
-    #expect(try await iterator.next() == Fixtures.fullEvent())
+    #expect(try await iterator.next() == FullValues.fullEvent())
     #expect(try await iterator.next() == live)
     _ = consume iterator
     _ = consume events

@@ -1,8 +1,8 @@
-import ChimeCore
+public import ChimeCore
 
 /// Values with every field set, and with every optional field left out.
-enum Fixtures {
-  static func fullRequest(identifier: String = "tea-ready") -> NotificationRequest {
+public enum FullValues {
+  public static func fullRequest(identifier: String = "tea-ready") -> NotificationRequest {
     var content = NotificationContent(title: "Tea ☕", subtitle: "Green", body: "Your tea is ready — enjoy 🍵")
     content.badge = 0
     content.sound = Sound(kind: .criticalNamed, name: "kettle.caf", volume: 0.25)
@@ -56,9 +56,9 @@ enum Fixtures {
     )
   }
 
-  static let minimalRequest = NotificationRequest(identifier: "x", content: NotificationContent())
+  public static let minimalRequest = NotificationRequest(identifier: "x", content: NotificationContent())
 
-  static func fullSoundResolution() -> SoundResolution {
+  public static func fullSoundResolution() -> SoundResolution {
     var s = SoundResolution(plays: .named)
     s.path = "/home/u/.local/share/chime/apps/tea/Library/Sounds/kettle.caf"
     s.reason = "SOUND_TOO_LONG"
@@ -73,7 +73,7 @@ enum Fixtures {
     return s
   }
 
-  static func fullPending(identifier: String = "tea-ready") -> PendingRequest {
+  public static func fullPending(identifier: String = "tea-ready") -> PendingRequest {
     PendingRequest(
       request: fullRequest(identifier: identifier),
       nextFire: Instant(unixMillis: 1_800_000_123_456),
@@ -86,9 +86,9 @@ enum Fixtures {
     )
   }
 
-  static let minimalPending = PendingRequest(request: minimalRequest, nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
+  public static let minimalPending = PendingRequest(request: minimalRequest, nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
 
-  static func fullDelivered(identifier: String = "tea-ready") -> DeliveredNotification {
+  public static func fullDelivered(identifier: String = "tea-ready") -> DeliveredNotification {
     var delivered = DeliveredNotification(
       request: fullRequest(identifier: identifier),
       delivered: Instant(unixMillis: 1_800_000_200_000),
@@ -106,7 +106,7 @@ enum Fixtures {
   }
 
   /// A category with every field and option set, and a plain one.
-  static func fullCategory() -> NotificationCategory {
+  public static func fullCategory() -> NotificationCategory {
     NotificationCategory(
       identifier: "event-invite",
       actions: [
@@ -120,15 +120,15 @@ enum Fixtures {
       summaryFormat: "%u more invitations")
   }
 
-  static let minimalCategory = NotificationCategory(identifier: "c")
+  public static let minimalCategory = NotificationCategory(identifier: "c")
 
-  static func fullResponse() -> NotificationResponse {
+  public static func fullResponse() -> NotificationResponse {
     NotificationResponse(notificationIdentifier: "tea-ready", actionIdentifier: "comment", userText: "Running late ü", at: Instant(unixMillis: 1_800_000_400_000))
   }
 
-  static let minimalDelivered = DeliveredNotification(request: minimalRequest, delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))
+  public static let minimalDelivered = DeliveredNotification(request: minimalRequest, delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))
 
-  static func fullEvent() -> Event {
+  public static func fullEvent() -> Event {
     Event(
       cursor: 42,
       at: Instant(unixMillis: 1_800_000_300_000),
