@@ -36,24 +36,19 @@ final class ListingService {
 
   /// nil identifiers removes all of the app's pending requests.
   func removePending(app: String, identifiers: [String]?, reply: @escaping Reply<[String]>) {
-    if let identifiers, let error = checkIdentifiers(identifiers) {
-      reply(.failure(error))
-      return
-    }
-    context.writer.submit(Remove(from: .pending, app: app, identifiers: identifiers, at: context.clock.now())) { [context] result in
-      reply(result.map { outcome in
-        context.published(outcome.events, files: outcome.discardedFiles, app: app)
-        return outcome.removed
-      })
-    }
+    remove(from: .pending, app: app, identifiers: identifiers, reply: reply)
   }
 
+  /// nil identifiers removes all of the app's delivered notifications.
   func removeDelivered(app: String, identifiers: [String]?, reply: @escaping Reply<[String]>) {
+    remove(from: .delivered, app: app, identifiers: identifiers, reply: reply)
+  }
+
+  private func remove(from list: Remove.From, app: String, identifiers: [String]?, reply: @escaping Reply<[String]>) {
     if let identifiers, let error = checkIdentifiers(identifiers) {
-      reply(.failure(error))
-      return
+      return reply(.failure(error))
     }
-    context.writer.submit(Remove(from: .delivered, app: app, identifiers: identifiers, at: context.clock.now())) { [context] result in
+    context.writer.submit(Remove(from: list, app: app, identifiers: identifiers, at: context.clock.now())) { [context] result in
       reply(result.map { outcome in
         context.published(outcome.events, files: outcome.discardedFiles, app: app)
         return outcome.removed
