@@ -132,6 +132,10 @@ struct Chimed: ParsableCommand {
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
+  /// Where peers' processes are read to tell sandboxed apps; tests give a fake tree.
+  @Option(help: .hidden)
+  var procRoot: String = "/proc"
+
   /// Attachment requests staged at once; for the benchmark's comparison.
   @Option(help: .hidden)
   var fileLaneWidth: Int = 2
@@ -213,6 +217,8 @@ struct Chimed: ParsableCommand {
     configuration.authorizationPolicy = settings.authorization
     configuration.eventRetention = settings.eventRetention
     configuration.presentation = try presentation(settings)
+    configuration.procRoot = procRoot
+    configuration.dbus = Self.sessionBus(ProcessInfo.processInfo.environment)
     ConfigReloader.start(loader: loader, running: settings, logger: Logger(label: "chimed.config"))
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
@@ -250,6 +256,16 @@ struct Chimed: ParsableCommand {
     } else {
       LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
     }
+  }
+
+  /// The D-Bus API's bus: the session bus, or the one that activated chimed when nothing else
+  /// names a session bus (dbus-daemon gives an activated service `DBUS_STARTER_ADDRESS`).
+  static func sessionBus(_ environment: [String: String]) -> DBusConfiguration {
+    if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty, environment["DBUS_STARTER_BUS_TYPE"] == "session",
+       let starter = environment["DBUS_STARTER_ADDRESS"], !starter.isEmpty {
+      return DBusConfiguration(address: starter)
+    }
+    return DBusConfiguration()
   }
 
   /// The presenters and sound from the settings (see `PresenterSelection`).
