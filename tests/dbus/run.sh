@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# chimed's D-Bus API with real parts: a private dbus-daemon whose only service directory holds
+# the D-Bus service file from deploy/ (Exec= pointed at the built chimed, as `make install`
+# points it at the installed one), so the first call activates chimed. Then one-off calls with
+# gdbus and busctl, the dbus-next program (dbus_api_test.py), the README's example as written,
+# and a SIGTERM that gives the name up so the next call activates a new chimed.
+#
+# Everything lives in a temporary directory; only the processes started here are stopped, by
+# pid. CHIME_BIN_DIR picks the chimed (default <repo>/.build/debug); PYTHON the interpreter
+# (default: the clients' virtualenv, <repo>/.build-venv, with requirements.txt installed).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bin=${CHIME_BIN_DIR:-$repo/.build/debug}
+name=io.github.chime.Chime1
+path=/io/github/chime/Chime1
+
+for tool in dbus-daemon gdbus busctl; do
+  command -v $tool >/dev/null || { echo "tests/dbus: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
+done
+[ -x "$bin/chimed" ] || { echo "tests/dbus: no chimed at $bin/chimed: run 'swift build' first" >&2; exit 1; }
+
+if [ -n "${PYTHON:-}" ]; then
+  python=$PYTHON
+else
+  venv=$repo/.build-venv
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+  python=$venv/bin/python
+fi
+"$python" -c "import dbus_next" 2>/dev/null || "$python" -m pip install -q -r "$here/requirements.txt"
+
+tmp=$(mktemp -d /tmp/chime-dbus.XXXXXX)
+bus_pid=
+cleanup() {
+  local pid
+  pid=$(owner_pid 2>/dev/null || true)
+  [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+  [ -n "$bus_pid" ] && kill -TERM "$bus_pid" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+mkdir -p "$tmp/services" "$tmp/proc" "$tmp/home" "$tmp/config" "$tmp/data-home"
+export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data-home XDG_RUNTIME_DIR=$tmp
+# The service file as installed, with Exec= the built chimed serving from the temp directory;
+# --proc-root lets the tests make a caller look sandboxed.
+sed "s|^Exec=.*|Exec=$bin/chimed --socket $tmp/chimed.sock --data-dir $tmp/data --presenter none --sound-player none --proc-root $tmp/proc|" \
+  "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
+cat > "$tmp/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$tmp/bus</listen>
+  <servicedir>$tmp/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+CONF
+bus_pid=$(dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=1 --nosyslog)
+export DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/bus
+
+# A one-off tool is a process of its own: it writes its fake /proc entry (a host process) and
+# then becomes the tool, keeping its pid.
+as_host() {
+  timeout 20 sh -c 'mkdir -p "$1/$$/root" && echo "0::/user.slice/app.slice/t.scope" > "$1/$$/cgroup" && shift && exec "$@"' _ "$tmp/proc" "$@"
+}
+owner_pid() {
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+    GetConnectionUnixProcessID s $name | awk '{print $2}'
+}
+has_owner() {
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+    NameHasOwner s $name | grep -q true
+}
+fail() { echo "FAIL $*" >&2; exit 1; }
+
+has_owner && fail "the name has an owner before any call"
+# The first call activates chimed; Register alone is what a one-off call can do.
+out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}')
+[ "$out" = "()" ] || fail "gdbus Register: $out"
+echo "ok   gdbus activates chimed and registers"
+out=$(as_host busctl --user call $name $path $name GetPending 'a{sv}' 0 2>&1 || true)
+echo "$out" | grep -q "call Register" || fail "busctl before Register: $out"
+out=$(as_host busctl --user get-property $name $path $name Version)
+echo "$out" | grep -q '^s "' || fail "busctl Version: $out"
+echo "ok   busctl reads a refusal and the Version"
+out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{"colour": <"red">}' 2>&1 || true)
+echo "$out" | grep -q "$name.Error.INVALID_ARGUMENT" || fail "unknown key: $out"
+echo "ok   gdbus: an unknown key is INVALID_ARGUMENT"
+
+CHIME_TEST_PROC=$tmp/proc CHIME_REPO=$repo CHIME_TEST_TMP=$tmp timeout 120 "$python" "$here/dbus_api_test.py"
+
+# The README's example, as written.
+"$python" - "$repo/README.md" > "$tmp/readme_example.py" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+section = text.split("## From a desktop app (D-Bus)", 1)[1]
+print(re.search(r"```python\n(.*?)```", section, re.S).group(1))
+PY
+(cd "$tmp" && CHIME_TEST_PROC=$tmp/proc timeout 30 "$python" -c '
+import os, runpy, sys
+sys.path.insert(0, sys.argv[1])
+from chime_bus import fake_proc
+fake_proc(os.environ["CHIME_TEST_PROC"])
+runpy.run_path(sys.argv[2], run_name="__main__")' "$here" "$tmp/readme_example.py") > "$tmp/readme.out" \
+  || fail "the README example: $(cat "$tmp/readme.out")"
+grep -q "delivered: tea" "$tmp/readme.out" || fail "the README example printed: $(cat "$tmp/readme.out")"
+echo "ok   the README example runs as written"
+
+# SIGTERM: chimed gives the name up, and the next call activates a new one.
+first=$(owner_pid)
+kill -TERM "$first"
+for _ in $(seq 1 100); do has_owner || break; sleep 0.1; done
+has_owner && [ "$(owner_pid)" = "$first" ] && fail "chimed kept the name after SIGTERM"
+for _ in $(seq 1 100); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$first" 2>/dev/null && fail "chimed did not stop on SIGTERM"
+out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}')
+[ "$out" = "()" ] || fail "re-activation: $out"
+[ "$(owner_pid)" != "$first" ] || fail "no new chimed"
+echo "ok   SIGTERM releases the name; the next call activates a new chimed"
