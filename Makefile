@@ -29,6 +29,7 @@ test: deps proto-check
 
 test-clients:
 	clients/test.sh
+	tests/dbus/run.sh
 
 # The real-world media corpus: every media file of the pinned Debian 12 packages of
 # scripts/realworld/packages.tsv and copies derived from them, held to the facts of
@@ -103,12 +104,15 @@ DOCDIR = $(PREFIX)/share/doc/chime
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR = $(PREFIX)/share/fish/vendor_completions.d
+# D-Bus activation of chimed's D-Bus API (the session bus reads $XDG_DATA_HOME/dbus-1/services
+# and /usr/share/dbus-1/services).
+DBUSSERVICEDIR = $(PREFIX)/share/dbus-1/services
 MAN_OUT ?= $(BUILD_DIR)/man
 INSTALL ?= install
 
 # Every installed file, relative to $(DESTDIR): what uninstall removes.
 INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail \
-	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service \
+	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service $(DBUSSERVICEDIR)/io.github.chime.Chime1.service \
 	$(MANDIR)/chime.1 $(MANDIR)/chimed.1 \
 	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
 	$(DOCDIR)/README.md
@@ -133,12 +137,14 @@ man: $(INSTALL_BUILD)
 install: $(INSTALL_BUILD)
 	scripts/gen-man.sh $(BUILD_DIR) $(MAN_OUT)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DBUSSERVICEDIR)
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
 	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service
+	sed 's|^Exec=.*|Exec=$(BINDIR)/chimed|' deploy/dbus/io.github.chime.Chime1.service > $(DESTDIR)$(DBUSSERVICEDIR)/io.github.chime.Chime1.service
+	chmod 644 $(DESTDIR)$(DBUSSERVICEDIR)/io.github.chime.Chime1.service
 	$(INSTALL) -m 644 $(MAN_OUT)/chime.1 $(MAN_OUT)/chimed.1 $(DESTDIR)$(MANDIR)/
 	$(BUILD_DIR)/chime --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/chime
 	$(BUILD_DIR)/chime --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_chime
