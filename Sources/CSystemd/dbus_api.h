@@ -26,8 +26,10 @@ static inline int chime_dbus_version(sd_bus *bus, const char *path, const char *
   return sd_bus_message_append_basic(reply, 's', ((struct chime_dbus_object *)userdata)->version);
 }
 
+// Unprivileged: any of the user's processes may call (chimed decides who acts as which app);
+// sd-bus would otherwise ask for privileges on a bus it does not know to be the user's.
 #define CHIME_DBUS_M(member, in, in_names, out, out_names) \
-  SD_BUS_METHOD_WITH_NAMES(member, in, in_names, out, out_names, chime_dbus_method, 0)
+  SD_BUS_METHOD_WITH_NAMES(member, in, in_names, out, out_names, chime_dbus_method, SD_BUS_VTABLE_UNPRIVILEGED)
 
 static inline const sd_bus_vtable *chime_dbus_vtable(void) {
   static const sd_bus_vtable vtable[] = {

@@ -258,14 +258,20 @@ struct Chimed: ParsableCommand {
     }
   }
 
-  /// The D-Bus API's bus: the session bus, or the one that activated chimed when nothing else
-  /// names a session bus (dbus-daemon gives an activated service `DBUS_STARTER_ADDRESS`).
+  /// The D-Bus API's bus: the session bus (`DBUS_SESSION_BUS_ADDRESS`, else the one that
+  /// activated chimed, else the user's default). An address's `guid=` pins one run of the bus
+  /// (dbus-daemon puts it in an activated service's environment), which a restarted bus does
+  /// not keep: it is dropped, so chimed reconnects to the bus that comes back at the address.
   static func sessionBus(_ environment: [String: String]) -> DBusConfiguration {
-    if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty, environment["DBUS_STARTER_BUS_TYPE"] == "session",
-       let starter = environment["DBUS_STARTER_ADDRESS"], !starter.isEmpty {
-      return DBusConfiguration(address: starter)
+    var address = environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+    if address == nil, environment["DBUS_STARTER_BUS_TYPE"] == "session" {
+      address = environment["DBUS_STARTER_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
     }
-    return DBusConfiguration()
+    guard let address else { return DBusConfiguration() }
+    let unpinned = address.split(separator: ";").map { one in
+      one.split(separator: ",").filter { !$0.hasPrefix("guid=") }.joined(separator: ",")
+    }
+    return DBusConfiguration(address: unpinned.joined(separator: ";"))
   }
 
   /// The presenters and sound from the settings (see `PresenterSelection`).

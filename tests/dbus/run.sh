@@ -42,10 +42,15 @@ trap cleanup EXIT
 
 mkdir -p "$tmp/services" "$tmp/proc" "$tmp/home" "$tmp/config" "$tmp/data-home"
 export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data-home XDG_RUNTIME_DIR=$tmp
-# The service file as installed, with Exec= the built chimed serving from the temp directory;
-# --proc-root lets the tests make a caller look sandboxed.
-sed "s|^Exec=.*|Exec=$bin/chimed --socket $tmp/chimed.sock --data-dir $tmp/data --presenter none --sound-player none --proc-root $tmp/proc|" \
-  "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
+# The service file as installed, with Exec= the built chimed serving from the temp directory
+# (through a script that keeps its log); --proc-root lets the tests make a caller look sandboxed.
+cat > "$tmp/chimed.sh" <<SH
+#!/bin/sh
+exec "$bin/chimed" --socket "$tmp/chimed.sock" --data-dir "$tmp/data" --presenter none --sound-player none \
+  --proc-root "$tmp/proc" >>"$tmp/chimed.log" 2>&1
+SH
+chmod +x "$tmp/chimed.sh"
+sed "s|^Exec=.*|Exec=$tmp/chimed.sh|" "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
 cat > "$tmp/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -76,9 +81,16 @@ has_owner() {
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
     NameHasOwner s $name | grep -q true
 }
-fail() { echo "FAIL $*" >&2; exit 1; }
+fail() {
+  echo "FAIL $*" >&2
+  [ -f "$tmp/chimed.log" ] && { echo "--- chimed's log:" >&2; tail -20 "$tmp/chimed.log" >&2; }
+  exit 1
+}
 
 has_owner && fail "the name has an owner before any call"
+export CHIME_SOCKET=$tmp/chimed.sock
+out=$("$bin/chime" doctor --data-dir "$tmp/data" --config /dev/null 2>&1 | grep dbus-api || true)
+echo "$out" | grep -q "activatable" || fail "doctor before activation: $out"
 # The first call activates chimed; Register alone is what a one-off call can do.
 out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}')
 [ "$out" = "()" ] || fail "gdbus Register: $out"
@@ -88,6 +100,9 @@ echo "$out" | grep -q "call Register" || fail "busctl before Register: $out"
 out=$(as_host busctl --user get-property $name $path $name Version)
 echo "$out" | grep -q '^s "' || fail "busctl Version: $out"
 echo "ok   busctl reads a refusal and the Version"
+out=$("$bin/chime" doctor --data-dir "$tmp/data" --config /dev/null 2>&1 | grep dbus-api || true)
+echo "$out" | grep -q "is served (pid $(owner_pid))" || fail "doctor once served: $out"
+echo "ok   chime doctor shows the D-Bus API activatable, then served"
 out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{"colour": <"red">}' 2>&1 || true)
 echo "$out" | grep -q "$name.Error.INVALID_ARGUMENT" || fail "unknown key: $out"
 echo "ok   gdbus: an unknown key is INVALID_ARGUMENT"
@@ -111,6 +126,19 @@ runpy.run_path(sys.argv[2], run_name="__main__")' "$here" "$tmp/readme_example.p
 grep -q "delivered: tea" "$tmp/readme.out" || fail "the README example printed: $(cat "$tmp/readme.out")"
 echo "ok   the README example runs as written"
 
+# Losing the bus is not fatal: chimed serves its socket on, and takes its name again on the
+# bus that comes back at the same address.
+first=$(owner_pid)
+kill -TERM "$bus_pid"
+for _ in $(seq 1 50); do kill -0 "$bus_pid" 2>/dev/null || break; sleep 0.1; done
+as_host "$bin/chime" add lost --app org.example.tea --title "Bus lost" --in 1h >/dev/null || fail "the socket after the bus went"
+bus_pid=$(dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=1 --nosyslog)
+for _ in $(seq 1 100); do has_owner && break; sleep 0.1; done
+has_owner || fail "chimed did not take its name on the new bus"
+[ "$(owner_pid)" = "$first" ] || fail "another chimed took the name"
+as_host "$bin/chime" pending --app org.example.tea | grep -q lost || fail "the socket's add is not pending"
+echo "ok   a lost bus is retried; the socket serves meanwhile"
+
 # SIGTERM: chimed gives the name up, and the next call activates a new one.
 first=$(owner_pid)
 kill -TERM "$first"
@@ -122,3 +150,15 @@ out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.examp
 [ "$out" = "()" ] || fail "re-activation: $out"
 [ "$(owner_pid)" != "$first" ] || fail "no new chimed"
 echo "ok   SIGTERM releases the name; the next call activates a new chimed"
+
+# No session bus at all: the D-Bus API is off with one log line; the socket serves.
+DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/no-bus XDG_RUNTIME_DIR=$tmp/no-runtime \
+  "$bin/chimed" --socket "$tmp/nobus.sock" --data-dir "$tmp/nobus-data" --presenter none --sound-player none \
+  > "$tmp/nobus.log" 2>&1 &
+nobus_pid=$!
+for _ in $(seq 1 100); do grep -q "chimed listening" "$tmp/nobus.log" && break; sleep 0.1; done
+CHIME_SOCKET=$tmp/nobus.sock "$bin/chime" pending --app org.example.tea >/dev/null || fail "the socket without a bus"
+kill -TERM $nobus_pid
+wait $nobus_pid || true
+[ "$(grep -c "the D-Bus API is off" "$tmp/nobus.log")" = 1 ] || fail "no bus: $(cat "$tmp/nobus.log")"
+echo "ok   without a session bus the D-Bus API is off, in one log line"
