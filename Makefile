@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-realworld test-mutations proto proto-check bench bench-check bench-baseline fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-realworld test-mutations proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
 	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -71,6 +71,11 @@ bench-check: release
 
 bench-baseline: release
 	scripts/bench-check.sh --update
+
+# Add latency over the D-Bus API beside the native socket, in one run (1000 adds each; the
+# release chimed when built, else debug). Not part of `make test`.
+bench-dbus: build
+	tests/dbus/bench.sh
 
 # libFuzzer over every target of Fuzz/run.sh (media and sound inspectors, text parsers, the frame
 # decoder, the request decoders, stored records) for FUZZ_SECONDS each (not part of `make test`).
