@@ -22,8 +22,10 @@ final class DBusFace {
   private var stopping = false
   var peers: [String: DBusPeer] = [:]
   var signals: [String: DBusAppSignals] = [:]
-  /// Why the face is not serving, or nil while it holds its name (for the log and stats).
+  /// Why the face is not serving, or "serving" while it holds its name.
   private(set) var status = "starting"
+  /// Run for each call taken (the daemon's idle tracking).
+  var onCall: () -> Void = {}
 
   init(loop: EventLoop, router: CallRouter, configuration: ServerConfiguration, bus: DBusConfiguration) {
     self.loop = loop
@@ -170,7 +172,8 @@ final class DBusFace {
       return replyError(message, error)
     }
     sd_bus_message_ref(message)
-    let request = DBusRequest(message: message, member: member, arguments: arguments)
+    let request = DBusRequest(message: message, sender: sender, member: member, arguments: arguments)
+    onCall()
     let peer: DBusPeer
     if let known = peers[sender] {
       peer = known
@@ -184,12 +187,14 @@ final class DBusFace {
       peers[sender] = peer
       identify(peer)
     }
+    peer.inFlight += 1
+    guard peer.inFlight <= configuration.maxCallsPerConnection else {
+      answer(request, .failure(ChimeError(.tooManyCalls,
+        "\(peer.inFlight - 1) calls are already in flight on this connection, the most chimed serves at once; wait for some to finish")))
+      return 1
+    }
     switch peer.state {
     case .identifying(var queued):
-      guard queued.count < configuration.maxCallsPerConnection else {
-        answer(request, .failure(ChimeError(.tooManyCalls, "\(queued.count) calls already wait on this connection")))
-        return 1
-      }
       queued.append(request)
       peer.state = .identifying(queued)
     case .ready(let confined):
@@ -203,6 +208,7 @@ final class DBusFace {
   /// Sends the answer to `request` and lets go of its message.
   func answer(_ request: DBusRequest, _ result: Result<[BusValue], ChimeError>) {
     defer { sd_bus_message_unref(request.message) }
+    if let peer = peers[request.sender], peer.inFlight > 0 { peer.inFlight -= 1 }
     switch result {
     case .success(let values):
       var reply: OpaquePointer?

@@ -16,6 +16,8 @@ final class DBusPeer {
   var state: State = .identifying([])
   /// The app it acts as: the one it registered, or its sandbox's.
   var app: String?
+  /// Its calls taken and not yet answered (at most `maxCallsPerConnection`, as on the socket).
+  var inFlight = 0
 
   init(name: String) { self.name = name }
 }
@@ -24,6 +26,8 @@ final class DBusPeer {
 /// its arguments, already read.
 struct DBusRequest {
   let message: OpaquePointer
+  /// The caller's unique name.
+  let sender: String
   let member: String
   let arguments: [BusValue]
 

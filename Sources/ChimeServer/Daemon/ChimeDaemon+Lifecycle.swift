@@ -37,6 +37,7 @@ extension ChimeDaemon {
     if let bus = configuration.dbus {
       // Serving now: the bus name is asked for only once calls can be answered.
       let face = DBusFace(loop: loop, router: router, configuration: configuration, bus: bus)
+      face.onCall = { idleTrim.noteActivity() }
       running.dbus = face
       face.start()
     }
