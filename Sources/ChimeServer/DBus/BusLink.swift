@@ -172,8 +172,17 @@ final class BusLink {
       if wanted & 2 != 0 { events.insert(.writable) }
     }
     poll?.watch(events)
-    let millis = chime_bus_timeout_millis(bus)
-    if millis >= 0 { timer?.arm(afterMillis: UInt64(millis)) } else { timer?.disarm() }
+    // sd-bus's deadlines are absolute CLOCK_MONOTONIC times: the only ones here are the 10 s
+    // timeouts of calls to the bus driver, so they are looked at each second rather than by
+    // reading that clock. (The shim's clock helper would import struct timespec into this
+    // module before the loop files do, and MemberImportVisibility would then hold it to be
+    // CSystemd's in a whole-module build.)
+    var deadline: UInt64 = 0
+    if sd_bus_get_timeout(bus, &deadline) >= 0, deadline != .max {
+      timer?.arm(afterMillis: deadline == 0 ? 0 : 1000)
+    } else {
+      timer?.disarm()
+    }
   }
 
   private func disconnected(_ why: String) {
