@@ -22,8 +22,6 @@ final class DBusFace {
   private var stopping = false
   var peers: [String: DBusPeer] = [:]
   var signals: [String: DBusAppSignals] = [:]
-  /// Why the face is not serving, or "serving" while it holds its name.
-  private(set) var status = "starting"
   /// Run for each call taken (the daemon's idle tracking).
   var onCall: () -> Void = {}
 
@@ -41,7 +39,6 @@ final class DBusFace {
     do throws(ChimeError) {
       try connect()
     } catch {
-      status = "off: \(error.message)"
       logger.notice("no session bus: the D-Bus API is off", metadata: ["why": "\(error.message)"])
     }
   }
@@ -84,15 +81,12 @@ final class DBusFace {
       case .success(let reply):
         let answer = (try? BusMessage.readArguments(reply)).flatMap { $0.first }
         if case .unsigned(let code, _) = answer, code == 1 || code == 4 {
-          status = "serving"
           retryMillis = 1000
           logger.info("serving the D-Bus API", metadata: ["name": "\(bus.name)", "path": "\(DBusNames.objectPath)"])
         } else {
-          status = "off: \(bus.name) is owned by another process"
           logger.warning("the D-Bus name is owned by another process; the D-Bus API is off", metadata: ["name": "\(bus.name)"])
         }
       case .failure(let error):
-        status = "off: \(error.message)"
         logger.warning("cannot take the D-Bus name", metadata: ["name": "\(bus.name)", "error": "\(error.message)"])
       }
     }
@@ -133,7 +127,6 @@ final class DBusFace {
 
   private func lost(_ why: String) {
     logger.warning("lost the session bus; the D-Bus API retries", metadata: ["why": "\(why)", "retry_ms": "\(retryMillis)"])
-    status = "reconnecting: \(why)"
     link = nil
     disconnect()
     scheduleRetry()
