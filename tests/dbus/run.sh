@@ -151,6 +151,36 @@ out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.examp
 [ "$(owner_pid)" != "$first" ] || fail "no new chimed"
 echo "ok   SIGTERM releases the name; the next call activates a new chimed"
 
+# The socket's limit on calls in flight holds on the bus too: one at a time here (a chimed of
+# its own, started by hand once the activated one has left).
+kill -TERM "$(owner_pid)"
+for _ in $(seq 1 100); do has_owner || break; sleep 0.1; done
+"$bin/chimed" --socket "$tmp/limited.sock" --data-dir "$tmp/limited-data" --presenter none --sound-player none \
+  --proc-root "$tmp/proc" --max-calls-per-connection 1 > "$tmp/limited.log" 2>&1 &
+limited_pid=$!
+for _ in $(seq 1 100); do grep -q "serving the D-Bus API" "$tmp/limited.log" && break; sleep 0.1; done
+CHIME_TEST_PROC=$tmp/proc timeout 30 "$python" - "$here" <<'PY' || { kill -TERM $limited_pid; fail "the call limit over D-Bus"; }
+import asyncio, os, sys
+sys.path.insert(0, sys.argv[1])
+from chime_bus import BusError, Conn, fake_proc, v
+fake_proc(os.environ["CHIME_TEST_PROC"])
+async def main():
+    conn = await Conn.open(os.environ["DBUS_SESSION_BUS_ADDRESS"])
+    await conn.call("Register", "sa{sv}", ["org.example.tea", {}])
+    # Adds answer once durable (a commit off the loop), so they overlap.
+    calls = [conn.call("Add", "sa{sv}a{sv}a{sv}", [f"a{i}", {"title": v("s", "x")}, {"interval": v("d", 600.0)}, {}])
+             for i in range(8)]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    refused = [r for r in results if isinstance(r, BusError)]
+    assert refused and all(r.reason == "TOO_MANY_CALLS" for r in refused), results
+    assert len(refused) < len(results), results
+    await conn.call("GetSettings")  # once answered, the next call is served
+asyncio.run(main())
+PY
+kill -TERM $limited_pid
+wait $limited_pid || true
+echo "ok   --max-calls-per-connection holds on the bus (TOO_MANY_CALLS)"
+
 # No session bus at all: the D-Bus API is off with one log line; the socket serves.
 DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/no-bus XDG_RUNTIME_DIR=$tmp/no-runtime \
   "$bin/chimed" --socket "$tmp/nobus.sock" --data-dir "$tmp/nobus-data" --presenter none --sound-player none \
