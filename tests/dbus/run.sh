@@ -31,10 +31,18 @@ fi
 
 tmp=$(mktemp -d /tmp/chime-dbus.XXXXXX)
 bus_pid=
+# Every chimed this script started and that may still run (activated ones once seen as the
+# name's owner), stopped by pid; one is forgotten once it is known to have exited.
+chimed_pids=()
+forget() {
+  local kept=() p
+  for p in ${chimed_pids[@]+"${chimed_pids[@]}"}; do [ "$p" = "$1" ] || kept+=("$p"); done
+  chimed_pids=(${kept[@]+"${kept[@]}"})
+}
 cleanup() {
   local pid
   pid=$(owner_pid 2>/dev/null || true)
-  [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+  for pid in $pid ${chimed_pids[@]+"${chimed_pids[@]}"}; do kill -TERM "$pid" 2>/dev/null || true; done
   [ -n "$bus_pid" ] && kill -TERM "$bus_pid" 2>/dev/null || true
   rm -rf "$tmp"
 }
@@ -94,6 +102,7 @@ echo "$out" | grep -q "activatable" || fail "doctor before activation: $out"
 # The first call activates chimed; Register alone is what a one-off call can do.
 out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}')
 [ "$out" = "()" ] || fail "gdbus Register: $out"
+chimed_pids+=("$(owner_pid)")
 echo "ok   gdbus activates chimed and registers"
 out=$(as_host busctl --user call $name $path $name GetPending 'a{sv}' 0 2>&1 || true)
 echo "$out" | grep -q "call Register" || fail "busctl before Register: $out"
@@ -146,18 +155,24 @@ for _ in $(seq 1 100); do has_owner || break; sleep 0.1; done
 has_owner && [ "$(owner_pid)" = "$first" ] && fail "chimed kept the name after SIGTERM"
 for _ in $(seq 1 100); do kill -0 "$first" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$first" 2>/dev/null && fail "chimed did not stop on SIGTERM"
+forget "$first"
 out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}')
 [ "$out" = "()" ] || fail "re-activation: $out"
 [ "$(owner_pid)" != "$first" ] || fail "no new chimed"
+chimed_pids+=("$(owner_pid)")
 echo "ok   SIGTERM releases the name; the next call activates a new chimed"
 
 # The socket's limit on calls in flight holds on the bus too: one at a time here (a chimed of
 # its own, started by hand once the activated one has left).
-kill -TERM "$(owner_pid)"
-for _ in $(seq 1 100); do has_owner || break; sleep 0.1; done
+second=$(owner_pid)
+kill -TERM "$second"
+for _ in $(seq 1 100); do kill -0 "$second" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$second" 2>/dev/null && fail "chimed did not stop on SIGTERM"
+forget "$second"
 "$bin/chimed" --socket "$tmp/limited.sock" --data-dir "$tmp/limited-data" --presenter none --sound-player none \
   --proc-root "$tmp/proc" --max-calls-per-connection 1 > "$tmp/limited.log" 2>&1 &
 limited_pid=$!
+chimed_pids+=("$limited_pid")
 for _ in $(seq 1 100); do grep -q "serving the D-Bus API" "$tmp/limited.log" && break; sleep 0.1; done
 CHIME_TEST_PROC=$tmp/proc timeout 30 "$python" - "$here" <<'PY' || { kill -TERM $limited_pid; fail "the call limit over D-Bus"; }
 import asyncio, os, sys
@@ -179,6 +194,7 @@ asyncio.run(main())
 PY
 kill -TERM $limited_pid
 wait $limited_pid || true
+forget "$limited_pid"
 echo "ok   --max-calls-per-connection holds on the bus (TOO_MANY_CALLS)"
 
 # No session bus at all: the D-Bus API is off with one log line; the socket serves.
@@ -186,9 +202,11 @@ DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/no-bus XDG_RUNTIME_DIR=$tmp/no-runtime \
   "$bin/chimed" --socket "$tmp/nobus.sock" --data-dir "$tmp/nobus-data" --presenter none --sound-player none \
   > "$tmp/nobus.log" 2>&1 &
 nobus_pid=$!
+chimed_pids+=("$nobus_pid")
 for _ in $(seq 1 100); do grep -q "chimed listening" "$tmp/nobus.log" && break; sleep 0.1; done
 CHIME_SOCKET=$tmp/nobus.sock "$bin/chime" pending --app org.example.tea >/dev/null || fail "the socket without a bus"
 kill -TERM $nobus_pid
 wait $nobus_pid || true
+forget "$nobus_pid"
 [ "$(grep -c "the D-Bus API is off" "$tmp/nobus.log")" = 1 ] || fail "no bus: $(cat "$tmp/nobus.log")"
 echo "ok   without a session bus the D-Bus API is off, in one log line"
