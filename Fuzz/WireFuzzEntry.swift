@@ -19,7 +19,7 @@ import ChimeWire
 import Foundation
 
 enum WireTarget: String, CaseIterable {
-  case frame, requests, records
+  case frame, requests, records, dbus
 }
 
 let selectedWireTarget: WireTarget = {
@@ -48,6 +48,7 @@ public func chimeWireFuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
   case .frame: fuzzFrames(bytes)
   case .requests: fuzzRequest(bytes)
   case .records: fuzzRecord(bytes)
+  case .dbus: fuzzDBusArguments(bytes)
   }
   return 0
 }

@@ -20,7 +20,7 @@ if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; set -- 1 frame requests 
 seconds="${1:-60}"
 shift || true
 core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
-wire_targets=(frame requests records)
+wire_targets=(frame requests records dbus)
 all_targets=("${core_targets[@]}" "${wire_targets[@]}")
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
@@ -114,7 +114,9 @@ if [ $need_wire -eq 1 ]; then
     fi
   done
   entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
-         "$root/Tests/ChimeWireTests/Support/Fixtures.swift")
+         "$root/Tests/ChimeWireTests/Support/Fixtures.swift" "$here/DBusFuzz.swift")
+  # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
+  for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
   if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "${objects[@]}"; then
     echo "building $wire_bin"
     quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$wb/include/CChimeProto" \
@@ -123,7 +125,7 @@ if [ $need_wire -eq 1 ]; then
 fi
 
 if [ $write_seeds -eq 1 ]; then
-  for t in "${wire_targets[@]}"; do rm -rf "$here/corpus/$t"; done
+  for t in frame requests records; do rm -rf "$here/corpus/$t"; done
   SWIFT_BACKTRACE=enable=no CHIME_FUZZ_WRITE_SEEDS="$here/corpus" "$wire_bin" || { echo "writing seeds failed" >&2; exit 1; }
   for t in "${wire_targets[@]}"; do echo "$t: $(ls "$here/corpus/$t" | wc -l) seeds in Fuzz/corpus/$t"; done
   exit 0

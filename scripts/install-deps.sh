@@ -27,6 +27,7 @@ packages=(
   sound-theme-freedesktop  # the default sound (message-new-instant)
   dbus-daemon           # a private session bus for the desktop tests
   dbus-bin              # dbus-monitor, dbus-send (what the notification server received)
+  libglib2.0-bin        # gdbus: one-off calls to chimed's D-Bus API in tests/dbus
   dunst                 # a real org.freedesktop.Notifications server for the desktop tests
   xvfb                  # a display for dunst in CI
   libnotify-bin         # notify-send, to check the server by hand

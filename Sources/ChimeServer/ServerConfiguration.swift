@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
   /// Where peers' processes are looked up to tell a sandboxed app (Flatpak, Snap) from a host
   /// process; tests point it at a fake tree.
   public var procRoot: String = "/proc"
+  /// Where the D-Bus API is served (the session bus, in chimed); nil: it is not.
+  public var dbus: DBusConfiguration?
   /// Connections served at once; one more is told TOO_MANY_CONNECTIONS and closed.
   public var maxConnections: Int = 4096
   /// Calls in flight on one connection; one more is answered TOO_MANY_CALLS.

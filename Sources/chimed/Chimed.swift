@@ -132,6 +132,10 @@ struct Chimed: ParsableCommand {
   @Option(help: .hidden)
   var clockOffset: Double = 0
 
+  /// Where peers' processes are read to tell sandboxed apps; tests give a fake tree.
+  @Option(help: .hidden)
+  var procRoot: String = "/proc"
+
   /// Attachment requests staged at once; for the benchmark's comparison.
   @Option(help: .hidden)
   var fileLaneWidth: Int = 2
@@ -213,6 +217,8 @@ struct Chimed: ParsableCommand {
     configuration.authorizationPolicy = settings.authorization
     configuration.eventRetention = settings.eventRetention
     configuration.presentation = try presentation(settings)
+    configuration.procRoot = procRoot
+    configuration.dbus = Self.sessionBus(ProcessInfo.processInfo.environment)
     ConfigReloader.start(loader: loader, running: settings, logger: Logger(label: "chimed.config"))
     if clockOffset != 0 {
       configuration.clock = OffsetWallClock(offsetMillis: Int64(clockOffset * 1000))
@@ -250,6 +256,22 @@ struct Chimed: ParsableCommand {
     } else {
       LoggingSystem.bootstrap { label in ReloadableLogHandler(label: label) }
     }
+  }
+
+  /// The D-Bus API's bus: the session bus (`DBUS_SESSION_BUS_ADDRESS`, else the one that
+  /// activated chimed, else the user's default). An address's `guid=` pins one run of the bus
+  /// (dbus-daemon puts it in an activated service's environment), which a restarted bus does
+  /// not keep: it is dropped, so chimed reconnects to the bus that comes back at the address.
+  static func sessionBus(_ environment: [String: String]) -> DBusConfiguration {
+    var address = environment["DBUS_SESSION_BUS_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+    if address == nil, environment["DBUS_STARTER_BUS_TYPE"] == "session" {
+      address = environment["DBUS_STARTER_ADDRESS"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+    guard let address else { return DBusConfiguration() }
+    let unpinned = address.split(separator: ";").map { one in
+      one.split(separator: ",").filter { !$0.hasPrefix("guid=") }.joined(separator: ",")
+    }
+    return DBusConfiguration(address: unpinned.joined(separator: ";"))
   }
 
   /// The presenters and sound from the settings (see `PresenterSelection`).

@@ -37,7 +37,7 @@ import Testing
     }
     // Every check is there, each ok, warn or fail.
     let names = (run.object?["checks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
-    #expect(names == ["config", "socket", "daemon", "version", "data-dir", "database", "session-bus", "sound", "systemd"])
+    #expect(names == ["config", "socket", "daemon", "version", "data-dir", "database", "session-bus", "dbus-api", "sound", "systemd"])
     let text = try ChildProcess.run(DaemonProcess.binDirectory + "/chime",
                                     ["doctor", "--socket", dir.socketPath, "--data-dir", daemon.dataDirectory, "--config", dir.file("empty.toml")])
     #expect(text.output.contains("ok   daemon: pid \(daemon.processIdentifier), up "), "\(text.output)")

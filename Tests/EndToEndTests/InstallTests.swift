@@ -23,6 +23,7 @@ struct InstallTests {
     ("usr/share/zsh/site-functions/_chime", 0o644),
     ("usr/share/fish/vendor_completions.d/chime.fish", 0o644),
     ("usr/share/doc/chime/README.md", 0o644),
+    ("usr/share/dbus-1/services/io.github.chime.Chime1.service", 0o644),
   ]
 
   func make(_ target: String, _ dir: TemporaryDirectory) throws -> ChildProcess.Result {
@@ -83,6 +84,8 @@ struct InstallTests {
     }
     let service = try String(contentsOfFile: root + "/usr/lib/systemd/user/chimed.service", encoding: .utf8)
     #expect(service.contains("\nExecStart=/usr/bin/chimed\n"), "\(service)")
+    let activation = try String(contentsOfFile: root + "/usr/share/dbus-1/services/io.github.chime.Chime1.service", encoding: .utf8)
+    #expect(activation.contains("\nExec=/usr/bin/chimed\n") && activation.contains("\nSystemdService=chimed.service\n"), "\(activation)")
     let man = try String(contentsOfFile: root + "/usr/share/man/man1/chimed.1", encoding: .utf8)
     #expect(man.contains("missed\\-grace") || man.contains("missed-grace"))
     #expect(man.contains("print\\-config") || man.contains("print-config"))

@@ -43,6 +43,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let peerNotAllowed = Reason("PEER_NOT_ALLOWED", .permissionDenied)
   /// A sandboxed peer (Flatpak, Snap) named another app than its own.
   public static let appIDMismatch = Reason("APP_ID_MISMATCH", .permissionDenied)
+  /// A host app's D-Bus connection called before `Register` named its app.
+  public static let appNotRegistered = Reason("APP_NOT_REGISTERED", .failedPrecondition)
   /// The peer looks sandboxed but chimed cannot tell as which app (or cannot read its process).
   public static let peerNotIdentified = Reason("PEER_NOT_IDENTIFIED", .permissionDenied)
   /// chimed serves as many connections as it takes (`--max-connections`).
@@ -315,7 +317,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
-    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
+    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, appNotRegistered, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse, configInvalid,

@@ -9,31 +9,70 @@ final class CallRouter {
   private let clock: any WallClock
   private let logger: Logger
   private let handlers: [Method: RouteTable.Handler]
+  private let bodies: [Method: Any]
   /// Set when the daemon is shutting down: new calls are refused with UNAVAILABLE.
   var draining = false
 
   init(service: NotificationService, server: ServerInfo, clock: any WallClock, logger: Logger) {
     self.clock = clock
     self.logger = logger
-    handlers = Self.routes(service: service, server: server, clock: clock).handlers
+    let table = Self.routes(service: service, server: server, clock: clock)
+    handlers = table.handlers
+    bodies = table.bodies
     precondition(Set(handlers.keys) == Set(Method.allCases), "every method must be routed")
   }
 
   func start(_ call: any ServerCall, header: CallHeader, payload: [UInt8]) {
-    guard !draining else {
-      call.finish(.failure(ChimeError(.shuttingDown, "chimed is shutting down")))
-      return
-    }
     do throws(ChimeError) {
-      try AppID.validate(header.appID)
-      try PeerSandbox.check(declared: header.appID, confinedTo: call.confinedApp)
-      if let deadline = header.deadline, deadline <= clock.now() {
-        throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
-      }
+      try admit(call, header: header)
       // Every method is routed (checked in init), so the lookup cannot miss.
       try handlers[call.method].unsafelyUnwrapped(call, payload)
     } catch {
       call.finish(.failure(error))
+    }
+  }
+
+  /// Runs a unary call whose request the transport decoded itself (D-Bus): the same checks,
+  /// service call and errors as `start`, with ChimeCore values in and out instead of bytes.
+  /// `call.method` must be the descriptor's.
+  func call<Request, Response>(_ descriptor: CallDescriptor<Request, Response>, _ call: any ServerCall, header: CallHeader,
+                               request: Request, reply: @escaping (Result<Response, ChimeError>) -> Void) {
+    precondition(call.method == descriptor.method, "the call is not a \(descriptor.method.rawValue) call")
+    do throws(ChimeError) {
+      try admit(call, header: header)
+      // Every descriptor's body is stored under its method with its own types.
+      guard let body = bodies[descriptor.method] as? UnaryBody<Request, Response> else {
+        throw ChimeError.internal("\(descriptor.method.rawValue) has no typed route")
+      }
+      try body.run(call, request, reply)
+    } catch {
+      reply(.failure(error))
+    }
+  }
+
+  /// Opens a server stream whose request the transport decoded itself: `send` gets each
+  /// message as a ChimeCore value (false: the transport no longer wants them). Ending it is
+  /// the call's `onCancel`.
+  ///
+  /// - Throws: what `start` would have finished the call with (the checks, TOO_MANY_SUBSCRIBERS, ...).
+  func stream<Request, Message>(_ descriptor: ServerStreamingCallDescriptor<Request, Message>, _ call: any ServerCall, header: CallHeader,
+                                request: Request, send: @escaping (Message) -> Bool) throws(ChimeError) {
+    precondition(call.method == descriptor.method, "the call is not a \(descriptor.method.rawValue) call")
+    try admit(call, header: header)
+    guard let body = bodies[descriptor.method] as? StreamBody<Request, Message> else {
+      throw ChimeError.internal("\(descriptor.method.rawValue) has no typed route")
+    }
+    try body.run(call, request, send)
+  }
+
+  /// What every call passes before its method runs, whatever its transport: the daemon is
+  /// serving, the app id is valid and the caller's to use, the deadline is ahead.
+  private func admit(_ call: any ServerCall, header: CallHeader) throws(ChimeError) {
+    guard !draining else { throw ChimeError(.shuttingDown, "chimed is shutting down") }
+    try AppID.validate(header.appID)
+    try PeerSandbox.check(declared: header.appID, confinedTo: call.confinedApp)
+    if let deadline = header.deadline, deadline <= clock.now() {
+      throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
     }
   }
 

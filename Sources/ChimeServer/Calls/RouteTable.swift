@@ -9,6 +9,9 @@ struct RouteTable {
   typealias Handler = (any ServerCall, [UInt8]) throws(ChimeError) -> Void
 
   private(set) var handlers: [Method: Handler] = [:]
+  /// The same bodies by method, before any decoding (`UnaryBody`, `StreamBody`): a transport
+  /// that speaks no protobuf (D-Bus) hands them ChimeCore values through `CallRouter.call`.
+  private(set) var bodies: [Method: Any] = [:]
 
   /// Routes a unary call: `body` gets the decoded request and a `reply` that encodes the
   /// response with the same descriptor and finishes the call. An error `body` throws (or a
@@ -23,6 +26,7 @@ struct RouteTable {
       let request = try descriptor.decodeRequest(payload)
       try body(call, request) { result in call.finish(result.map(descriptor.encodeResponse)) }
     }
+    bodies[descriptor.method] = UnaryBody(run: body)
   }
 
   /// Routes a server-streaming call: `body` gets the decoded request and a `send` that encodes
@@ -35,10 +39,27 @@ struct RouteTable {
       let request = try descriptor.decodeRequest(payload)
       try body(call, request) { message in call.sendMessage(descriptor.encodeMessage(message)) }
     }
+    bodies[descriptor.method] = StreamBody(run: body)
   }
 
   private mutating func add(_ method: Method, _ handler: @escaping Handler) {
     precondition(handlers[method] == nil, "\(method.rawValue) is routed twice")
     handlers[method] = handler
+  }
+}
+
+/// A unary method's body, typed by its descriptor's request and response.
+final class UnaryBody<Request, Response> {
+  let run: (_ call: any ServerCall, _ request: Request, _ reply: @escaping (Result<Response, ChimeError>) -> Void) throws(ChimeError) -> Void
+  init(run: @escaping (any ServerCall, Request, @escaping (Result<Response, ChimeError>) -> Void) throws(ChimeError) -> Void) {
+    self.run = run
+  }
+}
+
+/// A server-streaming method's body, typed by its descriptor's request and message.
+final class StreamBody<Request, Message> {
+  let run: (_ call: any ServerCall, _ request: Request, _ send: @escaping (Message) -> Bool) throws(ChimeError) -> Void
+  init(run: @escaping (any ServerCall, Request, @escaping (Message) -> Bool) throws(ChimeError) -> Void) {
+    self.run = run
   }
 }

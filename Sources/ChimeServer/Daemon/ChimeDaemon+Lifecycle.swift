@@ -34,6 +34,13 @@ extension ChimeDaemon {
     running.registry = registry
     try registry.listen()
     configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
+    if let bus = configuration.dbus {
+      // Serving now: the bus name is asked for only once calls can be answered.
+      let face = DBusFace(loop: loop, router: router, configuration: configuration, bus: bus)
+      face.onCall = { idleTrim.noteActivity() }
+      running.dbus = face
+      face.start()
+    }
     if stack.database.deferredCheck { checkStoreWhileServing(stack.database) }
   }
 
@@ -105,6 +112,7 @@ extension ChimeDaemon {
     configuration.logger.info("shutting down", metadata: ["reason": "\(reason)"])
     configuration.onStopping?()
     running.registry?.stopListening(refusing: Self.goodbye)
+    running.dbus?.releaseName()
     guard let stack = running.stack else { return tearDown() }
     stack.drain { [unowned self] in tearDown() }
   }
@@ -115,6 +123,8 @@ extension ChimeDaemon {
     guard let running = parts.withLock({ $0 })?.value else { return loop.closeWakeup() }
     running.shuttingDown = true
     running.registry?.closeAll(with: Self.goodbye)
+    running.dbus?.close()
+    running.dbus = nil
     for call in Array(running.inProcessCalls.values) { call.cancel(with: Self.goodbye) }
     running.clockWatch?.close()
     running.clockWatch = nil
@@ -167,6 +177,7 @@ extension ChimeDaemon {
 final class DaemonParts {
   var stack: ServiceStack?
   var registry: ConnectionRegistry?
+  var dbus: DBusFace?
   var clockWatch: ClockWatch?
   var idleTrim: IdleTrim?
   /// Held while the store is open (`lockDataDirectory`).

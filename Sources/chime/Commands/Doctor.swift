@@ -103,6 +103,7 @@ struct DoctorChecks {
     checks.append(dataDir)
     checks.append(databaseCheck(settings.dataDirectory + "/chime.db", dataDir: dataDir))
     checks.append(busCheck(environment))
+    checks.append(dbusAPICheck(environment))
     checks.append(soundCheck(settings.soundPlayer, environment: environment))
     checks.append(systemd.check)
     return checks

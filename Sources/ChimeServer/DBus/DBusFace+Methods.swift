@@ -1,0 +1,118 @@
+import ChimeCore
+import ChimeWire
+
+/// Each method of the interface: its arguments become the ChimeCore values of the call-table
+/// entry behind it, the router runs it as it runs a socket call, and the answer becomes D-Bus
+/// values (`DBusRecords`).
+extension DBusFace {
+  func run(_ request: DBusRequest, peer: DBusPeer, confined: String?) {
+    if request.member == "Register" { return register(request, peer: peer, confined: confined) }
+    guard let app = peer.app else {
+      return answer(request, .failure(ChimeError(.appNotRegistered,
+        "call Register(app_id, {}) first on this connection: chimed needs to know which app is calling", field: "app_id")))
+    }
+    let r = request
+    do throws(ChimeError) {
+      switch r.member {
+      case "Add":
+        let notification = try DBusArguments.request(identifier: r.string(0), content: r.value(1), trigger: r.value(2), options: r.value(3))
+        call(Calls.add, r, app, confined, notification) { [.vardict(DBusRecords.added($0))] }
+      case "GetPending":
+        let limit = try DBusArguments.listLimit(r.value(0))
+        list(Calls.getPending, r, app, confined, limit: limit, DBusRecords.pending)
+      case "GetDelivered":
+        let limit = try DBusArguments.listLimit(r.value(0))
+        list(Calls.getDelivered, r, app, confined, limit: limit, DBusRecords.delivered)
+      case "RemovePending":
+        call(Calls.removePending, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+      case "RemoveAllPending":
+        call(Calls.removeAllPending, r, app, confined, Empty()) { [.strings($0)] }
+      case "RemoveDelivered":
+        call(Calls.removeDelivered, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+      case "RemoveAllDelivered":
+        call(Calls.removeAllDelivered, r, app, confined, Empty()) { [.strings($0)] }
+      case "NextTriggerDates":
+        let preview = try DBusArguments.nextTriggerDates(trigger: r.value(0), options: r.value(1))
+        call(Calls.nextTriggerDates, r, app, confined, preview) { [.vardicts($0.map(DBusRecords.fireDate))] }
+      case "SetCategories":
+        call(Calls.setCategories, r, app, confined, try DBusArguments.categories(r.value(0))) { _ in [] }
+      case "GetCategories":
+        call(Calls.getCategories, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.category))] }
+      case "RequestAuthorization":
+        let options = try DBusArguments.authorization(DBusArguments.strings(r.value(0), field: "options"))
+        call(Calls.requestAuthorization, r, app, confined, options) { [.boolean($0.granted), .vardict(DBusRecords.settings($0.settings))] }
+      case "GetSettings":
+        call(Calls.getSettings, r, app, confined, Empty()) { [.vardict(DBusRecords.settings($0))] }
+      case "SetBadgeCount":
+        guard case .signed(let count, _) = r.value(0) else { throw ChimeError(.invalidArgument, "count must be i", field: "count") }
+        call(Calls.setBadgeCount, r, app, confined, Int(count)) { _ in [] }
+      case "Respond":
+        let response = try DBusArguments.response(notification: r.string(0), action: r.string(1), options: r.value(2))
+        call(Calls.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
+      case "Push":
+        let submission = try DBusArguments.push(payload: r.string(0), options: r.value(1))
+        call(Calls.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
+      default:
+        // The vtable routes only its own members here.
+        throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")
+      }
+    } catch {
+      answer(r, .failure(error))
+    }
+  }
+
+  /// `Register(s app_id, a{sv} options)`: names the connection's app, once. A sandboxed peer is
+  /// its sandbox's app already and may register only as that.
+  private func register(_ request: DBusRequest, peer: DBusPeer, confined: String?) {
+    let app = request.string(0)
+    do throws(ChimeError) {
+      try DBusArguments.registration(options: request.value(1))
+      try AppID.validate(app)
+      try PeerSandbox.check(declared: app, confinedTo: confined)
+      if let registered = peer.app, registered != app {
+        throw ChimeError(.appIDMismatch, "this connection registered as \(registered); it may not act as \(app)", field: "app_id")
+      }
+      peer.app = app
+      listen(peer, app: app)
+      answer(request, .success([]))
+    } catch {
+      answer(request, .failure(error))
+    }
+  }
+
+  /// Runs one call-table entry with ChimeCore values and answers the D-Bus call with `encode`.
+  private func call<Request, Response>(_ descriptor: CallDescriptor<Request, Response>, _ request: DBusRequest, _ app: String,
+                                       _ confined: String?, _ value: Request, _ encode: @escaping (Response) -> [BusValue]) {
+    let serverCall = DBusCall(descriptor.method, app: app, confinedApp: confined)
+    router.call(descriptor, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: value) {
+      [weak self] result in
+      self?.answer(request, result.map(encode))
+    }
+  }
+
+  /// A listing: pages through the router until `limit` items or the last page.
+  private func list<Item>(_ descriptor: CallDescriptor<PageRequest, Page<Item>>, _ request: DBusRequest, _ app: String, _ confined: String?,
+                          limit: Int, _ encode: @escaping (Item) -> DBusRecords.Pairs) {
+    var items: [Item] = []
+    func next(_ token: String) {
+      let page = PageRequest(pageSize: min(Limits.pageSizeMax, limit - items.count), pageToken: token)
+      let serverCall = DBusCall(descriptor.method, app: app, confinedApp: confined)
+      router.call(descriptor, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: page) {
+        [weak self] result in
+        guard let self else { return }
+        switch result {
+        case .failure(let error):
+          answer(request, .failure(error))
+        case .success(let page):
+          items += page.items
+          if page.nextPageToken.isEmpty || items.count >= limit {
+            answer(request, .success([.vardicts(items.prefix(limit).map(encode))]))
+          } else {
+            next(page.nextPageToken)
+          }
+        }
+      }
+    }
+    next("")
+  }
+}

@@ -1,0 +1,36 @@
+import ChimeCore
+import ChimeTestSupport
+import Testing
+
+@testable import ChimeServer
+
+/// Which events of an app's stream become which D-Bus signals, with what arguments.
+@Suite(.testTimeLimit) struct DBusAppSignalsTests {
+  let at = Instant(unixMillis: 1_700_000_000_000)
+
+  @Test func eachEventKindBecomesItsSignal() throws {
+    let request = NotificationRequest(identifier: "tea", content: NotificationContent(title: "Tea"))
+    let delivered = DeliveredNotification(request: request, delivered: at, due: at)
+    let (member, arguments) = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .delivered, identifiers: ["tea"], delivered: delivered)))
+    #expect(member == "Delivered" && arguments.first == .string("tea") && arguments.map(\.signature) == ["s", "a{sv}"])
+    #expect(arguments.last == .vardict(DBusRecords.delivered(delivered)))
+
+    let response = NotificationResponse(notificationIdentifier: "tea", actionIdentifier: "sip", userText: "now", at: at)
+    let answered = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .response, response: response)))
+    #expect(answered.0 == "Response" && answered.1.prefix(2) == [.string("tea"), .string("sip")])
+    #expect(answered.1.last == .vardict([("user-text", .string("now")), ("at", .int64(at.unixMillis))]))
+
+    let removed = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .pendingRemoved, identifiers: ["a", "b"])))
+    #expect(removed.0 == "PendingRemoved" && removed.1 == [.strings(["a", "b"])])
+
+    let badge = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .badgeChanged, badgeCount: 4)))
+    #expect(badge.0 == "BadgeChanged" && badge.1 == [.int32(4)])
+  }
+
+  /// The stream's own markers and the kinds the interface has no signal for send nothing.
+  @Test func otherEventsSendNothing() {
+    for kind in [Event.Kind.subscribed, .pendingAdded, .pendingReplaced, .deliveredRemoved, .missedSkipped, .eventsLost, .presentationFailed] {
+      #expect(DBusAppSignals.signal(for: Event(at: at, kind: kind)) == nil, "\(kind)")
+    }
+  }
+}
