@@ -16,6 +16,7 @@ final class NotificationService {
   let authorization: AuthorizationService
   let apps: AppRegistry
   let zones: ZonePlanner
+  let doNotDisturb: DoNotDisturbService
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
@@ -46,6 +47,7 @@ final class NotificationService {
     responses = ResponseService(context: context)
     authorization = AuthorizationService(context: context)
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
+    self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     scheduler.host = self
   }
 
