@@ -145,7 +145,8 @@ public struct DoNotDisturbDays: OptionSet, Hashable, Sendable, Codable {
   /// ISO numbering: 1 = Monday ... 7 = Sunday.
   public init(isoWeekday: Int) { self.init(rawValue: 1 << UInt8(isoWeekday - 1)) }
 
-  static let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+  /// Short names, Monday first: the parsed and printed form.
+  public static let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
   /// A list of days and ranges: `mon-fri`, `sat,sun`, `mon,wed-fri`, `fri-mon` (a range may
   /// wrap past Sunday); `all` or `every-day` for every day. Names are the first three letters
