@@ -82,6 +82,8 @@ import Testing
     let set = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: until)))
     #expect(set.status == DoNotDisturbStatus(active: true, source: .manual, until: until, nextStart: nil))
     #expect(set.setting.manual?.until == until)
+    // A change with nothing in it reads the state.
+    #expect(try await user.setDoNotDisturb(DoNotDisturbChange()) == set)
 
     d.advance(seconds: 59)
     let during = try await app.add(.tea("during", in: nil))

@@ -23,7 +23,8 @@ final class DoNotDisturbService {
   }
 
   /// `SetDoNotDisturb`: validates the change, commits the new setting and answers the state.
-  /// A manual until that has passed by now is dropped from the stored setting first.
+  /// A manual until that has passed by now is dropped from the stored setting first. A change
+  /// with nothing in it answers the state, writing nothing.
   ///
   /// Fails INVALID_ARGUMENT `DND_UNTIL_IN_PAST`, `INVALID_DND_SCHEDULE` or `INVALID_DND_DAYS`.
   func set(_ change: DoNotDisturbChange, reply: @escaping Reply<DoNotDisturbReport>) {
@@ -33,6 +34,7 @@ final class DoNotDisturbService {
     } catch {
       return reply(.failure(error))
     }
+    guard change.manual != nil || change.schedule != nil else { return reply(.success(report())) }
     let setting = change.applied(to: context.doNotDisturb.current.expired(at: now))
     context.writer.submit(SetDoNotDisturb(setting: setting, at: now)) { [self] result in
       reply(result.map { stored in
