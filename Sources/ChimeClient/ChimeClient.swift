@@ -283,6 +283,20 @@ public struct ChimeClient: Sendable {
     return try await unary(Calls.setAppSettings, change)
   }
 
+  /// The user's call: changes the user's Do Not Disturb setting (manual on or off, the
+  /// schedule set or cleared) and answers it with the state now.
+  ///
+  /// - Throws: INVALID_ARGUMENT `DND_UNTIL_IN_PAST`, `INVALID_DND_SCHEDULE` or
+  ///   `INVALID_DND_DAYS`.
+  public func setDoNotDisturb(_ change: DoNotDisturbChange) async throws(ChimeError) -> DoNotDisturbReport {
+    try await unary(Calls.setDoNotDisturb, change)
+  }
+
+  /// The user's Do Not Disturb setting and whether it is on now, from which source.
+  public func doNotDisturb() async throws(ChimeError) -> DoNotDisturbReport {
+    try await unary(Calls.getDoNotDisturb, Empty())
+  }
+
   // MARK: Through the call table
 
   /// A unary call through its descriptor: the request encoded and the reply decoded with the

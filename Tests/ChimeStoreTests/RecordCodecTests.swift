@@ -24,6 +24,15 @@ import Testing
     #expect(decoded == expected)
   }
 
+  @Test func aQuietDeliveryStaysQuietInTheStore() throws {
+    let codec = RecordCodec()
+    var delivered = DeliveredNotification(request: Fixtures.request("q", title: "q"), delivered: t0, due: t0)
+    delivered.quiet = true
+    #expect(try codec.decode(DeliveredNotification.self, from: codec.encode(delivered)).quiet)
+    delivered.quiet = false
+    #expect(try !codec.decode(DeliveredNotification.self, from: codec.encode(delivered)).quiet)
+  }
+
   @Test func minimalEventBody() throws {
     let codec = RecordCodec()
     let body = Data(codec.eventBody(Event(at: t0, kind: .pendingRemoved)))

@@ -8,6 +8,9 @@
 ///   does not); absent leaves it, 0 clears it.
 /// - A time-sensitive level needs the time-sensitive permission and a critical level the
 ///   critical-alert permission; otherwise the notification is delivered as active (a note says so).
+/// - While Do Not Disturb is on, a delivered `passive` or `active` level (a lowered one included)
+///   is delivered quietly: recorded, badge applied, events sent, but no popup and no sound (a
+///   note says so). A time-sensitive or critical level that kept its permission breaks through.
 public struct DeliveryShape: Hashable, Sendable {
   public var sound: SoundResolution?
   /// The badge count to set, or nil to leave it.
@@ -16,12 +19,20 @@ public struct DeliveryShape: Hashable, Sendable {
   public var level: InterruptionLevel
   /// Why the delivery differs from the content (for the delivered event's note); may be empty.
   public var notes: [String]
+  /// Delivered under Do Not Disturb: neither shown nor heard.
+  public var quiet: Bool
 
-  public init(sound: SoundResolution?, badge: Int?, level: InterruptionLevel = .active, notes: [String] = []) {
+  public init(sound: SoundResolution?, badge: Int?, level: InterruptionLevel = .active, notes: [String] = [], quiet: Bool = false) {
     self.sound = sound
     self.badge = badge
     self.level = level
     self.notes = notes
+    self.quiet = quiet
+  }
+
+  /// The note of a delivery that Do Not Disturb (from `source`) kept quiet.
+  public static func doNotDisturbNote(_ source: DoNotDisturbSource) -> String {
+    "do not disturb (\(source.rawValue)): delivered quietly, no popup and no sound"
   }
 
   /// What the resolution says when a critical sound plays as a regular one.
@@ -38,9 +49,9 @@ public struct DeliveryShape: Hashable, Sendable {
   }
 
   /// The delivery of content with `requested` sound (as `resolved`), `badge` and `level`, under
-  /// `allowed`.
+  /// `allowed`, with Do Not Disturb on from `doNotDisturb` (nil: off) at that moment.
   public static func decide(requested: Sound?, resolved: SoundResolution?, badge: Int?, level: InterruptionLevel = .active,
-                            allowed: AuthorizationOptions) -> DeliveryShape {
+                            allowed: AuthorizationOptions, doNotDisturb: DoNotDisturbSource? = nil) -> DeliveryShape {
     var notes: [String] = []
     var sound = critical(resolved, requested: requested, allowed: allowed)
     if let playing = sound, playing.plays != .none, !allowed.contains(.sound) {
@@ -58,7 +69,12 @@ public struct DeliveryShape: Hashable, Sendable {
       delivered = .active
       notes.append(levelNote(level))
     }
-    return DeliveryShape(sound: sound, badge: applied, level: delivered, notes: notes)
+    var quiet = false
+    if let source = doNotDisturb, delivered == .passive || delivered == .active {
+      quiet = true
+      notes.append(doNotDisturbNote(source))
+    }
+    return DeliveryShape(sound: sound, badge: applied, level: delivered, notes: notes, quiet: quiet)
   }
 
   /// `resolved` with the critical rule applied afresh (a downgrade noted earlier is undone

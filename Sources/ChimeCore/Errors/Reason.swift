@@ -314,6 +314,15 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// A service extension answered a request that does not await its answer (answered, timed out, or another's).
   public static let serviceRequestNotAwaited = Reason("SERVICE_REQUEST_NOT_AWAITED", .notFound)
 
+  // MARK: Do Not Disturb
+
+  /// A Do Not Disturb window that is not START-END in 24-hour time, or that starts where it ends.
+  public static let invalidDNDSchedule = Reason("INVALID_DND_SCHEDULE", .invalidArgument)
+  /// A Do Not Disturb schedule's weekdays name an unknown day, or none.
+  public static let invalidDNDDays = Reason("INVALID_DND_DAYS", .invalidArgument)
+  /// Do Not Disturb switched on until an instant that has passed.
+  public static let dndUntilInPast = Reason("DND_UNTIL_IN_PAST", .invalidArgument)
+
   /// Every reason above, in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
@@ -340,6 +349,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidMediaCommand, extensionNotLive, mediaButtonNotAvailable,
     invalidPushPayload, pushPayloadTooLarge, unknownInterruptionLevel, serviceExtensionNotRunning,
     serviceExtensionTimedOut, serviceExtensionFailed, serviceExtensionDisconnected, serviceRequestNotAwaited,
+    invalidDNDSchedule, invalidDNDDays, dndUntilInPast,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

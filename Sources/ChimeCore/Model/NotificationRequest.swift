@@ -61,6 +61,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   /// For a delivery made by the daemon's timer: how long after `due` the timer woke to make it,
   /// in microseconds. Nil for a delivery without a trigger.
   public var fireLatenessMicros: Int64?
+  /// Delivered under Do Not Disturb: recorded and streamed, but neither shown nor heard.
+  public var quiet: Bool = false
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

@@ -17,6 +17,7 @@ public enum SoundChoice: Hashable, Sendable {
 /// Whether a delivered notification is shown and what it plays, from the app's settings. Pure.
 ///
 /// - No alert permission: not shown (the delivery is still recorded and streamed).
+/// - Delivered quietly (Do Not Disturb): neither shown nor heard.
 /// - The sound is what the delivery resolved to (`DeliveryShape` already applied the sound
 ///   permission and the critical rule); a `passive` notification is shown without sound.
 /// - A critical sound that stayed critical plays at its volume (1 when none was given).
@@ -30,6 +31,7 @@ public struct PresentationDecision: Hashable, Sendable {
   }
 
   public static func decide(_ delivered: DeliveredNotification, allowed: AuthorizationOptions) -> PresentationDecision {
+    if delivered.quiet { return PresentationDecision(show: false, sound: .silent) }
     let content = delivered.request.content
     var sound = SoundChoice.silent
     if content.interruptionLevel != .passive, allowed.contains(.sound), let resolution = delivered.sound {

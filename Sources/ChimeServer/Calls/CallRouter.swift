@@ -184,6 +184,13 @@ final class CallRouter {
     table.unary(Calls.checkSound) { call, name, reply in
       service.apps.checkSound(app: call.app, name: name, reply: reply)
     }
+    // User-side calls: the user's setting, not the caller's app.
+    table.unary(Calls.setDoNotDisturb) { _, change, reply in
+      service.doNotDisturb.set(change, reply: reply)
+    }
+    table.unary(Calls.getDoNotDisturb) { _, _, reply in
+      service.doNotDisturb.get(reply: reply)
+    }
     return table
   }
 }

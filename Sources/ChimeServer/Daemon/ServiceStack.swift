@@ -37,7 +37,7 @@ final class ServiceStack {
                                   thumbnails: RenderedThumbnails(store: attachments), logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
-                                  authorizations: try database.authorizations())
+                                  authorizations: try database.authorizations(), doNotDisturb: try database.doNotDisturb())
     presenters.host = service
     let server = ServerInfo(version: configuration.version, processID: ProcessEnvironment.processID,
                             startedAt: configuration.clock.now(), dataDirectory: dataDirectory,

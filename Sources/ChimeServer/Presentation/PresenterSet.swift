@@ -47,7 +47,9 @@ final class PresenterSet: Presenter {
     guard let host else { return }
     let decision = PresentationDecision.decide(delivered, allowed: host.deliveryPermissions(of: app))
     let identifier = delivered.request.identifier
-    if !decision.show {
+    if delivered.quiet {
+      logger.debug("not shown and not heard: delivered under do not disturb", metadata: ["app": "\(app)", "id": "\(identifier)"])
+    } else if !decision.show {
       logger.debug("not shown: alerts are off in the app's settings", metadata: ["app": "\(app)", "id": "\(identifier)"])
     }
     guard decision.show, command != nil || freedesktop != nil else {

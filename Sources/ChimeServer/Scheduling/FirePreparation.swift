@@ -25,6 +25,8 @@ struct FirePreparation: Sendable {
   let logger: Logger
   /// What an app that never asked for authorization may do (`chimed --authorization`).
   var policy: AuthorizationPolicy = .allow
+  /// The user's Do Not Disturb setting, asked at each delivery (nil: never on).
+  var doNotDisturb: DoNotDisturbBook?
 
   /// Blocking: call on the work pool. One answer per key, in order. `wokeMicros` is when the
   /// timer woke for these keys; each delivery records how late that was after its due instant.
@@ -46,6 +48,7 @@ struct FirePreparation: Sendable {
     }
     var layouts: [String: Result<AppLayout?, ChimeError>] = [:]
     var permissions: [String: Result<AuthorizationOptions, ChimeError>] = [:]
+    let quietFrom = doNotDisturb?.source(at: now, zone: zone)
     return rows.map { row -> Prepared in
       switch row {
       case .stale:
@@ -79,11 +82,12 @@ struct FirePreparation: Sendable {
         }
         let content = row.pending.request.content
         let shape = DeliveryShape.decide(requested: content.sound, resolved: sound, badge: content.badge.map { Int(clamping: $0) },
-                                         level: content.interruptionLevel, allowed: allowed)
+                                         level: content.interruptionLevel, allowed: allowed, doNotDisturb: quietFrom)
         var fire = Fire(row, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
         fire.badge = shape.badge
-        if shape.level != content.interruptionLevel, case .deliver(var record, let note) = fire.delivery {
+        if shape.level != content.interruptionLevel || shape.quiet, case .deliver(var record, let note) = fire.delivery {
           record.request.content.interruptionLevel = shape.level
+          record.quiet = shape.quiet
           fire.delivery = .deliver(record, note: note)
         }
         return .ready(fire)

@@ -16,19 +16,22 @@ final class NotificationService {
   let authorization: AuthorizationService
   let apps: AppRegistry
   let zones: ZonePlanner
+  let doNotDisturb: DoNotDisturbService
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
   init(loop: EventLoop, database: ChimeDatabase, attachments: AttachmentStore, presenter: any Presenter,
-       configuration: ServerConfiguration, authorizations: [String: AppAuthorization]) {
+       configuration: ServerConfiguration, authorizations: [String: AppAuthorization], doNotDisturb: DoNotDisturb = .off) {
     let appsDirectory = configuration.appsDirectory, clock = configuration.clock, logger = configuration.logger
     let writer = GroupCommitWriter(loop: loop, database: database)
     let hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger,
                               limits: (configuration.maxSubscribers, configuration.maxSubscribersPerApp))
-    let preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
+    let quiet = DoNotDisturbBook(doNotDisturb)
+    var preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
                                       }, logger: logger, policy: configuration.authorizationPolicy)
+    preparation.doNotDisturb = quiet
     let scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,
                               configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
                               preparation: preparation, logger: logger)
@@ -37,13 +40,14 @@ final class NotificationService {
                              fileLane: FileLane(loop: loop, width: configuration.fileLaneWidth),
                              extensions: ExtensionWaits(clock: clock, answerTimeoutMillis: configuration.extensionAnswerTimeoutMillis),
                              access: AuthorizationBook(policy: configuration.authorizationPolicy, records: authorizations),
-                             scheduler: scheduler)
+                             scheduler: scheduler, doNotDisturb: quiet)
     zones = ZonePlanner(context: context, zoneProvider: configuration.timeZone)
     intake = IntakeService(context: context, zones: zones, configuration: configuration)
     listings = ListingService(context: context)
     responses = ResponseService(context: context)
     authorization = AuthorizationService(context: context)
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
+    self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     scheduler.host = self
   }
 

@@ -21,10 +21,12 @@ final class ServiceContext {
   let extensions: ExtensionWaits
   let access: AuthorizationBook
   let scheduler: Scheduler
+  /// The user's Do Not Disturb setting, asked at each delivery.
+  let doNotDisturb: DoNotDisturbBook
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock, logger: Logger,
        hub: SubscriptionHub, presenter: any Presenter, attachments: AttachmentStore, fileLane: FileLane,
-       extensions: ExtensionWaits, access: AuthorizationBook, scheduler: Scheduler) {
+       extensions: ExtensionWaits, access: AuthorizationBook, scheduler: Scheduler, doNotDisturb: DoNotDisturbBook) {
     self.loop = loop
     self.database = database
     self.writer = writer
@@ -37,6 +39,7 @@ final class ServiceContext {
     self.extensions = extensions
     self.access = access
     self.scheduler = scheduler
+    self.doNotDisturb = doNotDisturb
   }
 
   /// After a commit: events to subscribers (a badge change kept in the loop's copy), files

@@ -173,6 +173,22 @@ enum Schema {
         ALTER TABLE event_v8 RENAME TO event;
         """, arguments: [MetaKey.eventPrunedThrough])
     }
+    migrator.registerMigration("v9: do not disturb") { db in
+      // The user's Do Not Disturb setting: one row (id 1) once it was first set. Manual: on
+      // (0/1) and until (unix ms; NULL: until switched off). Schedule: NULL start when none;
+      // minutes after midnight and a weekday mask (bit 0 Monday ... bit 6 Sunday).
+      try db.execute(sql: """
+        CREATE TABLE do_not_disturb (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          manual_on INTEGER NOT NULL CHECK (manual_on IN (0, 1)),
+          manual_until INTEGER,
+          schedule_start INTEGER CHECK (schedule_start BETWEEN 0 AND 1439),
+          schedule_end INTEGER CHECK (schedule_end BETWEEN 0 AND 1439),
+          schedule_days INTEGER CHECK (schedule_days BETWEEN 1 AND 127),
+          changed_at INTEGER NOT NULL
+        );
+        """)
+    }
     return migrator
   }()
 }

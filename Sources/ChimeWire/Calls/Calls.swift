@@ -191,6 +191,21 @@ public enum Calls {
     encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
     encodeResponse: WireCodec.encodeServerInfo, decodeResponse: WireCodec.decodeServerInfo)
 
+  // MARK: Do Not Disturb
+
+  /// `SetDoNotDisturb`: the user changes their Do Not Disturb setting.
+  public static let setDoNotDisturb = CallDescriptor(
+    .setDoNotDisturb,
+    encodeRequest: { change throws(ChimeError) in WireCodec.encodeSetDoNotDisturbRequest(change) },
+    decodeRequest: WireCodec.decodeSetDoNotDisturbRequest,
+    encodeResponse: WireCodec.encodeDoNotDisturbState, decodeResponse: WireCodec.decodeDoNotDisturbState)
+
+  /// `GetDoNotDisturb`: the setting and whether it is on now.
+  public static let getDoNotDisturb = CallDescriptor(
+    .getDoNotDisturb,
+    encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
+    encodeResponse: WireCodec.encodeDoNotDisturbState, decodeResponse: WireCodec.decodeDoNotDisturbState)
+
   // MARK: The table as a whole
 
   /// The methods described above, in their order.
@@ -203,6 +218,7 @@ public enum Calls {
     registerApp.method, getApp.method, listApps.method, checkSound.method,
     requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
     push.method, answerService.method, getServerInfo.method,
+    setDoNotDisturb.method, getDoNotDisturb.method,
   ]
 
   private static let emptyEncoder: @Sendable (Empty) throws(ChimeError) -> [UInt8] = { _ in WireCodec.encodeEmpty() }

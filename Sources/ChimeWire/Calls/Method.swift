@@ -27,6 +27,8 @@ public enum Method: String, CaseIterable, Sendable {
   case push = "/chime.v1.NotificationCenter/Push"
   case answerService = "/chime.v1.NotificationCenter/AnswerService"
   case getServerInfo = "/chime.v1.NotificationCenter/GetServerInfo"
+  case setDoNotDisturb = "/chime.v1.NotificationCenter/SetDoNotDisturb"
+  case getDoNotDisturb = "/chime.v1.NotificationCenter/GetDoNotDisturb"
 
   /// True for calls that answer with a stream of replies.
   public var isServerStreaming: Bool { self == .subscribe || self == .registerExtension }

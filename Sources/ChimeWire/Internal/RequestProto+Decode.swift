@@ -196,7 +196,7 @@ extension RequestProto {
       mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
     .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") },
-          fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil)
+          fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil, quiet: m.delivered_quietly != 0)
   }
 
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
@@ -283,10 +283,11 @@ extension RequestProto {
 }
 
 extension DeliveredNotification {
-  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?) -> DeliveredNotification {
+  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?, quiet: Bool) -> DeliveredNotification {
     var copy = self
     copy.push = push
     copy.fireLatenessMicros = fireLatenessMicros
+    copy.quiet = quiet
     return copy
   }
 }

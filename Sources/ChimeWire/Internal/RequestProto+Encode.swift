@@ -201,6 +201,7 @@ enum RequestProto {
     m.pointee.due_unix_ms = d.due.unixMillis
     m.pointee.missed = d.missed ? 1 : 0
     m.pointee.fire_lateness_us = d.fireLatenessMicros ?? 0
+    m.pointee.delivered_quietly = d.quiet ? 1 : 0
     if let sound = d.sound {
       m.pointee.sound = build(sound, in: arena)
     }

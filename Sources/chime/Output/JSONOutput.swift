@@ -102,6 +102,7 @@ enum JSONOutput {
     object["delivered_unix_ms"] = d.delivered.unixMillis
     object["due"] = TimeText.iso(d.due)
     object["missed"] = d.missed
+    object["quiet"] = d.quiet
     if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
     if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
     if let attributes = d.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }

@@ -86,3 +86,41 @@ import Testing
     #expect(granted?.criticalDowngraded == false)
   }
 }
+
+/// Do Not Disturb at delivery: passive and active are quiet, time-sensitive and critical break
+/// through with their permission, and a lowered level is quiet.
+@Suite struct DeliveryShapeDoNotDisturbTests {
+  static let cases: [(InterruptionLevel, AuthorizationOptions, DoNotDisturbSource?, InterruptionLevel, Bool)] = [
+    (.passive, [.alert, .sound], .manual, .passive, true),
+    (.active, [.alert, .sound], .manual, .active, true),
+    (.active, [.alert, .sound], .schedule, .active, true),
+    (.active, [.alert, .sound], nil, .active, false),
+    (.timeSensitive, [.alert, .sound, .timeSensitive], .manual, .timeSensitive, false),
+    (.timeSensitive, [.alert, .sound], .manual, .active, true),
+    (.critical, [.alert, .sound, .criticalAlert], .schedule, .critical, false),
+    (.critical, [.alert, .sound, .timeSensitive], .manual, .active, true),
+    (.passive, [.alert, .sound], nil, .passive, false),
+  ]
+
+  @Test(arguments: cases) func quietUnderDoNotDisturb(_ c: (InterruptionLevel, AuthorizationOptions, DoNotDisturbSource?, InterruptionLevel, Bool)) {
+    let (level, allowed, source, delivered, quiet) = c
+    let shape = DeliveryShape.decide(requested: .default, resolved: SoundResolution(plays: .default), badge: 3, level: level,
+                                     allowed: allowed, doNotDisturb: source)
+    #expect(shape.level == delivered)
+    #expect(shape.quiet == quiet)
+    // The badge still applies, quiet or not.
+    #expect(shape.badge == nil || shape.badge == 3)
+    let dndNote = source.map { DeliveryShape.doNotDisturbNote($0) }
+    #expect(shape.notes.contains { $0 == dndNote } == quiet)
+    if quiet { #expect(shape.note.contains("do not disturb")) }
+  }
+
+  @Test func aQuietDeliveryIsNeitherShownNorHeard() {
+    var delivered = DeliveredNotification(request: NotificationRequest(identifier: "a", content: NotificationContent(title: "t")),
+                                          delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0), sound: SoundResolution(plays: .default))
+    let loud = PresentationDecision.decide(delivered, allowed: [.alert, .sound])
+    #expect(loud == PresentationDecision(show: true, sound: .themeDefault(volume: nil)))
+    delivered.quiet = true
+    #expect(PresentationDecision.decide(delivered, allowed: [.alert, .sound]) == PresentationDecision(show: false, sound: .silent))
+  }
+}

@@ -128,12 +128,14 @@ final class IntakeService {
     let request = prepared.request
     let shape = DeliveryShape.decide(requested: request.content.sound, resolved: prepared.sound,
                                      badge: request.content.badge.map { Int(clamping: $0) }, level: request.content.interruptionLevel,
-                                     allowed: context.access.permissions(of: app).effective)
+                                     allowed: context.access.permissions(of: app).effective,
+                                     doNotDisturb: context.doNotDisturb.source(at: now, zone: zones.zone))
     var shown = request
     shown.content.interruptionLevel = shape.level
     var delivered = DeliveredNotification(request: shown, delivered: now, due: now, sound: shape.sound,
                                           extensionAttributes: context.extensions.hub.attributes(app: app, category: shown.content.categoryIdentifier))
     delivered.push = push
+    delivered.quiet = shape.quiet
     let note = [push?.note ?? "", shape.note].filter { !$0.isEmpty }.joined(separator: "; ")
     return DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)
   }

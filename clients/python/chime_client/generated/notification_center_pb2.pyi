@@ -11,6 +11,9 @@ AUTHORIZATION_STATUS_DENIED: AuthorizationStatus
 AUTHORIZATION_STATUS_NOT_DETERMINED: AuthorizationStatus
 AUTHORIZATION_STATUS_PROVISIONAL: AuthorizationStatus
 DESCRIPTOR: _descriptor.FileDescriptor
+DO_NOT_DISTURB_SOURCE_MANUAL: DoNotDisturbSource
+DO_NOT_DISTURB_SOURCE_SCHEDULE: DoNotDisturbSource
+DO_NOT_DISTURB_SOURCE_UNSPECIFIED: DoNotDisturbSource
 EVENT_KIND_BADGE_CHANGED: EventKind
 EVENT_KIND_DELIVERED: EventKind
 EVENT_KIND_DELIVERED_REMOVED: EventKind
@@ -152,6 +155,36 @@ class CheckSoundResponse(_message.Message):
     resolution: _request_pb2.SoundResolution
     searched: _containers.RepeatedCompositeFieldContainer[SoundSearchStep]
     def __init__(self, searched: _Optional[_Iterable[_Union[SoundSearchStep, _Mapping]]] = ..., resolution: _Optional[_Union[_request_pb2.SoundResolution, _Mapping]] = ...) -> None: ...
+
+class DoNotDisturbSchedule(_message.Message):
+    __slots__ = ["days", "end_minute", "start_minute"]
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    END_MINUTE_FIELD_NUMBER: _ClassVar[int]
+    START_MINUTE_FIELD_NUMBER: _ClassVar[int]
+    days: int
+    end_minute: int
+    start_minute: int
+    def __init__(self, start_minute: _Optional[int] = ..., end_minute: _Optional[int] = ..., days: _Optional[int] = ...) -> None: ...
+
+class DoNotDisturbState(_message.Message):
+    __slots__ = ["active", "manual_on", "manual_until_unix_ms", "next_start_unix_ms", "schedule", "source", "time_zone", "until_unix_ms"]
+    ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    MANUAL_ON_FIELD_NUMBER: _ClassVar[int]
+    MANUAL_UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_START_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    active: bool
+    manual_on: bool
+    manual_until_unix_ms: int
+    next_start_unix_ms: int
+    schedule: DoNotDisturbSchedule
+    source: DoNotDisturbSource
+    time_zone: str
+    until_unix_ms: int
+    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., active: bool = ..., source: _Optional[_Union[DoNotDisturbSource, str]] = ..., until_unix_ms: _Optional[int] = ..., next_start_unix_ms: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class Empty(_message.Message):
     __slots__ = []
@@ -433,6 +466,18 @@ class SetCategoriesRequest(_message.Message):
     categories: _containers.RepeatedCompositeFieldContainer[_request_pb2.Category]
     def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
+class SetDoNotDisturbRequest(_message.Message):
+    __slots__ = ["clear_schedule", "manual_on", "manual_until_unix_ms", "schedule"]
+    CLEAR_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    MANUAL_ON_FIELD_NUMBER: _ClassVar[int]
+    MANUAL_UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    clear_schedule: bool
+    manual_on: bool
+    manual_until_unix_ms: int
+    schedule: DoNotDisturbSchedule
+    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., clear_schedule: bool = ...) -> None: ...
+
 class SoundSearchStep(_message.Message):
     __slots__ = ["exists", "note", "path"]
     EXISTS_FIELD_NUMBER: _ClassVar[int]
@@ -459,4 +504,7 @@ class ExtensionResponseOption(int, metaclass=_enum_type_wrapper.EnumTypeWrapper)
     __slots__ = []
 
 class AuthorizationStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class DoNotDisturbSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -185,8 +185,9 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "sound"]
+    __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    DELIVERED_QUIETLY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     DUE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
@@ -197,6 +198,7 @@ class DeliveredNotification(_message.Message):
     REQUEST_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
+    delivered_quietly: bool
     delivered_unix_ms: int
     due_unix_ms: int
     extension_attributes: ExtensionAttributes
@@ -206,7 +208,7 @@ class DeliveredNotification(_message.Message):
     push: PushDelivery
     request: NotificationRequest
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ..., delivered_quietly: bool = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]

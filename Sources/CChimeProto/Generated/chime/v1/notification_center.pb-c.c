@@ -1853,6 +1853,141 @@ void   chime__v1__server_info__free_unpacked
   assert(message->base.descriptor == &chime__v1__server_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__do_not_disturb_schedule__init
+                     (Chime__V1__DoNotDisturbSchedule         *message)
+{
+  static const Chime__V1__DoNotDisturbSchedule init_value = CHIME__V1__DO_NOT_DISTURB_SCHEDULE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__do_not_disturb_schedule__get_packed_size
+                     (const Chime__V1__DoNotDisturbSchedule *message)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_schedule__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__do_not_disturb_schedule__pack
+                     (const Chime__V1__DoNotDisturbSchedule *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_schedule__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__do_not_disturb_schedule__pack_to_buffer
+                     (const Chime__V1__DoNotDisturbSchedule *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_schedule__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__DoNotDisturbSchedule *
+       chime__v1__do_not_disturb_schedule__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__DoNotDisturbSchedule *)
+     protobuf_c_message_unpack (&chime__v1__do_not_disturb_schedule__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__do_not_disturb_schedule__free_unpacked
+                     (Chime__V1__DoNotDisturbSchedule *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_schedule__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__set_do_not_disturb_request__init
+                     (Chime__V1__SetDoNotDisturbRequest         *message)
+{
+  static const Chime__V1__SetDoNotDisturbRequest init_value = CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__set_do_not_disturb_request__get_packed_size
+                     (const Chime__V1__SetDoNotDisturbRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__set_do_not_disturb_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__set_do_not_disturb_request__pack
+                     (const Chime__V1__SetDoNotDisturbRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__set_do_not_disturb_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__set_do_not_disturb_request__pack_to_buffer
+                     (const Chime__V1__SetDoNotDisturbRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__set_do_not_disturb_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__SetDoNotDisturbRequest *
+       chime__v1__set_do_not_disturb_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__SetDoNotDisturbRequest *)
+     protobuf_c_message_unpack (&chime__v1__set_do_not_disturb_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__set_do_not_disturb_request__free_unpacked
+                     (Chime__V1__SetDoNotDisturbRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__set_do_not_disturb_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__do_not_disturb_state__init
+                     (Chime__V1__DoNotDisturbState         *message)
+{
+  static const Chime__V1__DoNotDisturbState init_value = CHIME__V1__DO_NOT_DISTURB_STATE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__do_not_disturb_state__get_packed_size
+                     (const Chime__V1__DoNotDisturbState *message)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_state__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__do_not_disturb_state__pack
+                     (const Chime__V1__DoNotDisturbState *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_state__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__do_not_disturb_state__pack_to_buffer
+                     (const Chime__V1__DoNotDisturbState *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_state__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__DoNotDisturbState *
+       chime__v1__do_not_disturb_state__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__DoNotDisturbState *)
+     protobuf_c_message_unpack (&chime__v1__do_not_disturb_state__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__do_not_disturb_state__free_unpacked
+                     (Chime__V1__DoNotDisturbState *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__do_not_disturb_state__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define chime__v1__empty__field_descriptors NULL
 #define chime__v1__empty__field_indices_by_name NULL
 #define chime__v1__empty__number_ranges NULL
@@ -4522,6 +4657,276 @@ const ProtobufCMessageDescriptor chime__v1__server_info__descriptor =
   (ProtobufCMessageInit) chime__v1__server_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor chime__v1__do_not_disturb_schedule__field_descriptors[3] =
+{
+  {
+    "start_minute",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbSchedule, start_minute),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_minute",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbSchedule, end_minute),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "days",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbSchedule, days),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__do_not_disturb_schedule__field_indices_by_name[] = {
+  2,   /* field[2] = days */
+  1,   /* field[1] = end_minute */
+  0,   /* field[0] = start_minute */
+};
+static const ProtobufCIntRange chime__v1__do_not_disturb_schedule__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor chime__v1__do_not_disturb_schedule__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.DoNotDisturbSchedule",
+  "DoNotDisturbSchedule",
+  "Chime__V1__DoNotDisturbSchedule",
+  "chime.v1",
+  sizeof(Chime__V1__DoNotDisturbSchedule),
+  3,
+  chime__v1__do_not_disturb_schedule__field_descriptors,
+  chime__v1__do_not_disturb_schedule__field_indices_by_name,
+  1,  chime__v1__do_not_disturb_schedule__number_ranges,
+  (ProtobufCMessageInit) chime__v1__do_not_disturb_schedule__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__set_do_not_disturb_request__field_descriptors[4] =
+{
+  {
+    "manual_on",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__SetDoNotDisturbRequest, manual_set_case),
+    offsetof(Chime__V1__SetDoNotDisturbRequest, manual_on),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "manual_until_unix_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SetDoNotDisturbRequest, manual_until_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schedule",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__SetDoNotDisturbRequest, schedule_set_case),
+    offsetof(Chime__V1__SetDoNotDisturbRequest, schedule),
+    &chime__v1__do_not_disturb_schedule__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "clear_schedule",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__SetDoNotDisturbRequest, schedule_set_case),
+    offsetof(Chime__V1__SetDoNotDisturbRequest, clear_schedule),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__set_do_not_disturb_request__field_indices_by_name[] = {
+  3,   /* field[3] = clear_schedule */
+  0,   /* field[0] = manual_on */
+  1,   /* field[1] = manual_until_unix_ms */
+  2,   /* field[2] = schedule */
+};
+static const ProtobufCIntRange chime__v1__set_do_not_disturb_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.SetDoNotDisturbRequest",
+  "SetDoNotDisturbRequest",
+  "Chime__V1__SetDoNotDisturbRequest",
+  "chime.v1",
+  sizeof(Chime__V1__SetDoNotDisturbRequest),
+  4,
+  chime__v1__set_do_not_disturb_request__field_descriptors,
+  chime__v1__set_do_not_disturb_request__field_indices_by_name,
+  1,  chime__v1__set_do_not_disturb_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__set_do_not_disturb_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__do_not_disturb_state__field_descriptors[8] =
+{
+  {
+    "manual_on",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, manual_on),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "manual_until_unix_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, manual_until_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schedule",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, schedule),
+    &chime__v1__do_not_disturb_schedule__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "active",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, active),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, source),
+    &chime__v1__do_not_disturb_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "until_unix_ms",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, until_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "next_start_unix_ms",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, next_start_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__do_not_disturb_state__field_indices_by_name[] = {
+  3,   /* field[3] = active */
+  0,   /* field[0] = manual_on */
+  1,   /* field[1] = manual_until_unix_ms */
+  6,   /* field[6] = next_start_unix_ms */
+  2,   /* field[2] = schedule */
+  4,   /* field[4] = source */
+  7,   /* field[7] = time_zone */
+  5,   /* field[5] = until_unix_ms */
+};
+static const ProtobufCIntRange chime__v1__do_not_disturb_state__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.DoNotDisturbState",
+  "DoNotDisturbState",
+  "Chime__V1__DoNotDisturbState",
+  "chime.v1",
+  sizeof(Chime__V1__DoNotDisturbState),
+  8,
+  chime__v1__do_not_disturb_state__field_descriptors,
+  chime__v1__do_not_disturb_state__field_indices_by_name,
+  1,  chime__v1__do_not_disturb_state__number_ranges,
+  (ProtobufCMessageInit) chime__v1__do_not_disturb_state__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[12] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
@@ -4664,7 +5069,37 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[27] =
+static const ProtobufCEnumValue chime__v1__do_not_disturb_source__enum_values_by_number[3] =
+{
+  { "DO_NOT_DISTURB_SOURCE_UNSPECIFIED", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED", 0 },
+  { "DO_NOT_DISTURB_SOURCE_MANUAL", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL", 1 },
+  { "DO_NOT_DISTURB_SOURCE_SCHEDULE", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE", 2 },
+};
+static const ProtobufCIntRange chime__v1__do_not_disturb_source__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex chime__v1__do_not_disturb_source__enum_values_by_name[3] =
+{
+  { "DO_NOT_DISTURB_SOURCE_MANUAL", 1 },
+  { "DO_NOT_DISTURB_SOURCE_SCHEDULE", 2 },
+  { "DO_NOT_DISTURB_SOURCE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor chime__v1__do_not_disturb_source__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "chime.v1.DoNotDisturbSource",
+  "DoNotDisturbSource",
+  "Chime__V1__DoNotDisturbSource",
+  "chime.v1",
+  3,
+  chime__v1__do_not_disturb_source__enum_values_by_number,
+  3,
+  chime__v1__do_not_disturb_source__enum_values_by_name,
+  1,
+  chime__v1__do_not_disturb_source__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[29] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -4693,6 +5128,8 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "ListApps", &chime__v1__empty__descriptor, &chime__v1__list_apps_response__descriptor },
   { "CheckSound", &chime__v1__check_sound_request__descriptor, &chime__v1__check_sound_response__descriptor },
   { "GetServerInfo", &chime__v1__empty__descriptor, &chime__v1__server_info__descriptor },
+  { "SetDoNotDisturb", &chime__v1__set_do_not_disturb_request__descriptor, &chime__v1__do_not_disturb_state__descriptor },
+  { "GetDoNotDisturb", &chime__v1__empty__descriptor, &chime__v1__do_not_disturb_state__descriptor },
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
@@ -4702,6 +5139,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   23,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
+  28,        /* GetDoNotDisturb */
   1,        /* GetPending */
   26,        /* GetServerInfo */
   19,        /* GetSettings */
@@ -4721,6 +5159,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   21,        /* SetAppSettings */
   20,        /* SetBadgeCount */
   9,        /* SetCategories */
+  27,        /* SetDoNotDisturb */
   7         /* Subscribe */
 };
 const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
@@ -4730,7 +5169,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  27,
+  29,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -4949,6 +5388,22 @@ void chime__v1__notification_center__get_server_info(ProtobufCService *service,
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__set_do_not_disturb(ProtobufCService *service,
+                                                        const Chime__V1__SetDoNotDisturbRequest *input,
+                                                        Chime__V1__DoNotDisturbState_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *service,
+                                                        const Chime__V1__Empty *input,
+                                                        Chime__V1__DoNotDisturbState_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

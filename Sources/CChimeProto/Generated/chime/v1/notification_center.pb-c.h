@@ -58,6 +58,9 @@ typedef struct Chime__V1__CheckSoundRequest Chime__V1__CheckSoundRequest;
 typedef struct Chime__V1__SoundSearchStep Chime__V1__SoundSearchStep;
 typedef struct Chime__V1__CheckSoundResponse Chime__V1__CheckSoundResponse;
 typedef struct Chime__V1__ServerInfo Chime__V1__ServerInfo;
+typedef struct Chime__V1__DoNotDisturbSchedule Chime__V1__DoNotDisturbSchedule;
+typedef struct Chime__V1__SetDoNotDisturbRequest Chime__V1__SetDoNotDisturbRequest;
+typedef struct Chime__V1__DoNotDisturbState Chime__V1__DoNotDisturbState;
 
 
 /* --- enums --- */
@@ -125,6 +128,15 @@ typedef enum _Chime__V1__AuthorizationStatus {
   CHIME__V1__AUTHORIZATION_STATUS__AUTHORIZATION_STATUS_PROVISIONAL = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__AUTHORIZATION_STATUS)
 } Chime__V1__AuthorizationStatus;
+typedef enum _Chime__V1__DoNotDisturbSource {
+  /*
+   * Off.
+   */
+  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED = 0,
+  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL = 1,
+  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__DO_NOT_DISTURB_SOURCE)
+} Chime__V1__DoNotDisturbSource;
 
 /* --- messages --- */
 
@@ -860,6 +872,100 @@ struct  Chime__V1__ServerInfo
 #define CHIME__V1__SERVER_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__server_info__descriptor) \
     , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Do Not Disturb's scheduled windows: floating wall-clock times read in chimed's zone, with
+ * the calendar rule's clock-change behaviour (a time in a gap: the gap's end; in an overlap:
+ * its first occurrence).
+ */
+struct  Chime__V1__DoNotDisturbSchedule
+{
+  ProtobufCMessage base;
+  /*
+   * Minutes after midnight, 0 to 1439, and not equal; an end at or before the start is on the
+   * next day (22:00-07:00 is 1320 and 420).
+   */
+  uint32_t start_minute;
+  uint32_t end_minute;
+  /*
+   * The weekdays a window starts on: bit 0 Monday ... bit 6 Sunday; 0 means every day.
+   */
+  uint32_t days;
+};
+#define CHIME__V1__DO_NOT_DISTURB_SCHEDULE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__do_not_disturb_schedule__descriptor) \
+    , 0, 0, 0 }
+
+
+typedef enum {
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET__NOT_SET = 0,
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET_MANUAL_ON = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET__CASE)
+} Chime__V1__SetDoNotDisturbRequest__ManualSetCase;
+
+typedef enum {
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__NOT_SET = 0,
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET_SCHEDULE = 3,
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET_CLEAR_SCHEDULE = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__CASE)
+} Chime__V1__SetDoNotDisturbRequest__ScheduleSetCase;
+
+/*
+ * What SetDoNotDisturb changes; a part left unset is unchanged.
+ */
+struct  Chime__V1__SetDoNotDisturbRequest
+{
+  ProtobufCMessage base;
+  int64_t manual_until_unix_ms;
+  Chime__V1__SetDoNotDisturbRequest__ManualSetCase manual_set_case;
+  union {
+    protobuf_c_boolean manual_on;
+  };
+  Chime__V1__SetDoNotDisturbRequest__ScheduleSetCase schedule_set_case;
+  union {
+    Chime__V1__DoNotDisturbSchedule *schedule;
+    protobuf_c_boolean clear_schedule;
+  };
+};
+#define CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__set_do_not_disturb_request__descriptor) \
+    , 0, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET__NOT_SET, {0}, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__NOT_SET, {0} }
+
+
+/*
+ * The Do Not Disturb setting and the state it gives now.
+ */
+struct  Chime__V1__DoNotDisturbState
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean manual_on;
+  /*
+   * 0: on until switched off (or off).
+   */
+  int64_t manual_until_unix_ms;
+  /*
+   * Unset: no schedule.
+   */
+  Chime__V1__DoNotDisturbSchedule *schedule;
+  protobuf_c_boolean active;
+  Chime__V1__DoNotDisturbSource source;
+  /*
+   * When active: when its source ends (0: when switched off).
+   */
+  int64_t until_unix_ms;
+  /*
+   * When off: the next scheduled start (0: none).
+   */
+  int64_t next_start_unix_ms;
+  /*
+   * The zone the schedule's times are read in now.
+   */
+  char *time_zone;
+};
+#define CHIME__V1__DO_NOT_DISTURB_STATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__do_not_disturb_state__descriptor) \
+    , 0, 0, NULL, 0, CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /* Chime__V1__Empty methods */
@@ -1641,6 +1747,63 @@ Chime__V1__ServerInfo *
 void   chime__v1__server_info__free_unpacked
                      (Chime__V1__ServerInfo *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__DoNotDisturbSchedule methods */
+void   chime__v1__do_not_disturb_schedule__init
+                     (Chime__V1__DoNotDisturbSchedule         *message);
+size_t chime__v1__do_not_disturb_schedule__get_packed_size
+                     (const Chime__V1__DoNotDisturbSchedule   *message);
+size_t chime__v1__do_not_disturb_schedule__pack
+                     (const Chime__V1__DoNotDisturbSchedule   *message,
+                      uint8_t             *out);
+size_t chime__v1__do_not_disturb_schedule__pack_to_buffer
+                     (const Chime__V1__DoNotDisturbSchedule   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__DoNotDisturbSchedule *
+       chime__v1__do_not_disturb_schedule__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__do_not_disturb_schedule__free_unpacked
+                     (Chime__V1__DoNotDisturbSchedule *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__SetDoNotDisturbRequest methods */
+void   chime__v1__set_do_not_disturb_request__init
+                     (Chime__V1__SetDoNotDisturbRequest         *message);
+size_t chime__v1__set_do_not_disturb_request__get_packed_size
+                     (const Chime__V1__SetDoNotDisturbRequest   *message);
+size_t chime__v1__set_do_not_disturb_request__pack
+                     (const Chime__V1__SetDoNotDisturbRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__set_do_not_disturb_request__pack_to_buffer
+                     (const Chime__V1__SetDoNotDisturbRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__SetDoNotDisturbRequest *
+       chime__v1__set_do_not_disturb_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__set_do_not_disturb_request__free_unpacked
+                     (Chime__V1__SetDoNotDisturbRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__DoNotDisturbState methods */
+void   chime__v1__do_not_disturb_state__init
+                     (Chime__V1__DoNotDisturbState         *message);
+size_t chime__v1__do_not_disturb_state__get_packed_size
+                     (const Chime__V1__DoNotDisturbState   *message);
+size_t chime__v1__do_not_disturb_state__pack
+                     (const Chime__V1__DoNotDisturbState   *message,
+                      uint8_t             *out);
+size_t chime__v1__do_not_disturb_state__pack_to_buffer
+                     (const Chime__V1__DoNotDisturbState   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__DoNotDisturbState *
+       chime__v1__do_not_disturb_state__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__do_not_disturb_state__free_unpacked
+                     (Chime__V1__DoNotDisturbState *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Chime__V1__Empty_Closure)
@@ -1766,6 +1929,15 @@ typedef void (*Chime__V1__CheckSoundResponse_Closure)
 typedef void (*Chime__V1__ServerInfo_Closure)
                  (const Chime__V1__ServerInfo *message,
                   void *closure_data);
+typedef void (*Chime__V1__DoNotDisturbSchedule_Closure)
+                 (const Chime__V1__DoNotDisturbSchedule *message,
+                  void *closure_data);
+typedef void (*Chime__V1__SetDoNotDisturbRequest_Closure)
+                 (const Chime__V1__SetDoNotDisturbRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__DoNotDisturbState_Closure)
+                 (const Chime__V1__DoNotDisturbState *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1881,6 +2053,14 @@ struct Chime__V1__NotificationCenter_Service
                           const Chime__V1__Empty *input,
                           Chime__V1__ServerInfo_Closure closure,
                           void *closure_data);
+  void (*set_do_not_disturb)(Chime__V1__NotificationCenter_Service *service,
+                             const Chime__V1__SetDoNotDisturbRequest *input,
+                             Chime__V1__DoNotDisturbState_Closure closure,
+                             void *closure_data);
+  void (*get_do_not_disturb)(Chime__V1__NotificationCenter_Service *service,
+                             const Chime__V1__Empty *input,
+                             Chime__V1__DoNotDisturbState_Closure closure,
+                             void *closure_data);
 };
 typedef void (*Chime__V1__NotificationCenter_ServiceDestroy)(Chime__V1__NotificationCenter_Service *);
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
@@ -1915,7 +2095,9 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## get_app,\
       function_prefix__ ## list_apps,\
       function_prefix__ ## check_sound,\
-      function_prefix__ ## get_server_info  }
+      function_prefix__ ## get_server_info,\
+      function_prefix__ ## set_do_not_disturb,\
+      function_prefix__ ## get_do_not_disturb  }
 void chime__v1__notification_center__add(ProtobufCService *service,
                                          const Chime__V1__AddRequest *input,
                                          Chime__V1__AddResponse_Closure closure,
@@ -2024,6 +2206,14 @@ void chime__v1__notification_center__get_server_info(ProtobufCService *service,
                                                      const Chime__V1__Empty *input,
                                                      Chime__V1__ServerInfo_Closure closure,
                                                      void *closure_data);
+void chime__v1__notification_center__set_do_not_disturb(ProtobufCService *service,
+                                                        const Chime__V1__SetDoNotDisturbRequest *input,
+                                                        Chime__V1__DoNotDisturbState_Closure closure,
+                                                        void *closure_data);
+void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *service,
+                                                        const Chime__V1__Empty *input,
+                                                        Chime__V1__DoNotDisturbState_Closure closure,
+                                                        void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2031,6 +2221,7 @@ extern const ProtobufCEnumDescriptor    chime__v1__event_kind__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__media_command__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__extension_response_option__descriptor;
 extern const ProtobufCEnumDescriptor    chime__v1__authorization_status__descriptor;
+extern const ProtobufCEnumDescriptor    chime__v1__do_not_disturb_source__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__empty__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__add_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__add_response__descriptor;
@@ -2072,6 +2263,9 @@ extern const ProtobufCMessageDescriptor chime__v1__check_sound_request__descript
 extern const ProtobufCMessageDescriptor chime__v1__sound_search_step__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__check_sound_response__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__server_info__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__do_not_disturb_schedule__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor;
 extern const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -2594,7 +2594,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[10] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[11] =
 {
   {
     "request",
@@ -2716,9 +2716,22 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "delivered_quietly",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, delivered_quietly),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
+  10,   /* field[10] = delivered_quietly */
   1,   /* field[1] = delivered_unix_ms */
   2,   /* field[2] = due_unix_ms */
   6,   /* field[6] = extension_attributes */
@@ -2732,7 +2745,7 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -2742,7 +2755,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  10,
+  11,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,

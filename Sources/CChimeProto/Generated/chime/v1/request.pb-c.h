@@ -617,10 +617,15 @@ struct  Chime__V1__DeliveredNotification
    * 0 for a delivery without a trigger (shown at once) and for ones recorded before this field.
    */
   int64_t fire_lateness_us;
+  /*
+   * Delivered while Do Not Disturb was on: recorded, badge applied and events sent, but not
+   * shown and not heard (its level was passive or active).
+   */
+  protobuf_c_boolean delivered_quietly;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0 }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0, 0 }
 
 
 /*

@@ -1,0 +1,22 @@
+public import ChimeCore
+
+/// Replaces the user's Do Not Disturb setting (`SetDoNotDisturb`); answers the setting stored.
+public struct SetDoNotDisturb: Mutation {
+  public var setting: DoNotDisturb
+  public var at: Instant
+  /// The user's setting belongs to no app.
+  public var app: String { "*" }
+
+  public init(setting: DoNotDisturb, at: Instant) {
+    self.setting = setting
+    self.at = at
+  }
+
+  /// - Throws: `INVALID_DND_SCHEDULE` or `INVALID_DND_DAYS` for a schedule that does not
+  ///   validate (the store keeps only valid ones).
+  public func apply(in t: WriteTransaction) throws -> DoNotDisturb {
+    try setting.schedule?.validate()
+    try t.setDoNotDisturb(setting, at: at)
+    return setting
+  }
+}
