@@ -32,8 +32,6 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var ended = false
     /// Response headers sent with a body to follow.
     var responding = false
-    /// The client half-closed the stream (its request is complete).
-    var clientDone = false
     var outbox: [UInt8] = []
     var sent = 0
     /// Set when the call ended after a body: sent once the outbox is empty.
@@ -273,9 +271,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   func http2BodyDone(_ streamID: Int32) {
-    guard let stream = streams[streamID] else { return }
-    stream.clientDone = true
-    guard !stream.ended, let target = stream.target else { return }
+    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
     if stream.reader.hasPartialMessage {
       return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request ended inside a message"))
     }
@@ -353,9 +349,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     return nil
   }
 
+  /// Answers `stream` with `refusal`. A client still sending reads the answer and stops; what
+  /// it sent meanwhile is read and dropped (RST_STREAM here would overtake the answer).
   private func refuse(_ stream: Stream, _ refusal: GRPCRefusal) {
     guard !stream.ended else { return }
-    let answeredAtOnce = !stream.responding
     switch refusal {
     case .status(let error):
       stream.call?.cancelled()
@@ -365,9 +362,6 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       stream.responding = true
       session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
     }
-    // The client may still be sending: nothing more of this stream is read (RFC 9113 §8.1).
-    // Not after a body, whose trailers must go first.
-    if answeredAtOnce && !stream.clientDone { session.reset(stream.id, .noError) }
   }
 
   private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
