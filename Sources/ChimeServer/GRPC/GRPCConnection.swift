@@ -59,6 +59,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   private var inSession = false
   private var draining = false
   private var failed = false
+  /// The peer broke HTTP/2 before: later errors of the same connection are not logged again.
+  private var loggedPeerError = false
 
   init(id: UInt64, socket: StreamSocket, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
        draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
@@ -88,7 +90,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     } catch {
       inSession = false
       failed = true
-      logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      if !loggedPeerError {
+        logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      }
       flush()
       socket.closeAfterFlush(reason: "HTTP/2 error: \(error)")
       return
@@ -298,6 +302,12 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     case .reflection:
       break
     }
+  }
+
+  func http2PeerError(_ message: String) {
+    guard !loggedPeerError else { return }
+    loggedPeerError = true
+    logger.notice("gRPC peer broke HTTP/2", metadata: ["connection": "\(id)", "error": "\(message.prefix(200))"])
   }
 
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
