@@ -123,6 +123,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     }
     session.goAway(.noError)
     flush()
+    // As the native framing does: what is written reaches the peer, nothing more is read (the
+    // daemon lets go of its connections once the store is closed).
+    socket.closeAfterFlush(reason: error.message)
   }
 
   func closed(_ reason: String) {
