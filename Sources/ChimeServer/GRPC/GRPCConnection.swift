@@ -106,7 +106,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     draining = true
     session.announceShutdown()
     for stream in streams.values where stream.target == .healthWatch && !stream.ended {
-      sendLocal(services.health(draining: true, watch: true), on: stream)
+      sendLocal(services.health(draining: true), on: stream)
     }
     flush()
   }
@@ -235,18 +235,18 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     streams[streamID] = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
   }
 
-  func http2Header(_ streamID: Int32, name: String, value: String) -> Bool {
-    guard let stream = streams[streamID] else { return true }
-    // RFC 9113's measure of a header list: name, value and 32 bytes each.
+  func http2Header(_ streamID: Int32, name: String, value: String) {
+    guard let stream = streams[streamID] else { return }
+    // RFC 9113's measure of a header list: name, value and 32 bytes each. Past the limit
+    // nothing more is kept; the request is refused once its header block ends.
     stream.headerBytes += name.utf8.count + value.utf8.count + 32
-    guard stream.headerBytes <= limits.maxHeaderListBytes else { return true }
+    guard stream.headerBytes <= limits.maxHeaderListBytes else { return }
     switch name {
     case ":path", ":method", "content-type", "chime-app", "grpc-timeout", "grpc-encoding":
       stream.headers[name] = value
     default:
       break
     }
-    return true
   }
 
   func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
@@ -327,6 +327,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
         buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.sent..<(stream.sent + count)]))
       }
       stream.sent += count
+    }
+    if stream.unsent == 0 {
+      stream.outbox.removeAll(keepingCapacity: stream.outbox.capacity <= 64 << 10)
+      stream.sent = 0
     }
     guard stream.unsent == 0, let trailers = stream.trailers else { return count > 0 ? (count, false) : nil }
     stream.trailers = nil
