@@ -12,11 +12,11 @@ struct GRPCServices {
   }
 
   /// `Check(HealthCheckRequest { service = 1 })`: SERVING, NOT_SERVING while draining, and
-  /// NOT_FOUND for a service chimed does not serve.
+  /// NOT_FOUND `SERVICE_UNKNOWN` for a service chimed does not serve.
   func healthCheck(_ request: [UInt8], draining: Bool) -> Result<[UInt8], ChimeError> {
     let service = Self.serviceName(request)
     guard Self.servedNames.contains(service) else {
-      return .failure(ChimeError(.notFound, reason: "SERVICE_UNKNOWN", "chimed serves no service \"\(service.prefix(200))\""))
+      return .failure(ChimeError(.serviceUnknown, "chimed serves no service \"\(service.prefix(200))\""))
     }
     return .success(health(draining: draining))
   }
