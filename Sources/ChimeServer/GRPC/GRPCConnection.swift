@@ -9,8 +9,9 @@ import Logging
 /// A problem with one stream (unknown method, wrong content type, a message over the limit, a
 /// compressed or truncated message) ends that stream with its status; input that breaks HTTP/2
 /// ends the connection with the GOAWAY nghttp2 sends. A stream whose reader stopped is held by
-/// HTTP/2 flow control; past `maxQueuedWriteBytes` of unsent replies it is reset
-/// (ENHANCE_YOUR_CALM, which clients read as RESOURCE_EXHAUSTED).
+/// HTTP/2 flow control; past `maxQueuedWriteBytes` of unsent replies (its own, or the
+/// connection's together) it is reset (ENHANCE_YOUR_CALM, which clients read as
+/// RESOURCE_EXHAUSTED).
 final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   struct Limits {
     var maxMessageBytes: Int
@@ -55,6 +56,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   private let services: GRPCServices
   private var streams: [Int32: Stream] = [:]
+  /// Reply bytes of every stream not yet handed to nghttp2 (held by flow control): bounded by
+  /// `maxQueuedWriteBytes` for the connection, as the native framing bounds its queue.
+  private var queuedBytes = 0
   /// Inside the session (receiving or producing output): output is taken once it returns.
   private var inSession = false
   private var draining = false
@@ -105,7 +109,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     guard !draining else { return }
     draining = true
     session.announceShutdown()
-    for stream in streams.values where stream.target == .healthWatch && !stream.ended {
+    for stream in streams.values where stream.target == .healthWatch && stream.responding && !stream.ended {
       sendLocal(services.health(draining: true), on: stream)
     }
     flush()
@@ -131,6 +135,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func closed(_ reason: String) {
     let open = Array(streams.values)
     streams.removeAll()
+    queuedBytes = 0
     for stream in open { stream.call?.cancelled() }
   }
 
@@ -157,16 +162,22 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       stream.responding = true
       session.respond(stream.id, headers: Self.responseHeaders, body: true)
     }
-    if stream.unsent + payload.count > limits.maxQueuedWriteBytes {
+    let size = payload.count + 5
+    if stream.unsent + size > limits.maxQueuedWriteBytes || queuedBytes + size > limits.maxQueuedWriteBytes {
       logger.warning("resetting a gRPC stream: its reader is not reading", metadata: [
-        "connection": "\(id)", "stream": "\(stream.id)", "queued_bytes": "\(stream.unsent)",
+        "connection": "\(id)", "stream": "\(stream.id)", "stream_queued_bytes": "\(stream.unsent)",
+        "connection_queued_bytes": "\(queuedBytes)",
       ])
       stream.ended = true
       stream.call?.cancelled()
+      queuedBytes -= stream.unsent
+      stream.outbox = []
+      stream.sent = 0
       session.reset(stream.id, .enhanceYourCalm)
       flush()
       return false
     }
+    queuedBytes += size
     if stream.sent > 0 && stream.sent == stream.outbox.count {
       stream.outbox.removeAll(keepingCapacity: true)
       stream.sent = 0
@@ -316,6 +327,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.ended = true
+    queuedBytes -= stream.unsent
+    stream.outbox = []
+    stream.sent = 0
     stream.call?.cancelled()
   }
 
@@ -327,6 +341,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
         buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.sent..<(stream.sent + count)]))
       }
       stream.sent += count
+      queuedBytes -= count
     }
     if stream.unsent == 0 {
       stream.outbox.removeAll(keepingCapacity: stream.outbox.capacity <= 64 << 10)
