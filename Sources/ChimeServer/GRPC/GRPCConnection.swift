@@ -37,6 +37,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var sent = 0
     /// Set when the call ended after a body: sent once the outbox is empty.
     var trailers: [(String, String)]?
+    /// Body bytes received and not yet handed on (given back to the windows when they are).
+    var unconsumed = 0
 
     init(id: Int32, maxMessageBytes: Int) {
       self.id = id
@@ -78,7 +80,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     self.draining = draining
     session = HTTP2Session(settings: .init(
       maxConcurrentStreams: UInt32(clamping: limits.maxStreams), maxHeaderListBytes: UInt32(clamping: limits.maxHeaderListBytes),
-      initialWindowBytes: 1 << 20))
+      initialWindowBytes: UInt32(clamping: max(64 << 10, limits.maxMessageBytes + (16 << 10)))))
     services = GRPCServices()
     session.delegate = self
     if draining { session.announceShutdown() }
@@ -203,6 +205,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// Ends `stream` with `status` (nil: OK) after what it has sent.
   private func end(_ stream: Stream, status: ChimeError?) {
     stream.ended = true
+    release(stream, stream.unconsumed)
     if stream.responding {
       stream.trailers = GRPCStatus.fields(status)
       session.resume(stream.id)
@@ -270,12 +273,17 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   func http2Data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
+    guard let stream = streams[streamID], !stream.ended, let target = stream.target else {
+      // Nothing reads it: the window goes back at once.
+      return session.consumed(streamID, bytes.count)
+    }
     stream.reader.append(bytes)
+    stream.unconsumed += bytes.count
     do throws(ChimeError) {
       while let message = try stream.reader.next() {
         if target == .reflection(.v1) || target == .reflection(.v1alpha) {
           sendLocal(services.reflect(message), on: stream)
+          release(stream, message.count + 5)
           continue
         }
         stream.messages.append(message)
@@ -297,6 +305,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     guard let payload = stream.messages.first else {
       return refuse(stream, ChimeError(.grpcProtocolViolation, "the request has no message"))
     }
+    stream.messages.removeAll()
+    release(stream, stream.unconsumed)
     switch target {
     case .method(let method):
       var header = CallHeader(method: method.rawValue, appID: stream.headers["chime-app"] ?? "")
@@ -327,6 +337,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.ended = true
+    release(stream, stream.unconsumed)
     queuedBytes -= stream.unsent
     stream.outbox = []
     stream.sent = 0
@@ -389,12 +400,20 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       end(stream, status: error)
     case .http(let status):
       stream.ended = true
+      release(stream, stream.unconsumed)
       stream.responding = true
       session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
     }
   }
 
   private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
+
+  /// Gives `count` of `stream`'s received bytes back to the flow-control windows.
+  private func release(_ stream: Stream, _ count: Int) {
+    let count = min(count, stream.unconsumed)
+    stream.unconsumed -= count
+    session.consumed(stream.id, count)
+  }
 
   /// Sends a message the transport's own services answered (a reflection or health message).
   private func sendLocal(_ message: [UInt8], on stream: Stream) {
