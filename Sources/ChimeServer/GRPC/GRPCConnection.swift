@@ -9,8 +9,8 @@ import Logging
 /// A problem with one stream (unknown method, wrong content type, a message over the limit, a
 /// compressed or truncated message) ends that stream with its status; input that breaks HTTP/2
 /// ends the connection with the GOAWAY nghttp2 sends. A stream whose reader stopped is held by
-/// HTTP/2 flow control; past `maxQueuedWriteBytes` of unsent replies (its own, or the
-/// connection's together) it is reset (ENHANCE_YOUR_CALM, which clients read as
+/// HTTP/2 flow control; once the connection's unsent replies would pass `maxQueuedWriteBytes`,
+/// the stream adding to them is reset (ENHANCE_YOUR_CALM, which clients read as
 /// RESOURCE_EXHAUSTED).
 final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   struct Limits {
@@ -164,8 +164,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       stream.responding = true
       session.respond(stream.id, headers: Self.responseHeaders, body: true)
     }
+    // The connection's replies held by flow control may not pass the limit (one reply larger
+    // than it still goes when nothing waits, as on the native framing).
     let size = payload.count + 5
-    if stream.unsent + size > limits.maxQueuedWriteBytes || queuedBytes + size > limits.maxQueuedWriteBytes {
+    if queuedBytes > 0 && queuedBytes + size > limits.maxQueuedWriteBytes {
       logger.warning("resetting a gRPC stream: its reader is not reading", metadata: [
         "connection": "\(id)", "stream": "\(stream.id)", "stream_queued_bytes": "\(stream.unsent)",
         "connection_queued_bytes": "\(queuedBytes)",
