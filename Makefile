@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-realworld test-mutations proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
 	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -26,10 +26,16 @@ test: deps proto-check
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) test-clients
+	$(MAKE) test-grpc
 
 test-clients:
 	clients/test.sh
 	tests/dbus/run.sh
+
+# grpcio (and a plain HTTP/2 client for bad input) against a real chimed: every method, both
+# streams, reflection, health, the native CLI on the same socket, shutdown (a few seconds).
+test-grpc:
+	tests/grpc/test.sh
 
 # The real-world media corpus: every media file of the pinned Debian 12 packages of
 # scripts/realworld/packages.tsv and copies derived from them, held to the facts of
@@ -48,6 +54,7 @@ test-mutations: deps
 
 proto:
 	scripts/gen-proto.sh
+	scripts/gen-descriptors.sh
 	clients/python/generate.sh
 
 proto-check: deps
@@ -80,7 +87,8 @@ bench-dbus: build
 	tests/dbus/bench.sh
 
 # libFuzzer over every target of Fuzz/run.sh (media and sound inspectors, text parsers, the frame
-# decoder, the request decoders, stored records) for FUZZ_SECONDS each (not part of `make test`).
+# decoder, the request decoders, stored records, the gRPC transport) for FUZZ_SECONDS each (not part
+# of `make test`).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)

@@ -96,6 +96,20 @@ let package = Package(
       name: "CCanberra",
       providers: [.apt(["libcanberra-dev"])]
     ),
+    // HTTP/2 for the gRPC transport: framing, HPACK and flow control (the library Node's http2
+    // runs on libuv).
+    .systemLibrary(
+      name: "CNGHTTP2",
+      pkgConfig: "libnghttp2",
+      providers: [.apt(["libnghttp2-dev"])]
+    ),
+    // The descriptor set of Protos/ (scripts/gen-descriptors.sh), linked in for gRPC reflection.
+    .target(
+      name: "CChimeDescriptors",
+      path: "Sources/CChimeDescriptors",
+      exclude: ["Generated/chime.protoset"],
+      cSettings: [.headerSearchPath("Generated")]
+    ),
     .target(
       name: "CChimeProto",
       path: "Sources/CChimeProto",
@@ -159,6 +173,7 @@ let package = Package(
       name: "ChimeServer",
       dependencies: [
         "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
+        "CNGHTTP2", "CChimeDescriptors",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -216,6 +231,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         // The sqlite3 C library alone (GRDB's system-library module, not GRDB): the SQLite floor.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        // The gRPC phase's client: nghttp2 sessions over chimed's socket.
+        "CNGHTTP2",
       ],
       swiftSettings: strictSettings
     ),
@@ -237,6 +254,8 @@ let package = Package(
       name: "ChimeServerTests",
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
+        // An HTTP/2 client for the gRPC transport's tests.
+        "CNGHTTP2",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
