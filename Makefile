@@ -48,6 +48,7 @@ test-mutations: deps
 proto:
 	scripts/gen-proto.sh
 	clients/python/generate.sh
+	clients/go/generate.sh
 
 proto-check: deps
 	scripts/check-proto.sh

@@ -24,6 +24,7 @@ packages=(
   protobuf-compiler-grpc  # grpc_python_plugin: the Python client's gRPC stubs (clients/python/generate.sh)
   golang-go             # the Go client example (clients/go), built offline in GOPATH mode
   golang-google-grpc-dev      # google.golang.org/grpc for it
+  golang-github-golang-protobuf-1-5-dev  # the github.com/golang/protobuf that grpc-go uses, on APIv2 (1.3 would win otherwise)
   golang-google-protobuf-dev  # google.golang.org/protobuf (its messages)
   golang-google-genproto-dev  # google.golang.org/genproto: google.rpc ErrorInfo (errdetails)
   protoc-gen-go         # generates its messages from Protos/ (clients/go/generate.sh)
