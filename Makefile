@@ -47,6 +47,7 @@ test-mutations: deps
 
 proto:
 	scripts/gen-proto.sh
+	scripts/gen-descriptors.sh
 	clients/python/generate.sh
 	clients/go/generate.sh
 

@@ -96,6 +96,20 @@ let package = Package(
       name: "CCanberra",
       providers: [.apt(["libcanberra-dev"])]
     ),
+    // HTTP/2 for the gRPC transport: framing, HPACK and flow control (the library Node's http2
+    // runs on libuv).
+    .systemLibrary(
+      name: "CNGHTTP2",
+      pkgConfig: "libnghttp2",
+      providers: [.apt(["libnghttp2-dev"])]
+    ),
+    // The descriptor set of Protos/ (scripts/gen-descriptors.sh), linked in for gRPC reflection.
+    .target(
+      name: "CChimeDescriptors",
+      path: "Sources/CChimeDescriptors",
+      exclude: ["Generated/chime.protoset"],
+      cSettings: [.headerSearchPath("Generated")]
+    ),
     .target(
       name: "CChimeProto",
       path: "Sources/CChimeProto",
@@ -159,6 +173,7 @@ let package = Package(
       name: "ChimeServer",
       dependencies: [
         "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
+        "CNGHTTP2", "CChimeDescriptors",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),

@@ -8,4 +8,9 @@ if ! diff -r "$tmp/gen" Sources/CChimeProto/Generated; then
   echo "Generated protobuf-c code drifted from Protos/: run 'make proto' and commit." >&2
   exit 1
 fi
+scripts/gen-descriptors.sh "$tmp/chime.protoset"
+if ! cmp -s "$tmp/chime.protoset" Sources/CChimeDescriptors/Generated/chime.protoset; then
+  echo "The descriptor set drifted from Protos/: run 'make proto' and commit." >&2
+  exit 1
+fi
 echo "generated code matches Protos/"

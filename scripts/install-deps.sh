@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   libuv1-dev            # the event loop
+  libnghttp2-dev        # HTTP/2 for the gRPC transport
   libprotobuf-c-dev     # wire messages
   protobuf-c-compiler   # protoc-c, for `make proto` and the drift check
   protobuf-compiler     # protoc (used by protoc-c)

@@ -10,6 +10,10 @@ import Logging
 /// connection; every other problem is a status on the call that caused it. A peer that stops
 /// reading while replies pile up past `maxQueuedWriteBytes` is disconnected rather than
 /// buffered without bound.
+///
+/// A peer whose first bytes are `PRI ` (the start of the HTTP/2 client preface, which a frame
+/// length can never spell: it would be over a gigabyte) speaks gRPC: the socket is handed to
+/// `upgrade`'s transport, which serves it from then on.
 final class Connection {
   /// A call in flight on this connection.
   final class ActiveCall: ServerCall {
@@ -70,9 +74,16 @@ final class Connection {
   fileprivate var calls: [UInt64: ActiveCall] = [:]
   /// Set before `begin` for a sandboxed peer: the one app id its calls may name.
   var confinedApp: String?
+  /// Makes the transport for a peer that speaks HTTP/2; nil: native framing only.
+  private let upgrade: ((Connection, StreamSocket) -> any ConnectionUpgrade)?
+  /// The first bytes, kept until they tell the protocol (nil once told).
+  private var preface: [UInt8]? = []
+  private var upgraded: (any ConnectionUpgrade)?
 
   init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, maxCallsInFlight: Int = .max, logger: Logger,
+       upgrade: ((Connection, StreamSocket) -> any ConnectionUpgrade)? = nil,
        start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {
+    self.upgrade = upgrade
     self.maxCallsInFlight = maxCallsInFlight
     self.id = id
     self.socket = socket
@@ -101,6 +112,7 @@ final class Connection {
   /// Ends every call in flight with `error` (streams included), lets the replies drain and
   /// closes. Used at shutdown so clients learn why, instead of seeing the socket vanish.
   func finishAll(with error: ChimeError) {
+    if let upgraded { return upgraded.finishAll(with: error) }
     let active = Array(calls.values)
     for call in active {
       call.cancelled()
@@ -109,7 +121,32 @@ final class Connection {
     socket.closeAfterFlush(reason: error.message)
   }
 
+  /// The daemon stopped taking new calls (a gRPC peer is sent GOAWAY; native peers learn it
+  /// from their next call's status).
+  func noteDraining() { upgraded?.noteDraining() }
+
   private func received(_ bytes: UnsafeRawBufferPointer) {
+    if let upgraded { return upgraded.received(bytes) }
+    if var first = preface {
+      first.append(contentsOf: bytes)
+      let http2 = Array("PRI ".utf8)
+      if let upgrade, first.starts(with: http2.prefix(first.count)) {
+        guard first.count >= http2.count else {
+          preface = first
+          return
+        }
+        preface = nil
+        let transport = upgrade(self, socket)
+        upgraded = transport
+        return first.withUnsafeBytes { transport.received($0) }
+      }
+      preface = nil
+      return first.withUnsafeBytes { decode($0) }
+    }
+    decode(bytes)
+  }
+
+  private func decode(_ bytes: UnsafeRawBufferPointer) {
     decoder.append(bytes)
     while !socket.isClosed {
       let frame: Frame?
@@ -176,10 +213,23 @@ final class Connection {
   }
 
   private func closed(_ reason: String) {
+    upgraded?.closed(reason)
     logger.debug("connection closed", metadata: ["connection": "\(id)", "reason": "\(reason)", "calls": "\(calls.count)"])
     let active = calls.values
     calls.removeAll()
     for call in active { call.cancelled() }
     onClosed(self)
   }
+}
+
+/// Another protocol served on a connection's socket, chosen by the peer's first bytes (gRPC).
+/// It writes to the socket itself; the connection hands it what it reads. Loop thread only.
+protocol ConnectionUpgrade: AnyObject {
+  func received(_ bytes: UnsafeRawBufferPointer)
+  /// Ends every call in flight with `error` and lets the connection close (shutdown).
+  func finishAll(with error: ChimeError)
+  /// The daemon stopped taking new calls.
+  func noteDraining()
+  /// The socket closed: calls in flight are cancelled.
+  func closed(_ reason: String)
 }

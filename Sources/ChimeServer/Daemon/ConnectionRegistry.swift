@@ -84,6 +84,7 @@ final class ConnectionRegistry {
     refusing = why
     listener?.close()
     listener = nil
+    for connection in connections.values { connection.noteDraining() }
   }
 
   /// Ends every call with `goodbye`, lets replies drain and closes; a peer that does not read
@@ -122,6 +123,11 @@ final class ConnectionRegistry {
     cutoff = nil
   }
 
+  private var grpcLimits: GRPCConnection.Limits {
+    GRPCConnection.Limits(maxMessageBytes: configuration.maxFrameBytes, maxQueuedWriteBytes: configuration.maxQueuedWriteBytes,
+                          maxStreams: configuration.maxCallsPerConnection)
+  }
+
   private func accept(_ socket: StreamSocket) {
     let id = nextID
     nextID += 1
@@ -129,6 +135,10 @@ final class ConnectionRegistry {
       id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
       maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, maxCallsInFlight: configuration.maxCallsPerConnection,
       logger: configuration.logger,
+      upgrade: { [unowned self] connection, socket in
+        GRPCConnection(id: connection.id, socket: socket, limits: grpcLimits, clock: configuration.clock, logger: configuration.logger,
+                       confinedApp: connection.confinedApp, draining: refusing != nil, start: start)
+      },
       start: start,
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil

@@ -1,0 +1,14 @@
+// The descriptor set of Protos/ (Generated/chime.protoset, written by
+// scripts/gen-descriptors.sh), linked in for gRPC server reflection.
+#if defined(__ELF__)
+  .section .rodata.chime_descriptor_set, "a"
+  .globl chime_descriptor_set
+  .type chime_descriptor_set, @object
+  .balign 16
+chime_descriptor_set:
+  .incbin "chime.protoset"
+  .size chime_descriptor_set, . - chime_descriptor_set
+  .globl chime_descriptor_set_end
+chime_descriptor_set_end:
+  .section .note.GNU-stack, "", @progbits
+#endif

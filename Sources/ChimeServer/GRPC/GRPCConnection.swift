@@ -1,0 +1,387 @@
+import ChimeCore
+import ChimeWire
+import Logging
+
+/// One gRPC client connection (HTTP/2 with prior knowledge, on the socket a native connection
+/// sniffed): turns each request stream into a call for the router, or for the transport's own
+/// reflection and health services, and its answers into DATA and trailers. Loop thread only.
+///
+/// A problem with one stream (unknown method, wrong content type, a message over the limit, a
+/// compressed or truncated message) ends that stream with its status; input that breaks HTTP/2
+/// ends the connection with the GOAWAY nghttp2 sends. A stream whose reader stopped is held by
+/// HTTP/2 flow control; past `maxQueuedWriteBytes` of unsent replies it is reset
+/// (ENHANCE_YOUR_CALM, which clients read as RESOURCE_EXHAUSTED).
+final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
+  struct Limits {
+    var maxMessageBytes: Int
+    var maxQueuedWriteBytes: Int
+    var maxStreams: Int
+    var maxHeaderListBytes = 16 << 10
+  }
+
+  /// One request stream: its headers while they arrive, then what answers it.
+  private final class Stream {
+    let id: Int32
+    var headers: [String: String] = [:]
+    var headerBytes = 0
+    var reader: GRPCMessageReader
+    var messages: [[UInt8]] = []
+    var target: GRPCTarget?
+    var call: GRPCCall?
+    /// Ended (answered, refused or reset): later bytes are ignored.
+    var ended = false
+    /// Response headers sent with a body to follow.
+    var responding = false
+    /// The client half-closed the stream (its request is complete).
+    var clientDone = false
+    var outbox: [UInt8] = []
+    var sent = 0
+    /// Set when the call ended after a body: sent once the outbox is empty.
+    var trailers: [(String, String)]?
+
+    init(id: Int32, maxMessageBytes: Int) {
+      self.id = id
+      reader = GRPCMessageReader(maxMessageBytes: maxMessageBytes)
+    }
+
+    var unsent: Int { outbox.count - sent }
+  }
+
+  let id: UInt64
+  private let socket: StreamSocket
+  private let session: HTTP2Session
+  private let limits: Limits
+  private let clock: any WallClock
+  private let logger: Logger
+  private let confinedApp: String?
+  private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
+  private let services: GRPCServices
+  private var streams: [Int32: Stream] = [:]
+  /// Inside the session (receiving or producing output): output is taken once it returns.
+  private var inSession = false
+  private var draining = false
+  private var failed = false
+
+  init(id: UInt64, socket: StreamSocket, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
+       draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
+    self.id = id
+    self.socket = socket
+    self.limits = limits
+    self.clock = clock
+    self.logger = logger
+    self.confinedApp = confinedApp
+    self.start = start
+    self.draining = draining
+    session = HTTP2Session(settings: .init(
+      maxConcurrentStreams: UInt32(clamping: limits.maxStreams), maxHeaderListBytes: UInt32(clamping: limits.maxHeaderListBytes),
+      initialWindowBytes: 1 << 20))
+    services = GRPCServices()
+    session.delegate = self
+    if draining { session.announceShutdown() }
+  }
+
+  // MARK: ConnectionUpgrade
+
+  func received(_ bytes: UnsafeRawBufferPointer) {
+    guard !failed else { return }
+    inSession = true
+    do throws(HTTP2Failure) {
+      try session.receive(bytes)
+    } catch {
+      inSession = false
+      failed = true
+      logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      flush()
+      socket.closeAfterFlush(reason: "HTTP/2 error: \(error)")
+      return
+    }
+    inSession = false
+    flush()
+  }
+
+  func noteDraining() {
+    guard !draining else { return }
+    draining = true
+    session.announceShutdown()
+    for stream in streams.values where stream.target == .healthWatch && !stream.ended {
+      sendLocal(services.health(draining: true, watch: true), on: stream)
+    }
+    flush()
+  }
+
+  func finishAll(with error: ChimeError) {
+    draining = true
+    for stream in Array(streams.values) where !stream.ended {
+      if let call = stream.call {
+        call.cancelled()
+        end(stream, .failure(error))
+      } else if stream.target != nil {
+        end(stream, .failure(error))
+      }
+    }
+    session.goAway(.noError)
+    flush()
+  }
+
+  func closed(_ reason: String) {
+    let open = Array(streams.values)
+    streams.removeAll()
+    for stream in open { stream.call?.cancelled() }
+  }
+
+  // MARK: Answers, from GRPCCall
+
+  /// Queues one message of `stream`'s response; false when the stream is over or was cut off
+  /// because its reader stopped.
+  func send(_ payload: [UInt8], on streamID: Int32) -> Bool {
+    guard let stream = streams[streamID], !stream.ended, !socket.isClosed else { return false }
+    guard enqueue(payload, on: stream) else { return false }
+    flush()
+    return !stream.ended
+  }
+
+  /// Ends `stream` with a last message and OK, or with an error.
+  func finish(_ streamID: Int32, _ result: Result<[UInt8], ChimeError>) {
+    guard let stream = streams[streamID], !stream.ended else { return }
+    end(stream, result)
+    flush()
+  }
+
+  private func enqueue(_ payload: [UInt8], on stream: Stream) -> Bool {
+    if !stream.responding {
+      stream.responding = true
+      session.respond(stream.id, headers: Self.responseHeaders, body: true)
+    }
+    if stream.unsent + payload.count > limits.maxQueuedWriteBytes {
+      logger.warning("resetting a gRPC stream: its reader is not reading", metadata: [
+        "connection": "\(id)", "stream": "\(stream.id)", "queued_bytes": "\(stream.unsent)",
+      ])
+      stream.ended = true
+      stream.call?.cancelled()
+      session.reset(stream.id, .enhanceYourCalm)
+      flush()
+      return false
+    }
+    if stream.sent > 0 && stream.sent == stream.outbox.count {
+      stream.outbox.removeAll(keepingCapacity: true)
+      stream.sent = 0
+    }
+    let length = UInt32(payload.count)
+    stream.outbox.append(0)
+    stream.outbox.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)])
+    stream.outbox.append(contentsOf: payload)
+    session.resume(stream.id)
+    return true
+  }
+
+  private func end(_ stream: Stream, _ result: Result<[UInt8], ChimeError>) {
+    switch result {
+    case .success(let payload):
+      guard enqueue(payload, on: stream) else { return }
+      end(stream, status: nil)
+    case .failure(let error):
+      end(stream, status: error)
+    }
+  }
+
+  /// Ends `stream` with `status` (nil: OK) after what it has sent.
+  private func end(_ stream: Stream, status: ChimeError?) {
+    stream.ended = true
+    if stream.responding {
+      stream.trailers = GRPCStatus.fields(status)
+      session.resume(stream.id)
+    } else {
+      // Trailers-only: the status in the one HEADERS frame that ends the stream.
+      session.respond(stream.id, headers: Self.responseHeaders + GRPCStatus.fields(status), body: false)
+    }
+  }
+
+  private static let responseHeaders = [(":status", "200"), ("content-type", "application/grpc"), ("grpc-accept-encoding", "identity")]
+
+  /// Writes what the session has to send; closes a connection whose peer is not reading at
+  /// all, and one HTTP/2 is done with.
+  private func flush() {
+    guard !inSession, !socket.isClosed else { return }
+    inSession = true
+    defer { inSession = false }
+    do throws(HTTP2Failure) {
+      let out = try session.takeOutput()
+      if !out.isEmpty {
+        if socket.queuedWriteBytes > limits.maxQueuedWriteBytes {
+          logger.warning("closing gRPC connection: peer is not reading its replies", metadata: [
+            "connection": "\(id)", "queued_bytes": "\(socket.queuedWriteBytes)",
+          ])
+          socket.close(reason: "peer is not reading its replies")
+          return
+        }
+        socket.write(out)
+      }
+    } catch {
+      logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      socket.close(reason: "HTTP/2 error: \(error)")
+      return
+    }
+    if !session.isAlive { socket.closeAfterFlush(reason: "HTTP/2 session over") }
+  }
+
+  // MARK: HTTP2SessionDelegate
+
+  func http2StreamOpened(_ streamID: Int32) {
+    streams[streamID] = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
+  }
+
+  func http2Header(_ streamID: Int32, name: String, value: String) -> Bool {
+    guard let stream = streams[streamID] else { return true }
+    // RFC 9113's measure of a header list: name, value and 32 bytes each.
+    stream.headerBytes += name.utf8.count + value.utf8.count + 32
+    guard stream.headerBytes <= limits.maxHeaderListBytes else { return true }
+    switch name {
+    case ":path", ":method", "content-type", "chime-app", "grpc-timeout", "grpc-encoding":
+      stream.headers[name] = value
+    default:
+      break
+    }
+    return true
+  }
+
+  func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
+    guard let stream = streams[streamID] else { return }
+    if let refusal = check(stream) {
+      refuse(stream, refusal)
+    } else if endStream {
+      http2BodyDone(streamID)
+    }
+  }
+
+  func http2Data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
+    stream.reader.append(bytes)
+    do throws(ChimeError) {
+      while let message = try stream.reader.next() {
+        if target == .reflection(.v1) || target == .reflection(.v1alpha) {
+          sendLocal(services.reflect(message), on: stream)
+          continue
+        }
+        stream.messages.append(message)
+        guard stream.messages.count == 1 else {
+          throw ChimeError(.internal, reason: Reason.malformedFrame.name, "\(stream.headers[":path"] ?? "") takes one request message, not a stream of them")
+        }
+      }
+    } catch {
+      refuse(stream, error)
+    }
+  }
+
+  func http2BodyDone(_ streamID: Int32) {
+    guard let stream = streams[streamID] else { return }
+    stream.clientDone = true
+    guard !stream.ended, let target = stream.target else { return }
+    if stream.reader.hasPartialMessage {
+      return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request ended inside a message"))
+    }
+    if case .reflection = target { return end(stream, status: nil) }
+    guard let payload = stream.messages.first else {
+      return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request has no message"))
+    }
+    switch target {
+    case .method(let method):
+      var header = CallHeader(method: method.rawValue, appID: stream.headers["chime-app"] ?? "")
+      if let timeout = stream.headers["grpc-timeout"], let millis = GRPCStatus.timeoutMillis(timeout) {
+        header.deadline = Instant(unixMillis: clock.now().unixMillis &+ millis)
+      }
+      let call = GRPCCall(method: method, app: header.appID, stream: streamID, confinedApp: confinedApp, connection: self)
+      stream.call = call
+      start(call, header, payload)
+    case .healthCheck:
+      switch services.healthCheck(payload, draining: draining) {
+      case .success(let answer): end(stream, .success(answer))
+      case .failure(let error): end(stream, .failure(error))
+      }
+    case .healthWatch:
+      sendLocal(services.healthWatch(payload, draining: draining), on: stream)
+    case .reflection:
+      break
+    }
+  }
+
+  func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
+    guard let stream = streams.removeValue(forKey: streamID) else { return }
+    stream.ended = true
+    stream.call?.cancelled()
+  }
+
+  func http2ResponseBytes(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, done: Bool)? {
+    guard let stream = streams[streamID] else { return (0, true) }
+    let count = min(buffer.count, stream.unsent)
+    if count > 0 {
+      stream.outbox.withUnsafeBytes { source in
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.sent..<(stream.sent + count)]))
+      }
+      stream.sent += count
+    }
+    guard stream.unsent == 0, let trailers = stream.trailers else { return count > 0 ? (count, false) : nil }
+    stream.trailers = nil
+    session.trailers(streamID, trailers)
+    return (count, true)
+  }
+
+  // MARK: Requests
+
+  /// What is wrong with a request's headers, as the answer to send; nil when it can be served
+  /// (its target is set then).
+  private func check(_ stream: Stream) -> GRPCRefusal? {
+    if stream.headerBytes > limits.maxHeaderListBytes {
+      return .status(ChimeError(.resourceExhausted, reason: Reason.frameTooLarge.name,
+                                "the request's header list is over chimed's limit of \(limits.maxHeaderListBytes) bytes"))
+    }
+    guard stream.headers[":method"] == "POST" else { return .http(405) }
+    guard let contentType = stream.headers["content-type"],
+          contentType == "application/grpc" || contentType.hasPrefix("application/grpc+") || contentType.hasPrefix("application/grpc;")
+    else { return .http(415) }
+    if let encoding = stream.headers["grpc-encoding"], encoding != "identity" {
+      return .status(ChimeError(.unimplemented, reason: Reason.unimplemented.name,
+                                "grpc-encoding \(encoding.prefix(40)) is not supported: chimed accepts identity only"))
+    }
+    if let timeout = stream.headers["grpc-timeout"], GRPCStatus.timeoutMillis(timeout) == nil {
+      return .status(ChimeError(.internal, reason: Reason.malformedFrame.name, "malformed grpc-timeout \"\(timeout.prefix(40))\""))
+    }
+    let path = stream.headers[":path"] ?? ""
+    guard let target = GRPCTarget(path: path) else {
+      return .status(ChimeError(.unknownMethod, "unknown method \"\(path.prefix(200))\""))
+    }
+    stream.target = target
+    return nil
+  }
+
+  private func refuse(_ stream: Stream, _ refusal: GRPCRefusal) {
+    guard !stream.ended else { return }
+    let answeredAtOnce = !stream.responding
+    switch refusal {
+    case .status(let error):
+      stream.call?.cancelled()
+      end(stream, status: error)
+    case .http(let status):
+      stream.ended = true
+      stream.responding = true
+      session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
+    }
+    // The client may still be sending: nothing more of this stream is read (RFC 9113 §8.1).
+    // Not after a body, whose trailers must go first.
+    if answeredAtOnce && !stream.clientDone { session.reset(stream.id, .noError) }
+  }
+
+  private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
+
+  /// Sends a message the transport's own services answered (a reflection or health message).
+  private func sendLocal(_ message: [UInt8], on stream: Stream) {
+    _ = enqueue(message, on: stream)
+  }
+}
+
+/// How a request is refused before it reaches a service.
+enum GRPCRefusal {
+  /// A gRPC status in trailers.
+  case status(ChimeError)
+  /// A plain HTTP status (not a gRPC request at all: wrong method or content type).
+  case http(Int)
+}

@@ -1,0 +1,49 @@
+import ChimeCore
+
+/// Splits a gRPC request body into its length-prefixed messages (a flag byte, a 4-byte
+/// big-endian length, the message), whatever the DATA frames cut it into. Holds at most one
+/// message of at most `maxMessageBytes`: a longer length prefix is refused as soon as it is
+/// read, before its bytes arrive.
+struct GRPCMessageReader {
+  let maxMessageBytes: Int
+  private var buffer: [UInt8] = []
+  private var start = 0
+
+  init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
+
+  /// True while part of a message has been read and not the rest.
+  var hasPartialMessage: Bool { start < buffer.count }
+
+  mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next whole message, or nil until more bytes arrive.
+  ///
+  /// - Throws: UNIMPLEMENTED for a compressed message (chimed offers only `identity`), INTERNAL
+  ///   `MALFORMED_FRAME` for a flag byte that is neither 0 nor 1, RESOURCE_EXHAUSTED
+  ///   `FRAME_TOO_LARGE` for a message over the limit.
+  mutating func next() throws(ChimeError) -> [UInt8]? {
+    guard buffer.count - start >= 5 else { return nil }
+    switch buffer[start] {
+    case 0: break
+    case 1:
+      throw ChimeError(.unimplemented, reason: Reason.unimplemented.name,
+                       "compressed messages are not supported: chimed accepts grpc-encoding identity only")
+    default:
+      throw ChimeError(.internal, reason: Reason.malformedFrame.name, "a gRPC message's flag byte must be 0 or 1")
+    }
+    let length = Int(buffer[start + 1]) << 24 | Int(buffer[start + 2]) << 16 | Int(buffer[start + 3]) << 8 | Int(buffer[start + 4])
+    guard length <= maxMessageBytes else {
+      throw ChimeError(.frameTooLarge, "a \(length)-byte message is over chimed's limit of \(maxMessageBytes) bytes")
+    }
+    guard buffer.count - start - 5 >= length else { return nil }
+    let message = Array(buffer[(start + 5)..<(start + 5 + length)])
+    start += 5 + length
+    return message
+  }
+}

@@ -1,0 +1,209 @@
+internal import CNGHTTP2
+
+/// What an HTTP/2 server session tells its owner, synchronously from inside `receive` and
+/// `takeOutput`. Loop thread only.
+protocol HTTP2SessionDelegate: AnyObject {
+  /// A request's HEADERS frame starts stream `stream`.
+  func http2StreamOpened(_ stream: Int32)
+  /// One header field of a request; `false` refuses the stream (its header list is too large).
+  func http2Header(_ stream: Int32, name: String, value: String) -> Bool
+  /// A request's header block is complete; `endStream` when it carries no body.
+  func http2HeadersDone(_ stream: Int32, endStream: Bool)
+  /// Body bytes of a request, valid only during the call.
+  func http2Data(_ stream: Int32, _ bytes: UnsafeRawBufferPointer)
+  /// The client half-closed the stream after its body.
+  func http2BodyDone(_ stream: Int32)
+  /// The stream is gone: answered and done (`errorCode` 0), reset by either side, or its
+  /// connection ended.
+  func http2StreamClosed(_ stream: Int32, errorCode: UInt32)
+  /// Fills `buffer` with the next body bytes of the response on `stream`. Returns the count,
+  /// and `done` once nothing more will come (trailers follow); nil when nothing is ready yet
+  /// (the stream waits for `resume`).
+  func http2ResponseBytes(_ stream: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, done: Bool)?
+}
+
+/// An nghttp2 server session: HTTP/2 framing, HPACK and flow control from the library, fed
+/// with the bytes read from a connection and asked for the bytes to write back. The only
+/// file of the gRPC transport that calls nghttp2. Loop thread only.
+final class HTTP2Session {
+  /// An HTTP/2 error code (RFC 9113 §7), for RST_STREAM and GOAWAY.
+  struct ErrorCode: Equatable {
+    let rawValue: UInt32
+    static let noError = ErrorCode(rawValue: 0x0)
+    static let protocolError = ErrorCode(rawValue: 0x1)
+    static let internalError = ErrorCode(rawValue: 0x2)
+    static let refusedStream = ErrorCode(rawValue: 0x7)
+    static let cancel = ErrorCode(rawValue: 0x8)
+    static let enhanceYourCalm = ErrorCode(rawValue: 0xb)
+  }
+
+  struct Settings {
+    var maxConcurrentStreams: UInt32
+    var maxHeaderListBytes: UInt32
+    /// The per-stream receive window; the connection's is made as large as all of them.
+    var initialWindowBytes: UInt32
+    var maxFrameBytes: UInt32 = 16_384
+  }
+
+  weak var delegate: (any HTTP2SessionDelegate)?
+  private var session: OpaquePointer?
+
+  init(settings: Settings) {
+    var callbacks: OpaquePointer?
+    nghttp2_session_callbacks_new(&callbacks)
+    defer { nghttp2_session_callbacks_del(callbacks) }
+    nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
+      guard let frame, chime_h2_is_request_headers(frame) != 0 else { return 0 }
+      HTTP2Session.of(user).delegate?.http2StreamOpened(chime_h2_frame_stream(frame))
+      return 0
+    }
+    nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
+      guard let frame, chime_h2_is_request_headers(frame) != 0, let name, let value else { return 0 }
+      let accepted = HTTP2Session.of(user).delegate?.http2Header(
+        chime_h2_frame_stream(frame),
+        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
+        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)) ?? true
+      // Refused: nghttp2 resets the stream and ignores the rest of its header block.
+      return accepted ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+    }
+    nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
+      guard let frame else { return 0 }
+      let delegate = HTTP2Session.of(user).delegate
+      let stream = chime_h2_frame_stream(frame)
+      if chime_h2_is_request_headers(frame) != 0 {
+        delegate?.http2HeadersDone(stream, endStream: chime_h2_frame_ends_stream(frame) != 0)
+      } else if chime_h2_frame_ends_stream(frame) != 0, chime_h2_is_data(frame) != 0 || chime_h2_is_headers(frame) != 0 {
+        // DATA with END_STREAM, or trailers after the body.
+        delegate?.http2BodyDone(stream)
+      }
+      return 0
+    }
+    nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, length, user in
+      guard let data else { return 0 }
+      HTTP2Session.of(user).delegate?.http2Data(stream, UnsafeRawBufferPointer(start: data, count: length))
+      return 0
+    }
+    nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, user in
+      HTTP2Session.of(user).delegate?.http2StreamClosed(stream, errorCode: errorCode)
+      return 0
+    }
+    // nghttp2 checks the client's preface and gives received bytes back to the windows as it
+    // reads them: the transport keeps at most one message per stream (`GRPCMessageReader`).
+    nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+    var entries = [
+      chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), settings.maxConcurrentStreams),
+      chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), settings.maxHeaderListBytes),
+      chime_h2_setting(Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), settings.initialWindowBytes),
+      chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), settings.maxFrameBytes),
+      chime_h2_setting(Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
+    ]
+    nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
+    // The connection's window: room for every stream's, so one stream cannot starve the rest.
+    let connectionWindow = Int32(clamping: UInt64(settings.initialWindowBytes) * 16)
+    nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, connectionWindow)
+  }
+
+  deinit { nghttp2_session_del(session) }
+
+  private static func of(_ user: UnsafeMutableRawPointer?) -> HTTP2Session {
+    Unmanaged<HTTP2Session>.fromOpaque(user.unsafelyUnwrapped).takeUnretainedValue()
+  }
+
+  /// Feeds bytes read from the peer. Throws the library's message when they break HTTP/2 in
+  /// a way that ends the connection (nghttp2 has then queued a GOAWAY naming the error).
+  func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2Failure) {
+    guard let base = bytes.baseAddress else { return }
+    let rc = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    if rc < 0 { throw HTTP2Failure(code: Int32(rc)) }
+  }
+
+  /// Everything the session has to send now (frames, flow control permitting), or empty.
+  func takeOutput() throws(HTTP2Failure) -> [UInt8] {
+    var out: [UInt8] = []
+    while true {
+      var chunk: UnsafePointer<UInt8>?
+      let count = nghttp2_session_mem_send(session, &chunk)
+      if count < 0 { throw HTTP2Failure(code: Int32(count)) }
+      guard count > 0, let chunk else { return out }
+      out.append(contentsOf: UnsafeBufferPointer(start: chunk, count: count))
+    }
+  }
+
+  /// False once both sides are done with the connection (GOAWAY sent and every stream over).
+  var isAlive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
+
+  /// Answers `stream` with response headers. With `body`, DATA follows as
+  /// `http2ResponseBytes` provides it, then trailers (`trailers(_:_:)`); without, the headers
+  /// end the stream (a trailers-only response).
+  func respond(_ stream: Int32, headers: [(String, String)], body: Bool) {
+    withHeaderFields(headers) { fields in
+      if body {
+        var provider = nghttp2_data_provider()
+        provider.read_callback = { _, stream, buffer, length, flags, _, user in
+          guard let buffer, let flags,
+                let delegate = HTTP2Session.of(user).delegate,
+                let (count, done) = delegate.http2ResponseBytes(stream, into: UnsafeMutableRawBufferPointer(start: buffer, count: length))
+          else { return Int(NGHTTP2_ERR_DEFERRED.rawValue) }
+          if done {
+            // The body ends here; the stream ends with the trailers the owner submits now.
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
+          }
+          return count
+        }
+        _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, &provider)
+      } else {
+        _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, nil)
+      }
+    }
+  }
+
+  /// Ends `stream` with trailers (after its body).
+  func trailers(_ stream: Int32, _ headers: [(String, String)]) {
+    withHeaderFields(headers) { fields in
+      _ = nghttp2_submit_trailer(session, stream, fields.baseAddress, fields.count)
+    }
+  }
+
+  /// More of `stream`'s body is ready (or its end): asks for it again.
+  func resume(_ stream: Int32) { _ = nghttp2_session_resume_data(session, stream) }
+
+  func reset(_ stream: Int32, _ code: ErrorCode) {
+    _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream, code.rawValue)
+  }
+
+  /// The first GOAWAY of a graceful shutdown: no new streams, those open go on.
+  func announceShutdown() { _ = nghttp2_submit_shutdown_notice(session) }
+
+  /// The final GOAWAY: streams after the last one processed are refused; the connection ends
+  /// once those in flight are over.
+  func goAway(_ code: ErrorCode) {
+    _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+                              code.rawValue, nil, 0)
+  }
+
+  /// Runs `body` with `headers` as nghttp2 header fields (copied by nghttp2 during the call).
+  private func withHeaderFields(_ headers: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
+    var bytes: [UInt8] = []
+    var spans: [(Int, Int, Int, Int)] = []
+    for (name, value) in headers {
+      let nameStart = bytes.count
+      bytes.append(contentsOf: name.utf8)
+      let valueStart = bytes.count
+      bytes.append(contentsOf: value.utf8)
+      spans.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
+    }
+    bytes.withUnsafeMutableBufferPointer { raw in
+      var fields = spans.map { span in
+        nghttp2_nv(name: raw.baseAddress! + span.0, value: raw.baseAddress! + span.2, namelen: span.1, valuelen: span.3,
+                   flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+      }
+      fields.withUnsafeMutableBufferPointer { body($0) }
+    }
+  }
+}
+
+/// An nghttp2 error that ends the connection, with the library's words for it.
+struct HTTP2Failure: Error, CustomStringConvertible {
+  let code: Int32
+  var description: String { String(cString: nghttp2_strerror(code)) }
+}
