@@ -112,7 +112,6 @@ def test_from_any_language_grpcurl_runs_as_written(daemon, tmp_path):
     out = _run(["sh", "-e", "-c", block], tmp_path, env)
     listed = out.split()
     assert "chime.v1.NotificationCenter" in listed, out
-    assert "grpc.health.v1.Health" in listed, out
     assert re.search(r"rpc Add \( \.?chime\.v1\.AddRequest \) returns \( \.?chime\.v1\.AddResponse \)", out), out
     assert re.search(r'"identifier": "tea"', out) and '"nextFireUnixMs"' in out, out
     with Client(daemon.socket_path, app="org.example.tea", timeout=10) as chime:
