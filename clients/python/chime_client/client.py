@@ -389,11 +389,12 @@ class Client:
         """Starts connecting; raises DAEMON_UNAVAILABLE when the connection is refused. A
         daemon that accepts but has not answered yet is left to each call's deadline."""
         settled = threading.Event()
-        states: list[grpc.ChannelConnectivity] = []
+        outcome: list[grpc.ChannelConnectivity] = []  # the first of READY, TRANSIENT_FAILURE
 
         def watch(state: grpc.ChannelConnectivity) -> None:
-            states.append(state)
             if state in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE):
+                if not outcome:
+                    outcome.append(state)
                 settled.set()
 
         self.channel.subscribe(watch, try_to_connect=True)
@@ -401,7 +402,7 @@ class Client:
             settled.wait(CONNECT_WAIT if timeout is None else min(timeout, CONNECT_WAIT))
         finally:
             self.channel.unsubscribe(watch)
-        if states and states[-1] is grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+        if outcome and outcome[0] is grpc.ChannelConnectivity.TRANSIENT_FAILURE:
             raise ChimeError(Code.UNAVAILABLE, "DAEMON_UNAVAILABLE",
                              f"cannot connect to chimed at {self.socket_path}: {_connect_failure(self.socket_path)}")
 
