@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-realworld test-mutations proto proto-check bench bench-check bench-baseline fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations proto proto-check bench bench-check bench-baseline fuzz clean \
 	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -26,9 +26,15 @@ test: deps proto-check
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) test-clients
+	$(MAKE) test-grpc
 
 test-clients:
 	clients/test.sh
+
+# grpcio (and a plain HTTP/2 client for bad input) against a real chimed: every method, both
+# streams, reflection, health, the native CLI on the same socket, shutdown (a few seconds).
+test-grpc:
+	tests/grpc/test.sh
 
 # The real-world media corpus: every media file of the pinned Debian 12 packages of
 # scripts/realworld/packages.tsv and copies derived from them, held to the facts of

@@ -251,6 +251,8 @@ let package = Package(
       name: "ChimeServerTests",
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
+        // An HTTP/2 client for the gRPC transport's tests.
+        "CNGHTTP2",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings

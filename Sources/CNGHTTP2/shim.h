@@ -20,3 +20,16 @@ static inline nghttp2_settings_entry chime_h2_setting(int32_t id, uint32_t value
   nghttp2_settings_entry entry = { id, value };
   return entry;
 }
+
+// The error code of a GOAWAY or RST_STREAM frame, else 0.
+static inline uint32_t chime_h2_frame_error_code(const nghttp2_frame *frame) {
+  if (frame->hd.type == NGHTTP2_GOAWAY) return frame->goaway.error_code;
+  if (frame->hd.type == NGHTTP2_RST_STREAM) return frame->rst_stream.error_code;
+  return 0;
+}
+// A GOAWAY's debug data (nghttp2 puts its reason there), else empty.
+static inline size_t chime_h2_goaway_debug(const nghttp2_frame *frame, const uint8_t **data) {
+  if (frame->hd.type != NGHTTP2_GOAWAY) return 0;
+  *data = frame->goaway.opaque_data;
+  return frame->goaway.opaque_data_len;
+}

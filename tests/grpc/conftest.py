@@ -66,6 +66,7 @@ class Daemon:
         env["XDG_CONFIG_HOME"] = str(self.root / "config")
         env["SWIFT_BACKTRACE"] = "enable=no"
         self.env = env
+        self.terminated = False
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
             [str(binary), "--socket", self.socket_path, "--data-dir", str(self.root / "data"), "--log-level", "info"],
@@ -107,7 +108,9 @@ class Daemon:
                               env=self.env, capture_output=True, text=True, timeout=30)
 
     def terminate(self) -> None:
-        if self.process.poll() is None:
+        """SIGTERM, once: a second one during the drain would end chimed at once."""
+        if self.process.poll() is None and not self.terminated:
+            self.terminated = True
             self.process.send_signal(signal.SIGTERM)
 
     def stop(self) -> int:

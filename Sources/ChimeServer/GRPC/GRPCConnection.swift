@@ -32,8 +32,6 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var ended = false
     /// Response headers sent with a body to follow.
     var responding = false
-    /// The client half-closed the stream (its request is complete).
-    var clientDone = false
     var outbox: [UInt8] = []
     var sent = 0
     /// Set when the call ended after a body: sent once the outbox is empty.
@@ -61,6 +59,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   private var inSession = false
   private var draining = false
   private var failed = false
+  /// The peer broke HTTP/2 before: later errors of the same connection are not logged again.
+  private var loggedPeerError = false
 
   init(id: UInt64, socket: StreamSocket, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
        draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
@@ -90,7 +90,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     } catch {
       inSession = false
       failed = true
-      logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      if !loggedPeerError {
+        logger.notice("closing gRPC connection: HTTP/2 error", metadata: ["connection": "\(id)", "error": "\(error)"])
+      }
       flush()
       socket.closeAfterFlush(reason: "HTTP/2 error: \(error)")
       return
@@ -121,6 +123,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     }
     session.goAway(.noError)
     flush()
+    // As the native framing does: what is written reaches the peer, nothing more is read (the
+    // daemon lets go of its connections once the store is closed).
+    socket.closeAfterFlush(reason: error.message)
   }
 
   func closed(_ reason: String) {
@@ -273,9 +278,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   func http2BodyDone(_ streamID: Int32) {
-    guard let stream = streams[streamID] else { return }
-    stream.clientDone = true
-    guard !stream.ended, let target = stream.target else { return }
+    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
     if stream.reader.hasPartialMessage {
       return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request ended inside a message"))
     }
@@ -302,6 +305,12 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     case .reflection:
       break
     }
+  }
+
+  func http2PeerError(_ message: String) {
+    guard !loggedPeerError else { return }
+    loggedPeerError = true
+    logger.notice("gRPC peer broke HTTP/2", metadata: ["connection": "\(id)", "error": "\(message.prefix(200))"])
   }
 
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
@@ -353,9 +362,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     return nil
   }
 
+  /// Answers `stream` with `refusal`. A client still sending reads the answer and stops; what
+  /// it sent meanwhile is read and dropped (RST_STREAM here would overtake the answer).
   private func refuse(_ stream: Stream, _ refusal: GRPCRefusal) {
     guard !stream.ended else { return }
-    let answeredAtOnce = !stream.responding
     switch refusal {
     case .status(let error):
       stream.call?.cancelled()
@@ -365,9 +375,6 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       stream.responding = true
       session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
     }
-    // The client may still be sending: nothing more of this stream is read (RFC 9113 §8.1).
-    // Not after a body, whose trailers must go first.
-    if answeredAtOnce && !stream.clientDone { session.reset(stream.id, .noError) }
   }
 
   private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }

@@ -20,6 +20,9 @@ protocol HTTP2SessionDelegate: AnyObject {
   /// and `done` once nothing more will come (trailers follow); nil when nothing is ready yet
   /// (the stream waits for `resume`).
   func http2ResponseBytes(_ stream: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, done: Bool)?
+  /// nghttp2 found the peer at fault (a malformed frame or header block, a broken flow-control
+  /// rule) and answers with RST_STREAM or GOAWAY itself; `message` says what it was.
+  func http2PeerError(_ message: String)
 }
 
 /// An nghttp2 server session: HTTP/2 framing, HPACK and flow control from the library, fed
@@ -85,6 +88,18 @@ final class HTTP2Session {
     }
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, user in
       HTTP2Session.of(user).delegate?.http2StreamClosed(stream, errorCode: errorCode)
+      return 0
+    }
+    // A GOAWAY or RST_STREAM nghttp2 sends for a protocol error is what the peer did wrong
+    // (the transport's own resets carry CANCEL, REFUSED_STREAM or ENHANCE_YOUR_CALM).
+    nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, user in
+      guard let frame else { return 0 }
+      let code = ErrorCode(rawValue: chime_h2_frame_error_code(frame))
+      guard ![.noError, .cancel, .refusedStream, .enhanceYourCalm].contains(code) else { return 0 }
+      var debug: UnsafePointer<UInt8>?
+      let length = chime_h2_goaway_debug(frame, &debug)
+      let detail = debug.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+      HTTP2Session.of(user).delegate?.http2PeerError("HTTP/2 error \(code.rawValue) on stream \(chime_h2_frame_stream(frame))" + (detail.isEmpty ? "" : ": " + detail))
       return 0
     }
     // nghttp2 checks the client's preface and gives received bytes back to the windows as it
