@@ -15,6 +15,10 @@ if [ ! -d "$gocode/src/google.golang.org/grpc" ] || [ ! -d "$gocode/src/google.g
   exit 0
 fi
 export GO111MODULE=off GOFLAGS= GOPATH="$here:$gocode"
+# Go's build cache lives under $HOME; without one (some CI environments) use a temp dir.
+case "$(go env GOCACHE 2>/dev/null)" in
+  "" | off) export GOCACHE="${TMPDIR:-/tmp}/chime-go-build-cache" ;;
+esac
 cd "$here"
 go vet chime/tea
 go test -count=1 -timeout "${GO_TEST_TIMEOUT:-180s}" -v chime/tea
