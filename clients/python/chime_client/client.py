@@ -359,6 +359,12 @@ class Client:
         self.socket_path = socket_path or default_socket_path()
         self.timeout = timeout
         self._metadata = ((APP_METADATA_KEY, app),)
+        # gRPC metadata carries printable ASCII only; such an app id is not reverse-DNS anyway.
+        self._app_error: Optional[ChimeError] = None
+        if not all(" " <= ch <= "~" for ch in app):
+            self._app_error = ChimeError(Code.INVALID_ARGUMENT, "INVALID_APP_ID",
+                                         f"the app id {app!r} is not reverse-DNS style (it has characters "
+                                         "outside printable ASCII)")
         self._per_call = threading.local()  # the timeout= of the method running on this thread
         self._lock = threading.Lock()
         self._closed = False
@@ -451,6 +457,9 @@ class Client:
     def _ensure_open(self) -> None:
         if self.closed:
             raise ChimeError(Code.UNAVAILABLE, "CONNECTION_CLOSED", "the client closed the connection")
+        if self._app_error is not None:
+            error = self._app_error
+            raise ChimeError(error.code, error.reason, error.message, error.field)
 
     def call(self, method: str, request: Message, response_type: Type[M], *,
              timeout: Optional[float] = _DEFAULT) -> M:

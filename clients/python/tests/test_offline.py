@@ -168,6 +168,22 @@ def test_refusal_reason_and_field_come_from_error_info(tmp_path):
         server.close()
 
 
+def test_an_app_id_metadata_cannot_carry_is_refused_before_sending(tmp_path):
+    server = FakeServer(tmp_path, {"GetPending": lambda request, context: b""})
+    try:
+        for app in ("org.exämple.tea", "org.example.tea\n"):
+            with Client(server.path, app=app, timeout=5) as chime:
+                with pytest.raises(ChimeError) as caught:
+                    chime.pending()
+                assert (caught.value.code, caught.value.reason) == (Code.INVALID_ARGUMENT, "INVALID_APP_ID")
+                with pytest.raises(ChimeError) as caught:
+                    chime.subscribe()
+                assert caught.value.reason == "INVALID_APP_ID"
+        assert server.calls == []
+    finally:
+        server.close()
+
+
 def test_garbage_reply_is_an_error_not_a_hang(tmp_path):
     server = FakeServer(tmp_path, {"GetPending": lambda request, context: b"\xff\xff\xff"})
     try:
