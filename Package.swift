@@ -231,6 +231,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         // The sqlite3 C library alone (GRDB's system-library module, not GRDB): the SQLite floor.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        // The gRPC phase's client: nghttp2 sessions over chimed's socket.
+        "CNGHTTP2",
       ],
       swiftSettings: strictSettings
     ),

@@ -21,14 +21,18 @@ seconds="${1:-60}"
 shift || true
 core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
 wire_targets=(frame requests records)
-all_targets=("${core_targets[@]}" "${wire_targets[@]}")
+grpc_targets=(grpc)
+all_targets=("${core_targets[@]}" "${wire_targets[@]}" "${grpc_targets[@]}")
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 need_core=0
 need_wire=0
+need_grpc=0
 for t in "${targets[@]}"; do
   case " ${core_targets[*]} " in *" $t "*) need_core=1; continue ;; esac
   case " ${wire_targets[*]} " in *" $t "*) need_wire=1; continue ;; esac
+  # The gRPC binary links the wire binary's ChimeCore and ChimeWire libraries.
+  case " ${grpc_targets[*]} " in *" $t "*) need_grpc=1; need_wire=1; continue ;; esac
   echo "unknown target '$t'; targets: ${all_targets[*]}" >&2
   exit 2
 done
@@ -122,6 +126,41 @@ if [ $need_wire -eq 1 ]; then
   fi
 fi
 
+# The gRPC binary: the transport's sources (Sources/ChimeServer/GRPC but its StreamSocket
+# conformance, with the ServerCall and ConnectionUpgrade protocols) as one module with the
+# entry, over the wire binary's libraries, swift-log from the package's checkout, Debian's
+# libnghttp2 and the descriptor set.
+grpc_bin="$build/chime-fuzz-grpc"
+if [ $need_grpc -eq 1 ]; then
+  gb="$build/grpc"
+  mkdir -p "$gb/mods" "$gb/include/CChimeDescriptors"
+  log_src="$root/.build/checkouts/swift-log/Sources/Logging"
+  [ -d "$log_src" ] || (cd "$root" && swift package resolve >/dev/null)
+  mapfile -t log_sources < <(find "$log_src" -name '*.swift' | sort)
+  lib_log="$gb/libLogging.a"
+  if newer "$lib_log" "${log_sources[@]}"; then
+    echo "building $lib_log"
+    quiet_build "$gb/logging.log" swiftc -O -swift-version 5 -package-name swift_log -parse-as-library -module-name Logging \
+      -emit-library -static -emit-module -emit-module-path "$gb/mods/Logging.swiftmodule" "${log_sources[@]}" -o "$lib_log"
+  fi
+  descriptors="$root/Sources/CChimeDescriptors"
+  printf 'module CChimeDescriptors {\n  header "%s"\n  export *\n}\n' "$descriptors/include/CChimeDescriptors.h" \
+    > "$gb/include/CChimeDescriptors/module.modulemap"
+  descriptors_o="$gb/descriptors.o"
+  if newer "$descriptors_o" "$descriptors/descriptors.S" "$descriptors/Generated/chime.protoset"; then
+    quiet_build "$gb/descriptors.log" clang -c -I"$descriptors/Generated" "$descriptors/descriptors.S" -o "$descriptors_o"
+  fi
+  server="$root/Sources/ChimeServer"
+  mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' | sort)
+  grpc_sources+=("$server/Calls/ServerCall.swift" "$server/Calls/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
+  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
+    echo "building $grpc_bin"
+    quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" \
+      -I "$wb/include/CChimeProto" -I "$root/Sources/CNGHTTP2" -I "$gb/include/CChimeDescriptors" -Xcc -I"$generated" \
+      "${grpc_sources[@]}" "$lib_wire" "$lib_core" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
+  fi
+fi
+
 if [ $write_seeds -eq 1 ]; then
   for t in "${wire_targets[@]}"; do rm -rf "$here/corpus/$t"; done
   SWIFT_BACKTRACE=enable=no CHIME_FUZZ_WRITE_SEEDS="$here/corpus" "$wire_bin" || { echo "writing seeds failed" >&2; exit 1; }
@@ -144,7 +183,7 @@ seeds() {
     sound) ls "$fixtures"/sounds/* ;;
     media) ls "$fixtures"/images/* "$fixtures"/audio/* "$fixtures"/movies/* ;;
     options) ;;
-    push|calendar|duration|instant|userinfo|frame|requests|records) ls "$here/corpus/$1"/* ;;
+    push|calendar|duration|instant|userinfo|frame|requests|records|grpc) ls "$here/corpus/$1"/* ;;
   esac
 }
 
@@ -166,6 +205,7 @@ for t in "${targets[@]}"; do
   echo "== $t: ${seconds}s"
   binary="$bin"
   case " ${wire_targets[*]} " in *" $t "*) binary="$wire_bin" ;; esac
+  case " ${grpc_targets[*]} " in *" $t "*) binary="$grpc_bin" ;; esac
   CHIME_FUZZ_TARGET="$t" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" "$corpus" >"$log" 2>&1
   rc=$?

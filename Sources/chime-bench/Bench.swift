@@ -27,6 +27,9 @@ struct Bench: AsyncParsableCommand {
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
   @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
+  @Flag(help: "Only gRPC against the native framing: raw adds from 1 and --clients clients both ways, and RSS with --idle-grpc idle gRPC connections.")
+  var grpcOnly = false
+  @Option(help: "Idle gRPC connections held while chimed's RSS is measured.") var idleGrpc = 1000
   @Option(help: "Adds of a 50 MB movie per movie client in the attachment phase.") var movies = 5
   @Option(help: "Clients adding movies at once in the attachment phase.") var movieClients = 4
   @Option(help: "chimed's attachment staging width (its default is 2; a large number means no limit).")
@@ -64,6 +67,12 @@ struct Bench: AsyncParsableCommand {
     print("chimed measured: \(measured.version)")
     if attachmentsOnly {
       try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
+      return
+    }
+    if grpcOnly {
+      try grpcPhase(daemon: daemon, report: &report)
+      report.printChecks()
+      if let json { try report.write(json: json) }
       return
     }
 
@@ -113,6 +122,10 @@ struct Bench: AsyncParsableCommand {
     manyRaw.print(label: "\(clients) clients, raw")
     report.figure("adds-\(clients)-clients-raw", manyRaw.rate, "adds/s")
     report.figure("adds-\(clients)-clients-raw-p99", manyRaw.p99Millis, "ms")
+
+    // 2b. The raw loads over gRPC (HTTP/2 through nghttp2 on both sides), beside the native
+    //     framing's measured again now, and chimed's memory with idle gRPC connections.
+    try grpcPhase(daemon: daemon, report: &report)
 
     // The same adds through chimed's store alone, in batches of `clients` (no daemon).
     let store = try StoreLoad.run(in: directory.path, clients: clients, total: parallel / 2)

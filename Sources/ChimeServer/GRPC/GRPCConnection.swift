@@ -46,7 +46,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   let id: UInt64
-  private let socket: StreamSocket
+  private let socket: any GRPCByteStream
   private let session: HTTP2Session
   private let limits: Limits
   private let clock: any WallClock
@@ -62,7 +62,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// The peer broke HTTP/2 before: later errors of the same connection are not logged again.
   private var loggedPeerError = false
 
-  init(id: UInt64, socket: StreamSocket, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
+  init(id: UInt64, socket: any GRPCByteStream, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
        draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
     self.id = id
     self.socket = socket

@@ -1,0 +1,1 @@
+extension StreamSocket: GRPCByteStream {}
