@@ -80,7 +80,8 @@ bench-baseline: release
 	scripts/bench-check.sh --update
 
 # libFuzzer over every target of Fuzz/run.sh (media and sound inspectors, text parsers, the frame
-# decoder, the request decoders, stored records) for FUZZ_SECONDS each (not part of `make test`).
+# decoder, the request decoders, stored records, the gRPC transport) for FUZZ_SECONDS each (not part
+# of `make test`).
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	Fuzz/run.sh $(FUZZ_SECONDS)

@@ -182,7 +182,9 @@ def test_compressed_message_is_unimplemented(daemon):
     client = RawH2(daemon.socket_path)
     stream = client.request()
     client.data(stream, message(add_request("gz"), flag=1), end_stream=True)
-    assert client.response(stream)["status"]["grpc-status"] == str(grpc.StatusCode.UNIMPLEMENTED.value[0])
+    status = client.response(stream)["status"]
+    assert status["grpc-status"] == str(grpc.StatusCode.UNIMPLEMENTED.value[0])
+    assert reason(status) == "COMPRESSION_UNSUPPORTED"
     encoded = client.request(extra=[("grpc-encoding", "gzip")])
     client.data(encoded, message(add_request("gz")), end_stream=True)
     assert client.response(encoded)["status"]["grpc-status"] == str(grpc.StatusCode.UNIMPLEMENTED.value[0])
@@ -192,7 +194,9 @@ def test_truncated_or_missing_message_is_internal(daemon):
     client = RawH2(daemon.socket_path)
     truncated = client.request()
     client.data(truncated, message(add_request("cut"))[:-3], end_stream=True)
-    assert client.response(truncated)["status"]["grpc-status"] == str(grpc.StatusCode.INTERNAL.value[0])
+    status = client.response(truncated)["status"]
+    assert status["grpc-status"] == str(grpc.StatusCode.INTERNAL.value[0])
+    assert reason(status) == "GRPC_PROTOCOL_VIOLATION"
     empty = client.request(end_stream=True)
     assert client.response(empty)["status"]["grpc-status"] == str(grpc.StatusCode.INTERNAL.value[0])
     two = client.request()
@@ -218,14 +222,16 @@ def test_oversized_header_list_is_refused(daemon):
     client.conn.update_settings({})
     stream = client.request(extra=[(f"x-pad-{i}", "v" * 1000) for i in range(20)])
     client.data(stream, message(add_request("padded")), end_stream=True)
-    assert client.response(stream)["status"]["grpc-status"] == str(grpc.StatusCode.RESOURCE_EXHAUSTED.value[0])
+    status = client.response(stream)["status"]
+    assert status["grpc-status"] == str(grpc.StatusCode.RESOURCE_EXHAUSTED.value[0])
+    assert reason(status) == "HEADER_LIST_TOO_LARGE"
 
 
 def test_bad_preface_or_frames_end_that_connection_only(daemon):
     with grpc.insecure_channel(daemon.target) as channel:
         from chime.v1 import notification_center_pb2_grpc as ncg
         stub = ncg.NotificationCenterStub(channel)
-        stub.Add(nc.Add if False else nc.AddRequest.FromString(add_request("kept")),
+        stub.Add(nc.AddRequest.FromString(add_request("kept")),
                  metadata=[("chime-app", "org.example.raw")], timeout=10)
         # A broken preface: nghttp2 refuses it and chimed hangs up.
         broken = RawH2(daemon.socket_path, preface=False)

@@ -67,6 +67,16 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let unknownEnumValue = Reason("UNKNOWN_ENUM_VALUE", .invalidArgument)
   /// A string holds a NUL character, which the wire cannot carry faithfully.
   public static let fieldContainsNUL = Reason("FIELD_CONTAINS_NUL", .invalidArgument)
+  /// A gRPC request broke gRPC's rules over HTTP/2 (a message flag byte other than 0 or 1, a
+  /// body ending inside a message, a unary call with no message or several, a malformed
+  /// `grpc-timeout`): INTERNAL, as gRPC's HTTP/2 protocol says.
+  public static let grpcProtocolViolation = Reason("GRPC_PROTOCOL_VIOLATION", .internal)
+  /// A compressed gRPC message, or a `grpc-encoding` other than identity.
+  public static let compressionUnsupported = Reason("COMPRESSION_UNSUPPORTED", .unimplemented)
+  /// A gRPC request's header list is over chimed's limit (16 KiB).
+  public static let headerListTooLarge = Reason("HEADER_LIST_TOO_LARGE", .resourceExhausted)
+  /// A `grpc.health.v1.Health` check names a service chimed does not serve.
+  public static let serviceUnknown = Reason("SERVICE_UNKNOWN", .notFound)
 
   // MARK: Reaching the daemon
 
@@ -317,6 +327,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
     invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
+    grpcProtocolViolation, compressionUnsupported, headerListTooLarge, serviceUnknown,
     daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,
     loopFailed, startupFailed, listenFailed, socketListenFailed, dataDirUnavailable, dataDirInUse, configInvalid,
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,

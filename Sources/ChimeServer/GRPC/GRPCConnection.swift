@@ -106,7 +106,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     draining = true
     session.announceShutdown()
     for stream in streams.values where stream.target == .healthWatch && !stream.ended {
-      sendLocal(services.health(draining: true, watch: true), on: stream)
+      sendLocal(services.health(draining: true), on: stream)
     }
     flush()
   }
@@ -235,18 +235,18 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     streams[streamID] = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
   }
 
-  func http2Header(_ streamID: Int32, name: String, value: String) -> Bool {
-    guard let stream = streams[streamID] else { return true }
-    // RFC 9113's measure of a header list: name, value and 32 bytes each.
+  func http2Header(_ streamID: Int32, name: String, value: String) {
+    guard let stream = streams[streamID] else { return }
+    // RFC 9113's measure of a header list: name, value and 32 bytes each. Past the limit
+    // nothing more is kept; the request is refused once its header block ends.
     stream.headerBytes += name.utf8.count + value.utf8.count + 32
-    guard stream.headerBytes <= limits.maxHeaderListBytes else { return true }
+    guard stream.headerBytes <= limits.maxHeaderListBytes else { return }
     switch name {
     case ":path", ":method", "content-type", "chime-app", "grpc-timeout", "grpc-encoding":
       stream.headers[name] = value
     default:
       break
     }
-    return true
   }
 
   func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
@@ -269,7 +269,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
         }
         stream.messages.append(message)
         guard stream.messages.count == 1 else {
-          throw ChimeError(.internal, reason: Reason.malformedFrame.name, "\(stream.headers[":path"] ?? "") takes one request message, not a stream of them")
+          throw ChimeError(.grpcProtocolViolation, "\(stream.headers[":path"] ?? "") takes one request message, not a stream of them")
         }
       }
     } catch {
@@ -280,11 +280,11 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func http2BodyDone(_ streamID: Int32) {
     guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
     if stream.reader.hasPartialMessage {
-      return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request ended inside a message"))
+      return refuse(stream, ChimeError(.grpcProtocolViolation, "the request ended inside a message"))
     }
     if case .reflection = target { return end(stream, status: nil) }
     guard let payload = stream.messages.first else {
-      return refuse(stream, ChimeError(.internal, reason: Reason.malformedFrame.name, "the request has no message"))
+      return refuse(stream, ChimeError(.grpcProtocolViolation, "the request has no message"))
     }
     switch target {
     case .method(let method):
@@ -328,6 +328,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       }
       stream.sent += count
     }
+    if stream.unsent == 0 {
+      stream.outbox.removeAll(keepingCapacity: stream.outbox.capacity <= 64 << 10)
+      stream.sent = 0
+    }
     guard stream.unsent == 0, let trailers = stream.trailers else { return count > 0 ? (count, false) : nil }
     stream.trailers = nil
     session.trailers(streamID, trailers)
@@ -340,19 +344,17 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// (its target is set then).
   private func check(_ stream: Stream) -> GRPCRefusal? {
     if stream.headerBytes > limits.maxHeaderListBytes {
-      return .status(ChimeError(.resourceExhausted, reason: Reason.frameTooLarge.name,
-                                "the request's header list is over chimed's limit of \(limits.maxHeaderListBytes) bytes"))
+      return .status(ChimeError(.headerListTooLarge, "the request's header list is over chimed's limit of \(limits.maxHeaderListBytes) bytes"))
     }
     guard stream.headers[":method"] == "POST" else { return .http(405) }
     guard let contentType = stream.headers["content-type"],
           contentType == "application/grpc" || contentType.hasPrefix("application/grpc+") || contentType.hasPrefix("application/grpc;")
     else { return .http(415) }
     if let encoding = stream.headers["grpc-encoding"], encoding != "identity" {
-      return .status(ChimeError(.unimplemented, reason: Reason.unimplemented.name,
-                                "grpc-encoding \(encoding.prefix(40)) is not supported: chimed accepts identity only"))
+      return .status(ChimeError(.compressionUnsupported, "grpc-encoding \(encoding.prefix(40)) is not supported: chimed accepts identity only"))
     }
     if let timeout = stream.headers["grpc-timeout"], GRPCStatus.timeoutMillis(timeout) == nil {
-      return .status(ChimeError(.internal, reason: Reason.malformedFrame.name, "malformed grpc-timeout \"\(timeout.prefix(40))\""))
+      return .status(ChimeError(.grpcProtocolViolation, "malformed grpc-timeout \"\(timeout.prefix(40))\""))
     }
     let path = stream.headers[":path"] ?? ""
     guard let target = GRPCTarget(path: path) else {

@@ -24,18 +24,17 @@ struct GRPCMessageReader {
 
   /// The next whole message, or nil until more bytes arrive.
   ///
-  /// - Throws: UNIMPLEMENTED for a compressed message (chimed offers only `identity`), INTERNAL
-  ///   `MALFORMED_FRAME` for a flag byte that is neither 0 nor 1, RESOURCE_EXHAUSTED
-  ///   `FRAME_TOO_LARGE` for a message over the limit.
+  /// - Throws: UNIMPLEMENTED `COMPRESSION_UNSUPPORTED` for a compressed message (chimed offers
+  ///   only `identity`), INTERNAL `GRPC_PROTOCOL_VIOLATION` for a flag byte that is neither 0
+  ///   nor 1, RESOURCE_EXHAUSTED `FRAME_TOO_LARGE` for a message over the limit.
   mutating func next() throws(ChimeError) -> [UInt8]? {
     guard buffer.count - start >= 5 else { return nil }
     switch buffer[start] {
     case 0: break
     case 1:
-      throw ChimeError(.unimplemented, reason: Reason.unimplemented.name,
-                       "compressed messages are not supported: chimed accepts grpc-encoding identity only")
+      throw ChimeError(.compressionUnsupported, "compressed messages are not supported: chimed accepts grpc-encoding identity only")
     default:
-      throw ChimeError(.internal, reason: Reason.malformedFrame.name, "a gRPC message's flag byte must be 0 or 1")
+      throw ChimeError(.grpcProtocolViolation, "a gRPC message's flag byte must be 0 or 1")
     }
     let length = Int(buffer[start + 1]) << 24 | Int(buffer[start + 2]) << 16 | Int(buffer[start + 3]) << 8 | Int(buffer[start + 4])
     guard length <= maxMessageBytes else {

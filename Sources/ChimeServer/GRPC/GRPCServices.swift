@@ -12,23 +12,24 @@ struct GRPCServices {
   }
 
   /// `Check(HealthCheckRequest { service = 1 })`: SERVING, NOT_SERVING while draining, and
-  /// NOT_FOUND for a service chimed does not serve.
+  /// NOT_FOUND `SERVICE_UNKNOWN` for a service chimed does not serve.
   func healthCheck(_ request: [UInt8], draining: Bool) -> Result<[UInt8], ChimeError> {
     let service = Self.serviceName(request)
     guard Self.servedNames.contains(service) else {
-      return .failure(ChimeError(.notFound, reason: "SERVICE_UNKNOWN", "chimed serves no service \"\(service.prefix(200))\""))
+      return .failure(ChimeError(.serviceUnknown, "chimed serves no service \"\(service.prefix(200))\""))
     }
-    return .success(health(draining: draining, watch: false))
+    return .success(health(draining: draining))
   }
 
   /// `Watch`'s first message: the status now (SERVICE_UNKNOWN for a service chimed does not
   /// serve); the connection sends NOT_SERVING when the daemon starts draining.
   func healthWatch(_ request: [UInt8], draining: Bool) -> [UInt8] {
     guard Self.servedNames.contains(Self.serviceName(request)) else { return Self.healthResponse(.serviceUnknown) }
-    return health(draining: draining, watch: true)
+    return health(draining: draining)
   }
 
-  func health(draining: Bool, watch: Bool) -> [UInt8] {
+  /// A HealthCheckResponse { status = 1 }: SERVING, or NOT_SERVING while draining.
+  func health(draining: Bool) -> [UInt8] {
     Self.healthResponse(draining ? .notServing : .serving)
   }
 

@@ -5,8 +5,8 @@ internal import CNGHTTP2
 protocol HTTP2SessionDelegate: AnyObject {
   /// A request's HEADERS frame starts stream `stream`.
   func http2StreamOpened(_ stream: Int32)
-  /// One header field of a request; `false` refuses the stream (its header list is too large).
-  func http2Header(_ stream: Int32, name: String, value: String) -> Bool
+  /// One header field of a request.
+  func http2Header(_ stream: Int32, name: String, value: String)
   /// A request's header block is complete; `endStream` when it carries no body.
   func http2HeadersDone(_ stream: Int32, endStream: Bool)
   /// Body bytes of a request, valid only during the call.
@@ -62,12 +62,11 @@ final class HTTP2Session {
     }
     nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
       guard let frame, chime_h2_is_request_headers(frame) != 0, let name, let value else { return 0 }
-      let accepted = HTTP2Session.of(user).delegate?.http2Header(
+      HTTP2Session.of(user).delegate?.http2Header(
         chime_h2_frame_stream(frame),
         name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)) ?? true
-      // Refused: nghttp2 resets the stream and ignores the rest of its header block.
-      return accepted ? 0 : Int32(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+      return 0
     }
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
       guard let frame else { return 0 }
