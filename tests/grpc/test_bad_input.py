@@ -53,7 +53,11 @@ class RawH2:
         return stream
 
     def data(self, stream: int, payload: bytes, end_stream: bool = False) -> None:
-        self.conn.send_data(stream, payload, end_stream=end_stream)
+        """Sends `payload` in DATA frames of at most the peer's frame size."""
+        size = self.conn.max_outbound_frame_size
+        chunks = [payload[i:i + size] for i in range(0, len(payload), size)] or [b""]
+        for i, chunk in enumerate(chunks):
+            self.conn.send_data(stream, chunk, end_stream=end_stream and i == len(chunks) - 1)
         self.flush()
 
     def pump(self) -> None:
@@ -250,3 +254,23 @@ def test_bad_preface_or_frames_end_that_connection_only(daemon):
         # The established channel never noticed, and what was accepted is still there.
         assert stub.GetServerInfo(nc.Empty(), metadata=[("chime-app", "org.example.raw")], timeout=10).pid > 0
     assert "kept" in pending(daemon)
+
+
+def test_unfinished_requests_are_held_by_flow_control(daemon):
+    """Bytes of a message not yet complete keep their room in chimed's stream window (nghttp2
+    would give it back past half the window if chimed let it): a client cannot make chimed
+    buffer more than its windows, whatever it sends."""
+    client = RawH2(daemon.socket_path)
+    while not any(isinstance(e, h2.events.WindowUpdated) and e.stream_id == 0 for e in client.events):
+        client.pump()
+    stream = client.request()
+    window = client.conn.local_flow_control_window(stream)
+    client.data(stream, struct.pack(">BI", 0, 700_000) + b"\xff" * 599_995)
+    # A round trip on another stream: chimed has read everything sent before it.
+    other = client.request(path="/chime.v1.NotificationCenter/GetServerInfo")
+    client.data(other, message(b""), end_stream=True)
+    assert client.response(other)["trailers"]["grpc-status"] == "0"
+    assert client.conn.local_flow_control_window(stream) == window - 600_000
+    client.data(stream, b"\xff" * 100_005, end_stream=True)
+    # Handed on (and refused: those bytes are no Add request).
+    assert client.response(stream)["status"]["grpc-status"] == str(grpc.StatusCode.INVALID_ARGUMENT.value[0])

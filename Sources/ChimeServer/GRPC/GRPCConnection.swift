@@ -9,8 +9,9 @@ import Logging
 /// A problem with one stream (unknown method, wrong content type, a message over the limit, a
 /// compressed or truncated message) ends that stream with its status; input that breaks HTTP/2
 /// ends the connection with the GOAWAY nghttp2 sends. A stream whose reader stopped is held by
-/// HTTP/2 flow control; past `maxQueuedWriteBytes` of unsent replies it is reset
-/// (ENHANCE_YOUR_CALM, which clients read as RESOURCE_EXHAUSTED).
+/// HTTP/2 flow control; once the connection's unsent replies would pass `maxQueuedWriteBytes`,
+/// the stream adding to them is reset (ENHANCE_YOUR_CALM, which clients read as
+/// RESOURCE_EXHAUSTED).
 final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   struct Limits {
     var maxMessageBytes: Int
@@ -36,6 +37,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var sent = 0
     /// Set when the call ended after a body: sent once the outbox is empty.
     var trailers: [(String, String)]?
+    /// Body bytes received and not yet handed on (given back to the windows when they are).
+    var unconsumed = 0
 
     init(id: Int32, maxMessageBytes: Int) {
       self.id = id
@@ -55,6 +58,9 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   private let services: GRPCServices
   private var streams: [Int32: Stream] = [:]
+  /// Reply bytes of every stream not yet handed to nghttp2 (held by flow control): bounded by
+  /// `maxQueuedWriteBytes` for the connection, as the native framing bounds its queue.
+  private var queuedBytes = 0
   /// Inside the session (receiving or producing output): output is taken once it returns.
   private var inSession = false
   private var draining = false
@@ -74,7 +80,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     self.draining = draining
     session = HTTP2Session(settings: .init(
       maxConcurrentStreams: UInt32(clamping: limits.maxStreams), maxHeaderListBytes: UInt32(clamping: limits.maxHeaderListBytes),
-      initialWindowBytes: 1 << 20))
+      initialWindowBytes: UInt32(clamping: max(64 << 10, limits.maxMessageBytes + (16 << 10)))))
     services = GRPCServices()
     session.delegate = self
     if draining { session.announceShutdown() }
@@ -105,7 +111,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     guard !draining else { return }
     draining = true
     session.announceShutdown()
-    for stream in streams.values where stream.target == .healthWatch && !stream.ended {
+    for stream in streams.values where stream.target == .healthWatch && stream.responding && !stream.ended {
       sendLocal(services.health(draining: true), on: stream)
     }
     flush()
@@ -131,6 +137,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func closed(_ reason: String) {
     let open = Array(streams.values)
     streams.removeAll()
+    queuedBytes = 0
     for stream in open { stream.call?.cancelled() }
   }
 
@@ -157,16 +164,24 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       stream.responding = true
       session.respond(stream.id, headers: Self.responseHeaders, body: true)
     }
-    if stream.unsent + payload.count > limits.maxQueuedWriteBytes {
+    // The connection's replies held by flow control may not pass the limit (one reply larger
+    // than it still goes when nothing waits, as on the native framing).
+    let size = payload.count + 5
+    if queuedBytes > 0 && queuedBytes + size > limits.maxQueuedWriteBytes {
       logger.warning("resetting a gRPC stream: its reader is not reading", metadata: [
-        "connection": "\(id)", "stream": "\(stream.id)", "queued_bytes": "\(stream.unsent)",
+        "connection": "\(id)", "stream": "\(stream.id)", "stream_queued_bytes": "\(stream.unsent)",
+        "connection_queued_bytes": "\(queuedBytes)",
       ])
       stream.ended = true
       stream.call?.cancelled()
+      queuedBytes -= stream.unsent
+      stream.outbox = []
+      stream.sent = 0
       session.reset(stream.id, .enhanceYourCalm)
       flush()
       return false
     }
+    queuedBytes += size
     if stream.sent > 0 && stream.sent == stream.outbox.count {
       stream.outbox.removeAll(keepingCapacity: true)
       stream.sent = 0
@@ -192,6 +207,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// Ends `stream` with `status` (nil: OK) after what it has sent.
   private func end(_ stream: Stream, status: ChimeError?) {
     stream.ended = true
+    release(stream, stream.unconsumed)
     if stream.responding {
       stream.trailers = GRPCStatus.fields(status)
       session.resume(stream.id)
@@ -259,12 +275,17 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   func http2Data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
+    guard let stream = streams[streamID], !stream.ended, let target = stream.target else {
+      // Nothing reads it: the window goes back at once.
+      return session.consumed(streamID, bytes.count)
+    }
     stream.reader.append(bytes)
+    stream.unconsumed += bytes.count
     do throws(ChimeError) {
       while let message = try stream.reader.next() {
         if target == .reflection(.v1) || target == .reflection(.v1alpha) {
           sendLocal(services.reflect(message), on: stream)
+          release(stream, message.count + 5)
           continue
         }
         stream.messages.append(message)
@@ -286,6 +307,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     guard let payload = stream.messages.first else {
       return refuse(stream, ChimeError(.grpcProtocolViolation, "the request has no message"))
     }
+    stream.messages.removeAll()
+    release(stream, stream.unconsumed)
     switch target {
     case .method(let method):
       var header = CallHeader(method: method.rawValue, appID: stream.headers["chime-app"] ?? "")
@@ -316,6 +339,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.ended = true
+    release(stream, stream.unconsumed)
+    queuedBytes -= stream.unsent
+    stream.outbox = []
+    stream.sent = 0
     stream.call?.cancelled()
   }
 
@@ -327,6 +354,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
         buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.sent..<(stream.sent + count)]))
       }
       stream.sent += count
+      queuedBytes -= count
     }
     if stream.unsent == 0 {
       stream.outbox.removeAll(keepingCapacity: stream.outbox.capacity <= 64 << 10)
@@ -374,12 +402,20 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       end(stream, status: error)
     case .http(let status):
       stream.ended = true
+      release(stream, stream.unconsumed)
       stream.responding = true
       session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
     }
   }
 
   private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
+
+  /// Gives `count` of `stream`'s received bytes back to the flow-control windows.
+  private func release(_ stream: Stream, _ count: Int) {
+    let count = min(count, stream.unconsumed)
+    stream.unconsumed -= count
+    session.consumed(stream.id, count)
+  }
 
   /// Sends a message the transport's own services answered (a reflection or health message).
   private func sendLocal(_ message: [UInt8], on stream: Stream) {

@@ -43,7 +43,8 @@ final class HTTP2Session {
   struct Settings {
     var maxConcurrentStreams: UInt32
     var maxHeaderListBytes: UInt32
-    /// The per-stream receive window; the connection's is made as large as all of them.
+    /// The per-stream receive window (at least one whole message); the connection's is four
+    /// times it.
     var initialWindowBytes: UInt32
     var maxFrameBytes: UInt32 = 16_384
   }
@@ -101,9 +102,14 @@ final class HTTP2Session {
       HTTP2Session.of(user).delegate?.http2PeerError("HTTP/2 error \(code.rawValue) on stream \(chime_h2_frame_stream(frame))" + (detail.isEmpty ? "" : ": " + detail))
       return 0
     }
-    // nghttp2 checks the client's preface and gives received bytes back to the windows as it
-    // reads them: the transport keeps at most one message per stream (`GRPCMessageReader`).
-    nghttp2_session_server_new(&session, callbacks, Unmanaged.passUnretained(self).toOpaque())
+    // nghttp2 checks the client's preface. Received bytes go back to the flow-control windows
+    // only when the transport has handed them on (`consumed`): what a connection holds of
+    // requests not yet complete is bounded by its window, not by what a client chooses to send.
+    var options: OpaquePointer?
+    nghttp2_option_new(&options)
+    defer { nghttp2_option_del(options) }
+    nghttp2_option_set_no_auto_window_update(options, 1)
+    nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
     var entries = [
       chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), settings.maxConcurrentStreams),
       chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), settings.maxHeaderListBytes),
@@ -112,8 +118,8 @@ final class HTTP2Session {
       chime_h2_setting(Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), 0),
     ]
     nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
-    // The connection's window: room for every stream's, so one stream cannot starve the rest.
-    let connectionWindow = Int32(clamping: UInt64(settings.initialWindowBytes) * 16)
+    // The connection's window: room for a few streams' whole windows at once.
+    let connectionWindow = Int32(clamping: UInt64(settings.initialWindowBytes) * 4)
     nghttp2_session_set_local_window_size(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, connectionWindow)
   }
 
@@ -175,6 +181,15 @@ final class HTTP2Session {
   func trailers(_ stream: Int32, _ headers: [(String, String)]) {
     withHeaderFields(headers) { fields in
       _ = nghttp2_submit_trailer(session, stream, fields.baseAddress, fields.count)
+    }
+  }
+
+  /// `count` received body bytes of `stream` were handed on (or dropped): their room in the
+  /// stream's and the connection's windows goes back to the peer.
+  func consumed(_ stream: Int32, _ count: Int) {
+    guard count > 0 else { return }
+    if nghttp2_session_consume(session, stream, count) != 0 {
+      _ = nghttp2_session_consume_connection(session, count)
     }
   }
 

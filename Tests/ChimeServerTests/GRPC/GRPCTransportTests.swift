@@ -140,6 +140,34 @@ import Testing
     #expect(try await native.allPending().count == adds)
   }
 
+  /// Adds made until the first of `streams` Subscribe streams on one connection that never
+  /// gives back flow-control window is reset.
+  func addsUntilAHeldStreamIsReset(_ d: InProcessDaemon, app: String, streams count: Int) async throws -> Int {
+    let h2 = try H2Client(path: d.socketPath, settings: [(Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), 100)],
+                          autoWindowUpdate: false)
+    let streams = try (0..<count).map { _ in h2.request(Self.subscribe, app: app, messages: [try Calls.subscribe.encodeRequest(nil)]) }
+    h2.pump(until: { streams.allSatisfy { h2.responses[$0]?.body.isEmpty == false } })
+    let native = try d.client(app: app)
+    var adds = 0
+    while !streams.contains(where: { h2.responses[$0]?.ended == true }) && adds < 1000 {
+      _ = try await native.add(.tea("t\(adds)", title: String(repeating: "x", count: 200)))
+      adds += 1
+      h2.pump(timeout: 0.001)
+    }
+    h2.pump(until: { streams.contains { h2.responses[$0]?.ended == true } })
+    #expect(streams.contains { h2.responses[$0]?.resetCode == 0xb })
+    return adds
+  }
+
+  @Test func theWriteLimitHoldsForAConnectionsStreamsTogether() async throws {
+    let d = try InProcessDaemon { $0.maxQueuedWriteBytes = 16 << 10 }
+    let alone = try await addsUntilAHeldStreamIsReset(d, app: "org.example.one", streams: 1)
+    let together = try await addsUntilAHeldStreamIsReset(d, app: "org.example.two", streams: 2)
+    // Two streams each get every event: together they reach the connection's limit in about
+    // half the adds one stream needs to reach it alone.
+    #expect(together * 10 < alone * 7, "one stream reset after \(alone) adds, one of two after \(together)")
+  }
+
   @Test func cancellingASubscribeStreamUnsubscribes() async throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
