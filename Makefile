@@ -56,6 +56,7 @@ proto:
 	scripts/gen-proto.sh
 	scripts/gen-descriptors.sh
 	clients/python/generate.sh
+	clients/go/generate.sh
 
 proto-check: deps
 	scripts/check-proto.sh

@@ -22,6 +22,14 @@ packages=(
   python3
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip
+  protobuf-compiler-grpc  # grpc_python_plugin: the Python client's gRPC stubs (clients/python/generate.sh)
+  golang-go             # the Go client example (clients/go), built offline in GOPATH mode
+  golang-google-grpc-dev      # google.golang.org/grpc for it
+  golang-github-golang-protobuf-1-5-dev  # the github.com/golang/protobuf that grpc-go uses, on APIv2 (1.3 would win otherwise)
+  golang-google-protobuf-dev  # google.golang.org/protobuf (its messages)
+  golang-google-genproto-dev  # google.golang.org/genproto: google.rpc ErrorInfo (errdetails)
+  protoc-gen-go         # generates its messages from Protos/ (clients/go/generate.sh)
+  protoc-gen-go-grpc    # generates its gRPC stubs
   valgrind              # the C client's leak check (clients/c: make test-valgrind)
   time                  # GNU time: chime-bench reads a child's own peak RSS through it
   libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)

@@ -7,8 +7,9 @@
         for request in chime.pending():
             print(request.identifier, request.next_fire)
 
-Messages are the chime.v1 protobuf classes, importable from ``chime_client.pb``
-(``pb.request``, ``pb.notification_center``, ``pb.frame``).
+Calls are gRPC (grpcio) over chimed's Unix socket. Messages are the chime.v1 protobuf classes,
+importable from ``chime_client.pb`` (``pb.request``, ``pb.notification_center``, ``pb.frame``),
+and ``pb.notification_center_grpc`` is the generated stub module.
 """
 
 from types import SimpleNamespace as _Namespace
@@ -16,10 +17,11 @@ from types import SimpleNamespace as _Namespace
 from .client import (DEFAULT_ACTION, DISMISS_ACTION, Client, Subscription, category, category_json,
                      default_socket_path, notification_request)
 from .errors import ChimeError, Code, code_name
-from .generated import frame_pb2, notification_center_pb2, request_pb2
+from .generated import frame_pb2, notification_center_pb2, notification_center_pb2_grpc, request_pb2
 from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, ServerInfo, Settings
 
-pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2)
+pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notification_center_pb2,
+                notification_center_grpc=notification_center_pb2_grpc)
 
 __all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
            "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb",

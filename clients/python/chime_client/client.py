@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-import functools
 import queue
+import socket
+import stat
 import threading
-import time
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, Optional, Type, TypeVar, Union
 
+import grpc
 from google.protobuf.message import DecodeError, Message
 
-from ._connection import Connection
+from ._status import error_from_rpc
 from .errors import ChimeError, Code
 from .generated import notification_center_pb2 as nc_pb2
+from .generated import notification_center_pb2_grpc as nc_grpc
 from .generated import request_pb2
 from .types import AppLayout, Authorization, Delivered, FireDate, Pending, ServerInfo, Settings
 
 SERVICE = "/chime.v1.NotificationCenter/"
+APP_METADATA_KEY = "chime-app"
 DEFAULT_MAX_FRAME_BYTES = 1 << 20
 DEFAULT_MAX_REPLY_BYTES = 64 << 20
+# How long the constructor waits to learn whether the socket refuses connections.
+CONNECT_WAIT = 1.0
 
 M = TypeVar("M", bound=Message)
 
@@ -58,14 +64,21 @@ def _method_path(method: str) -> str:
     return method if method.startswith("/") else SERVICE + method
 
 
-def _decode(message_type: Type[M], payload: bytes, method: str) -> M:
-    message = message_type()
+def _serialize(message: Message) -> bytes:
+    return message.SerializeToString()
+
+
+def _connect_failure(socket_path: str) -> str:
+    """Why connecting to the socket fails, in the system's words (gRPC does not say)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        message.ParseFromString(payload)
-    except DecodeError:
-        raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY",
-                         f"the answer to {method} is not a {message_type.DESCRIPTOR.full_name}") from None
-    return message
+        probe.settimeout(1.0)
+        probe.connect(socket_path)
+    except OSError as error:
+        return error.strerror or str(error)
+    finally:
+        probe.close()
+    return "it accepts connections but does not speak gRPC"
 
 
 def _identifiers(ids: Union[str, Iterable[str]]) -> list[str]:
@@ -228,64 +241,74 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     return request
 
 
+_END: Any = object()  # what a subscription's queue receives when the stream ended normally
+
+
 class Subscription:
-    """The events of one Subscribe call, in cursor order.
+    """The messages of one server-streaming call (Subscribe, RegisterExtension), in order.
 
     Iterate over it (blocks until the next event), or call :meth:`next` with a timeout. A
     fresh subscription (``after=None``) starts with an ``EVENT_KIND_SUBSCRIBED`` event once it
     is live; one that resumes from a cursor first replays the stored events after it, then
     sends ``EVENT_KIND_SUBSCRIBED``. The stream never ends on its own: :meth:`close` it (or
-    use ``with``), which cancels the call. Events that arrive while nobody reads are buffered
-    in memory.
+    use ``with``), which cancels the call. A thread reads the stream as it arrives, so events
+    that come while nobody reads are buffered in memory.
     """
 
-    def __init__(self, connection: Connection, call_id: int, replies: "queue.SimpleQueue[Any]",
-                 method: str, message_type: Type[Message] = nc_pb2.Event) -> None:
+    def __init__(self, call: Any, path: str, socket_path: str, message_type: Type[Message]) -> None:
+        self._call = call
+        self._path = path
+        self._socket_path = socket_path
         self._message_type = message_type
-        self._connection = connection
-        self._call_id = call_id
-        self._replies = replies
-        self._method = method
+        self._items: "queue.SimpleQueue[Any]" = queue.SimpleQueue()
+        self._closing = threading.Event()
         self._done = False
-        self._ending: Optional[BaseException] = None
+        self._reader = threading.Thread(target=self._read, name=f"chime-client-stream({path})", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        try:
+            for message in self._call:
+                self._items.put(message)
+            self._items.put(_END)
+        except grpc.RpcError as rpc_error:
+            if self._closing.is_set():
+                self._items.put(_END)  # our own cancel
+            else:
+                self._items.put(error_from_rpc(rpc_error, self._path, self._socket_path))
 
     def __iter__(self) -> "Subscription":
         return self
 
-    def __next__(self) -> nc_pb2.Event:
+    def __next__(self) -> Any:
         return self.next()
 
-    def next(self, timeout: Optional[float] = None) -> nc_pb2.Event:
-        """The next event. Raises TimeoutError when none comes within `timeout` seconds,
-        StopIteration when the stream ended normally, ChimeError when it ended with an error."""
-        if self._ending is not None:
-            ending, self._ending = self._ending, None
-            raise ending
+    def next(self, timeout: Optional[float] = None) -> Any:
+        """The next message. Raises TimeoutError when none comes within `timeout` seconds,
+        StopIteration when the stream ended normally (or was closed), ChimeError when it ended
+        with an error."""
         if self._done:
             raise StopIteration
         try:
-            item = self._replies.get(timeout=timeout)
+            item = self._items.get(timeout=timeout)
         except queue.Empty:
             raise TimeoutError(f"no event within {timeout} s") from None
+        if item is _END:
+            self._done = True
+            raise StopIteration
         if isinstance(item, ChimeError):
             self._done = True
             raise item
-        if item.end_of_stream:
-            self._done = True
-            failed = item.HasField("status") and item.status.code != Code.OK
-            ending = ChimeError.from_status(item.status) if failed else None
-            if not item.payload:
-                if ending is not None:
-                    raise ending
-                raise StopIteration
-            self._ending = ending  # raised on the next call, after this last event
-        return _decode(self._message_type, item.payload, self._method)
+        if not isinstance(item, self._message_type):
+            item = _reparse(self._message_type, item, self._path)
+        return item
 
     def close(self) -> None:
         """Cancels the call (the daemon stops sending). Safe to call more than once."""
-        if not self._done:
+        if not self._closing.is_set():
+            self._closing.set()
             self._done = True
-            self._connection.cancel(self._call_id)
+            self._call.cancel()
 
     def __enter__(self) -> "Subscription":
         return self
@@ -294,17 +317,35 @@ class Subscription:
         self.close()
 
 
+def _reparse(message_type: Type[M], message: Message, path: str) -> M:
+    # A caller of call()/stream() asked for another message type than the contract's.
+    out = message_type()
+    try:
+        out.ParseFromString(message.SerializeToString())
+    except DecodeError:
+        raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY",
+                         f"the answer to {path} is not a {message_type.DESCRIPTOR.full_name}") from None
+    return out
+
+
+def _channel_target(socket_path: str) -> str:
+    return "unix://" + os.path.abspath(socket_path)
+
+
 class Client:
-    """A connection to chimed acting for one app.
+    """A gRPC channel to chimed acting for one app.
 
     ``Client(socket_path=None, app="org.example.app")`` connects at once (the default socket
-    is :func:`default_socket_path`; the default app is ``$CHIME_APP``). Every method is one
-    call; a non-OK answer raises :class:`ChimeError`. The client is thread-safe: calls from
-    several threads share the connection and are answered independently, and a
+    is :func:`default_socket_path`; the default app is ``$CHIME_APP``, sent as the ``chime-app``
+    metadata of every call). Every method is one call; a non-OK answer raises
+    :class:`ChimeError`. The client is thread-safe: calls from several threads share the
+    channel (one HTTP/2 connection) and are answered independently, and a
     :class:`Subscription` can stream while other calls go on. ``timeout`` bounds how long each
-    unary call waits for its answer (None waits forever); it is also sent to the daemon as the
-    call's deadline. Every method takes ``timeout=`` (seconds) for that call alone.
-    Use it as a context manager, or call :meth:`close`.
+    unary call waits for its answer (None waits forever); gRPC sends it to the daemon as the
+    call's deadline (``grpc-timeout``). Every method takes ``timeout=`` (seconds) for that call
+    alone. ``stub`` is the generated ``NotificationCenterStub`` on the same channel, for calls
+    made with grpcio directly (pass ``metadata=[("chime-app", app)]``). Use it as a context
+    manager, or call :meth:`close`.
     """
 
     def __init__(self, socket_path: Optional[str] = None, app: Optional[str] = None, *,
@@ -317,19 +358,75 @@ class Client:
         self.app = app
         self.socket_path = socket_path or default_socket_path()
         self.timeout = timeout
+        self._metadata = ((APP_METADATA_KEY, app),)
+        # gRPC metadata carries printable ASCII only; such an app id is not reverse-DNS anyway.
+        self._app_error: Optional[ChimeError] = None
+        if not all(" " <= ch <= "~" for ch in app):
+            self._app_error = ChimeError(Code.INVALID_ARGUMENT, "INVALID_APP_ID",
+                                         f"the app id {app!r} is not reverse-DNS style (it has characters "
+                                         "outside printable ASCII)")
         self._per_call = threading.local()  # the timeout= of the method running on this thread
-        self._connection = Connection(self.socket_path, max_frame_bytes=max_frame_bytes,
-                                      max_reply_bytes=max_reply_bytes, connect_timeout=timeout)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._generic: dict[tuple[str, str, Any], Any] = {}
+        self._check_socket()
+        self.channel = grpc.insecure_channel(_channel_target(self.socket_path), options=[
+            ("grpc.max_send_message_length", max_frame_bytes),
+            ("grpc.max_receive_message_length", max_reply_bytes),
+        ])
+        self.stub = nc_grpc.NotificationCenterStub(self.channel)
+        try:
+            self._connect(timeout)
+        except BaseException:
+            self.channel.close()
+            raise
+
+    def _check_socket(self) -> None:
+        try:
+            mode = os.stat(self.socket_path).st_mode
+        except OSError as error:
+            raise ChimeError(Code.UNAVAILABLE, "DAEMON_UNAVAILABLE",
+                             f"cannot connect to chimed at {self.socket_path}: {error.strerror or error}") from None
+        if not stat.S_ISSOCK(mode):
+            raise ChimeError(Code.UNAVAILABLE, "DAEMON_UNAVAILABLE",
+                             f"cannot connect to chimed at {self.socket_path}: not a socket")
+
+    def _connect(self, timeout: Optional[float]) -> None:
+        """Starts connecting; raises DAEMON_UNAVAILABLE when the connection is refused. A
+        daemon that accepts but has not answered yet is left to each call's deadline."""
+        settled = threading.Event()
+        outcome: list[grpc.ChannelConnectivity] = []  # the first of READY, TRANSIENT_FAILURE
+
+        def watch(state: grpc.ChannelConnectivity) -> None:
+            if state in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE):
+                if not outcome:
+                    outcome.append(state)
+                settled.set()
+
+        self.channel.subscribe(watch, try_to_connect=True)
+        try:
+            settled.wait(CONNECT_WAIT if timeout is None else min(timeout, CONNECT_WAIT))
+        finally:
+            self.channel.unsubscribe(watch)
+        if outcome and outcome[0] is grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+            raise ChimeError(Code.UNAVAILABLE, "DAEMON_UNAVAILABLE",
+                             f"cannot connect to chimed at {self.socket_path}: {_connect_failure(self.socket_path)}")
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Closes the connection; calls still waiting fail with CONNECTION_CLOSED."""
-        self._connection.close()
+        """Closes the channel; calls still waiting fail with CONNECTION_CLOSED and
+        subscriptions end."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self.channel.close()
 
     @property
     def closed(self) -> bool:
-        return self._connection.closed
+        with self._lock:
+            return self._closed
 
     def __enter__(self) -> "Client":
         return self
@@ -342,6 +439,28 @@ class Client:
 
     # -- generic calls -------------------------------------------------------------------------
 
+    def _multicallable(self, path: str, kind: str, response_type: Type[Message]) -> Any:
+        """The generated stub's method for a NotificationCenter call, else a generic one."""
+        if path.startswith(SERVICE):
+            found = getattr(self.stub, path[len(SERVICE):], None)
+            if found is not None:
+                return found
+        key = (path, kind, response_type)
+        with self._lock:
+            found = self._generic.get(key)
+            if found is None:
+                make = self.channel.unary_unary if kind == "unary" else self.channel.unary_stream
+                found = make(path, request_serializer=_serialize, response_deserializer=response_type.FromString)
+                self._generic[key] = found
+            return found
+
+    def _ensure_open(self) -> None:
+        if self.closed:
+            raise ChimeError(Code.UNAVAILABLE, "CONNECTION_CLOSED", "the client closed the connection")
+        if self._app_error is not None:
+            error = self._app_error
+            raise ChimeError(error.code, error.reason, error.message, error.field)
+
     def call(self, method: str, request: Message, response_type: Type[M], *,
              timeout: Optional[float] = _DEFAULT) -> M:
         """One unary call. `method` is a NotificationCenter method name ("Add") or a full
@@ -350,29 +469,31 @@ class Client:
         if timeout is _DEFAULT:
             timeout = getattr(self._per_call, "timeout", _DEFAULT)
         wait = self.timeout if timeout is _DEFAULT else timeout
-        deadline = int(time.time() * 1000 + wait * 1000) if wait is not None else 0
-        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString(),
-                                                       deadline_unix_ms=deadline)
+        self._ensure_open()
+        invoke = self._multicallable(path, "unary", response_type)
         try:
-            item = replies.get(timeout=wait)
-        except queue.Empty:
-            self._connection.cancel(call_id)
-            raise ChimeError(Code.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
-                             f"no answer to {path} within {wait} s") from None
-        if isinstance(item, ChimeError):
-            raise item
-        if not item.end_of_stream:
-            self._connection.cancel(call_id)
-            raise ChimeError(Code.INTERNAL, "MALFORMED_REPLY", f"{path} is unary but its reply did not end the call")
-        if item.HasField("status") and item.status.code != Code.OK:
-            raise ChimeError.from_status(item.status)
-        return _decode(response_type, item.payload, path)
+            answer = invoke(request, timeout=wait, metadata=self._metadata)
+        except grpc.RpcError as rpc_error:
+            raise self._error(rpc_error, path) from None
+        except ValueError:
+            if self.closed:  # closed by another thread while this call started
+                raise ChimeError(Code.UNAVAILABLE, "CONNECTION_CLOSED", "the client closed the connection") from None
+            raise
+        if not isinstance(answer, response_type):
+            answer = _reparse(response_type, answer, path)
+        return answer
+
+    def _error(self, rpc_error: grpc.RpcError, path: str) -> ChimeError:
+        if self.closed and rpc_error.code() is grpc.StatusCode.CANCELLED:
+            return ChimeError(Code.UNAVAILABLE, "CONNECTION_CLOSED", "the client closed the connection")
+        return error_from_rpc(rpc_error, path, self.socket_path)
 
     def stream(self, method: str, request: Message, message_type: Type[Message] = nc_pb2.Event) -> Subscription:
         """Starts a server-streaming call; its messages are ``message_type`` (chime.v1.Event by default)."""
         path = _method_path(method)
-        call_id, replies = self._connection.start_call(path, self.app, request.SerializeToString())
-        return Subscription(self._connection, call_id, replies, path, message_type)
+        self._ensure_open()
+        invoke = self._multicallable(path, "stream", message_type)
+        return Subscription(invoke(request, metadata=self._metadata), path, self.socket_path, message_type)
 
     # -- NotificationCenter --------------------------------------------------------------------
 

@@ -37,14 +37,15 @@ def code_name(code: int) -> str:
 class ChimeError(Exception):
     """A call that did not succeed.
 
-    Either the daemon answered with a non-OK status (``code``, ``reason``, ``message`` and
-    ``field`` are then exactly what it sent), or the client could not complete the call; those
-    client-side failures use the same codes and these reasons:
+    Either the daemon answered with a non-OK gRPC status (``code`` is its status code,
+    ``message`` its grpc-message, and ``reason`` and ``field`` come from the
+    ``google.rpc.ErrorInfo`` in its ``grpc-status-details-bin`` trailer), or the client could
+    not complete the call; those client-side failures use the same codes and these reasons:
 
-    - ``DAEMON_UNAVAILABLE`` (UNAVAILABLE): the socket could not be connected.
-    - ``CONNECTION_CLOSED`` (UNAVAILABLE): the connection broke or was closed.
+    - ``DAEMON_UNAVAILABLE`` (UNAVAILABLE): nothing accepts connections at the socket.
+    - ``CONNECTION_CLOSED`` (UNAVAILABLE): the connection broke, or the client was closed.
     - ``DEADLINE_EXCEEDED`` (DEADLINE_EXCEEDED): no answer within the call's timeout.
-    - ``FRAME_TOO_LARGE`` (RESOURCE_EXHAUSTED): a request or reply over the frame size limit.
+    - ``FRAME_TOO_LARGE`` (RESOURCE_EXHAUSTED): a request or reply over the size limit.
     - ``MALFORMED_REPLY`` (INTERNAL): the daemon sent bytes that do not decode.
     """
 

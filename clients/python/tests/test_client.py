@@ -264,6 +264,15 @@ def test_oversized_call_is_refused_locally(client):
     assert client.pending() == []  # connection unharmed
 
 
+def test_a_message_over_the_daemons_limit_fails_that_call_only(daemon, app_id):
+    # The client's own limit raised past chimed's 1 MiB: chimed refuses the message itself.
+    with Client(daemon.socket_path, app=app_id, timeout=10, max_frame_bytes=8 << 20) as chime:
+        with pytest.raises(ChimeError) as caught:
+            chime.add("big", body="x" * (2 << 20), in_seconds=600)
+        assert (caught.value.code, caught.value.reason) == (Code.RESOURCE_EXHAUSTED, "FRAME_TOO_LARGE")
+        assert chime.pending() == []  # the connection is still good
+
+
 def test_closed_client_raises(daemon, app_id):
     chime = Client(daemon.socket_path, app=app_id)
     chime.close()

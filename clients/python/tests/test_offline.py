@@ -1,13 +1,16 @@
-"""Parts of chime_client that need no daemon: request building, paths, errors, framing."""
+"""Parts of chime_client that need no daemon: request building, paths, errors, and how it reads
+what a gRPC server answers (a grpcio server stands in for chimed)."""
 
 from __future__ import annotations
 
 import os
 import socket
-import struct
-import threading
+from concurrent import futures
 
+import grpc
 import pytest
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 from chime_client import ChimeError, Client, Code, default_socket_path, notification_request, pb
 
@@ -72,79 +75,117 @@ def test_error_text():
 
 
 class FakeServer:
-    """A socket server that answers with scripted bytes, to test framing and odd replies."""
+    """A grpcio server on a Unix socket that answers with scripted handlers, to test how the
+    client reads what a gRPC server sends (trailers, odd replies) and what it sends."""
 
-    def __init__(self, tmp_path, respond):
+    def __init__(self, tmp_path, handlers):
         self.path = str(tmp_path / "fake.sock")
-        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.listener.bind(self.path)
-        self.listener.listen(1)
-        self.received: list = []
-        self.thread = threading.Thread(target=self._serve, args=(respond,), daemon=True)
-        self.thread.start()
-
-    def _serve(self, respond):
-        conn, _ = self.listener.accept()
-        with conn:
-            header = conn.recv(4, socket.MSG_WAITALL)
-            (length,) = struct.unpack(">I", header)
-            frame = pb.frame.Frame.FromString(conn.recv(length, socket.MSG_WAITALL))
-            self.received.append(frame)
-            conn.sendall(respond(frame))
-            conn.recv(1)  # until the client hangs up
+        self.calls: list = []
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        self.server.add_generic_rpc_handlers((_Handlers(handlers, self.calls),))
+        self.server.add_insecure_port("unix://" + self.path)
+        self.server.start()
 
     def close(self):
-        self.listener.close()
+        self.server.stop(grace=None)
 
 
-def framed(frame) -> bytes:
-    data = frame.SerializeToString()
-    return struct.pack(">I", len(data)) + data
+class _Handlers(grpc.GenericRpcHandler):
+    def __init__(self, handlers, calls):
+        self.handlers = handlers  # method name -> function(request bytes, context) -> reply bytes
+        self.calls = calls
+
+    def service(self, details):
+        name = details.method.rsplit("/", 1)[-1]
+        handler = self.handlers.get(name)
+        if handler is None:
+            return None  # UNIMPLEMENTED
+
+        def run(request, context):
+            self.calls.append((details.method, dict(details.invocation_metadata), context.time_remaining(), request))
+            return handler(request, context)
+
+        return grpc.unary_unary_rpc_method_handler(run, request_deserializer=None, response_serializer=None)
 
 
-def test_wire_format_and_out_of_order_noise(tmp_path):
-    def respond(call):
-        payload = pb.notification_center.RemoveResponse(removed=["a"]).SerializeToString()
-        stray = pb.frame.Frame(call_id=call.call_id + 100,
-                               reply=pb.frame.Reply(end_of_stream=True))  # for no call of ours
-        answer = pb.frame.Frame(call_id=call.call_id, reply=pb.frame.Reply(payload=payload, end_of_stream=True))
-        return framed(stray) + framed(answer)
+def refusal(code, reason, message, field="", domain="chime") -> bytes:
+    """A google.rpc.Status carrying an ErrorInfo, as chimed puts in grpc-status-details-bin."""
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=domain, metadata={"field": field} if field else {})
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=code, message=message, details=[detail]).SerializeToString()
 
-    server = FakeServer(tmp_path, respond)
+
+def test_what_a_call_sends(tmp_path):
+    def remove(request, context):
+        return pb.notification_center.RemoveResponse(removed=["a"]).SerializeToString()
+
+    server = FakeServer(tmp_path, {"RemovePending": remove})
     try:
         with Client(server.path, app="org.example.fake", timeout=5) as chime:
             assert chime.remove(["a", "b"]) == ["a"]
-        [frame] = server.received
-        assert frame.call_id != 0
-        assert frame.call.method == "/chime.v1.NotificationCenter/RemovePending"
-        assert frame.call.app_id == "org.example.fake"
-        assert frame.call.deadline_unix_ms > 0  # the timeout, sent as the deadline
-        body = pb.notification_center.IdentifiersRequest.FromString(frame.call.payload)
-        assert list(body.identifiers) == ["a", "b"]
+            chime.remove("c", timeout=2.5)
+        (method, metadata, remaining, body), (_, _, remaining_short, _) = server.calls
+        assert method == "/chime.v1.NotificationCenter/RemovePending"
+        assert metadata["chime-app"] == "org.example.fake"
+        # The timeout, sent as the call's grpc-timeout (which gRPC may round up a little).
+        assert 4 < remaining < 5.1
+        assert 2 < remaining_short < 2.6
+        assert list(pb.notification_center.IdentifiersRequest.FromString(body).identifiers) == ["a", "b"]
     finally:
         server.close()
 
 
-def test_connection_level_status_fails_the_call(tmp_path):
-    def respond(call):
-        status = pb.frame.Status(code=3, reason="MALFORMED_FRAME", message="bad")
-        return framed(pb.frame.Frame(call_id=0, reply=pb.frame.Reply(end_of_stream=True, status=status)))
+def test_refusal_reason_and_field_come_from_error_info(tmp_path):
+    def refuse(request, context):
+        context.set_trailing_metadata((("grpc-status-details-bin",
+                                        refusal(3, "INVALID_INTERVAL", "too short", "request.trigger")),))
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, "too short: 30 % of a minute")
 
-    server = FakeServer(tmp_path, respond)
+    def foreign(request, context):
+        context.set_trailing_metadata((("grpc-status-details-bin", refusal(9, "SOMETHING", "other", domain="elsewhere")),))
+        context.abort(grpc.StatusCode.FAILED_PRECONDITION, "other")
+
+    def garbled(request, context):
+        context.set_trailing_metadata((("grpc-status-details-bin", b"\xff\xff\xff"),))
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, "bad")
+
+    server = FakeServer(tmp_path, {"GetPending": refuse, "GetDelivered": foreign, "GetCategories": garbled})
     try:
         with Client(server.path, app="org.example.fake", timeout=5) as chime:
             with pytest.raises(ChimeError) as caught:
                 chime.pending()
-            assert caught.value.reason == "MALFORMED_FRAME"
+            assert caught.value.code == Code.INVALID_ARGUMENT
+            assert (caught.value.reason, caught.value.field) == ("INVALID_INTERVAL", "request.trigger")
+            assert caught.value.message == "too short"
             with pytest.raises(ChimeError) as caught:
-                chime.pending()  # the connection is over
-            assert caught.value.reason == "MALFORMED_FRAME"
+                chime.delivered()
+            assert (caught.value.code, caught.value.reason) == (Code.FAILED_PRECONDITION, "")  # not chime's domain
+            with pytest.raises(ChimeError) as caught:
+                chime.categories()
+            assert (caught.value.code, caught.value.reason) == (Code.INTERNAL, "MALFORMED_REPLY")
+    finally:
+        server.close()
+
+
+def test_an_app_id_metadata_cannot_carry_is_refused_before_sending(tmp_path):
+    server = FakeServer(tmp_path, {"GetPending": lambda request, context: b""})
+    try:
+        for app in ("org.exämple.tea", "org.example.tea\n"):
+            with Client(server.path, app=app, timeout=5) as chime:
+                with pytest.raises(ChimeError) as caught:
+                    chime.pending()
+                assert (caught.value.code, caught.value.reason) == (Code.INVALID_ARGUMENT, "INVALID_APP_ID")
+                with pytest.raises(ChimeError) as caught:
+                    chime.subscribe()
+                assert caught.value.reason == "INVALID_APP_ID"
+        assert server.calls == []
     finally:
         server.close()
 
 
 def test_garbage_reply_is_an_error_not_a_hang(tmp_path):
-    server = FakeServer(tmp_path, lambda call: struct.pack(">I", 3) + b"\xff\xff\xff")
+    server = FakeServer(tmp_path, {"GetPending": lambda request, context: b"\xff\xff\xff"})
     try:
         with Client(server.path, app="org.example.fake", timeout=5) as chime:
             with pytest.raises(ChimeError) as caught:
@@ -152,3 +193,38 @@ def test_garbage_reply_is_an_error_not_a_hang(tmp_path):
             assert caught.value.code == Code.INTERNAL and caught.value.reason == "MALFORMED_REPLY"
     finally:
         server.close()
+
+
+def test_unknown_method_is_unimplemented(tmp_path):
+    server = FakeServer(tmp_path, {})
+    try:
+        with Client(server.path, app="org.example.fake", timeout=5) as chime:
+            with pytest.raises(ChimeError) as caught:
+                chime.call("NoSuchMethod", pb.notification_center.Empty(), pb.notification_center.Empty)
+            assert caught.value.code == Code.UNIMPLEMENTED
+    finally:
+        server.close()
+
+
+def test_a_server_that_went_away_is_daemon_unavailable(tmp_path):
+    server = FakeServer(tmp_path, {"GetPending": lambda request, context: b""})
+    try:
+        with Client(server.path, app="org.example.fake", timeout=5) as chime:
+            assert chime.pending() == []
+            server.close()
+            with pytest.raises(ChimeError) as caught:
+                chime.pending()
+            assert caught.value.code == Code.UNAVAILABLE
+            assert caught.value.reason in ("DAEMON_UNAVAILABLE", "CONNECTION_CLOSED"), caught.value
+    finally:
+        server.close()
+
+
+def test_a_socket_nobody_listens_on_is_daemon_unavailable(tmp_path):
+    path = str(tmp_path / "stale.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as stale:
+        stale.bind(path)  # bound, never listening: connect() is refused
+        with pytest.raises(ChimeError) as caught:
+            Client(path, app="org.example.fake", timeout=5)
+    assert (caught.value.code, caught.value.reason) == (Code.UNAVAILABLE, "DAEMON_UNAVAILABLE")
+    assert "refused" in caught.value.message.lower(), caught.value.message

@@ -1,1 +1,1 @@
-"""Protobuf modules generated from Protos/chime/v1. DO NOT EDIT: run clients/python/generate.sh."""
+"""Protobuf modules and gRPC stubs generated from Protos/chime/v1. DO NOT EDIT: run clients/python/generate.sh."""
