@@ -150,6 +150,16 @@ class NotificationCenterStub(object):
                 request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
                 response_deserializer=chime_dot_v1_dot_notification__center__pb2.ServerInfo.FromString,
                 )
+        self.SetDoNotDisturb = channel.unary_unary(
+                '/chime.v1.NotificationCenter/SetDoNotDisturb',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.SetDoNotDisturbRequest.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
+                )
+        self.GetDoNotDisturb = channel.unary_unary(
+                '/chime.v1.NotificationCenter/GetDoNotDisturb',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
+                )
 
 
 class NotificationCenterServicer(object):
@@ -343,6 +353,22 @@ class NotificationCenterServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetDoNotDisturb(self, request, context):
+        """A user-side call: changes the user's Do Not Disturb setting (not an app's) and answers it
+        with the state now. Invalid input is INVALID_ARGUMENT INVALID_DND_SCHEDULE,
+        INVALID_DND_DAYS or DND_UNTIL_IN_PAST.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetDoNotDisturb(self, request, context):
+        """The user's Do Not Disturb setting and whether it is on now, from which source.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NotificationCenterServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -480,6 +506,16 @@ def add_NotificationCenterServicer_to_server(servicer, server):
                     servicer.GetServerInfo,
                     request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
                     response_serializer=chime_dot_v1_dot_notification__center__pb2.ServerInfo.SerializeToString,
+            ),
+            'SetDoNotDisturb': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetDoNotDisturb,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.SetDoNotDisturbRequest.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.SerializeToString,
+            ),
+            'GetDoNotDisturb': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetDoNotDisturb,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -947,5 +983,39 @@ class NotificationCenter(object):
         return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/GetServerInfo',
             chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
             chime_dot_v1_dot_notification__center__pb2.ServerInfo.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def SetDoNotDisturb(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/SetDoNotDisturb',
+            chime_dot_v1_dot_notification__center__pb2.SetDoNotDisturbRequest.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def GetDoNotDisturb(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/GetDoNotDisturb',
+            chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

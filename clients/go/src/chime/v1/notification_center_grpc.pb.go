@@ -70,6 +70,12 @@ type NotificationCenterClient interface {
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
 	// needs no app id and changes nothing.
 	GetServerInfo(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ServerInfo, error)
+	// A user-side call: changes the user's Do Not Disturb setting (not an app's) and answers it
+	// with the state now. Invalid input is INVALID_ARGUMENT INVALID_DND_SCHEDULE,
+	// INVALID_DND_DAYS or DND_UNTIL_IN_PAST.
+	SetDoNotDisturb(ctx context.Context, in *SetDoNotDisturbRequest, opts ...grpc.CallOption) (*DoNotDisturbState, error)
+	// The user's Do Not Disturb setting and whether it is on now, from which source.
+	GetDoNotDisturb(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*DoNotDisturbState, error)
 }
 
 type notificationCenterClient struct {
@@ -369,6 +375,24 @@ func (c *notificationCenterClient) GetServerInfo(ctx context.Context, in *Empty,
 	return out, nil
 }
 
+func (c *notificationCenterClient) SetDoNotDisturb(ctx context.Context, in *SetDoNotDisturbRequest, opts ...grpc.CallOption) (*DoNotDisturbState, error) {
+	out := new(DoNotDisturbState)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/SetDoNotDisturb", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationCenterClient) GetDoNotDisturb(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*DoNotDisturbState, error) {
+	out := new(DoNotDisturbState)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/GetDoNotDisturb", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // NotificationCenterServer is the server API for NotificationCenter service.
 // All implementations must embed UnimplementedNotificationCenterServer
 // for forward compatibility
@@ -426,6 +450,12 @@ type NotificationCenterServer interface {
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
 	// needs no app id and changes nothing.
 	GetServerInfo(context.Context, *Empty) (*ServerInfo, error)
+	// A user-side call: changes the user's Do Not Disturb setting (not an app's) and answers it
+	// with the state now. Invalid input is INVALID_ARGUMENT INVALID_DND_SCHEDULE,
+	// INVALID_DND_DAYS or DND_UNTIL_IN_PAST.
+	SetDoNotDisturb(context.Context, *SetDoNotDisturbRequest) (*DoNotDisturbState, error)
+	// The user's Do Not Disturb setting and whether it is on now, from which source.
+	GetDoNotDisturb(context.Context, *Empty) (*DoNotDisturbState, error)
 	mustEmbedUnimplementedNotificationCenterServer()
 }
 
@@ -513,6 +543,12 @@ func (UnimplementedNotificationCenterServer) CheckSound(context.Context, *CheckS
 }
 func (UnimplementedNotificationCenterServer) GetServerInfo(context.Context, *Empty) (*ServerInfo, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetServerInfo not implemented")
+}
+func (UnimplementedNotificationCenterServer) SetDoNotDisturb(context.Context, *SetDoNotDisturbRequest) (*DoNotDisturbState, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SetDoNotDisturb not implemented")
+}
+func (UnimplementedNotificationCenterServer) GetDoNotDisturb(context.Context, *Empty) (*DoNotDisturbState, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetDoNotDisturb not implemented")
 }
 func (UnimplementedNotificationCenterServer) mustEmbedUnimplementedNotificationCenterServer() {}
 
@@ -1019,6 +1055,42 @@ func _NotificationCenter_GetServerInfo_Handler(srv interface{}, ctx context.Cont
 	return interceptor(ctx, in, info, handler)
 }
 
+func _NotificationCenter_SetDoNotDisturb_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetDoNotDisturbRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).SetDoNotDisturb(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/SetDoNotDisturb",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).SetDoNotDisturb(ctx, req.(*SetDoNotDisturbRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationCenter_GetDoNotDisturb_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).GetDoNotDisturb(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/GetDoNotDisturb",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).GetDoNotDisturb(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "chime.v1.NotificationCenter",
 	HandlerType: (*NotificationCenterServer)(nil),
@@ -1122,6 +1194,14 @@ var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetServerInfo",
 			Handler:    _NotificationCenter_GetServerInfo_Handler,
+		},
+		{
+			MethodName: "SetDoNotDisturb",
+			Handler:    _NotificationCenter_SetDoNotDisturb_Handler,
+		},
+		{
+			MethodName: "GetDoNotDisturb",
+			Handler:    _NotificationCenter_GetDoNotDisturb_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
