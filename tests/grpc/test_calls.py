@@ -148,3 +148,15 @@ def test_register_extension_streams_its_registration(stub, app_id):
                                     metadata=md(app_id), timeout=30)
     assert next(stream).registered
     stream.cancel()
+
+
+@pytest.mark.parametrize("authority", ["localhost", "SOCKET", "chimed.sock", "a/b:1"])
+def test_any_authority_is_accepted(daemon, app_id, authority):
+    # grpcurl and grpc-go send the socket's path as :authority on a Unix socket; grpcio sends
+    # "localhost". The authority names nothing on a Unix socket, so any is accepted.
+    from chime.v1 import notification_center_pb2_grpc as ncg
+
+    value = daemon.socket_path if authority == "SOCKET" else authority
+    with grpc.insecure_channel(daemon.target, options=[("grpc.default_authority", value)]) as channel:
+        info = ncg.NotificationCenterStub(channel).GetServerInfo(nc.Empty(), metadata=md(app_id), timeout=10)
+    assert info.socket_path == daemon.socket_path

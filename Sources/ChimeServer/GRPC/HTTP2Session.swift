@@ -109,6 +109,11 @@ final class HTTP2Session {
     nghttp2_option_new(&options)
     defer { nghttp2_option_del(options) }
     nghttp2_option_set_no_auto_window_update(options, 1)
+    // nghttp2's HTTP checks refuse an :authority holding a "/", and gRPC clients on a Unix
+    // socket send the socket's path there (grpcurl, grpc-go): those checks are off, the
+    // transport checks what it reads itself (method, path, content type, the header list's
+    // size), and any authority is accepted. Framing, HPACK and flow control stay nghttp2's.
+    nghttp2_option_set_no_http_messaging(options, 1)
     nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
     var entries = [
       chime_h2_setting(Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), settings.maxConcurrentStreams),

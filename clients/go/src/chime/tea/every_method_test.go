@@ -115,6 +115,18 @@ func TestEveryMethodThroughTheGoStub(t *testing.T) {
 	}
 	_, err = chime.SetAppSettings(ctx, &chimev1.AppSettingsRequest{AppId: app})
 	must("SetAppSettings", err)
+	state, err := chime.SetDoNotDisturb(ctx, &chimev1.SetDoNotDisturbRequest{ManualSet: &chimev1.SetDoNotDisturbRequest_ManualOn{ManualOn: true}})
+	must("SetDoNotDisturb", err)
+	if !state.GetActive() || state.GetSource() != chimev1.DoNotDisturbSource_DO_NOT_DISTURB_SOURCE_MANUAL {
+		t.Errorf("SetDoNotDisturb: %v", state)
+	}
+	_, err = chime.SetDoNotDisturb(ctx, &chimev1.SetDoNotDisturbRequest{ManualSet: &chimev1.SetDoNotDisturbRequest_ManualOn{ManualOn: false}})
+	must("SetDoNotDisturb", err)
+	state, err = chime.GetDoNotDisturb(ctx, &chimev1.Empty{})
+	must("GetDoNotDisturb", err)
+	if state.GetActive() {
+		t.Errorf("GetDoNotDisturb after off: %v", state)
+	}
 	_, err = chime.RegisterApp(ctx, &chimev1.RegisterAppRequest{})
 	must("RegisterApp", err)
 	layout, err := chime.GetApp(ctx, &chimev1.Empty{})
