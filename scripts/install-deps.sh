@@ -21,6 +21,7 @@ packages=(
   python3
   python3-venv          # the Python client's tests run in a virtualenv
   python3-pip
+  python3-dateutil      # the recurrence rule cross-check (scripts/rrule, make test-rrule)
   valgrind              # the C client's leak check (clients/c: make test-valgrind)
   time                  # GNU time: chime-bench reads a child's own peak RSS through it
   libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)
