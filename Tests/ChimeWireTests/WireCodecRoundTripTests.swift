@@ -14,12 +14,17 @@ import Testing
     var components = CalendarComponents()
     components.hour = 8
     floatingCalendar.trigger = .calendar(CalendarTrigger(components: components))
+    var workingDays = Fixtures.minimalRequest
+    var weekdays = CalendarComponents()
+    weekdays.weekdays = [2, 3, 4, 5, 6]
+    weekdays.hour = 9
+    workingDays.trigger = .calendar(CalendarTrigger(components: weekdays, repeats: true))
     var emptySound = Fixtures.minimalRequest
     emptySound.content.sound = Sound.none
     emptySound.content.badge = 3
     emptySound.content.relevanceScore = 0
     emptySound.missedFire = MissedFirePolicy(action: .deliver, maxLatenessSeconds: 1)
-    return [Fixtures.fullRequest(), Fixtures.minimalRequest, timeInterval, oneShot, floatingCalendar, emptySound]
+    return [Fixtures.fullRequest(), Fixtures.minimalRequest, timeInterval, oneShot, floatingCalendar, workingDays, emptySound]
   }()
 
   @Test(arguments: requests)

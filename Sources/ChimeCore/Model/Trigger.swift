@@ -19,6 +19,9 @@ public struct CalendarComponents: Hashable, Sendable, Codable {
   public var second: Int?
   /// 1 = Sunday ... 7 = Saturday.
   public var weekday: Int?
+  /// Several weekdays (1 = Sunday ... 7 = Saturday), any of which matches: `weekday=mon-fri`.
+  /// nil (or empty) for none; one day goes in `weekday`, and the two are never both set.
+  public var weekdays: [Int]?
   /// 1...5 = nth weekday of the month; -1 = last.
   public var weekdayOrdinal: Int?
   public var weekOfMonth: Int?

@@ -146,6 +146,7 @@ extension RequestProto {
     if m.minute_set_case == CHIME__V1__DATE_COMPONENTS__MINUTE_SET_MINUTE { d.minute = Int(m.minute) }
     if m.second_set_case == CHIME__V1__DATE_COMPONENTS__SECOND_SET_SECOND { d.second = Int(m.second) }
     if m.weekday_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET_WEEKDAY { d.weekday = Int(m.weekday) }
+    if m.n_weekdays > 0, let days = m.weekdays { d.weekdays = (0..<m.n_weekdays).map { Int(days[$0]) } }
     if m.weekday_ordinal_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET_WEEKDAY_ORDINAL {
       d.weekdayOrdinal = Int(m.weekday_ordinal)
     }

@@ -159,6 +159,11 @@ enum RequestProto {
       m.pointee.weekday_set_case = CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET_WEEKDAY
       m.pointee.weekday = Int32(clamping: v)
     }
+    if let days = d.weekdays, !days.isEmpty {
+      m.pointee.n_weekdays = days.count
+      m.pointee.weekdays = arena.array(of: Int32.self, count: days.count)
+      for (i, day) in days.enumerated() { m.pointee.weekdays[i] = Int32(clamping: day) }
+    }
     if let v = d.weekdayOrdinal {
       m.pointee.weekday_ordinal_set_case = CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET_WEEKDAY_ORDINAL
       m.pointee.weekday_ordinal = Int32(clamping: v)

@@ -11,7 +11,7 @@ struct Next: ParsableCommand {
       or skips a wall time. Calendar components: year, month, day, hour, minute, second, \
       weekday (1 = Sunday … 7 = Saturday, or sun…sat, or sunday…saturday), ordinal (nth \
       weekday; -1 = last), week-of-month, week-of-year, year-for-week-of-year. Each takes one \
-      value: lists and ranges (weekday=mon-fri) are not supported yet. Unset components are \
+      value, except weekday: a range (weekday=mon-fri) or days joined with + (weekday=mon+wed+fri). Unset components are \
       free; smaller ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
 
       A trigger without --repeats fires once, so it prints one instant whatever --count says.

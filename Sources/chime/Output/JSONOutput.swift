@@ -74,6 +74,7 @@ enum JSONOutput {
                                      ("week_of_month", k.weekOfMonth), ("week_of_year", k.weekOfYear),
                                      ("year_for_week_of_year", k.yearForWeekOfYear)]
       for (name, value) in pairs { if let value { components[name] = value } }
+      if let days = k.weekdays, !days.isEmpty { components["weekdays"] = days }
       var object: [String: Any] = [
         "type": "calendar", "repeats": c.repeats, "components": components, "calendar": CalendarSpec.format(k),
         "tz": k.timeZone ?? JSONValue.Null(), "dst_gap": c.dstGap == .skip ? "skip" : "next",

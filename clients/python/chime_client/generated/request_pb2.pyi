@@ -157,13 +157,14 @@ class ClipRect(_message.Message):
     def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ...) -> None: ...
 
 class DateComponents(_message.Message):
-    __slots__ = ["day", "hour", "minute", "month", "second", "time_zone", "week_of_month", "week_of_year", "weekday", "weekday_ordinal", "year", "year_for_week_of_year"]
+    __slots__ = ["day", "hour", "minute", "month", "second", "time_zone", "week_of_month", "week_of_year", "weekday", "weekday_ordinal", "weekdays", "year", "year_for_week_of_year"]
     DAY_FIELD_NUMBER: _ClassVar[int]
     HOUR_FIELD_NUMBER: _ClassVar[int]
     MINUTE_FIELD_NUMBER: _ClassVar[int]
     MONTH_FIELD_NUMBER: _ClassVar[int]
     SECOND_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    WEEKDAYS_FIELD_NUMBER: _ClassVar[int]
     WEEKDAY_FIELD_NUMBER: _ClassVar[int]
     WEEKDAY_ORDINAL_FIELD_NUMBER: _ClassVar[int]
     WEEK_OF_MONTH_FIELD_NUMBER: _ClassVar[int]
@@ -180,9 +181,10 @@ class DateComponents(_message.Message):
     week_of_year: int
     weekday: int
     weekday_ordinal: int
+    weekdays: _containers.RepeatedScalarFieldContainer[int]
     year: int
     year_for_week_of_year: int
-    def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
+    def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ..., weekdays: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
     __slots__ = ["category", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "sound"]

@@ -2054,7 +2054,7 @@ const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor =
   (ProtobufCMessageInit) chime__v1__time_interval_trigger__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__date_components__field_descriptors[12] =
+static const ProtobufCFieldDescriptor chime__v1__date_components__field_descriptors[13] =
 {
   {
     "year",
@@ -2200,6 +2200,18 @@ static const ProtobufCFieldDescriptor chime__v1__date_components__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "weekdays",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Chime__V1__DateComponents, n_weekdays),
+    offsetof(Chime__V1__DateComponents, weekdays),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__date_components__field_indices_by_name[] = {
   2,   /* field[2] = day */
@@ -2212,13 +2224,14 @@ static const unsigned chime__v1__date_components__field_indices_by_name[] = {
   9,   /* field[9] = week_of_year */
   6,   /* field[6] = weekday */
   7,   /* field[7] = weekday_ordinal */
+  12,   /* field[12] = weekdays */
   0,   /* field[0] = year */
   10,   /* field[10] = year_for_week_of_year */
 };
 static const ProtobufCIntRange chime__v1__date_components__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor chime__v1__date_components__descriptor =
 {
@@ -2228,7 +2241,7 @@ const ProtobufCMessageDescriptor chime__v1__date_components__descriptor =
   "Chime__V1__DateComponents",
   "chime.v1",
   sizeof(Chime__V1__DateComponents),
-  12,
+  13,
   chime__v1__date_components__field_descriptors,
   chime__v1__date_components__field_indices_by_name,
   1,  chime__v1__date_components__number_ranges,

@@ -437,6 +437,12 @@ struct  Chime__V1__DateComponents
    * IANA name such as "Europe/Berlin"; empty means floating (the daemon's zone now).
    */
   char *time_zone;
+  /*
+   * Several weekdays (1 = Sunday ... 7 = Saturday), any of which matches ("weekday=mon-fri").
+   * Empty for none; a single day goes in `weekday`, and the two are never both set.
+   */
+  size_t n_weekdays;
+  int32_t *weekdays;
   Chime__V1__DateComponents__YearSetCase year_set_case;
   union {
     int32_t year;
@@ -484,7 +490,7 @@ struct  Chime__V1__DateComponents
 };
 #define CHIME__V1__DATE_COMPONENTS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__date_components__descriptor) \
-    , (char *)protobuf_c_empty_string, CHIME__V1__DATE_COMPONENTS__YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__DAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__HOUR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MINUTE_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__SECOND_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__YEAR_FOR_WEEK_OF_YEAR_SET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, 0,NULL, CHIME__V1__DATE_COMPONENTS__YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__DAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__HOUR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MINUTE_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__SECOND_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__YEAR_FOR_WEEK_OF_YEAR_SET__NOT_SET, {0} }
 
 
 struct  Chime__V1__CalendarTrigger
