@@ -19,12 +19,15 @@ import Testing
     weekdays.weekdays = [2, 3, 4, 5, 6]
     weekdays.hour = 9
     workingDays.trigger = .calendar(CalendarTrigger(components: weekdays, repeats: true))
+    var recurrence = Fixtures.minimalRequest
+    recurrence.trigger = .recurrence(try! Recurrence(rule: "freq=monthly;byday=-1fr", start: "2026-12-01T17:00", timeZone: "Europe/Berlin",
+                                                     exclusions: ["2026-12-25T17:00", "20270129T170000"]))
     var emptySound = Fixtures.minimalRequest
     emptySound.content.sound = Sound.none
     emptySound.content.badge = 3
     emptySound.content.relevanceScore = 0
     emptySound.missedFire = MissedFirePolicy(action: .deliver, maxLatenessSeconds: 1)
-    return [Fixtures.fullRequest(), Fixtures.minimalRequest, timeInterval, oneShot, floatingCalendar, workingDays, emptySound]
+    return [Fixtures.fullRequest(), Fixtures.minimalRequest, timeInterval, oneShot, floatingCalendar, workingDays, recurrence, emptySound]
   }()
 
   @Test(arguments: requests)

@@ -68,11 +68,14 @@ public struct CalendarTrigger: Hashable, Sendable, Codable {
 public enum Trigger: Hashable, Sendable, Codable {
   case timeInterval(TimeIntervalTrigger)
   case calendar(CalendarTrigger)
+  /// An RFC 5545 recurrence rule; it repeats until its COUNT or UNTIL ends it.
+  case recurrence(Recurrence)
 
   public var repeats: Bool {
     switch self {
     case .timeInterval(let t): t.repeats
     case .calendar(let c): c.repeats
+    case .recurrence: true
     }
   }
 }

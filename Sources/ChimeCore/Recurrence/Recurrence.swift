@@ -16,13 +16,19 @@ public struct Recurrence: Hashable, Sendable, Codable {
   /// EXDATE: occurrences whose wall time equals one of these do not fire. They still count
   /// towards COUNT.
   public var exclusions: [LocalDateTime]
+  /// The start and the exclusions as given (`2026-12-01T17:00`), shown back by `pending`.
+  public var startText: String
+  public var exclusionTexts: [String]
 
-  public init(ruleText: String, rule: RecurrenceRule, start: LocalDateTime, timeZone: String?, exclusions: [LocalDateTime] = []) {
+  public init(ruleText: String, rule: RecurrenceRule, start: LocalDateTime, timeZone: String?, exclusions: [LocalDateTime] = [],
+              startText: String? = nil, exclusionTexts: [String]? = nil) {
     self.ruleText = ruleText
     self.rule = rule
     self.start = start
     self.timeZone = timeZone
     self.exclusions = exclusions
+    self.startText = startText ?? start.description
+    self.exclusionTexts = exclusionTexts ?? exclusions.map(\.description)
   }
 
   /// Parses the rule text, the start and the exclusions as the CLI takes them
@@ -46,6 +52,7 @@ public struct Recurrence: Hashable, Sendable, Codable {
       }
       excluded.append(wall)
     }
-    self.init(ruleText: text, rule: rule, start: startTime, timeZone: timeZone, exclusions: excluded)
+    self.init(ruleText: text, rule: rule, start: startTime, timeZone: timeZone, exclusions: excluded,
+              startText: start, exclusionTexts: exclusions)
   }
 }

@@ -82,13 +82,38 @@ public enum RecurrenceEngine {
     }
     let why: String
     if !makesAny {
-      why = "never makes an occurrence on or after \(recurrence.start)"
+      why = "never makes an occurrence"
     } else if !firesAtAll {
       why = "makes only occurrences its exclusions remove"
     } else {
       why = "has no occurrence after \(after) (it ended)"
     }
-    throw ChimeError(.notificationInvalidNoDate, "\(recurrence.rule.text) starting \(recurrence.start) \(why)", field: field)
+    throw ChimeError(.notificationInvalidNoDate, "\(recurrence.rule.text) from \(recurrence.start) \(why)", field: field)
+  }
+
+  /// Checks a recurrence when it is added, without a clock: a zone Foundation knows, texts
+  /// within their limits, and a rule that makes at least one occurrence an exclusion leaves.
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` (`field` + `.time_zone`),
+  ///   `INVALID_RECURRENCE_RULE` for a rule over 1,000 bytes or over 1,000 exclusions, or
+  ///   `NOTIFICATION_INVALID_NO_DATE` (`field`) for a rule that never fires.
+  public static func validate(_ recurrence: Recurrence, field: String) throws(ChimeError) {
+    if let id = recurrence.timeZone, !id.isEmpty, id.utf8.count > 64 || ZoneTables.table(named: id) == nil {
+      throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id.prefix(64))\"", field: "\(field).time_zone")
+    }
+    guard recurrence.ruleText.utf8.count <= 1000 else {
+      throw ChimeError(.invalidRecurrenceRule, "the rule is longer than 1,000 bytes", field: "\(field).rule")
+    }
+    guard recurrence.exclusions.count <= 1000 else {
+      throw ChimeError(.invalidRecurrenceRule, "more than 1,000 exclusions", field: "\(field).exclusions")
+    }
+    // The texts are what is stored and shown; they must say what the parsed values do.
+    let reread = try Recurrence(rule: recurrence.ruleText, start: recurrence.startText, timeZone: recurrence.timeZone,
+                                exclusions: recurrence.exclusionTexts, field: field)
+    guard reread.rule == recurrence.rule, reread.start == recurrence.start, reread.exclusions == recurrence.exclusions else {
+      throw ChimeError(.invalidRecurrenceRule, "the rule, start or exclusions as given do not match their parsed values", field: field)
+    }
+    _ = try firstFire(after: Instant.distantPast, recurrence: recurrence, zone: TimeZone(identifier: "UTC") ?? .current, field: field)
   }
 
   /// The identifier of the zone a recurrence fires in: its own, or `zone` for a floating one.

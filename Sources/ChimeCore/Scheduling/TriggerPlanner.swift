@@ -6,9 +6,10 @@ public enum TriggerPlanner {
   ///
   /// - Parameter zone: the zone floating calendar triggers (no `timeZone`) follow; the daemon
   ///   passes the zone it runs in now.
-  /// - Throws: for a calendar trigger, INVALID_ARGUMENT `NOTIFICATION_INVALID_NO_DATE` when it
-  ///   matches nothing after `added` (e.g. a year in the past) or `INVALID_TIME_ZONE`, with a
-  ///   `request.trigger.calendar...` field path.
+  /// - Throws: for a calendar trigger or a recurrence rule, INVALID_ARGUMENT
+  ///   `NOTIFICATION_INVALID_NO_DATE` when it matches nothing after `added` (e.g. a year in the
+  ///   past, a rule that ended) or `INVALID_TIME_ZONE`, with a `request.trigger.calendar...` or
+  ///   `request.trigger.recurrence...` field path.
   public static func firstFire(of trigger: Trigger?, added: Instant, zone: TimeZone = .current) throws(ChimeError) -> Instant {
     switch trigger {
     case nil:
@@ -17,6 +18,8 @@ public enum TriggerPlanner {
       return added.adding(seconds: t.seconds)
     case .calendar(let c)?:
       return try CalendarEngine.firstFire(after: added, trigger: c, zone: zone, field: "request.trigger.calendar").instant
+    case .recurrence(let r)?:
+      return try RecurrenceEngine.firstFire(after: added, recurrence: r, zone: zone, field: "request.trigger.recurrence").instant
     }
   }
 
@@ -38,6 +41,9 @@ public enum TriggerPlanner {
       return due.adding(millis: k * step)
     case .calendar(let c):
       return CalendarEngine.nextFire(after: max(due, now), trigger: c, zone: zone)?.instant
+    case .recurrence(let r):
+      // Ends after the rule's last occurrence (COUNT or UNTIL).
+      return RecurrenceEngine.nextFire(after: max(due, now), recurrence: r, zone: zone)?.instant
     }
   }
 }

@@ -130,6 +130,8 @@ public enum RequestValidator {
       }
     case .calendar(let c):
       try CalendarEngine.validate(c, field: "\(field).calendar")
+    case .recurrence(let r):
+      try RecurrenceEngine.validate(r, field: "\(field).recurrence")
     }
   }
 }

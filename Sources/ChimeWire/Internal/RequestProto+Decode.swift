@@ -131,6 +131,18 @@ extension RequestProto {
         dstGap: try dstGap(c.dst_gap, "\(path()).calendar.dst_gap"),
         dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap")
       ))
+    case CHIME__V1__TRIGGER__KIND_RECURRENCE:
+      // Parsed here, so a rule that does not parse is refused as the request arrives, with
+      // INVALID_RECURRENCE_RULE and the field path.
+      let at = "\(path()).recurrence"
+      let r = m.recurrence?.pointee
+      let zone = try ProtoMessage.text(r?.time_zone, "\(at).time_zone")
+      return .recurrence(try Recurrence(
+        rule: try ProtoMessage.text(r?.rule, "\(at).rule"),
+        start: try ProtoMessage.text(r?.start, "\(at).start"),
+        timeZone: zone.isEmpty ? nil : zone,
+        exclusions: try ProtoMessage.texts(r?.exclusions, count: r?.n_exclusions ?? 0, "\(at).exclusions"),
+        field: at))
     default:
       return nil
     }

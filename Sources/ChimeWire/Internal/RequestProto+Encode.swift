@@ -124,6 +124,14 @@ enum RequestProto {
       c.pointee.dst_overlap = cDSTOverlap(cal.dstOverlap)
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_CALENDAR
       m.pointee.calendar = c
+    case .recurrence(let recurrence):
+      let r = arena.message(chime__v1__recurrence_trigger__init)
+      arena.assign(&r.pointee.rule, recurrence.ruleText)
+      arena.assign(&r.pointee.start, recurrence.startText)
+      arena.assign(&r.pointee.time_zone, recurrence.timeZone ?? "")
+      arena.assign(&r.pointee.exclusions, count: &r.pointee.n_exclusions, recurrence.exclusionTexts)
+      m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_RECURRENCE
+      m.pointee.recurrence = r
     }
     return m
   }

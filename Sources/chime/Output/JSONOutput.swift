@@ -83,6 +83,10 @@ enum JSONOutput {
       if let weekday = k.weekday, let name = CalendarSpec.weekdayName(weekday) { object["weekday_name"] = name }
       if !c.repeats, CalendarSpec.isInstant(k), let date = TimeText.instantDate(k) { object["at"] = TimeText.iso(Instant(date)) }
       return object
+    case .recurrence(let r)?:
+      // As given, so a script reads back what it sent.
+      return ["type": "recurrence", "repeats": true, "rrule": r.ruleText, "start": r.startText,
+              "tz": r.timeZone ?? JSONValue.Null(), "exclude": r.exclusionTexts]
     }
   }
 

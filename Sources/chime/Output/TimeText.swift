@@ -34,7 +34,18 @@ enum TimeText {
         return "at " + wall(Instant(date))
       }
       return (c.repeats ? "every " : "at ") + describe(c.components)
+    case .recurrence(let r)?:
+      return "rule " + describe(r)
     }
+  }
+
+  /// The rule, start, zone and exclusions exactly as given:
+  /// `FREQ=DAILY;COUNT=3 from 2026-12-01T17:00 Europe/Berlin except 2026-12-02T17:00`.
+  static func describe(_ r: Recurrence) -> String {
+    var text = "\(r.ruleText) from \(r.startText)"
+    if let zone = r.timeZone, !zone.isEmpty { text += " \(zone)" }
+    if !r.exclusionTexts.isEmpty { text += " except " + r.exclusionTexts.joined(separator: ", ") }
+    return text
   }
 
   /// The instant an `--at` trigger's components name (read as UTC).

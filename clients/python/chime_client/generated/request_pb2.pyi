@@ -332,6 +332,18 @@ class PushDelivery(_message.Message):
     refused_attachments: _containers.RepeatedCompositeFieldContainer[RefusedAttachment]
     def __init__(self, mutable_content: bool = ..., content: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., extension_identifier: _Optional[str] = ..., refused_attachments: _Optional[_Iterable[_Union[RefusedAttachment, _Mapping]]] = ...) -> None: ...
 
+class RecurrenceTrigger(_message.Message):
+    __slots__ = ["exclusions", "rule", "start", "time_zone"]
+    EXCLUSIONS_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    exclusions: _containers.RepeatedScalarFieldContainer[str]
+    rule: str
+    start: str
+    time_zone: str
+    def __init__(self, rule: _Optional[str] = ..., start: _Optional[str] = ..., time_zone: _Optional[str] = ..., exclusions: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class RefusedAttachment(_message.Message):
     __slots__ = ["field", "identifier", "message", "path", "reason"]
     FIELD_FIELD_NUMBER: _ClassVar[int]
@@ -399,12 +411,14 @@ class TimeIntervalTrigger(_message.Message):
     def __init__(self, seconds: _Optional[float] = ..., repeats: bool = ...) -> None: ...
 
 class Trigger(_message.Message):
-    __slots__ = ["calendar", "time_interval"]
+    __slots__ = ["calendar", "recurrence", "time_interval"]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    RECURRENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     calendar: CalendarTrigger
+    recurrence: RecurrenceTrigger
     time_interval: TimeIntervalTrigger
-    def __init__(self, time_interval: _Optional[_Union[TimeIntervalTrigger, _Mapping]] = ..., calendar: _Optional[_Union[CalendarTrigger, _Mapping]] = ...) -> None: ...
+    def __init__(self, time_interval: _Optional[_Union[TimeIntervalTrigger, _Mapping]] = ..., calendar: _Optional[_Union[CalendarTrigger, _Mapping]] = ..., recurrence: _Optional[_Union[RecurrenceTrigger, _Mapping]] = ...) -> None: ...
 
 class InterruptionLevel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

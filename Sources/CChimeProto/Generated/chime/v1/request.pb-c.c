@@ -548,6 +548,51 @@ void   chime__v1__missed_fire_policy__free_unpacked
   assert(message->base.descriptor == &chime__v1__missed_fire_policy__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__recurrence_trigger__init
+                     (Chime__V1__RecurrenceTrigger         *message)
+{
+  static const Chime__V1__RecurrenceTrigger init_value = CHIME__V1__RECURRENCE_TRIGGER__INIT;
+  *message = init_value;
+}
+size_t chime__v1__recurrence_trigger__get_packed_size
+                     (const Chime__V1__RecurrenceTrigger *message)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__recurrence_trigger__pack
+                     (const Chime__V1__RecurrenceTrigger *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__recurrence_trigger__pack_to_buffer
+                     (const Chime__V1__RecurrenceTrigger *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RecurrenceTrigger *
+       chime__v1__recurrence_trigger__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RecurrenceTrigger *)
+     protobuf_c_message_unpack (&chime__v1__recurrence_trigger__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__recurrence_trigger__free_unpacked
+                     (Chime__V1__RecurrenceTrigger *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__trigger__init
                      (Chime__V1__Trigger         *message)
 {
@@ -2376,7 +2421,84 @@ const ProtobufCMessageDescriptor chime__v1__missed_fire_policy__descriptor =
   (ProtobufCMessageInit) chime__v1__missed_fire_policy__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__recurrence_trigger__field_descriptors[4] =
+{
+  {
+    "rule",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, rule),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, start),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "exclusions",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__RecurrenceTrigger, n_exclusions),
+    offsetof(Chime__V1__RecurrenceTrigger, exclusions),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__recurrence_trigger__field_indices_by_name[] = {
+  3,   /* field[3] = exclusions */
+  0,   /* field[0] = rule */
+  1,   /* field[1] = start */
+  2,   /* field[2] = time_zone */
+};
+static const ProtobufCIntRange chime__v1__recurrence_trigger__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor chime__v1__recurrence_trigger__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RecurrenceTrigger",
+  "RecurrenceTrigger",
+  "Chime__V1__RecurrenceTrigger",
+  "chime.v1",
+  sizeof(Chime__V1__RecurrenceTrigger),
+  4,
+  chime__v1__recurrence_trigger__field_descriptors,
+  chime__v1__recurrence_trigger__field_indices_by_name,
+  1,  chime__v1__recurrence_trigger__number_ranges,
+  (ProtobufCMessageInit) chime__v1__recurrence_trigger__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[3] =
 {
   {
     "time_interval",
@@ -2402,15 +2524,28 @@ static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[2] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "recurrence",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__Trigger, kind_case),
+    offsetof(Chime__V1__Trigger, recurrence),
+    &chime__v1__recurrence_trigger__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__trigger__field_indices_by_name[] = {
   1,   /* field[1] = calendar */
+  2,   /* field[2] = recurrence */
   0,   /* field[0] = time_interval */
 };
 static const ProtobufCIntRange chime__v1__trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__trigger__descriptor =
 {
@@ -2420,7 +2555,7 @@ const ProtobufCMessageDescriptor chime__v1__trigger__descriptor =
   "Chime__V1__Trigger",
   "chime.v1",
   sizeof(Chime__V1__Trigger),
-  2,
+  3,
   chime__v1__trigger__field_descriptors,
   chime__v1__trigger__field_indices_by_name,
   1,  chime__v1__trigger__number_ranges,

@@ -28,6 +28,7 @@ typedef struct Chime__V1__TimeIntervalTrigger Chime__V1__TimeIntervalTrigger;
 typedef struct Chime__V1__DateComponents Chime__V1__DateComponents;
 typedef struct Chime__V1__CalendarTrigger Chime__V1__CalendarTrigger;
 typedef struct Chime__V1__MissedFirePolicy Chime__V1__MissedFirePolicy;
+typedef struct Chime__V1__RecurrenceTrigger Chime__V1__RecurrenceTrigger;
 typedef struct Chime__V1__Trigger Chime__V1__Trigger;
 typedef struct Chime__V1__NotificationRequest Chime__V1__NotificationRequest;
 typedef struct Chime__V1__PendingRequest Chime__V1__PendingRequest;
@@ -520,10 +521,42 @@ struct  Chime__V1__MissedFirePolicy
     , CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_UNSPECIFIED, 0 }
 
 
+/*
+ * An RFC 5545 recurrence rule (RRULE) with its start (DTSTART) and exclusions (EXDATE) as
+ * local wall times in `time_zone`, each kept as given. A wall time in a DST gap is read with
+ * the offset before the gap; one in an overlap fires at its first occurrence.
+ */
+struct  Chime__V1__RecurrenceTrigger
+{
+  ProtobufCMessage base;
+  /*
+   * "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1".
+   */
+  char *rule;
+  /*
+   * "2026-12-01T17:00" (or "20261201T170000"), no offset.
+   */
+  char *start;
+  /*
+   * IANA name such as "Europe/Berlin"; empty means floating (the daemon's zone now).
+   */
+  char *time_zone;
+  /*
+   * Wall times of occurrences that do not fire; they still count towards COUNT.
+   */
+  size_t n_exclusions;
+  char **exclusions;
+};
+#define CHIME__V1__RECURRENCE_TRIGGER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__recurrence_trigger__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
 typedef enum {
   CHIME__V1__TRIGGER__KIND__NOT_SET = 0,
   CHIME__V1__TRIGGER__KIND_TIME_INTERVAL = 1,
-  CHIME__V1__TRIGGER__KIND_CALENDAR = 2
+  CHIME__V1__TRIGGER__KIND_CALENDAR = 2,
+  CHIME__V1__TRIGGER__KIND_RECURRENCE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__TRIGGER__KIND__CASE)
 } Chime__V1__Trigger__KindCase;
 
@@ -537,6 +570,7 @@ struct  Chime__V1__Trigger
   union {
     Chime__V1__TimeIntervalTrigger *time_interval;
     Chime__V1__CalendarTrigger *calendar;
+    Chime__V1__RecurrenceTrigger *recurrence;
   };
 };
 #define CHIME__V1__TRIGGER__INIT \
@@ -1023,6 +1057,25 @@ Chime__V1__MissedFirePolicy *
 void   chime__v1__missed_fire_policy__free_unpacked
                      (Chime__V1__MissedFirePolicy *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__RecurrenceTrigger methods */
+void   chime__v1__recurrence_trigger__init
+                     (Chime__V1__RecurrenceTrigger         *message);
+size_t chime__v1__recurrence_trigger__get_packed_size
+                     (const Chime__V1__RecurrenceTrigger   *message);
+size_t chime__v1__recurrence_trigger__pack
+                     (const Chime__V1__RecurrenceTrigger   *message,
+                      uint8_t             *out);
+size_t chime__v1__recurrence_trigger__pack_to_buffer
+                     (const Chime__V1__RecurrenceTrigger   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RecurrenceTrigger *
+       chime__v1__recurrence_trigger__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__recurrence_trigger__free_unpacked
+                     (Chime__V1__RecurrenceTrigger *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__Trigger methods */
 void   chime__v1__trigger__init
                      (Chime__V1__Trigger         *message);
@@ -1289,6 +1342,9 @@ typedef void (*Chime__V1__CalendarTrigger_Closure)
 typedef void (*Chime__V1__MissedFirePolicy_Closure)
                  (const Chime__V1__MissedFirePolicy *message,
                   void *closure_data);
+typedef void (*Chime__V1__RecurrenceTrigger_Closure)
+                 (const Chime__V1__RecurrenceTrigger *message,
+                  void *closure_data);
 typedef void (*Chime__V1__Trigger_Closure)
                  (const Chime__V1__Trigger *message,
                   void *closure_data);
@@ -1350,6 +1406,7 @@ extern const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descri
 extern const ProtobufCMessageDescriptor chime__v1__date_components__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__missed_fire_policy__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__recurrence_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor;
