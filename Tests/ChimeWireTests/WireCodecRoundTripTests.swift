@@ -6,7 +6,7 @@ import Testing
 @Suite struct WireCodecRoundTripTests {
   static let requests: [NotificationRequest] = {
     var timeInterval = Fixtures.fullRequest()
-    timeInterval.trigger = .timeInterval(TimeIntervalTrigger(seconds: 3600.5, repeats: true))
+    timeInterval.trigger = .timeInterval(TimeIntervalTrigger(seconds: 3600.5, repeats: true, end: RepeatEnd(count: 3)))
     timeInterval.missedFire = MissedFirePolicy(action: .skip)
     var oneShot = Fixtures.minimalRequest
     oneShot.trigger = .timeInterval(TimeIntervalTrigger(seconds: 5))
@@ -18,7 +18,8 @@ import Testing
     var weekdays = CalendarComponents()
     weekdays.weekdays = [2, 3, 4, 5, 6]
     weekdays.hour = 9
-    workingDays.trigger = .calendar(CalendarTrigger(components: weekdays, repeats: true))
+    workingDays.trigger = .calendar(CalendarTrigger(components: weekdays, repeats: true,
+                                                    end: RepeatEnd(until: Instant(unixMillis: 1_900_000_000_000), count: 5)))
     var recurrence = Fixtures.minimalRequest
     recurrence.trigger = .recurrence(try! Recurrence(rule: "freq=monthly;byday=-1fr", start: "2026-12-01T17:00", timeZone: "Europe/Berlin",
                                                      exclusions: ["2026-12-25T17:00", "20270129T170000"]))

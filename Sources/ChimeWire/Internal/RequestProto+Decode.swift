@@ -122,14 +122,15 @@ extension RequestProto {
     switch m.kind_case {
     case CHIME__V1__TRIGGER__KIND_TIME_INTERVAL:
       let t = m.time_interval?.pointee
-      return .timeInterval(TimeIntervalTrigger(seconds: t?.seconds ?? 0, repeats: (t?.repeats ?? 0) != 0))
+      return .timeInterval(TimeIntervalTrigger(seconds: t?.seconds ?? 0, repeats: (t?.repeats ?? 0) != 0, end: repeatEnd(t?.end)))
     case CHIME__V1__TRIGGER__KIND_CALENDAR:
       guard let c = m.calendar?.pointee else { return .calendar(CalendarTrigger(components: CalendarComponents())) }
       return .calendar(CalendarTrigger(
         components: try components(c.components, "\(path()).calendar.components"),
         repeats: c.repeats != 0,
         dstGap: try dstGap(c.dst_gap, "\(path()).calendar.dst_gap"),
-        dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap")
+        dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap"),
+        end: repeatEnd(c.end)
       ))
     case CHIME__V1__TRIGGER__KIND_RECURRENCE:
       // Parsed here, so a rule that does not parse is refused as the request arrives, with
@@ -146,6 +147,14 @@ extension RequestProto {
     default:
       return nil
     }
+  }
+
+  static func repeatEnd(_ p: UnsafePointer<Chime__V1__RepeatEnd>?) -> RepeatEnd? {
+    guard let m = p?.pointee else { return nil }
+    var end = RepeatEnd()
+    if m.until_set_case == CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS { end.until = Instant(unixMillis: m.until_unix_ms) }
+    if m.count > 0 { end.count = Int(m.count) }
+    return end
   }
 
   static func components(_ p: UnsafePointer<Chime__V1__DateComponents>?, _ path: @autoclosure Path) throws(ChimeError) -> CalendarComponents {

@@ -114,6 +114,7 @@ enum RequestProto {
       let i = arena.message(chime__v1__time_interval_trigger__init)
       i.pointee.seconds = ti.seconds
       i.pointee.repeats = ti.repeats ? 1 : 0
+      i.pointee.end = build(ti.end, in: arena)
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_TIME_INTERVAL
       m.pointee.time_interval = i
     case .calendar(let cal):
@@ -122,6 +123,7 @@ enum RequestProto {
       c.pointee.repeats = cal.repeats ? 1 : 0
       c.pointee.dst_gap = cDSTGap(cal.dstGap)
       c.pointee.dst_overlap = cDSTOverlap(cal.dstOverlap)
+      c.pointee.end = build(cal.end, in: arena)
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_CALENDAR
       m.pointee.calendar = c
     case .recurrence(let recurrence):
@@ -133,6 +135,17 @@ enum RequestProto {
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_RECURRENCE
       m.pointee.recurrence = r
     }
+    return m
+  }
+
+  static func build(_ end: RepeatEnd?, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__RepeatEnd>? {
+    guard let end else { return nil }
+    let m = arena.message(chime__v1__repeat_end__init)
+    if let until = end.until {
+      m.pointee.until_set_case = CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS
+      m.pointee.until_unix_ms = until.unixMillis
+    }
+    m.pointee.count = UInt32(clamping: end.count ?? 0)
     return m
   }
 

@@ -49,6 +49,9 @@ struct Add: AsyncParsableCommand {
   @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.", completion: .list(["next", "skip"])) var dstGap: String?
   @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.", completion: .list(["first", "both"])) var dstOverlap: String?
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
+  @Option(parsing: .unconditional, help: "With --repeats: fire no later than this instant (ISO 8601, as --at); the request ends after its last fire.")
+  var until: String?
+  @Option(help: "With --repeats: fire at most this many times; the request ends after the last.") var count: Int?
   @Option(help: ArgumentHelp("Fire by an RFC 5545 recurrence rule, e.g. \"FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10\" (with --start; see chime next --help).", valueName: "rule"))
   var rrule: String?
   @Option(help: "The rule's start (DTSTART): a local wall time in --tz such as 2026-12-01T17:00.") var start: String?
@@ -133,6 +136,29 @@ struct Add: AsyncParsableCommand {
     case (nil, nil):
       trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: nil, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
       if trigger == nil && repeats { throw ValidationError("--repeats needs --in or --calendar") }
+    }
+
+    if until != nil || count != nil {
+      if rrule != nil { throw ValidationError("--until and --count do not go with --rrule: give COUNT or UNTIL in the rule") }
+      guard repeats, let repeating = trigger else {
+        throw ValidationError("--until and --count go with --repeats (with --in or --calendar)")
+      }
+      if let count, count < 1 { throw ValidationError("--count must be 1 or more (got \(count))") }
+      var end = RepeatEnd(count: count)
+      if let until {
+        let parsed = try AtOption.parse(until, option: "--until")
+        end.until = Instant(parsed.date)
+      }
+      switch repeating {
+      case .timeInterval(var t):
+        t.end = end
+        trigger = .timeInterval(t)
+      case .calendar(var c):
+        c.end = end
+        trigger = .calendar(c)
+      case .recurrence:
+        break
+      }
     }
 
     var policy = MissedFirePolicy.deliver

@@ -65,7 +65,10 @@ enum JSONOutput {
     switch trigger {
     case nil: return ["type": "none"]
     case .timeInterval(let t)?:
-      return ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats, "in": DurationText.exact(t.seconds)]
+      var object: [String: Any] = ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats, "in": DurationText.exact(t.seconds)]
+      if let until = t.end?.until { object["until"] = TimeText.iso(until) }
+      if let count = t.end?.count { object["count"] = count }
+      return object
     case .calendar(let c)?:
       let k = c.components
       var components: [String: Any] = [:]
@@ -82,6 +85,8 @@ enum JSONOutput {
       ]
       if let weekday = k.weekday, let name = CalendarSpec.weekdayName(weekday) { object["weekday_name"] = name }
       if !c.repeats, CalendarSpec.isInstant(k), let date = TimeText.instantDate(k) { object["at"] = TimeText.iso(Instant(date)) }
+      if let until = c.end?.until { object["until"] = TimeText.iso(until) }
+      if let count = c.end?.count { object["count"] = count }
       return object
     case .recurrence(let r)?:
       // As given, so a script reads back what it sent.

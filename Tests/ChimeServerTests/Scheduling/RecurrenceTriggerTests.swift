@@ -77,4 +77,20 @@ import Testing
     #expect(error?.message.contains("BYSETPOS=0") == true)
     #expect(error?.field == "request.trigger.recurrence.rule", "\(String(describing: error))")
   }
+
+  @Test(arguments: Transport.allCases) func aRepeatingIntervalWithACountEndsAfterItsLastFire(over transport: Transport) async throws {
+    let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
+    let client = try d.client(over: transport)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    let trigger = Trigger.timeInterval(TimeIntervalTrigger(seconds: 60, repeats: true, end: RepeatEnd(count: 2)))
+    _ = try await client.add(NotificationRequest(identifier: "twice", content: NotificationContent(title: "2x"), trigger: trigger))
+    #expect(try await client.allPending().first?.request.trigger == trigger)
+    d.advance(seconds: 60)
+    _ = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(try await client.allPending().count == 1)
+    d.advance(seconds: 60)
+    _ = try await nextEvent(&events) { $0.kind == .delivered }
+    #expect(try await client.allPending().isEmpty)
+  }
 }

@@ -113,16 +113,18 @@ class AttachmentOptions(_message.Message):
     def __init__(self, type_hint: _Optional[str] = ..., thumbnail_hidden: bool = ..., thumbnail_clipping_rect: _Optional[_Union[ClipRect, _Mapping]] = ..., thumbnail_time: _Optional[float] = ...) -> None: ...
 
 class CalendarTrigger(_message.Message):
-    __slots__ = ["components", "dst_gap", "dst_overlap", "repeats"]
+    __slots__ = ["components", "dst_gap", "dst_overlap", "end", "repeats"]
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     DST_GAP_FIELD_NUMBER: _ClassVar[int]
     DST_OVERLAP_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
     REPEATS_FIELD_NUMBER: _ClassVar[int]
     components: DateComponents
     dst_gap: DstGapPolicy
     dst_overlap: DstOverlapPolicy
+    end: RepeatEnd
     repeats: bool
-    def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ...) -> None: ...
+    def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ..., end: _Optional[_Union[RepeatEnd, _Mapping]] = ...) -> None: ...
 
 class Category(_message.Message):
     __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "hidden_previews_show_subtitle", "hidden_previews_show_title", "identifier", "intent_identifiers", "summary_format"]
@@ -358,6 +360,14 @@ class RefusedAttachment(_message.Message):
     reason: str
     def __init__(self, identifier: _Optional[str] = ..., path: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
 
+class RepeatEnd(_message.Message):
+    __slots__ = ["count", "until_unix_ms"]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    until_unix_ms: int
+    def __init__(self, until_unix_ms: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]
     KIND_FIELD_NUMBER: _ClassVar[int]
@@ -403,12 +413,14 @@ class TextInput(_message.Message):
     def __init__(self, button_title: _Optional[str] = ..., placeholder: _Optional[str] = ...) -> None: ...
 
 class TimeIntervalTrigger(_message.Message):
-    __slots__ = ["repeats", "seconds"]
+    __slots__ = ["end", "repeats", "seconds"]
+    END_FIELD_NUMBER: _ClassVar[int]
     REPEATS_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    end: RepeatEnd
     repeats: bool
     seconds: float
-    def __init__(self, seconds: _Optional[float] = ..., repeats: bool = ...) -> None: ...
+    def __init__(self, seconds: _Optional[float] = ..., repeats: bool = ..., end: _Optional[_Union[RepeatEnd, _Mapping]] = ...) -> None: ...
 
 class Trigger(_message.Message):
     __slots__ = ["calendar", "recurrence", "time_interval"]

@@ -413,6 +413,51 @@ void   chime__v1__time_interval_trigger__free_unpacked
   assert(message->base.descriptor == &chime__v1__time_interval_trigger__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__repeat_end__init
+                     (Chime__V1__RepeatEnd         *message)
+{
+  static const Chime__V1__RepeatEnd init_value = CHIME__V1__REPEAT_END__INIT;
+  *message = init_value;
+}
+size_t chime__v1__repeat_end__get_packed_size
+                     (const Chime__V1__RepeatEnd *message)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__repeat_end__pack
+                     (const Chime__V1__RepeatEnd *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__repeat_end__pack_to_buffer
+                     (const Chime__V1__RepeatEnd *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RepeatEnd *
+       chime__v1__repeat_end__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RepeatEnd *)
+     protobuf_c_message_unpack (&chime__v1__repeat_end__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__repeat_end__free_unpacked
+                     (Chime__V1__RepeatEnd *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__date_components__init
                      (Chime__V1__DateComponents         *message)
 {
@@ -2048,7 +2093,7 @@ const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor =
   (ProtobufCMessageInit) chime__v1__alert_localization__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_descriptors[3] =
 {
   {
     "seconds",
@@ -2074,15 +2119,28 @@ static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "end",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__TimeIntervalTrigger, end),
+    &chime__v1__repeat_end__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__time_interval_trigger__field_indices_by_name[] = {
+  2,   /* field[2] = end */
   1,   /* field[1] = repeats */
   0,   /* field[0] = seconds */
 };
 static const ProtobufCIntRange chime__v1__time_interval_trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor =
 {
@@ -2092,11 +2150,62 @@ const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor =
   "Chime__V1__TimeIntervalTrigger",
   "chime.v1",
   sizeof(Chime__V1__TimeIntervalTrigger),
-  2,
+  3,
   chime__v1__time_interval_trigger__field_descriptors,
   chime__v1__time_interval_trigger__field_indices_by_name,
   1,  chime__v1__time_interval_trigger__number_ranges,
   (ProtobufCMessageInit) chime__v1__time_interval_trigger__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__repeat_end__field_descriptors[2] =
+{
+  {
+    "until_unix_ms",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Chime__V1__RepeatEnd, until_set_case),
+    offsetof(Chime__V1__RepeatEnd, until_unix_ms),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RepeatEnd, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__repeat_end__field_indices_by_name[] = {
+  1,   /* field[1] = count */
+  0,   /* field[0] = until_unix_ms */
+};
+static const ProtobufCIntRange chime__v1__repeat_end__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__repeat_end__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RepeatEnd",
+  "RepeatEnd",
+  "Chime__V1__RepeatEnd",
+  "chime.v1",
+  sizeof(Chime__V1__RepeatEnd),
+  2,
+  chime__v1__repeat_end__field_descriptors,
+  chime__v1__repeat_end__field_indices_by_name,
+  1,  chime__v1__repeat_end__number_ranges,
+  (ProtobufCMessageInit) chime__v1__repeat_end__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__date_components__field_descriptors[13] =
@@ -2293,7 +2402,7 @@ const ProtobufCMessageDescriptor chime__v1__date_components__descriptor =
   (ProtobufCMessageInit) chime__v1__date_components__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descriptors[5] =
 {
   {
     "components",
@@ -2343,17 +2452,30 @@ static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "end",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarTrigger, end),
+    &chime__v1__repeat_end__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__calendar_trigger__field_indices_by_name[] = {
   0,   /* field[0] = components */
   2,   /* field[2] = dst_gap */
   3,   /* field[3] = dst_overlap */
+  4,   /* field[4] = end */
   1,   /* field[1] = repeats */
 };
 static const ProtobufCIntRange chime__v1__calendar_trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor =
 {
@@ -2363,7 +2485,7 @@ const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor =
   "Chime__V1__CalendarTrigger",
   "chime.v1",
   sizeof(Chime__V1__CalendarTrigger),
-  4,
+  5,
   chime__v1__calendar_trigger__field_descriptors,
   chime__v1__calendar_trigger__field_indices_by_name,
   1,  chime__v1__calendar_trigger__number_ranges,

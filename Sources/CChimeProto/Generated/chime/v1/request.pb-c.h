@@ -25,6 +25,7 @@ typedef struct Chime__V1__AttachmentInfo Chime__V1__AttachmentInfo;
 typedef struct Chime__V1__NotificationContent Chime__V1__NotificationContent;
 typedef struct Chime__V1__AlertLocalization Chime__V1__AlertLocalization;
 typedef struct Chime__V1__TimeIntervalTrigger Chime__V1__TimeIntervalTrigger;
+typedef struct Chime__V1__RepeatEnd Chime__V1__RepeatEnd;
 typedef struct Chime__V1__DateComponents Chime__V1__DateComponents;
 typedef struct Chime__V1__CalendarTrigger Chime__V1__CalendarTrigger;
 typedef struct Chime__V1__MissedFirePolicy Chime__V1__MissedFirePolicy;
@@ -356,10 +357,38 @@ struct  Chime__V1__TimeIntervalTrigger
    */
   double seconds;
   protobuf_c_boolean repeats;
+  /*
+   * When a repeating trigger stops; unset: never.
+   */
+  Chime__V1__RepeatEnd *end;
 };
 #define CHIME__V1__TIME_INTERVAL_TRIGGER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__time_interval_trigger__descriptor) \
-    , 0, 0 }
+    , 0, 0, NULL }
+
+
+typedef enum {
+  CHIME__V1__REPEAT_END__UNTIL_SET__NOT_SET = 0,
+  CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__REPEAT_END__UNTIL_SET__CASE)
+} Chime__V1__RepeatEnd__UntilSetCase;
+
+/*
+ * The end of a repeating interval or calendar trigger: it fires at most `count` times (0: no
+ * limit), and not after `until`. The request leaves the pending list after its last fire.
+ */
+struct  Chime__V1__RepeatEnd
+{
+  ProtobufCMessage base;
+  uint32_t count;
+  Chime__V1__RepeatEnd__UntilSetCase until_set_case;
+  union {
+    int64_t until_unix_ms;
+  };
+};
+#define CHIME__V1__REPEAT_END__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__repeat_end__descriptor) \
+    , 0, CHIME__V1__REPEAT_END__UNTIL_SET__NOT_SET, {0} }
 
 
 typedef enum {
@@ -501,10 +530,14 @@ struct  Chime__V1__CalendarTrigger
   protobuf_c_boolean repeats;
   Chime__V1__DstGapPolicy dst_gap;
   Chime__V1__DstOverlapPolicy dst_overlap;
+  /*
+   * When a repeating trigger stops; unset: never.
+   */
+  Chime__V1__RepeatEnd *end;
 };
 #define CHIME__V1__CALENDAR_TRIGGER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__calendar_trigger__descriptor) \
-    , NULL, 0, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED }
+    , NULL, 0, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED, NULL }
 
 
 struct  Chime__V1__MissedFirePolicy
@@ -1000,6 +1033,25 @@ Chime__V1__TimeIntervalTrigger *
 void   chime__v1__time_interval_trigger__free_unpacked
                      (Chime__V1__TimeIntervalTrigger *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__RepeatEnd methods */
+void   chime__v1__repeat_end__init
+                     (Chime__V1__RepeatEnd         *message);
+size_t chime__v1__repeat_end__get_packed_size
+                     (const Chime__V1__RepeatEnd   *message);
+size_t chime__v1__repeat_end__pack
+                     (const Chime__V1__RepeatEnd   *message,
+                      uint8_t             *out);
+size_t chime__v1__repeat_end__pack_to_buffer
+                     (const Chime__V1__RepeatEnd   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RepeatEnd *
+       chime__v1__repeat_end__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__repeat_end__free_unpacked
+                     (Chime__V1__RepeatEnd *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__DateComponents methods */
 void   chime__v1__date_components__init
                      (Chime__V1__DateComponents         *message);
@@ -1333,6 +1385,9 @@ typedef void (*Chime__V1__AlertLocalization_Closure)
 typedef void (*Chime__V1__TimeIntervalTrigger_Closure)
                  (const Chime__V1__TimeIntervalTrigger *message,
                   void *closure_data);
+typedef void (*Chime__V1__RepeatEnd_Closure)
+                 (const Chime__V1__RepeatEnd *message,
+                  void *closure_data);
 typedef void (*Chime__V1__DateComponents_Closure)
                  (const Chime__V1__DateComponents *message,
                   void *closure_data);
@@ -1403,6 +1458,7 @@ extern const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__repeat_end__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__date_components__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__missed_fire_policy__descriptor;
