@@ -7,7 +7,7 @@ import Testing
 @Suite struct WireCodecRoundTripTests {
   static let requests: [NotificationRequest] = {
     var timeInterval = FullValues.fullRequest()
-    timeInterval.trigger = .timeInterval(TimeIntervalTrigger(seconds: 3600.5, repeats: true))
+    timeInterval.trigger = .timeInterval(TimeIntervalTrigger(seconds: 3600.5, repeats: true, end: RepeatEnd(count: 3)))
     timeInterval.missedFire = MissedFirePolicy(action: .skip)
     var oneShot = FullValues.minimalRequest
     oneShot.trigger = .timeInterval(TimeIntervalTrigger(seconds: 5))
@@ -15,12 +15,21 @@ import Testing
     var components = CalendarComponents()
     components.hour = 8
     floatingCalendar.trigger = .calendar(CalendarTrigger(components: components))
+    var workingDays = FullValues.minimalRequest
+    var weekdays = CalendarComponents()
+    weekdays.weekdays = [2, 3, 4, 5, 6]
+    weekdays.hour = 9
+    workingDays.trigger = .calendar(CalendarTrigger(components: weekdays, repeats: true,
+                                                    end: RepeatEnd(until: Instant(unixMillis: 1_900_000_000_000), count: 5)))
+    var recurrence = FullValues.minimalRequest
+    recurrence.trigger = .recurrence(try! Recurrence(rule: "freq=monthly;byday=-1fr", start: "2026-12-01T17:00", timeZone: "Europe/Berlin",
+                                                     exclusions: ["2026-12-25T17:00", "20270129T170000"]))
     var emptySound = FullValues.minimalRequest
     emptySound.content.sound = Sound.none
     emptySound.content.badge = 3
     emptySound.content.relevanceScore = 0
     emptySound.missedFire = MissedFirePolicy(action: .deliver, maxLatenessSeconds: 1)
-    return [FullValues.fullRequest(), FullValues.minimalRequest, timeInterval, oneShot, floatingCalendar, emptySound]
+    return [FullValues.fullRequest(), FullValues.minimalRequest, timeInterval, oneShot, floatingCalendar, workingDays, recurrence, emptySound]
   }()
 
   @Test(arguments: requests)

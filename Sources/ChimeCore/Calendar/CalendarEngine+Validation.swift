@@ -7,7 +7,7 @@ extension CalendarEngine {
   /// - Throws: INVALID_ARGUMENT with field `<field>.components.<name>` and reason
   ///   - `INVALID_DATE_COMPONENT` for a component out of range: year and year_for_week_of_year
   ///     1...9999, month 1...12, day 1...31, hour 0...23, minute 0...59, second 0...59,
-  ///     weekday 1...7, weekday_ordinal 1...5 or -1, week_of_month 1...6, week_of_year 1...53;
+  ///     weekday and each of weekdays 1...7 (not both given), weekday_ordinal 1...5 or -1, week_of_month 1...6, week_of_year 1...53;
   ///   - `INVALID_TIME_ZONE` for a zone name Foundation does not know (field `time_zone`);
   ///   - `NOTIFICATION_INVALID_NO_DATE` (field `<field>.components`) when no component is
   ///     given, when the combination can never match (30 February, day 31 with month 4, week 53
@@ -24,6 +24,10 @@ extension CalendarEngine {
     try check(c.minute, 0...59, "minute", base)
     try check(c.second, 0...59, "second", base)
     try check(c.weekday, 1...7, "weekday", base)
+    for day in c.weekdays ?? [] { try check(day, 1...7, "weekdays", base) }
+    if c.weekday != nil, let days = c.weekdays, !days.isEmpty {
+      throw ChimeError(.invalidDateComponent, "give weekday (one day) or weekdays (several), not both", field: "\(base).weekdays")
+    }
     if let ordinal = c.weekdayOrdinal, !(1...5).contains(ordinal), ordinal != -1 {
       throw ChimeError(.invalidDateComponent, "weekday_ordinal must be within 1...5, or -1 for the last (got \(ordinal))", field: "\(base).weekday_ordinal")
     }

@@ -18,6 +18,10 @@ public import FoundationEssentials
 /// - `weekday`: 1 = Sunday ... 7 = Saturday. `weekdayOrdinal` n = the nth such weekday of the
 ///   month (days 7n-6...7n), -1 = the last one (the month's last 7 days); without a weekday it
 ///   names that block of 7 days.
+/// - `weekdays`: several weekdays, any of which matches (`weekday=mon-fri`): a day unit like
+///   `weekday`, so `weekdays=[2...6], hour=9` fires at 09:00 on each working day with the same
+///   DST behaviour as a daily pattern. With `weekdayOrdinal` n: the days of the set in the
+///   month's nth block of 7 days.
 /// - Weeks: `weekOfYear` and `yearForWeekOfYear` are ISO 8601 weeks (they start on Monday;
 ///   week 1 holds the year's first Thursday; 52 or 53 weeks), as Foundation's
 ///   `Calendar(identifier: .iso8601)` counts them. `weekOfMonth` counts Monday-to-Sunday weeks
@@ -140,6 +144,7 @@ public enum CalendarEngine {
     add("minute", c.minute)
     add("second", c.second)
     add("weekday", c.weekday)
+    if let days = c.weekdays, !days.isEmpty { parts.append("weekdays " + days.map(String.init).joined(separator: "+")) }
     add("weekday_ordinal", c.weekdayOrdinal)
     add("week_of_month", c.weekOfMonth)
     add("week_of_year", c.weekOfYear)

@@ -3,9 +3,11 @@ public import FoundationEssentials
 /// Parses the CLI's calendar component text: `weekday=2,hour=9,minute=30`, with weekday names
 /// (`weekday=mon` or `weekday=monday`) and `ordinal`/`weekday-ordinal` (`-1` = last).
 ///
-/// Each value is read whole or refused: `weekday=monxyz` is not Monday. Lists and ranges
-/// (`weekday=mon-fri`, `weekday=mon,wed,fri`) are refused as not supported yet, since a trigger
-/// matches one value per component.
+/// Each value is read whole or refused: `weekday=monxyz` is not Monday. `weekday` alone takes
+/// several days: a range (`weekday=mon-fri`; `fri-mon` wraps over the weekend) and a list joined
+/// with `+` (`weekday=mon+wed+fri`, `weekday=mon-wed+sat`). `+` because the comma already
+/// separates components, and `+` needs no quoting in a shell (`|` and `;` do). Other
+/// components take one value.
 public enum CalendarSpec {
   /// - Throws: INVALID_ARGUMENT `INVALID_CALENDAR_SPEC` naming the bad part and what is accepted.
   public static func parse(_ text: String, timeZone: String? = nil) throws(ChimeError) -> CalendarComponents {
@@ -30,7 +32,7 @@ public enum CalendarSpec {
         throw bad("unknown component \"\(pair[0])\" (\(componentNames))")
       }
       previousKey = key
-      let value = try number(pair[1], for: key)
+      let value = key == "weekday" ? 0 : try number(pair[1], for: key)
       switch key {
       case "year": c.year = value
       case "month": c.month = value
@@ -38,7 +40,9 @@ public enum CalendarSpec {
       case "hour": c.hour = value
       case "minute": c.minute = value
       case "second": c.second = value
-      case "weekday": c.weekday = value
+      case "weekday":
+        let days = try weekdaySet(pair[1])
+        if days.count == 1 { c.weekday = days[0] } else { c.weekdays = days }
       case "ordinal": c.weekdayOrdinal = value
       case "week-of-month": c.weekOfMonth = value
       case "week-of-year": c.weekOfYear = value
@@ -54,6 +58,26 @@ public enum CalendarSpec {
     weekdays.first { $0.value == day }?.key
   }
 
+  /// Weekdays as `parse` reads them: `mon`, `mon-fri` (a run of three or more), `mon+wed+fri`.
+  public static func weekdaysText(_ days: [Int]) -> String {
+    let sorted = Array(Set(days)).sorted()
+    var parts: [String] = []
+    var i = 0
+    while i < sorted.count {
+      var j = i
+      while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
+      let first = weekdayName(sorted[i]) ?? String(sorted[i])
+      let last = weekdayName(sorted[j]) ?? String(sorted[j])
+      if j - i >= 2 {
+        parts.append("\(first)-\(last)")
+      } else {
+        parts.append(contentsOf: sorted[i...j].map { weekdayName($0) ?? String($0) })
+      }
+      i = j + 1
+    }
+    return parts.joined(separator: "+")
+  }
+
   /// The components as `parse` reads them back (`weekday=mon,hour=9,minute=30`), zone aside.
   public static func format(_ c: CalendarComponents) -> String {
     let parts: [(String, Int?)] = [("year", c.year), ("month", c.month), ("day", c.day), ("weekday", c.weekday),
@@ -61,6 +85,7 @@ public enum CalendarSpec {
                                    ("year-for-week-of-year", c.yearForWeekOfYear),
                                    ("hour", c.hour), ("minute", c.minute), ("second", c.second)]
     return parts.compactMap { name, value in
+      if name == "weekday", let days = c.weekdays, !days.isEmpty { return "weekday=" + weekdaysText(days) }
       guard let value else { return nil }
       if name == "weekday", let day = weekdayName(value) { return "weekday=\(day)" }
       return "\(name)=\(value)"
@@ -71,7 +96,7 @@ public enum CalendarSpec {
   /// and nothing else — one instant.
   public static func isInstant(_ c: CalendarComponents) -> Bool {
     c.year != nil && c.month != nil && c.day != nil && c.hour != nil && c.minute != nil && c.second != nil
-      && c.weekday == nil && c.weekdayOrdinal == nil && c.weekOfMonth == nil && c.weekOfYear == nil
+      && c.weekday == nil && (c.weekdays ?? []).isEmpty && c.weekdayOrdinal == nil && c.weekOfMonth == nil && c.weekOfYear == nil
       && c.yearForWeekOfYear == nil && (c.timeZone == "UTC" || c.timeZone == "Etc/UTC" || c.timeZone == "GMT")
   }
 
@@ -104,6 +129,44 @@ public enum CalendarSpec {
   /// What `weekday=` accepts, for refusals.
   private static let weekdaysAccepted = "sun, mon, tue, wed, thu, fri or sat (or the full name, e.g. monday), or 1–7 (1 = Sunday)"
 
+  /// `mon`, `2`, `mon-fri`, `fri-mon`, `mon+wed+fri`: the days, 1 = Sunday ... 7 = Saturday,
+  /// in week order from Sunday, each once.
+  private static func weekdaySet(_ raw: String) throws(ChimeError) -> [Int] {
+    func day(_ text: String) -> Int? {
+      if let day = weekdays[text.lowercased()] ?? weekdayFullNames[text.lowercased()] { return day }
+      if let n = Int(text), (1...7).contains(n) { return n }
+      return nil
+    }
+    func refuse(_ piece: String) -> ChimeError {
+      if looksLikeListOrRange(piece) && !piece.contains("-") {
+        return bad("weekday=\(raw): \(listsNotSupported("weekday"))")
+      }
+      return bad("weekday=\(raw): \"\(piece)\" is not a weekday: give \(weekdaysAccepted); "
+        + "or a range (mon-fri) or days joined with + (mon+wed+fri)")
+    }
+    var days: Set<Int> = []
+    // A leading + is a number's sign (weekday=+3), as for the other components.
+    let list = raw.hasPrefix("+") && raw.dropFirst().first?.isNumber == true ? String(raw.dropFirst()) : raw
+    for item in list.split(separator: "+", omittingEmptySubsequences: false) {
+      let piece = item.trimmingWhitespace()
+      guard !piece.isEmpty else { throw bad("weekday=\(raw) has an empty day: join days with + (weekday=mon+wed+fri)") }
+      if let one = day(piece) {
+        days.insert(one)
+        continue
+      }
+      let ends = piece.split(separator: "-", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+      guard ends.count == 2, let from = day(ends[0]), let to = day(ends[1]) else { throw refuse(piece) }
+      // A range runs forward through the week and may wrap: fri-mon is Friday to Monday.
+      var d = from
+      while true {
+        days.insert(d)
+        if d == to { break }
+        d = d % 7 + 1
+      }
+    }
+    return days.sorted()
+  }
+
   /// The value of `key`, read whole: a decimal integer (with an optional sign), or for
   /// `weekday` a day's name.
   private static func number(_ raw: String, for key: String) throws(ChimeError) -> Int {
@@ -111,7 +174,7 @@ public enum CalendarSpec {
       if let day = weekdays[raw.lowercased()] ?? weekdayFullNames[raw.lowercased()] { return day }
       if let n = Int(raw), (1...7).contains(n) { return n }
       if looksLikeListOrRange(raw) { throw bad("weekday=\(raw): \(listsNotSupported(key))") }
-      throw bad("weekday=\(raw) is not a weekday: give \(weekdaysAccepted)")
+      throw bad("\(raw) is not a weekday: give \(weekdaysAccepted)")
     }
     if let n = Int(raw) { return n }
     if looksLikeListOrRange(raw) { throw bad("\(key)=\(raw): \(listsNotSupported(key))") }
@@ -125,9 +188,11 @@ public enum CalendarSpec {
   }
 
   private static func listsNotSupported(_ key: String) -> String {
-    let one = key == "weekday" ? "give one weekday: \(weekdaysAccepted)" : "give one value, e.g. \(key)=\(example(key))"
-    return "lists and ranges of values (such as weekday=mon-fri or weekday=mon,wed,fri) are not supported yet; "
-      + "a trigger matches one value per component: \(one)"
+    if key == "weekday" {
+      return "give a day (\(weekdaysAccepted)), a range (mon-fri) or days joined with + (mon+wed+fri)"
+    }
+    return "lists and ranges are taken only by weekday (weekday=mon-fri, weekday=mon+wed+fri); "
+      + "\(key) takes one value, e.g. \(key)=\(example(key))"
   }
 
   private static func example(_ key: String) -> String {

@@ -152,6 +152,9 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let notificationInvalidNoDate = Reason("NOTIFICATION_INVALID_NO_DATE", .invalidArgument)
   /// `--calendar` text that does not parse.
   public static let invalidCalendarSpec = Reason("INVALID_CALENDAR_SPEC", .invalidArgument)
+  /// A recurrence rule (RFC 5545 RRULE), start or exclusion that does not parse or that RFC 5545
+  /// does not allow; the message names the part (`BYSETPOS=0`, `COUNT` with `UNTIL`).
+  public static let invalidRecurrenceRule = Reason("INVALID_RECURRENCE_RULE", .invalidArgument)
   /// `chime` could not read its command line (an unknown option, a value that does not parse);
   /// with --json it is printed as this reason, exit status 64.
   public static let invalidCommandLine = Reason("INVALID_COMMAND_LINE", .invalidArgument)
@@ -344,7 +347,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,
-    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, invalidCommandLine, triggerRequired, invalidCount,
+    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, invalidRecurrenceRule, invalidCommandLine, triggerRequired, invalidCount,
     invalidPageSize, invalidPageToken, tooManyIdentifiers,
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,

@@ -2,10 +2,33 @@
 public struct TimeIntervalTrigger: Hashable, Sendable, Codable {
   public var seconds: Double
   public var repeats: Bool
+  /// When a repeating trigger stops; nil: never.
+  public var end: RepeatEnd?
 
-  public init(seconds: Double, repeats: Bool = false) {
+  public init(seconds: Double, repeats: Bool = false, end: RepeatEnd? = nil) {
     self.seconds = seconds
     self.repeats = repeats
+    self.end = end
+  }
+}
+
+/// The end of a repeating interval or calendar trigger (`--until`, `--count`): it fires at most
+/// `count` times and not after `until`; after its last fire the request leaves the pending list.
+public struct RepeatEnd: Hashable, Sendable, Codable {
+  public var until: Instant?
+  /// 1 or more; nil for no limit.
+  public var count: Int?
+
+  public init(until: Instant? = nil, count: Int? = nil) {
+    self.until = until
+    self.count = count
+  }
+
+  /// Whether a fire at `next`, which would be fire number `number` (1 = the first), is within the end.
+  public func allows(_ next: Instant, number: UInt64) -> Bool {
+    if let until, next > until { return false }
+    if let count, number > UInt64(max(count, 0)) { return false }
+    return true
   }
 }
 
@@ -19,6 +42,9 @@ public struct CalendarComponents: Hashable, Sendable, Codable {
   public var second: Int?
   /// 1 = Sunday ... 7 = Saturday.
   public var weekday: Int?
+  /// Several weekdays (1 = Sunday ... 7 = Saturday), any of which matches: `weekday=mon-fri`.
+  /// nil (or empty) for none; one day goes in `weekday`, and the two are never both set.
+  public var weekdays: [Int]?
   /// 1...5 = nth weekday of the month; -1 = last.
   public var weekdayOrdinal: Int?
   public var weekOfMonth: Int?
@@ -52,12 +78,16 @@ public struct CalendarTrigger: Hashable, Sendable, Codable {
   public var repeats: Bool
   public var dstGap: DSTGapPolicy
   public var dstOverlap: DSTOverlapPolicy
+  /// When a repeating trigger stops; nil: never.
+  public var end: RepeatEnd?
 
-  public init(components: CalendarComponents, repeats: Bool = false, dstGap: DSTGapPolicy = .nextValid, dstOverlap: DSTOverlapPolicy = .first) {
+  public init(components: CalendarComponents, repeats: Bool = false, dstGap: DSTGapPolicy = .nextValid, dstOverlap: DSTOverlapPolicy = .first,
+              end: RepeatEnd? = nil) {
     self.components = components
     self.repeats = repeats
     self.dstGap = dstGap
     self.dstOverlap = dstOverlap
+    self.end = end
   }
 }
 
@@ -65,11 +95,28 @@ public struct CalendarTrigger: Hashable, Sendable, Codable {
 public enum Trigger: Hashable, Sendable, Codable {
   case timeInterval(TimeIntervalTrigger)
   case calendar(CalendarTrigger)
+  /// An RFC 5545 recurrence rule; it repeats until its COUNT or UNTIL ends it.
+  case recurrence(Recurrence)
 
   public var repeats: Bool {
     switch self {
     case .timeInterval(let t): t.repeats
     case .calendar(let c): c.repeats
+    case .recurrence: true
+    }
+  }
+
+  var isCalendar: Bool {
+    if case .calendar = self { return true }
+    return false
+  }
+
+  /// The end of a repeating interval or calendar trigger (a recurrence ends by its rule).
+  public var repeatEnd: RepeatEnd? {
+    switch self {
+    case .timeInterval(let t): t.end
+    case .calendar(let c): c.end
+    case .recurrence: nil
     }
   }
 }

@@ -27,8 +27,10 @@ public struct FirePlan: Hashable, Sendable {
   /// `MissedFirePolicy`: deliver marked missed, skip, or deliver only if late by less than a
   /// bound. A repeating trigger is advanced past `now` (missed occurrences are not replayed);
   /// `zone` is the one floating calendar triggers follow now.
+  /// `firedBefore`: how many times the request fired before this fire (a trigger with a
+  /// `RepeatEnd` count stops after its last).
   public static func decide(_ request: NotificationRequest, due: Instant, now: Instant, missedGraceMillis: Int64,
-                            zone: TimeZone) -> FirePlan {
+                            zone: TimeZone, firedBefore: UInt64 = 0) -> FirePlan {
     let lateness = now.millis(since: due)
     let delivery: Delivery
     if lateness > missedGraceMillis {
@@ -36,7 +38,8 @@ public struct FirePlan: Hashable, Sendable {
     } else {
       delivery = .deliver(missed: false)
     }
-    return FirePlan(delivery: delivery, next: TriggerPlanner.nextFire(of: request.trigger, due: due, now: now, zone: zone))
+    return FirePlan(delivery: delivery, next: TriggerPlanner.nextFire(of: request.trigger, due: due, now: now, zone: zone,
+                                                                        fired: firedBefore + 1))
   }
 
   /// Why a missed fire is not delivered under `policy`, or nil when it is.

@@ -13,8 +13,14 @@ public enum FloatingReplan: Hashable, Sendable {
   /// Re-plans a request whose next fire is `current` for `zone`, from `now` on. A request
   /// whose trigger is not floating is `unchanged`.
   public static func decide(_ request: NotificationRequest, current: Instant, zone: TimeZone, now: Instant) -> FloatingReplan {
-    guard request.trigger?.isFloating == true, case .calendar(let trigger)? = request.trigger else { return .unchanged }
-    guard let next = CalendarEngine.nextFire(after: now, trigger: trigger, zone: zone)?.instant else { return .remove }
+    guard request.trigger?.isFloating == true else { return .unchanged }
+    let next: Instant?
+    switch request.trigger {
+    case .calendar(let trigger)?: next = CalendarEngine.nextFire(after: now, trigger: trigger, zone: zone)?.instant
+    case .recurrence(let recurrence)?: next = RecurrenceEngine.nextFire(after: now, recurrence: recurrence, zone: zone)?.instant
+    default: return .unchanged
+    }
+    guard let next else { return .remove }
     return next == current ? .unchanged : .move(to: next)
   }
 
@@ -26,9 +32,12 @@ public enum FloatingReplan: Hashable, Sendable {
 }
 
 extension Trigger {
-  /// A calendar trigger with no zone of its own follows the daemon's zone.
+  /// A calendar trigger or recurrence rule with no zone of its own follows the daemon's zone.
   public var isFloating: Bool {
-    guard case .calendar(let c) = self else { return false }
-    return (c.components.timeZone ?? "").isEmpty
+    switch self {
+    case .calendar(let c): (c.components.timeZone ?? "").isEmpty
+    case .recurrence(let r): (r.timeZone ?? "").isEmpty
+    case .timeInterval: false
+    }
   }
 }

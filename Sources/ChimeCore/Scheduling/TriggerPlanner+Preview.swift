@@ -3,7 +3,8 @@ public import FoundationEssentials
 extension TriggerPlanner {
   /// The next `count` fires of `trigger` strictly after `after`, as the daemon would schedule
   /// them: for a one-shot trigger at most one; for a time interval, every `seconds` from
-  /// `after`; for a calendar trigger, the engine's matches with their DST notes.
+  /// `after`; for a calendar trigger or a recurrence rule, the engine's matches with their DST
+  /// notes.
   ///
   /// - Throws: INVALID_ARGUMENT for an invalid trigger (with a `trigger...` field path) or a
   ///   count outside 1...1000 (`INVALID_COUNT`).
@@ -23,6 +24,9 @@ extension TriggerPlanner {
       // Validates against `after` too (a year in the past matches nothing).
       _ = try CalendarEngine.firstFire(after: after, trigger: c, zone: zone, field: "trigger.calendar")
       return CalendarEngine.nextFires(after: after, count: c.repeats ? count : 1, trigger: c, zone: zone)
+    case .recurrence(let r):
+      _ = try RecurrenceEngine.firstFire(after: after, recurrence: r, zone: zone, field: "trigger.recurrence")
+      return RecurrenceEngine.nextFires(after: after, count: count, recurrence: r, zone: zone)
     }
   }
 }

@@ -117,6 +117,15 @@ public enum RequestValidator {
   }
 
   public static func validate(_ trigger: Trigger, field: String) throws(ChimeError) {
+    if let end = trigger.repeatEnd {
+      let at = trigger.isCalendar ? "\(field).calendar.end" : "\(field).time_interval.end"
+      guard trigger.repeats else {
+        throw ChimeError(.invalidArgument, "an end (until, count) goes with a repeating trigger", field: at)
+      }
+      if let count = end.count, count < 1 {
+        throw ChimeError(.invalidArgument, "count must be 1 or more (got \(count))", field: "\(at).count")
+      }
+    }
     switch trigger {
     case .timeInterval(let t):
       guard t.seconds.isFinite, t.seconds > 0 else {
@@ -130,6 +139,8 @@ public enum RequestValidator {
       }
     case .calendar(let c):
       try CalendarEngine.validate(c, field: "\(field).calendar")
+    case .recurrence(let r):
+      try RecurrenceEngine.validate(r, field: "\(field).recurrence")
     }
   }
 }

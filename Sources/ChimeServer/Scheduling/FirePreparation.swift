@@ -56,7 +56,8 @@ struct FirePreparation: Sendable {
       case .unreadable(let error):
         return .failed(error)
       case .current(let row):
-        let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone)
+        let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone,
+                                   firedBefore: row.pending.fireCount)
         guard case .deliver = plan.delivery else {
           return .ready(Fire(row, plan: plan, now: now, sound: row.pending.sound))
         }

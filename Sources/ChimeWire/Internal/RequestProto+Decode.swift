@@ -122,18 +122,39 @@ extension RequestProto {
     switch m.kind_case {
     case CHIME__V1__TRIGGER__KIND_TIME_INTERVAL:
       let t = m.time_interval?.pointee
-      return .timeInterval(TimeIntervalTrigger(seconds: t?.seconds ?? 0, repeats: (t?.repeats ?? 0) != 0))
+      return .timeInterval(TimeIntervalTrigger(seconds: t?.seconds ?? 0, repeats: (t?.repeats ?? 0) != 0, end: repeatEnd(t?.end)))
     case CHIME__V1__TRIGGER__KIND_CALENDAR:
       guard let c = m.calendar?.pointee else { return .calendar(CalendarTrigger(components: CalendarComponents())) }
       return .calendar(CalendarTrigger(
         components: try components(c.components, "\(path()).calendar.components"),
         repeats: c.repeats != 0,
         dstGap: try dstGap(c.dst_gap, "\(path()).calendar.dst_gap"),
-        dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap")
+        dstOverlap: try dstOverlap(c.dst_overlap, "\(path()).calendar.dst_overlap"),
+        end: repeatEnd(c.end)
       ))
+    case CHIME__V1__TRIGGER__KIND_RECURRENCE:
+      // Parsed here, so a rule that does not parse is refused as the request arrives, with
+      // INVALID_RECURRENCE_RULE and the field path.
+      let at = "\(path()).recurrence"
+      let r = m.recurrence?.pointee
+      let zone = try ProtoMessage.text(r?.time_zone, "\(at).time_zone")
+      return .recurrence(try Recurrence(
+        rule: try ProtoMessage.text(r?.rule, "\(at).rule"),
+        start: try ProtoMessage.text(r?.start, "\(at).start"),
+        timeZone: zone.isEmpty ? nil : zone,
+        exclusions: try ProtoMessage.texts(r?.exclusions, count: r?.n_exclusions ?? 0, "\(at).exclusions"),
+        field: at))
     default:
       return nil
     }
+  }
+
+  static func repeatEnd(_ p: UnsafePointer<Chime__V1__RepeatEnd>?) -> RepeatEnd? {
+    guard let m = p?.pointee else { return nil }
+    var end = RepeatEnd()
+    if m.until_set_case == CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS { end.until = Instant(unixMillis: m.until_unix_ms) }
+    if m.count > 0 { end.count = Int(m.count) }
+    return end
   }
 
   static func components(_ p: UnsafePointer<Chime__V1__DateComponents>?, _ path: @autoclosure Path) throws(ChimeError) -> CalendarComponents {
@@ -146,6 +167,7 @@ extension RequestProto {
     if m.minute_set_case == CHIME__V1__DATE_COMPONENTS__MINUTE_SET_MINUTE { d.minute = Int(m.minute) }
     if m.second_set_case == CHIME__V1__DATE_COMPONENTS__SECOND_SET_SECOND { d.second = Int(m.second) }
     if m.weekday_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET_WEEKDAY { d.weekday = Int(m.weekday) }
+    if m.n_weekdays > 0, let days = m.weekdays { d.weekdays = (0..<m.n_weekdays).map { Int(days[$0]) } }
     if m.weekday_ordinal_set_case == CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET_WEEKDAY_ORDINAL {
       d.weekdayOrdinal = Int(m.weekday_ordinal)
     }

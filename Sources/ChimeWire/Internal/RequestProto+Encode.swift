@@ -114,6 +114,7 @@ enum RequestProto {
       let i = arena.message(chime__v1__time_interval_trigger__init)
       i.pointee.seconds = ti.seconds
       i.pointee.repeats = ti.repeats ? 1 : 0
+      i.pointee.end = build(ti.end, in: arena)
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_TIME_INTERVAL
       m.pointee.time_interval = i
     case .calendar(let cal):
@@ -122,9 +123,29 @@ enum RequestProto {
       c.pointee.repeats = cal.repeats ? 1 : 0
       c.pointee.dst_gap = cDSTGap(cal.dstGap)
       c.pointee.dst_overlap = cDSTOverlap(cal.dstOverlap)
+      c.pointee.end = build(cal.end, in: arena)
       m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_CALENDAR
       m.pointee.calendar = c
+    case .recurrence(let recurrence):
+      let r = arena.message(chime__v1__recurrence_trigger__init)
+      arena.assign(&r.pointee.rule, recurrence.ruleText)
+      arena.assign(&r.pointee.start, recurrence.startText)
+      arena.assign(&r.pointee.time_zone, recurrence.timeZone ?? "")
+      arena.assign(&r.pointee.exclusions, count: &r.pointee.n_exclusions, recurrence.exclusionTexts)
+      m.pointee.kind_case = CHIME__V1__TRIGGER__KIND_RECURRENCE
+      m.pointee.recurrence = r
     }
+    return m
+  }
+
+  static func build(_ end: RepeatEnd?, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__RepeatEnd>? {
+    guard let end else { return nil }
+    let m = arena.message(chime__v1__repeat_end__init)
+    if let until = end.until {
+      m.pointee.until_set_case = CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS
+      m.pointee.until_unix_ms = until.unixMillis
+    }
+    m.pointee.count = UInt32(clamping: end.count ?? 0)
     return m
   }
 
@@ -158,6 +179,11 @@ enum RequestProto {
     if let v = d.weekday {
       m.pointee.weekday_set_case = CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET_WEEKDAY
       m.pointee.weekday = Int32(clamping: v)
+    }
+    if let days = d.weekdays, !days.isEmpty {
+      m.pointee.n_weekdays = days.count
+      m.pointee.weekdays = arena.array(of: Int32.self, count: days.count)
+      for (i, day) in days.enumerated() { m.pointee.weekdays[i] = Int32(clamping: day) }
     }
     if let v = d.weekdayOrdinal {
       m.pointee.weekday_ordinal_set_case = CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET_WEEKDAY_ORDINAL

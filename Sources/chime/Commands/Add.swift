@@ -49,6 +49,13 @@ struct Add: AsyncParsableCommand {
   @Option(help: "DST gap policy for --calendar when the hour is fixed: next (default) or skip.", completion: .list(["next", "skip"])) var dstGap: String?
   @Option(help: "DST overlap policy for --calendar when the hour is fixed: first (default) or both.", completion: .list(["first", "both"])) var dstOverlap: String?
   @Flag(help: "Repeat every --in interval (at least 60s), or every --calendar match.") var repeats = false
+  @Option(parsing: .unconditional, help: "With --repeats: fire no later than this instant (ISO 8601, as --at); the request ends after its last fire.")
+  var until: String?
+  @Option(help: "With --repeats: fire at most this many times; the request ends after the last.") var count: Int?
+  @Option(help: ArgumentHelp("Fire by an RFC 5545 recurrence rule, e.g. \"FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10\" (with --start; see chime next --help).", valueName: "rule"))
+  var rrule: String?
+  @Option(help: "The rule's start (DTSTART): a local wall time in --tz such as 2026-12-01T17:00.") var start: String?
+  @Option(help: "A wall time of the rule's that does not fire (EXDATE); repeatable.") var exclude: [String] = []
   @Option(help: "Missed fires: deliver (default), skip, or a duration such as 10m (deliver only if late by less).", completion: .list(["deliver", "skip"]))
   var missed: String?
   @Option(name: .customLong("attach"), help: ArgumentHelp(AttachOption.help, valueName: "file[,options]"))
@@ -90,12 +97,20 @@ struct Add: AsyncParsableCommand {
 
     var trigger: Trigger?
     if calendar != nil && (after != nil || at != nil) { throw ValidationError("give --calendar, --in or --at, not several") }
-    if calendar == nil {
+    if let rrule {
+      if calendar != nil || after != nil || at != nil { throw ValidationError("give --rrule, --calendar, --in or --at, not several") }
+      trigger = try TriggerOptions.recurrence(rrule: rrule, start: start, tz: tz, exclude: exclude, repeats: repeats,
+                                              dstGap: dstGap, dstOverlap: dstOverlap)
+    } else if start != nil || !exclude.isEmpty {
+      throw ValidationError("--start and --exclude go with --rrule")
+    } else if calendar == nil {
       let which = after != nil ? "--in" : at != nil ? "--at" : "a trigger"
       if tz != nil { throw ValidationError("--tz goes with --calendar, not \(which) (--at takes an offset: 2026-11-24T09:30:00+01:00)") }
       if dstGap != nil || dstOverlap != nil { throw ValidationError("--dst-gap and --dst-overlap go with --calendar, not \(which)") }
     }
     switch (after, at) {
+    case _ where rrule != nil:
+      break
     case (_?, _?):
       throw ValidationError("give --in or --at, not both")
     case (let text?, nil):
@@ -121,6 +136,29 @@ struct Add: AsyncParsableCommand {
     case (nil, nil):
       trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: nil, repeats: repeats, dstGap: dstGap, dstOverlap: dstOverlap)
       if trigger == nil && repeats { throw ValidationError("--repeats needs --in or --calendar") }
+    }
+
+    if until != nil || count != nil {
+      if rrule != nil { throw ValidationError("--until and --count do not go with --rrule: give COUNT or UNTIL in the rule") }
+      guard repeats, let repeating = trigger else {
+        throw ValidationError("--until and --count go with --repeats (with --in or --calendar)")
+      }
+      if let count, count < 1 { throw ValidationError("--count must be 1 or more (got \(count))") }
+      var end = RepeatEnd(count: count)
+      if let until {
+        let parsed = try AtOption.parse(until, option: "--until")
+        end.until = Instant(parsed.date)
+      }
+      switch repeating {
+      case .timeInterval(var t):
+        t.end = end
+        trigger = .timeInterval(t)
+      case .calendar(var c):
+        c.end = end
+        trigger = .calendar(c)
+      case .recurrence:
+        break
+      }
     }
 
     var policy = MissedFirePolicy.deliver

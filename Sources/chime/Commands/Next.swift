@@ -11,7 +11,7 @@ struct Next: ParsableCommand {
       or skips a wall time. Calendar components: year, month, day, hour, minute, second, \
       weekday (1 = Sunday … 7 = Saturday, or sun…sat, or sunday…saturday), ordinal (nth \
       weekday; -1 = last), week-of-month, week-of-year, year-for-week-of-year. Each takes one \
-      value: lists and ranges (weekday=mon-fri) are not supported yet. Unset components are \
+      value, except weekday: a range (weekday=mon-fri) or days joined with + (weekday=mon+wed+fri). Unset components are \
       free; smaller ones than the smallest given start at 0 (hour=9 fires at 09:00:00).
 
       A trigger without --repeats fires once, so it prints one instant whatever --count says.
@@ -27,12 +27,24 @@ struct Next: ParsableCommand {
           --repeats --count 5
         chime next --calendar "month=2,day=29,hour=8" --repeats --count 3 --json
         chime next --interval 90s --repeats --count 4
+        chime next --rrule "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1" \\
+          --start 2026-12-01T17:00 --tz Europe/Berlin --count 3
+
+      A --rrule (RFC 5545: FREQ DAILY to YEARLY, INTERVAL, BYDAY with ordinals, BYMONTHDAY, \
+      BYMONTH, BYYEARDAY, BYWEEKNO, BYHOUR, BYMINUTE, BYSECOND, BYSETPOS, WKST, COUNT or UNTIL) \
+      starts at --start, a wall time in --tz; --exclude removes occurrences (they still count \
+      towards COUNT). A wall time in a DST gap fires with the offset before the gap (02:30 on \
+      the spring-forward night fires at 03:30), one in an overlap at its first occurrence.
       """
   )
 
   @Option(help: "Calendar components, e.g. \"weekday=2,hour=9,minute=30\".") var calendar: String?
   @Option(help: "IANA time zone for --calendar (default: floating, the zone chime runs in).") var tz: String?
   @Option(help: "A time interval such as 90s, 10m, 2h.") var interval: String?
+  @Option(help: ArgumentHelp("An RFC 5545 recurrence rule, e.g. \"FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1\" (with --start).", valueName: "rule"))
+  var rrule: String?
+  @Option(help: "The rule's start (DTSTART): a local wall time in --tz such as 2026-12-01T17:00.") var start: String?
+  @Option(help: "A wall time of the rule's that does not fire (EXDATE), e.g. 2026-12-31T17:00; repeatable.") var exclude: [String] = []
   @Flag(help: "Repeat (calendar: every match; interval: every interval). Without it, one instant.") var repeats = false
   @Option(parsing: .unconditional, help: "Start strictly after this instant (ISO 8601; without an offset, local; default now).") var after: String?
   @Option(help: "How many instants with --repeats (1–1000; default 5).") var count: Int?
@@ -47,8 +59,16 @@ struct Next: ParsableCommand {
   }
 
   func run() throws {
-    let trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: interval, repeats: repeats,
-                                             dstGap: dstGap, dstOverlap: dstOverlap) ?? { throw ValidationError("give --calendar or --interval") }()
+    let trigger: Trigger
+    if let rrule {
+      if calendar != nil || interval != nil { throw ValidationError("give --rrule, --calendar or --interval, not several") }
+      trigger = try TriggerOptions.recurrence(rrule: rrule, start: start, tz: tz, exclude: exclude, repeats: repeats,
+                                              dstGap: dstGap, dstOverlap: dstOverlap)
+    } else {
+      if start != nil || !exclude.isEmpty { throw ValidationError("--start and --exclude go with --rrule") }
+      trigger = try TriggerOptions.trigger(calendar: calendar, tz: tz, interval: interval, repeats: repeats,
+                                           dstGap: dstGap, dstOverlap: dstOverlap) ?? { throw ValidationError("give --calendar, --interval or --rrule") }()
+    }
     var start = Instant(Date())
     if let after {
       let parsed = try AtOption.parse(after, option: "--after")
@@ -82,6 +102,21 @@ struct Next: ParsableCommand {
 
 /// Builds a trigger from the options `add` and `next` share.
 enum TriggerOptions {
+  /// `--rrule RULE --start WALL [--tz ZONE] [--exclude WALL ...]`: an RFC 5545 recurrence.
+  static func recurrence(rrule: String, start: String?, tz: String?, exclude: [String], repeats: Bool,
+                         dstGap: String?, dstOverlap: String?) throws -> Trigger {
+    guard let start else { throw ValidationError("--rrule needs --start, the first wall time, e.g. --start 2026-12-01T17:00") }
+    if repeats { throw ValidationError("--repeats goes with --in, --interval or --calendar: a --rrule repeats by itself (COUNT or UNTIL end it)") }
+    if dstGap != nil || dstOverlap != nil {
+      throw ValidationError("--dst-gap and --dst-overlap go with --calendar: a --rrule reads a wall time in a gap with the offset before it (RFC 5545)")
+    }
+    do {
+      return .recurrence(try Recurrence(rule: rrule, start: start, timeZone: tz, exclusions: exclude, field: "rrule"))
+    } catch {
+      throw ValidationError("--rrule: \(error.reason): \(error.message)")
+    }
+  }
+
   static func trigger(calendar: String?, tz: String?, interval: String?, repeats: Bool,
                       dstGap: String?, dstOverlap: String?) throws -> Trigger? {
     switch (calendar, interval) {

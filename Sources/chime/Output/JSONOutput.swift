@@ -65,7 +65,10 @@ enum JSONOutput {
     switch trigger {
     case nil: return ["type": "none"]
     case .timeInterval(let t)?:
-      return ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats, "in": DurationText.exact(t.seconds)]
+      var object: [String: Any] = ["type": "time_interval", "seconds": t.seconds, "repeats": t.repeats, "in": DurationText.exact(t.seconds)]
+      if let until = t.end?.until { object["until"] = TimeText.iso(until) }
+      if let count = t.end?.count { object["count"] = count }
+      return object
     case .calendar(let c)?:
       let k = c.components
       var components: [String: Any] = [:]
@@ -74,6 +77,7 @@ enum JSONOutput {
                                      ("week_of_month", k.weekOfMonth), ("week_of_year", k.weekOfYear),
                                      ("year_for_week_of_year", k.yearForWeekOfYear)]
       for (name, value) in pairs { if let value { components[name] = value } }
+      if let days = k.weekdays, !days.isEmpty { components["weekdays"] = days }
       var object: [String: Any] = [
         "type": "calendar", "repeats": c.repeats, "components": components, "calendar": CalendarSpec.format(k),
         "tz": k.timeZone ?? JSONValue.Null(), "dst_gap": c.dstGap == .skip ? "skip" : "next",
@@ -81,7 +85,13 @@ enum JSONOutput {
       ]
       if let weekday = k.weekday, let name = CalendarSpec.weekdayName(weekday) { object["weekday_name"] = name }
       if !c.repeats, CalendarSpec.isInstant(k), let date = TimeText.instantDate(k) { object["at"] = TimeText.iso(Instant(date)) }
+      if let until = c.end?.until { object["until"] = TimeText.iso(until) }
+      if let count = c.end?.count { object["count"] = count }
       return object
+    case .recurrence(let r)?:
+      // As given, so a script reads back what it sent.
+      return ["type": "recurrence", "repeats": true, "rrule": r.ruleText, "start": r.startText,
+              "tz": r.timeZone ?? JSONValue.Null(), "exclude": r.exclusionTexts]
     }
   }
 

@@ -27,14 +27,34 @@ enum TimeText {
     switch trigger {
     case nil: return "now"
     case .timeInterval(let t)?:
-      if t.repeats { return "every " + DurationText.format(t.seconds) }
+      if t.repeats { return "every " + DurationText.format(t.seconds) + describe(t.end) }
       return "in " + DurationText.format(t.seconds) + (added.map { " from " + clock($0) } ?? "")
     case .calendar(let c)?:
       if !c.repeats, CalendarSpec.isInstant(c.components), let date = instantDate(c.components) {
         return "at " + wall(Instant(date))
       }
-      return (c.repeats ? "every " : "at ") + describe(c.components)
+      return (c.repeats ? "every " : "at ") + describe(c.components) + describe(c.end)
+    case .recurrence(let r)?:
+      return "rule " + describe(r)
     }
+  }
+
+  /// ` until 2026-12-24 18:00:00 +01:00, 5 times`, or nothing without an end.
+  static func describe(_ end: RepeatEnd?) -> String {
+    guard let end else { return "" }
+    var parts: [String] = []
+    if let until = end.until { parts.append("until " + wall(until)) }
+    if let count = end.count { parts.append(count == 1 ? "once" : "\(count) times") }
+    return parts.isEmpty ? "" : " " + parts.joined(separator: ", ")
+  }
+
+  /// The rule, start, zone and exclusions exactly as given:
+  /// `FREQ=DAILY;COUNT=3 from 2026-12-01T17:00 Europe/Berlin except 2026-12-02T17:00`.
+  static func describe(_ r: Recurrence) -> String {
+    var text = "\(r.ruleText) from \(r.startText)"
+    if let zone = r.timeZone, !zone.isEmpty { text += " \(zone)" }
+    if !r.exclusionTexts.isEmpty { text += " except " + r.exclusionTexts.joined(separator: ", ") }
+    return text
   }
 
   /// The instant an `--at` trigger's components name (read as UTC).

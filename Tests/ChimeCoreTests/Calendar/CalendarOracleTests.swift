@@ -68,6 +68,7 @@ import Testing
                           ("weekOfMonth", c.weekOfMonth), ("weekOfYear", c.weekOfYear), ("yearForWeekOfYear", c.yearForWeekOfYear)] {
       if let value { parts.append("\(name)=\(value)") }
     }
+    if let days = c.weekdays { parts.append("weekdays=\(days)") }
     return "{\(parts.joined(separator: " ")) zone=\(c.timeZone ?? "floating") gap=\(t.dstGap) overlap=\(t.dstOverlap)}"
   }
 
@@ -117,7 +118,17 @@ import Testing
     // Aimed at a clock change: fewer date components, so the changing day often matches.
     let dateScale = aimed == nil ? 1 : 3
     func chance(_ percent: Int, scaled: Bool) -> Bool { chance(percent / (scaled ? dateScale : 1)) }
-    if chance(30, scaled: true) { c.weekday = Int.random(in: 1...7, using: &rng) }
+    if chance(30, scaled: true) {
+      if chance(35) {
+        // Several weekdays (`weekday=mon-fri`, `weekday=mon+wed+fri`).
+        var days = Set<Int>()
+        let size = Int.random(in: 2...6, using: &rng)
+        while days.count < size { days.insert(Int.random(in: 1...7, using: &rng)) }
+        c.weekdays = days.sorted()
+      } else {
+        c.weekday = Int.random(in: 1...7, using: &rng)
+      }
+    }
     if chance(12, scaled: true) { c.day = chance(30) ? Int.random(in: 28...31, using: &rng) : Int.random(in: 1...31, using: &rng) }
     if chance(10, scaled: true) { c.month = Int.random(in: 1...12, using: &rng) }
     if chance(10, scaled: true) { c.weekdayOrdinal = [1, 2, 3, 4, 5, -1].randomElement(using: &rng)! }

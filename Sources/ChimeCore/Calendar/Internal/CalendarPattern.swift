@@ -12,6 +12,8 @@ struct CalendarPattern: Hashable, Sendable {
   var month: Int?
   var day: Int?
   var weekday: Int?
+  /// Several weekdays: bit `w` set for weekday `w` (1 = Sunday ... 7 = Saturday); 0 for none.
+  var weekdayMask: UInt8
   var weekdayOrdinal: Int?
   var weekOfMonth: Int?
   var weekOfYear: Int?
@@ -32,17 +34,27 @@ struct CalendarPattern: Hashable, Sendable {
     guard within(c.year, 1...9999), within(c.month, 1...12), within(c.day, 1...31),
           within(c.hour, 0...23), within(c.minute, 0...59), within(c.second, 0...59),
           within(c.weekday, 1...7), within(c.weekOfMonth, 1...6), within(c.weekOfYear, 1...53),
-          within(c.yearForWeekOfYear, 1...9999), c.weekdayOrdinal.map({ (1...5).contains($0) || $0 == -1 }) ?? true
+          within(c.yearForWeekOfYear, 1...9999), c.weekdayOrdinal.map({ (1...5).contains($0) || $0 == -1 }) ?? true,
+          (c.weekdays ?? []).allSatisfy({ (1...7).contains($0) }), c.weekday == nil || (c.weekdays ?? []).isEmpty
     else { return nil }
     year = c.year
     month = c.month
     day = c.day
-    weekday = c.weekday
+    var mask: UInt8 = 0
+    for w in c.weekdays ?? [] { mask |= 1 << UInt8(w) }
+    if mask.nonzeroBitCount == 1 {
+      // One day in the list is that day, with its exact arithmetic.
+      weekday = mask.trailingZeroBitCount
+      weekdayMask = 0
+    } else {
+      weekday = c.weekday
+      weekdayMask = mask
+    }
     weekdayOrdinal = c.weekdayOrdinal
     weekOfMonth = c.weekOfMonth
     weekOfYear = c.weekOfYear
     yearForWeekOfYear = c.yearForWeekOfYear
-    let hasDayUnit = c.day != nil || c.weekday != nil
+    let hasDayUnit = c.day != nil || c.weekday != nil || mask != 0
     let hasLargerDateUnit = c.year != nil || c.month != nil || c.weekOfYear != nil || c.weekOfMonth != nil
       || c.weekdayOrdinal != nil || c.yearForWeekOfYear != nil
     everyDay = !hasDayUnit && !hasLargerDateUnit
@@ -83,6 +95,7 @@ struct CalendarPattern: Hashable, Sendable {
     if let month, month != m { return false }
     if let day, day != d { return false }
     if let weekday, weekday != CivilDate.weekday(n) { return false }
+    if weekdayMask != 0, weekdayMask & (1 << UInt8(CivilDate.weekday(n))) == 0 { return false }
     if let weekdayOrdinal {
       if weekdayOrdinal > 0 {
         if (d - 1) / 7 + 1 != weekdayOrdinal { return false }
@@ -227,6 +240,16 @@ struct CalendarPattern: Hashable, Sendable {
         }
       }
       if !found { return nil }
+    }
+    if weekdayMask != 0 {
+      // The first day from the start on whose weekday is in the set: one of the next seven.
+      let start = max(lo, minDay)
+      var d = start
+      while d <= min(hi, start + 6) {
+        if weekdayMask & (1 << UInt8(CivilDate.weekday(first + d - 1))) != 0 { return first + d - 1 }
+        d += 1
+      }
+      return nil
     }
     if let weekday {
       let firstWeekday = CivilDate.weekday(first)

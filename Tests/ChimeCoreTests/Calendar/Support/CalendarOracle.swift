@@ -51,7 +51,7 @@ final class CalendarOracle {
     // A free hour follows real time: skipped wall times do not fire, repeated ones fire again.
     gap = hour == nil ? .skip : trigger.dstGap
     overlap = hour == nil ? .both : trigger.dstOverlap
-    pinnedDay = c.day == nil && c.weekday == nil && c.hour == nil && c.minute == nil && c.second == nil
+    pinnedDay = c.day == nil && c.weekday == nil && (c.weekdays ?? []).isEmpty && c.hour == nil && c.minute == nil && c.second == nil
     step = c.second != nil ? 1 : 60
 
     let gmt = TimeZone(secondsFromGMT: 0)!
@@ -79,6 +79,7 @@ final class CalendarOracle {
     if let v = c.month, v != f.month { ok = false }
     if let v = c.day, v != f.day { ok = false }
     if let v = c.weekday, v != f.weekday { ok = false }
+    if let v = c.weekdays, !v.isEmpty, !v.contains(f.weekday!) { ok = false }
     if ok, let v = c.weekdayOrdinal {
       if v == -1 {
         let length = gregorian.range(of: .day, in: .month, for: date)!.count

@@ -113,16 +113,18 @@ class AttachmentOptions(_message.Message):
     def __init__(self, type_hint: _Optional[str] = ..., thumbnail_hidden: bool = ..., thumbnail_clipping_rect: _Optional[_Union[ClipRect, _Mapping]] = ..., thumbnail_time: _Optional[float] = ...) -> None: ...
 
 class CalendarTrigger(_message.Message):
-    __slots__ = ["components", "dst_gap", "dst_overlap", "repeats"]
+    __slots__ = ["components", "dst_gap", "dst_overlap", "end", "repeats"]
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     DST_GAP_FIELD_NUMBER: _ClassVar[int]
     DST_OVERLAP_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
     REPEATS_FIELD_NUMBER: _ClassVar[int]
     components: DateComponents
     dst_gap: DstGapPolicy
     dst_overlap: DstOverlapPolicy
+    end: RepeatEnd
     repeats: bool
-    def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ...) -> None: ...
+    def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ..., end: _Optional[_Union[RepeatEnd, _Mapping]] = ...) -> None: ...
 
 class Category(_message.Message):
     __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "hidden_previews_show_subtitle", "hidden_previews_show_title", "identifier", "intent_identifiers", "summary_format"]
@@ -157,13 +159,14 @@ class ClipRect(_message.Message):
     def __init__(self, x: _Optional[float] = ..., y: _Optional[float] = ..., width: _Optional[float] = ..., height: _Optional[float] = ...) -> None: ...
 
 class DateComponents(_message.Message):
-    __slots__ = ["day", "hour", "minute", "month", "second", "time_zone", "week_of_month", "week_of_year", "weekday", "weekday_ordinal", "year", "year_for_week_of_year"]
+    __slots__ = ["day", "hour", "minute", "month", "second", "time_zone", "week_of_month", "week_of_year", "weekday", "weekday_ordinal", "weekdays", "year", "year_for_week_of_year"]
     DAY_FIELD_NUMBER: _ClassVar[int]
     HOUR_FIELD_NUMBER: _ClassVar[int]
     MINUTE_FIELD_NUMBER: _ClassVar[int]
     MONTH_FIELD_NUMBER: _ClassVar[int]
     SECOND_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    WEEKDAYS_FIELD_NUMBER: _ClassVar[int]
     WEEKDAY_FIELD_NUMBER: _ClassVar[int]
     WEEKDAY_ORDINAL_FIELD_NUMBER: _ClassVar[int]
     WEEK_OF_MONTH_FIELD_NUMBER: _ClassVar[int]
@@ -180,9 +183,10 @@ class DateComponents(_message.Message):
     week_of_year: int
     weekday: int
     weekday_ordinal: int
+    weekdays: _containers.RepeatedScalarFieldContainer[int]
     year: int
     year_for_week_of_year: int
-    def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
+    def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ..., weekdays: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
     __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "sound"]
@@ -332,6 +336,18 @@ class PushDelivery(_message.Message):
     refused_attachments: _containers.RepeatedCompositeFieldContainer[RefusedAttachment]
     def __init__(self, mutable_content: bool = ..., content: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., extension_identifier: _Optional[str] = ..., refused_attachments: _Optional[_Iterable[_Union[RefusedAttachment, _Mapping]]] = ...) -> None: ...
 
+class RecurrenceTrigger(_message.Message):
+    __slots__ = ["exclusions", "rule", "start", "time_zone"]
+    EXCLUSIONS_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
+    exclusions: _containers.RepeatedScalarFieldContainer[str]
+    rule: str
+    start: str
+    time_zone: str
+    def __init__(self, rule: _Optional[str] = ..., start: _Optional[str] = ..., time_zone: _Optional[str] = ..., exclusions: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class RefusedAttachment(_message.Message):
     __slots__ = ["field", "identifier", "message", "path", "reason"]
     FIELD_FIELD_NUMBER: _ClassVar[int]
@@ -345,6 +361,14 @@ class RefusedAttachment(_message.Message):
     path: str
     reason: str
     def __init__(self, identifier: _Optional[str] = ..., path: _Optional[str] = ..., reason: _Optional[str] = ..., message: _Optional[str] = ..., field: _Optional[str] = ...) -> None: ...
+
+class RepeatEnd(_message.Message):
+    __slots__ = ["count", "until_unix_ms"]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    count: int
+    until_unix_ms: int
+    def __init__(self, until_unix_ms: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]
@@ -391,20 +415,24 @@ class TextInput(_message.Message):
     def __init__(self, button_title: _Optional[str] = ..., placeholder: _Optional[str] = ...) -> None: ...
 
 class TimeIntervalTrigger(_message.Message):
-    __slots__ = ["repeats", "seconds"]
+    __slots__ = ["end", "repeats", "seconds"]
+    END_FIELD_NUMBER: _ClassVar[int]
     REPEATS_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    end: RepeatEnd
     repeats: bool
     seconds: float
-    def __init__(self, seconds: _Optional[float] = ..., repeats: bool = ...) -> None: ...
+    def __init__(self, seconds: _Optional[float] = ..., repeats: bool = ..., end: _Optional[_Union[RepeatEnd, _Mapping]] = ...) -> None: ...
 
 class Trigger(_message.Message):
-    __slots__ = ["calendar", "time_interval"]
+    __slots__ = ["calendar", "recurrence", "time_interval"]
     CALENDAR_FIELD_NUMBER: _ClassVar[int]
+    RECURRENCE_FIELD_NUMBER: _ClassVar[int]
     TIME_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     calendar: CalendarTrigger
+    recurrence: RecurrenceTrigger
     time_interval: TimeIntervalTrigger
-    def __init__(self, time_interval: _Optional[_Union[TimeIntervalTrigger, _Mapping]] = ..., calendar: _Optional[_Union[CalendarTrigger, _Mapping]] = ...) -> None: ...
+    def __init__(self, time_interval: _Optional[_Union[TimeIntervalTrigger, _Mapping]] = ..., calendar: _Optional[_Union[CalendarTrigger, _Mapping]] = ..., recurrence: _Optional[_Union[RecurrenceTrigger, _Mapping]] = ...) -> None: ...
 
 class InterruptionLevel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

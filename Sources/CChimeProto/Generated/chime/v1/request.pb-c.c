@@ -413,6 +413,51 @@ void   chime__v1__time_interval_trigger__free_unpacked
   assert(message->base.descriptor == &chime__v1__time_interval_trigger__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__repeat_end__init
+                     (Chime__V1__RepeatEnd         *message)
+{
+  static const Chime__V1__RepeatEnd init_value = CHIME__V1__REPEAT_END__INIT;
+  *message = init_value;
+}
+size_t chime__v1__repeat_end__get_packed_size
+                     (const Chime__V1__RepeatEnd *message)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__repeat_end__pack
+                     (const Chime__V1__RepeatEnd *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__repeat_end__pack_to_buffer
+                     (const Chime__V1__RepeatEnd *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RepeatEnd *
+       chime__v1__repeat_end__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RepeatEnd *)
+     protobuf_c_message_unpack (&chime__v1__repeat_end__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__repeat_end__free_unpacked
+                     (Chime__V1__RepeatEnd *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__repeat_end__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__date_components__init
                      (Chime__V1__DateComponents         *message)
 {
@@ -546,6 +591,51 @@ void   chime__v1__missed_fire_policy__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &chime__v1__missed_fire_policy__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__recurrence_trigger__init
+                     (Chime__V1__RecurrenceTrigger         *message)
+{
+  static const Chime__V1__RecurrenceTrigger init_value = CHIME__V1__RECURRENCE_TRIGGER__INIT;
+  *message = init_value;
+}
+size_t chime__v1__recurrence_trigger__get_packed_size
+                     (const Chime__V1__RecurrenceTrigger *message)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__recurrence_trigger__pack
+                     (const Chime__V1__RecurrenceTrigger *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__recurrence_trigger__pack_to_buffer
+                     (const Chime__V1__RecurrenceTrigger *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RecurrenceTrigger *
+       chime__v1__recurrence_trigger__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RecurrenceTrigger *)
+     protobuf_c_message_unpack (&chime__v1__recurrence_trigger__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__recurrence_trigger__free_unpacked
+                     (Chime__V1__RecurrenceTrigger *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__recurrence_trigger__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   chime__v1__trigger__init
@@ -2003,7 +2093,7 @@ const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor =
   (ProtobufCMessageInit) chime__v1__alert_localization__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_descriptors[3] =
 {
   {
     "seconds",
@@ -2029,15 +2119,28 @@ static const ProtobufCFieldDescriptor chime__v1__time_interval_trigger__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "end",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__TimeIntervalTrigger, end),
+    &chime__v1__repeat_end__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__time_interval_trigger__field_indices_by_name[] = {
+  2,   /* field[2] = end */
   1,   /* field[1] = repeats */
   0,   /* field[0] = seconds */
 };
 static const ProtobufCIntRange chime__v1__time_interval_trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor =
 {
@@ -2047,14 +2150,65 @@ const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor =
   "Chime__V1__TimeIntervalTrigger",
   "chime.v1",
   sizeof(Chime__V1__TimeIntervalTrigger),
-  2,
+  3,
   chime__v1__time_interval_trigger__field_descriptors,
   chime__v1__time_interval_trigger__field_indices_by_name,
   1,  chime__v1__time_interval_trigger__number_ranges,
   (ProtobufCMessageInit) chime__v1__time_interval_trigger__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__date_components__field_descriptors[12] =
+static const ProtobufCFieldDescriptor chime__v1__repeat_end__field_descriptors[2] =
+{
+  {
+    "until_unix_ms",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Chime__V1__RepeatEnd, until_set_case),
+    offsetof(Chime__V1__RepeatEnd, until_unix_ms),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RepeatEnd, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__repeat_end__field_indices_by_name[] = {
+  1,   /* field[1] = count */
+  0,   /* field[0] = until_unix_ms */
+};
+static const ProtobufCIntRange chime__v1__repeat_end__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__repeat_end__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RepeatEnd",
+  "RepeatEnd",
+  "Chime__V1__RepeatEnd",
+  "chime.v1",
+  sizeof(Chime__V1__RepeatEnd),
+  2,
+  chime__v1__repeat_end__field_descriptors,
+  chime__v1__repeat_end__field_indices_by_name,
+  1,  chime__v1__repeat_end__number_ranges,
+  (ProtobufCMessageInit) chime__v1__repeat_end__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__date_components__field_descriptors[13] =
 {
   {
     "year",
@@ -2200,6 +2354,18 @@ static const ProtobufCFieldDescriptor chime__v1__date_components__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "weekdays",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Chime__V1__DateComponents, n_weekdays),
+    offsetof(Chime__V1__DateComponents, weekdays),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__date_components__field_indices_by_name[] = {
   2,   /* field[2] = day */
@@ -2212,13 +2378,14 @@ static const unsigned chime__v1__date_components__field_indices_by_name[] = {
   9,   /* field[9] = week_of_year */
   6,   /* field[6] = weekday */
   7,   /* field[7] = weekday_ordinal */
+  12,   /* field[12] = weekdays */
   0,   /* field[0] = year */
   10,   /* field[10] = year_for_week_of_year */
 };
 static const ProtobufCIntRange chime__v1__date_components__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor chime__v1__date_components__descriptor =
 {
@@ -2228,14 +2395,14 @@ const ProtobufCMessageDescriptor chime__v1__date_components__descriptor =
   "Chime__V1__DateComponents",
   "chime.v1",
   sizeof(Chime__V1__DateComponents),
-  12,
+  13,
   chime__v1__date_components__field_descriptors,
   chime__v1__date_components__field_indices_by_name,
   1,  chime__v1__date_components__number_ranges,
   (ProtobufCMessageInit) chime__v1__date_components__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descriptors[5] =
 {
   {
     "components",
@@ -2285,17 +2452,30 @@ static const ProtobufCFieldDescriptor chime__v1__calendar_trigger__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "end",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarTrigger, end),
+    &chime__v1__repeat_end__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__calendar_trigger__field_indices_by_name[] = {
   0,   /* field[0] = components */
   2,   /* field[2] = dst_gap */
   3,   /* field[3] = dst_overlap */
+  4,   /* field[4] = end */
   1,   /* field[1] = repeats */
 };
 static const ProtobufCIntRange chime__v1__calendar_trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor =
 {
@@ -2305,7 +2485,7 @@ const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor =
   "Chime__V1__CalendarTrigger",
   "chime.v1",
   sizeof(Chime__V1__CalendarTrigger),
-  4,
+  5,
   chime__v1__calendar_trigger__field_descriptors,
   chime__v1__calendar_trigger__field_indices_by_name,
   1,  chime__v1__calendar_trigger__number_ranges,
@@ -2363,7 +2543,84 @@ const ProtobufCMessageDescriptor chime__v1__missed_fire_policy__descriptor =
   (ProtobufCMessageInit) chime__v1__missed_fire_policy__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[2] =
+static const ProtobufCFieldDescriptor chime__v1__recurrence_trigger__field_descriptors[4] =
+{
+  {
+    "rule",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, rule),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, start),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RecurrenceTrigger, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "exclusions",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Chime__V1__RecurrenceTrigger, n_exclusions),
+    offsetof(Chime__V1__RecurrenceTrigger, exclusions),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__recurrence_trigger__field_indices_by_name[] = {
+  3,   /* field[3] = exclusions */
+  0,   /* field[0] = rule */
+  1,   /* field[1] = start */
+  2,   /* field[2] = time_zone */
+};
+static const ProtobufCIntRange chime__v1__recurrence_trigger__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor chime__v1__recurrence_trigger__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RecurrenceTrigger",
+  "RecurrenceTrigger",
+  "Chime__V1__RecurrenceTrigger",
+  "chime.v1",
+  sizeof(Chime__V1__RecurrenceTrigger),
+  4,
+  chime__v1__recurrence_trigger__field_descriptors,
+  chime__v1__recurrence_trigger__field_indices_by_name,
+  1,  chime__v1__recurrence_trigger__number_ranges,
+  (ProtobufCMessageInit) chime__v1__recurrence_trigger__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[3] =
 {
   {
     "time_interval",
@@ -2389,15 +2646,28 @@ static const ProtobufCFieldDescriptor chime__v1__trigger__field_descriptors[2] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "recurrence",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__Trigger, kind_case),
+    offsetof(Chime__V1__Trigger, recurrence),
+    &chime__v1__recurrence_trigger__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__trigger__field_indices_by_name[] = {
   1,   /* field[1] = calendar */
+  2,   /* field[2] = recurrence */
   0,   /* field[0] = time_interval */
 };
 static const ProtobufCIntRange chime__v1__trigger__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor chime__v1__trigger__descriptor =
 {
@@ -2407,7 +2677,7 @@ const ProtobufCMessageDescriptor chime__v1__trigger__descriptor =
   "Chime__V1__Trigger",
   "chime.v1",
   sizeof(Chime__V1__Trigger),
-  2,
+  3,
   chime__v1__trigger__field_descriptors,
   chime__v1__trigger__field_indices_by_name,
   1,  chime__v1__trigger__number_ranges,

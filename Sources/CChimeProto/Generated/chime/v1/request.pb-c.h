@@ -25,9 +25,11 @@ typedef struct Chime__V1__AttachmentInfo Chime__V1__AttachmentInfo;
 typedef struct Chime__V1__NotificationContent Chime__V1__NotificationContent;
 typedef struct Chime__V1__AlertLocalization Chime__V1__AlertLocalization;
 typedef struct Chime__V1__TimeIntervalTrigger Chime__V1__TimeIntervalTrigger;
+typedef struct Chime__V1__RepeatEnd Chime__V1__RepeatEnd;
 typedef struct Chime__V1__DateComponents Chime__V1__DateComponents;
 typedef struct Chime__V1__CalendarTrigger Chime__V1__CalendarTrigger;
 typedef struct Chime__V1__MissedFirePolicy Chime__V1__MissedFirePolicy;
+typedef struct Chime__V1__RecurrenceTrigger Chime__V1__RecurrenceTrigger;
 typedef struct Chime__V1__Trigger Chime__V1__Trigger;
 typedef struct Chime__V1__NotificationRequest Chime__V1__NotificationRequest;
 typedef struct Chime__V1__PendingRequest Chime__V1__PendingRequest;
@@ -355,10 +357,38 @@ struct  Chime__V1__TimeIntervalTrigger
    */
   double seconds;
   protobuf_c_boolean repeats;
+  /*
+   * When a repeating trigger stops; unset: never.
+   */
+  Chime__V1__RepeatEnd *end;
 };
 #define CHIME__V1__TIME_INTERVAL_TRIGGER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__time_interval_trigger__descriptor) \
-    , 0, 0 }
+    , 0, 0, NULL }
+
+
+typedef enum {
+  CHIME__V1__REPEAT_END__UNTIL_SET__NOT_SET = 0,
+  CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__REPEAT_END__UNTIL_SET__CASE)
+} Chime__V1__RepeatEnd__UntilSetCase;
+
+/*
+ * The end of a repeating interval or calendar trigger: it fires at most `count` times (0: no
+ * limit), and not after `until`. The request leaves the pending list after its last fire.
+ */
+struct  Chime__V1__RepeatEnd
+{
+  ProtobufCMessage base;
+  uint32_t count;
+  Chime__V1__RepeatEnd__UntilSetCase until_set_case;
+  union {
+    int64_t until_unix_ms;
+  };
+};
+#define CHIME__V1__REPEAT_END__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__repeat_end__descriptor) \
+    , 0, CHIME__V1__REPEAT_END__UNTIL_SET__NOT_SET, {0} }
 
 
 typedef enum {
@@ -437,6 +467,12 @@ struct  Chime__V1__DateComponents
    * IANA name such as "Europe/Berlin"; empty means floating (the daemon's zone now).
    */
   char *time_zone;
+  /*
+   * Several weekdays (1 = Sunday ... 7 = Saturday), any of which matches ("weekday=mon-fri").
+   * Empty for none; a single day goes in `weekday`, and the two are never both set.
+   */
+  size_t n_weekdays;
+  int32_t *weekdays;
   Chime__V1__DateComponents__YearSetCase year_set_case;
   union {
     int32_t year;
@@ -484,7 +520,7 @@ struct  Chime__V1__DateComponents
 };
 #define CHIME__V1__DATE_COMPONENTS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__date_components__descriptor) \
-    , (char *)protobuf_c_empty_string, CHIME__V1__DATE_COMPONENTS__YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__DAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__HOUR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MINUTE_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__SECOND_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__YEAR_FOR_WEEK_OF_YEAR_SET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, 0,NULL, CHIME__V1__DATE_COMPONENTS__YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__DAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__HOUR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__MINUTE_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__SECOND_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEKDAY_ORDINAL_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_MONTH_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__WEEK_OF_YEAR_SET__NOT_SET, {0}, CHIME__V1__DATE_COMPONENTS__YEAR_FOR_WEEK_OF_YEAR_SET__NOT_SET, {0} }
 
 
 struct  Chime__V1__CalendarTrigger
@@ -494,10 +530,14 @@ struct  Chime__V1__CalendarTrigger
   protobuf_c_boolean repeats;
   Chime__V1__DstGapPolicy dst_gap;
   Chime__V1__DstOverlapPolicy dst_overlap;
+  /*
+   * When a repeating trigger stops; unset: never.
+   */
+  Chime__V1__RepeatEnd *end;
 };
 #define CHIME__V1__CALENDAR_TRIGGER__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__calendar_trigger__descriptor) \
-    , NULL, 0, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED }
+    , NULL, 0, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED, NULL }
 
 
 struct  Chime__V1__MissedFirePolicy
@@ -514,10 +554,42 @@ struct  Chime__V1__MissedFirePolicy
     , CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_UNSPECIFIED, 0 }
 
 
+/*
+ * An RFC 5545 recurrence rule (RRULE) with its start (DTSTART) and exclusions (EXDATE) as
+ * local wall times in `time_zone`, each kept as given. A wall time in a DST gap is read with
+ * the offset before the gap; one in an overlap fires at its first occurrence.
+ */
+struct  Chime__V1__RecurrenceTrigger
+{
+  ProtobufCMessage base;
+  /*
+   * "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1".
+   */
+  char *rule;
+  /*
+   * "2026-12-01T17:00" (or "20261201T170000"), no offset.
+   */
+  char *start;
+  /*
+   * IANA name such as "Europe/Berlin"; empty means floating (the daemon's zone now).
+   */
+  char *time_zone;
+  /*
+   * Wall times of occurrences that do not fire; they still count towards COUNT.
+   */
+  size_t n_exclusions;
+  char **exclusions;
+};
+#define CHIME__V1__RECURRENCE_TRIGGER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__recurrence_trigger__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
 typedef enum {
   CHIME__V1__TRIGGER__KIND__NOT_SET = 0,
   CHIME__V1__TRIGGER__KIND_TIME_INTERVAL = 1,
-  CHIME__V1__TRIGGER__KIND_CALENDAR = 2
+  CHIME__V1__TRIGGER__KIND_CALENDAR = 2,
+  CHIME__V1__TRIGGER__KIND_RECURRENCE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__TRIGGER__KIND__CASE)
 } Chime__V1__Trigger__KindCase;
 
@@ -531,6 +603,7 @@ struct  Chime__V1__Trigger
   union {
     Chime__V1__TimeIntervalTrigger *time_interval;
     Chime__V1__CalendarTrigger *calendar;
+    Chime__V1__RecurrenceTrigger *recurrence;
   };
 };
 #define CHIME__V1__TRIGGER__INIT \
@@ -965,6 +1038,25 @@ Chime__V1__TimeIntervalTrigger *
 void   chime__v1__time_interval_trigger__free_unpacked
                      (Chime__V1__TimeIntervalTrigger *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__RepeatEnd methods */
+void   chime__v1__repeat_end__init
+                     (Chime__V1__RepeatEnd         *message);
+size_t chime__v1__repeat_end__get_packed_size
+                     (const Chime__V1__RepeatEnd   *message);
+size_t chime__v1__repeat_end__pack
+                     (const Chime__V1__RepeatEnd   *message,
+                      uint8_t             *out);
+size_t chime__v1__repeat_end__pack_to_buffer
+                     (const Chime__V1__RepeatEnd   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RepeatEnd *
+       chime__v1__repeat_end__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__repeat_end__free_unpacked
+                     (Chime__V1__RepeatEnd *message,
+                      ProtobufCAllocator *allocator);
 /* Chime__V1__DateComponents methods */
 void   chime__v1__date_components__init
                      (Chime__V1__DateComponents         *message);
@@ -1021,6 +1113,25 @@ Chime__V1__MissedFirePolicy *
                       const uint8_t       *data);
 void   chime__v1__missed_fire_policy__free_unpacked
                      (Chime__V1__MissedFirePolicy *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__RecurrenceTrigger methods */
+void   chime__v1__recurrence_trigger__init
+                     (Chime__V1__RecurrenceTrigger         *message);
+size_t chime__v1__recurrence_trigger__get_packed_size
+                     (const Chime__V1__RecurrenceTrigger   *message);
+size_t chime__v1__recurrence_trigger__pack
+                     (const Chime__V1__RecurrenceTrigger   *message,
+                      uint8_t             *out);
+size_t chime__v1__recurrence_trigger__pack_to_buffer
+                     (const Chime__V1__RecurrenceTrigger   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RecurrenceTrigger *
+       chime__v1__recurrence_trigger__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__recurrence_trigger__free_unpacked
+                     (Chime__V1__RecurrenceTrigger *message,
                       ProtobufCAllocator *allocator);
 /* Chime__V1__Trigger methods */
 void   chime__v1__trigger__init
@@ -1279,6 +1390,9 @@ typedef void (*Chime__V1__AlertLocalization_Closure)
 typedef void (*Chime__V1__TimeIntervalTrigger_Closure)
                  (const Chime__V1__TimeIntervalTrigger *message,
                   void *closure_data);
+typedef void (*Chime__V1__RepeatEnd_Closure)
+                 (const Chime__V1__RepeatEnd *message,
+                  void *closure_data);
 typedef void (*Chime__V1__DateComponents_Closure)
                  (const Chime__V1__DateComponents *message,
                   void *closure_data);
@@ -1287,6 +1401,9 @@ typedef void (*Chime__V1__CalendarTrigger_Closure)
                   void *closure_data);
 typedef void (*Chime__V1__MissedFirePolicy_Closure)
                  (const Chime__V1__MissedFirePolicy *message,
+                  void *closure_data);
+typedef void (*Chime__V1__RecurrenceTrigger_Closure)
+                 (const Chime__V1__RecurrenceTrigger *message,
                   void *closure_data);
 typedef void (*Chime__V1__Trigger_Closure)
                  (const Chime__V1__Trigger *message,
@@ -1346,9 +1463,11 @@ extern const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__repeat_end__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__date_components__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__calendar_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__missed_fire_policy__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__recurrence_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor;
