@@ -54,6 +54,13 @@ enum DBusRecords {
       return [("interval", .double(i.seconds)), ("repeats", .boolean(i.repeats))]
     case .calendar(let c):
       return [("calendar", .vardict(calendar(c))), ("repeats", .boolean(c.repeats))]
+    case .recurrence(let r):
+      // The rule, start, zone and exclusions as they were given (scheduling one over D-Bus is
+      // not offered yet; a listing shows what the socket or the CLI scheduled).
+      var p: Pairs = [("rule", .string(r.ruleText)), ("start", .string(r.startText))]
+      if let zone = r.timeZone { p.append(("time-zone", .string(zone))) }
+      if !r.exclusionTexts.isEmpty { p.append(("exclude", .strings(r.exclusionTexts))) }
+      return [("recurrence", .vardict(p)), ("repeats", .boolean(true))]
     }
   }
 
@@ -66,6 +73,7 @@ enum DBusRecords {
       ("week-of-year", c.weekOfYear), ("year-for-week-of-year", c.yearForWeekOfYear),
     ]
     for case (let key, let value?) in ints { p.append((key, .int32(Int32(clamping: value)))) }
+    if let weekdays = c.weekdays { p.append(("weekdays", .array(element: "i", weekdays.map { .int32(Int32(clamping: $0)) }))) }
     if let zone = c.timeZone { p.append(("time-zone", .string(zone))) }
     p.append(("dst-gap", .string(t.dstGap == .skip ? "skip" : "next-valid")))
     p.append(("dst-overlap", .string(t.dstOverlap == .both ? "both" : "first")))
