@@ -26,6 +26,11 @@ def test_reflection_lists_and_describes_the_service(channel):
     assert "chime/v1/request.proto" in service_file.dependency
     # A message of the imported file, and a nested symbol's file.
     assert database.FindFileContainingSymbol("chime.v1.NotificationRequest").name == "chime/v1/request.proto"
+    # The health service chimed serves beside it is described too (grpcurl can call it).
+    assert "grpc.health.v1.Health" in database.get_services()
+    health = database.FindFileContainingSymbol("grpc.health.v1.Health")
+    assert health.name == "grpc/health/v1/health.proto"
+    assert {m.name for m in health.service[0].method} == {"Check", "Watch"}
 
 
 def test_reflection_v1_answers_too(channel):
@@ -38,7 +43,7 @@ def test_reflection_v1_answers_too(channel):
                 reflection_pb2.ServerReflectionRequest(file_by_filename="chime/v1/notification_center.proto"),
                 reflection_pb2.ServerReflectionRequest(file_containing_symbol="no.such.Symbol")]
     listed, by_name, missing = list(call(iter(requests), timeout=10))
-    assert [s.name for s in listed.list_services_response.service] == ["chime.v1.NotificationCenter"]
+    assert [s.name for s in listed.list_services_response.service] == ["chime.v1.NotificationCenter", "grpc.health.v1.Health"]
     files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in by_name.file_descriptor_response.file_descriptor_proto]
     assert [f.name for f in files] == ["chime/v1/notification_center.proto", "chime/v1/request.proto"]
     assert missing.error_response.error_code == grpc.StatusCode.NOT_FOUND.value[0]
