@@ -115,6 +115,24 @@ echo "ok   chime doctor shows the D-Bus API activatable, then served"
 out=$(as_host gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{"colour": <"red">}' 2>&1 || true)
 echo "$out" | grep -q "$name.Error.INVALID_ARGUMENT" || fail "unknown key: $out"
 echo "ok   gdbus: an unknown key is INVALID_ARGUMENT"
+# One-off calls name their app per call (app-id in the options): gdbus schedules, delivers at
+# once, lists, answers and reads a refusal; another app's call sees none of it.
+m="gdbus call --session -d $name -o $path -m $name"
+out=$(as_host $m.Add tea-gdbus "{'title': <'Tea'>}" "{'interval': <600.0>}" "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'identifier': <'tea-gdbus'>" && echo "$out" | grep -q "'next-fire': <int64" || fail "gdbus Add: $out"
+out=$(as_host $m.Add now-gdbus "{'title': <'Now'>}" "{}" "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'delivered-at'" || fail "gdbus Add at once: $out"
+out=$(as_host $m.GetPending "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'identifier': <'tea-gdbus'>" || fail "gdbus GetPending: $out"
+out=$(as_host $m.GetPending "{'app-id': <'org.example.other'>}")
+[ "$out" = "(@aa{sv} [],)" ] || fail "another app's GetPending: $out"
+out=$(as_host $m.Respond now-gdbus "" "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'removed'" || fail "gdbus Respond: $out"
+out=$(as_host $m.Add bad "{'title': <'x'>}" "{'interval': <1.0>, 'repeats': <true>}" "{'app-id': <'org.example.gdbus'>}" 2>&1 || true)
+echo "$out" | grep -q "$name.Error.INVALID_INTERVAL" || fail "gdbus refusal: $out"
+out=$(as_host $m.GetPending "{'app-id': <'not an id'>}" 2>&1 || true)
+echo "$out" | grep -q "$name.Error.INVALID_APP_ID" || fail "gdbus bad app-id: $out"
+echo "ok   gdbus schedules, lists, answers and reads refusals with app-id per call"
 
 CHIME_TEST_PROC=$tmp/proc CHIME_REPO=$repo CHIME_TEST_TMP=$tmp timeout 120 "$python" "$here/dbus_api_test.py"
 

@@ -7,11 +7,26 @@ import ChimeWire
 extension DBusFace {
   func run(_ request: DBusRequest, peer: DBusPeer, confined: String?) {
     if request.member == "Register" { return register(request, peer: peer, confined: confined) }
-    guard let app = peer.app else {
-      return answer(request, .failure(ChimeError(.appNotRegistered,
-        "call Register(app_id, {}) first on this connection: chimed needs to know which app is calling", field: "app_id")))
+    let r: DBusRequest
+    let app: String
+    do throws(ChimeError) {
+      let perCall: String?
+      (r, perCall) = try Self.takingAppID(request)
+      if let perCall {
+        try AppID.validate(perCall)
+        if let registered = peer.app, registered != perCall {
+          throw ChimeError(.appIDMismatch, "this connection registered as \(registered); it may not act as \(perCall)", field: "options.app-id")
+        }
+      }
+      guard let named = perCall ?? peer.app else {
+        throw ChimeError(.appNotRegistered,
+                         "call Register(app_id, {}) first on this connection, or give app-id in the call's options: chimed needs to know which app is calling",
+                         field: "app_id")
+      }
+      app = named
+    } catch {
+      return answer(request, .failure(error))
     }
-    let r = request
     do throws(ChimeError) {
       switch r.member {
       case "Add":
@@ -59,6 +74,35 @@ extension DBusFace {
     } catch {
       answer(r, .failure(error))
     }
+  }
+
+  /// Where each method that takes an options dictionary has it.
+  private static let optionsIndex: [String: Int] = [
+    "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1,
+  ]
+
+  /// `request` without the `app-id` key of its options, and that key's value: a one-off caller
+  /// (gdbus, busctl: a connection per call) names its app per call, as a socket call does in
+  /// its header. The sandbox rule still holds (the router's check), and a registered connection
+  /// may name only the app it registered as.
+  static func takingAppID(_ request: DBusRequest) throws(ChimeError) -> (DBusRequest, String?) {
+    guard let index = optionsIndex[request.member], index < request.arguments.count,
+          case .array("{sv}", let entries) = request.arguments[index] else { return (request, nil) }
+    var app: String?
+    var kept: [BusValue] = []
+    for entry in entries {
+      guard case .entry(.string("app-id", _), .variant(let value)) = entry else {
+        kept.append(entry)
+        continue
+      }
+      guard app == nil else { throw ChimeError(.invalidArgument, "the key \"app-id\" is given twice", field: "options.app-id") }
+      guard case .string(let named, "s") = value else { throw BusDictionary.wrongType("options.app-id", want: "s", got: value) }
+      app = named
+    }
+    guard app != nil else { return (request, nil) }
+    var arguments = request.arguments
+    arguments[index] = .array(element: "{sv}", kept)
+    return (DBusRequest(message: request.message, sender: request.sender, member: request.member, arguments: arguments), app)
   }
 
   /// `Register(s app_id, a{sv} options)`: names the connection's app, once. A sandboxed peer is
