@@ -5,7 +5,7 @@
 // as their own modules with `swiftc -sanitize=fuzzer,address`, the generated protobuf-c code with
 // `clang -fsanitize=fuzzer-no-link,address`, and this file is linked with them, with
 // Sources/ChimeStore/Internal/PageToken.swift (page tokens come back from clients) and the wire
-// tests' Fixtures.swift (seed values). CHIME_FUZZ_TARGET picks one of `frame`, `requests`,
+// tests' FullValues.swift (seed values). CHIME_FUZZ_TARGET picks one of `frame`, `requests`,
 // `records`. With CHIME_FUZZ_WRITE_SEEDS=DIR the binary writes the seed corpora to DIR/<target>/
 // and exits (see Fuzz/README.md).
 // Any trap (overflow, out-of-bounds index, force unwrap, a failed `require`) or sanitizer
@@ -219,7 +219,7 @@ func roundTrip<T: Equatable>(_ name: String, _ bytes: [UInt8], _ decode: ([UInt8
 /// Every request decode chimed runs on a client's payload (Calls.swift), picked by the first byte.
 let requestCodecs: [Codec] = [
   Codec("AddRequest", decode: WireCodec.decodeAddRequest, encode: WireCodec.encodeAddRequest,
-        samples: { [Fixtures.fullRequest(), Fixtures.minimalRequest] }),
+        samples: { [FullValues.fullRequest(), FullValues.minimalRequest] }),
   Codec("PageRequest", check: { bytes in
     roundTrip("PageRequest", bytes, WireCodec.decodePageRequest, WireCodec.encodePageRequest)
     // The store reads the token a client sends back.
@@ -237,11 +237,11 @@ let requestCodecs: [Codec] = [
   Codec("SubscribeRequest", decode: WireCodec.decodeSubscribeRequest, encode: WireCodec.encodeSubscribeRequest(after:),
         samples: { [41, nil, 0] }),
   Codec("NextTriggerDatesRequest", decode: WireCodec.decodeNextTriggerDatesRequest, encode: WireCodec.encodeNextTriggerDatesRequest,
-        samples: { [WireCodec.NextTriggerDatesRequest(trigger: Fixtures.fullRequest().trigger, after: Instant(unixMillis: 5), count: 3)] }),
+        samples: { [WireCodec.NextTriggerDatesRequest(trigger: FullValues.fullRequest().trigger, after: Instant(unixMillis: 5), count: 3)] }),
   Codec("SetCategoriesRequest", decode: WireCodec.decodeSetCategoriesRequest, encode: WireCodec.encodeSetCategoriesRequest,
-        samples: { [[Fixtures.fullCategory(), Fixtures.minimalCategory]] }),
+        samples: { [[FullValues.fullCategory(), FullValues.minimalCategory]] }),
   Codec("RespondRequest", decode: WireCodec.decodeRespondRequest, encode: WireCodec.encodeRespondRequest,
-        samples: { [Fixtures.fullResponse(), NotificationResponse(notificationIdentifier: "n")] }),
+        samples: { [FullValues.fullResponse(), NotificationResponse(notificationIdentifier: "n")] }),
   Codec("RegisterExtensionRequest", decode: WireCodec.decodeRegisterExtensionRequest, encode: WireCodec.encodeRegisterExtensionRequest,
         samples: { [ExtensionRegistration(extensionIdentifier: "e", categoryIdentifiers: ["a"], attributes: ExtensionAttributes(
           initialContentSizeRatio: 0.5, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
@@ -265,7 +265,7 @@ let requestCodecs: [Codec] = [
   Codec("PushRequest", decode: WireCodec.decodePushRequest, encode: WireCodec.encodePushRequest,
         samples: { [PushSubmission(payload: Array(#"{"aps":{"alert":"x"}}"#.utf8), identifier: "collapse")] }),
   Codec("AnswerServiceRequest", decode: WireCodec.decodeAnswerServiceRequest, encode: WireCodec.encodeAnswerServiceRequest,
-        samples: { [ServiceAnswerRequest(extensionIdentifier: "svc", requestID: 42, answer: .content(Fixtures.fullRequest().content)),
+        samples: { [ServiceAnswerRequest(extensionIdentifier: "svc", requestID: 42, answer: .content(FullValues.fullRequest().content)),
                     ServiceAnswerRequest(extensionIdentifier: "svc", requestID: 1, answer: .failed("no network"))] }),
   Codec("NotificationSettings", decode: WireCodec.decodeNotificationSettings, encode: WireCodec.encodeNotificationSettings,
         samples: { [NotificationSettings(status: .provisional, alert: true, sound: false, badge: true, criticalAlert: true,
@@ -277,13 +277,13 @@ let requestCodecs: [Codec] = [
 /// by the first byte.
 let recordCodecs: [Codec] = [
   Codec("PendingRequest", decode: WireCodec.decodePendingRequest, encode: WireCodec.encodePendingRequest,
-        samples: { [Fixtures.fullPending(), Fixtures.minimalPending] }),
+        samples: { [FullValues.fullPending(), FullValues.minimalPending] }),
   Codec("DeliveredNotification", decode: WireCodec.decodeDeliveredNotification, encode: WireCodec.encodeDeliveredNotification,
-        samples: { [Fixtures.fullDelivered(), Fixtures.minimalDelivered] }),
+        samples: { [FullValues.fullDelivered(), FullValues.minimalDelivered] }),
   Codec("Category", decode: WireCodec.decodeCategory, encode: WireCodec.encodeCategory,
-        samples: { [Fixtures.fullCategory(), Fixtures.minimalCategory] }),
+        samples: { [FullValues.fullCategory(), FullValues.minimalCategory] }),
   Codec("Event", decode: WireCodec.decodeEvent, encode: WireCodec.encodeEvent,
-        samples: { [Fixtures.fullEvent(), Event(cursor: 3, at: Instant(unixMillis: 1_000), kind: .badgeChanged, identifiers: ["t"], badgeCount: 0)] }),
+        samples: { [FullValues.fullEvent(), Event(cursor: 3, at: Instant(unixMillis: 1_000), kind: .badgeChanged, identifiers: ["t"], badgeCount: 0)] }),
   Codec("AppLayout", decode: WireCodec.decodeAppLayout, encode: WireCodec.encodeAppLayout,
         samples: { [AppLayout(appID: "org.example.tea", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")] }),
   // `app.groups` is a JSON array of strings; ChimeDatabase.layout(from:) decodes it like this.
@@ -339,7 +339,7 @@ func writeSeeds(to dir: String) {
       }
     }
   }
-  let add = (try? WireCodec.encodeAddRequest(Fixtures.fullRequest())) ?? []
+  let add = (try? WireCodec.encodeAddRequest(FullValues.fullRequest())) ?? []
   let frames: [Frame] = [
     .call(id: 1, CallHeader(method: Method.add.rawValue, appID: "org.example.tea", deadline: Instant(unixMillis: 1_700_000_000_000)), payload: add),
     .call(id: 2, CallHeader(method: Method.getPending.rawValue, appID: "org.example.tea"), payload: [8, 7]),

@@ -118,7 +118,7 @@ if [ $need_wire -eq 1 ]; then
     fi
   done
   entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
-         "$root/Tests/ChimeWireTests/Support/Fixtures.swift" "$here/DBusFuzz.swift")
+         "$root/Tests/ChimeTestSupport/FullValues.swift" "$here/DBusFuzz.swift")
   # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
   for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
   if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "${objects[@]}"; then
