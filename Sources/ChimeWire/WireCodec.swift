@@ -323,6 +323,7 @@ public enum WireCodec {
     case .subscribed: CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED
     case .badgeChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED
     case .presentationFailed: CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED
+    case .pendingFinished: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED
     }
   }
 
@@ -339,6 +340,7 @@ public enum WireCodec {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED: .subscribed
     case CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED: .badgeChanged
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED: .presentationFailed
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED: .pendingFinished
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

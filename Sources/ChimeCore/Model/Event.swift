@@ -17,6 +17,9 @@ public struct Event: Hashable, Sendable, Codable {
     case badgeChanged = 10
     /// A presenter could not show or sound a delivery (which stands); `note` says why. Live only.
     case presentationFailed = 11
+    /// A repeating request left the pending list after its last fire (its end was reached, or
+    /// its trigger has no later date).
+    case pendingFinished = 12
 
     public var name: String {
       switch self {
@@ -31,6 +34,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .subscribed: "subscribed"
       case .badgeChanged: "badge-changed"
       case .presentationFailed: "presentation-failed"
+      case .pendingFinished: "pending-finished"
       }
     }
   }

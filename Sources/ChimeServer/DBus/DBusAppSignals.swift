@@ -45,7 +45,8 @@ final class DBusAppSignals {
       guard let response = event.response else { return nil }
       return ("Response", [.string(response.notificationIdentifier), .string(response.actionIdentifier),
                            .vardict(DBusRecords.responseDetails(response))])
-    case .pendingRemoved:
+    case .pendingRemoved, .pendingFinished:
+      // A repeating request that ended left the pending list as a removed one did.
       return ("PendingRemoved", [.strings(event.identifiers)])
     case .badgeChanged:
       return ("BadgeChanged", [.int32(Int32(clamping: event.badgeCount ?? 0))])

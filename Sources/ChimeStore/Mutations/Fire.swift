@@ -4,7 +4,8 @@ import GRDB
 /// Carries out a planned fire of the pending row it was planned from: records the delivered
 /// notification with the snapshot of its category taken in this transaction (event
 /// `.delivered`, with `note`) or the skip (event `.missedSkipped`), then
-/// advances a repeating request to `next` (`fire_count` + 1) or removes it. When the row
+/// advances a repeating request to `next` (`fire_count` + 1) or removes it (a repeating one
+/// that ended with a `.pendingFinished` event). When the row
 /// changed since it was read (replaced, removed, fired), nothing happens: the outcome is
 /// `.stale`.
 public struct Fire: Mutation {
@@ -19,6 +20,9 @@ public struct Fire: Mutation {
   public var revision: PendingRevision
   public var delivery: Delivery
   public var next: Instant?
+  /// A repeating request whose trigger has no fire after this one: it leaves the pending list
+  /// with a `.pendingFinished` event.
+  public var finished: Bool
   /// When the fire was seen.
   public var at: Instant
   /// The badge count a delivery sets (decided by `DeliveryShape`), or nil to leave it.
@@ -30,6 +34,7 @@ public struct Fire: Mutation {
     key = row.key
     revision = row.revision
     next = plan.next
+    finished = plan.next == nil && row.pending.request.trigger?.repeats == true
     at = now
     switch plan.delivery {
     case .deliver(let missed):
@@ -85,6 +90,10 @@ public struct Fire: Mutation {
     } else {
       _ = try t.delete(.pending, app: key.app, identifier: key.identifier)
       try t.store.releaseAttachments(.pending, app: key.app, identifier: key.identifier, db: t.db)
+      if finished {
+        events.append(try t.append(Event(at: at, kind: .pendingFinished, identifiers: [key.identifier],
+                                         note: "the last fire of a repeating request"), app: key.app))
+      }
     }
     let discarded = try t.store.collectAttachments(app: key.app, identifier: key.identifier, db: t.db)
     return .fired(events: events, delivered: delivered, next: nextKey, discardedFiles: discarded)

@@ -91,6 +91,26 @@ import Testing
     #expect(try await client.allPending().count == 1)
     d.advance(seconds: 60)
     _ = try await nextEvent(&events) { $0.kind == .delivered }
+    // The last fire says so: the request left the pending list because it ended.
+    let finished = try await nextEvent(&events) { $0.kind != .badgeChanged }
+    #expect(finished.kind == .pendingFinished && finished.identifiers == ["twice"], "\(finished)")
     #expect(try await client.allPending().isEmpty)
+  }
+
+  @Test(arguments: Transport.allCases) func aOneShotFireIsNotAFinishedRepeatingRequest(over transport: Transport) async throws {
+    let d = try InProcessDaemon(clock: ManualWallClock(Self.saturdayNoon))
+    let client = try d.client(over: transport)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await client.add(NotificationRequest(identifier: "once", content: NotificationContent(title: "1x"),
+                                                 trigger: .timeInterval(TimeIntervalTrigger(seconds: 60))))
+    _ = try await client.add(NotificationRequest(identifier: "later", content: NotificationContent(title: "later"),
+                                                 trigger: .timeInterval(TimeIntervalTrigger(seconds: 120))))
+    d.advance(seconds: 60)
+    _ = try await nextEvent(&events) { $0.kind == .delivered }
+    d.advance(seconds: 60)
+    // The next event after the one-shot's delivery is the other one's: no pending-finished.
+    let next = try await nextEvent(&events) { $0.kind != .badgeChanged && $0.kind != .pendingAdded }
+    #expect(next.kind == .delivered && next.identifiers == ["later"], "\(next)")
   }
 }

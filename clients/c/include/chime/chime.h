@@ -360,6 +360,7 @@ enum chime_event_kind {
   CHIME_EVENT_SUBSCRIBED = 9, /* the stream is live */
   CHIME_EVENT_BADGE_CHANGED = 10,
   CHIME_EVENT_PRESENTATION_FAILED = 11,
+  CHIME_EVENT_PENDING_FINISHED = 12, /* a repeating request's last fire: it left the pending list */
 };
 int chime_event_kind(const chime_event *event);
 uint64_t chime_event_cursor(const chime_event *event); /* resume after it with chime_subscribe */

@@ -93,7 +93,12 @@ typedef enum _Chime__V1__EventKind {
    * A presenter could not show or sound a delivered notification (the delivery stands);
    * Event.note says which presenter and why. Live only: not stored, not replayed.
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED = 11
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED = 11,
+  /*
+   * A repeating request left the pending list after its last fire (its count or until was
+   * reached, or its trigger has no later date).
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
