@@ -43,7 +43,7 @@ _INTERRUPTION_LEVELS = {
 
 _DATE_COMPONENTS = ("year", "month", "day", "hour", "minute", "second", "weekday",
                     "weekday_ordinal", "week_of_month", "week_of_year", "year_for_week_of_year",
-                    "time_zone")
+                    "time_zone", "weekdays")
 
 
 def default_socket_path(environ: Optional[Mapping[str, str]] = None) -> str:
@@ -182,6 +182,12 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
                          in_seconds: Optional[float] = None,
                          calendar: Optional[Mapping[str, Any]] = None,
                          repeats: bool = False,
+                         rrule: Optional[str] = None,
+                         start: str = "",
+                         time_zone: str = "",
+                         exclusions: Iterable[str] = (),
+                         until: Optional[datetime] = None,
+                         count: Optional[int] = None,
                          sound: Union[None, str, request_pb2.Sound] = None,
                          badge: Optional[int] = None,
                          user_info: Optional[Mapping[str, Any]] = None,
@@ -195,13 +201,20 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
 
     Trigger: ``in_seconds`` (a time interval; ``repeats`` needs >= 60), or ``calendar``, a
     mapping of DateComponents fields (``{"hour": 9, "minute": 30, "time_zone":
-    "Europe/Berlin"}``), or neither: the request is delivered at once. ``sound`` is "default",
+    "Europe/Berlin"}``; ``"weekdays": [2, 3, 4, 5, 6]`` for Monday to Friday), or ``rrule``, an
+    RFC 5545 rule (``"FREQ=MONTHLY;BYDAY=-1FR"``) with ``start`` (a local wall time such as
+    ``"2026-12-01T17:00"``), ``time_zone`` (empty: floating) and ``exclusions`` (local wall
+    times), or none: the request is delivered at once. A repeating interval or calendar trigger
+    may end: ``until`` (a datetime, no fire after it) and ``count`` (at most that many fires).
+    ``sound`` is "default",
     "none", a sound file name, or a chime.v1.Sound. ``user_info`` is encoded as JSON.
     ``attachments`` are file paths (moved into chimed's store when the request is accepted;
     copied when inside the app's bundle) or chime.v1.Attachment messages with options.
     """
-    if in_seconds is not None and calendar is not None:
-        raise ValueError("give in_seconds or calendar, not both")
+    if sum(x is not None for x in (in_seconds, calendar, rrule)) > 1:
+        raise ValueError("give one of in_seconds, calendar and rrule")
+    if (until is not None or count is not None) and not (repeats and (in_seconds is not None or calendar is not None)):
+        raise ValueError("until and count end a repeating interval or calendar trigger (repeats=True)")
     content = request_pb2.NotificationContent(title=title, subtitle=subtitle, body=body,
                                               category_identifier=category,
                                               thread_identifier=thread)
@@ -227,6 +240,12 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     if in_seconds is not None:
         request.trigger.time_interval.seconds = float(in_seconds)
         request.trigger.time_interval.repeats = repeats
+        _set_end(request.trigger.time_interval, until, count)
+    elif rrule is not None:
+        request.trigger.recurrence.rule = rrule
+        request.trigger.recurrence.start = start
+        request.trigger.recurrence.time_zone = time_zone
+        request.trigger.recurrence.exclusions.extend(exclusions)
     elif calendar is not None:
         unknown = set(calendar) - set(_DATE_COMPONENTS)
         if unknown:
@@ -234,11 +253,22 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
         components = request.trigger.calendar.components
         components.SetInParent()  # an empty set of components is still a calendar trigger
         for name, value in calendar.items():
-            setattr(components, name, value)
+            if name == "weekdays":
+                components.weekdays.extend(value)
+            else:
+                setattr(components, name, value)
         request.trigger.calendar.repeats = repeats
+        _set_end(request.trigger.calendar, until, count)
     elif repeats:
         raise ValueError("repeats needs a trigger (in_seconds or calendar)")
     return request
+
+
+def _set_end(trigger: Any, until: Optional[datetime], count: Optional[int]) -> None:
+    if until is not None:
+        trigger.end.until_unix_ms = int(until.timestamp() * 1000)
+    if count is not None:
+        trigger.end.count = count
 
 
 _END: Any = object()  # what a subscription's queue receives when the stream ended normally
@@ -789,6 +819,34 @@ class Client:
         for name, value in switches.items():
             setattr(request, name, bool(value))
         return Settings.from_pb(self.call("SetAppSettings", request, nc_pb2.NotificationSettings))
+
+    def do_not_disturb(self) -> nc_pb2.DoNotDisturbState:
+        """The user's Do Not Disturb setting and whether it is on now (``active``, ``source``,
+        ``until_unix_ms`` or ``next_start_unix_ms``)."""
+        return self.call("GetDoNotDisturb", nc_pb2.Empty(), nc_pb2.DoNotDisturbState)
+
+    def set_do_not_disturb(self, *, on: Optional[bool] = None, until: Optional[datetime] = None,
+                           schedule: Optional[tuple[int, int]] = None, days: Iterable[int] = (),
+                           clear_schedule: bool = False) -> nc_pb2.DoNotDisturbState:
+        """The user's call: switches Do Not Disturb on by hand (``on=True``, until ``until`` when
+        given) or off (``on=False``; a scheduled window still applies), sets the daily window
+        ``schedule=(start_minute, end_minute)`` (minutes after midnight, floating wall time; an
+        end at or before the start is the next day) on ``days`` (0 Monday ... 6 Sunday; none:
+        every day), or clears it. A part left out is unchanged. Raises ChimeError
+        ``INVALID_DND_SCHEDULE``, ``INVALID_DND_DAYS`` or ``DND_UNTIL_IN_PAST``."""
+        request = nc_pb2.SetDoNotDisturbRequest()
+        if on is not None:
+            request.manual_on = on
+        if until is not None:
+            request.manual_until_unix_ms = int(until.timestamp() * 1000)
+        if schedule is not None and clear_schedule:
+            raise ValueError("give schedule or clear_schedule, not both")
+        if schedule is not None:
+            request.schedule.start_minute, request.schedule.end_minute = schedule
+            request.schedule.days = sum(1 << day for day in set(days))
+        elif clear_schedule:
+            request.clear_schedule = True
+        return self.call("SetDoNotDisturb", request, nc_pb2.DoNotDisturbState)
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -44,12 +44,17 @@ def _trigger_fields(request: request_pb2.NotificationRequest) -> dict[str, Any]:
     kind = trigger.WhichOneof("kind")
     if kind == "time_interval":
         return {"interval_seconds": trigger.time_interval.seconds, "calendar": None,
-                "repeats": trigger.time_interval.repeats}
+                "repeats": trigger.time_interval.repeats, "recurrence": None}
     if kind == "calendar":
         components = trigger.calendar.components
-        calendar = {f.name: value for f, value in components.ListFields()}
-        return {"interval_seconds": None, "calendar": calendar, "repeats": trigger.calendar.repeats}
-    return {"interval_seconds": None, "calendar": None, "repeats": False}
+        # A repeated field (weekdays) as a list; the others are scalars.
+        calendar = {f.name: value if isinstance(value, (int, str)) else list(value) for f, value in components.ListFields()}
+        return {"interval_seconds": None, "calendar": calendar, "repeats": trigger.calendar.repeats, "recurrence": None}
+    if kind == "recurrence":
+        r = trigger.recurrence
+        recurrence = {"rule": r.rule, "start": r.start, "time_zone": r.time_zone, "exclusions": list(r.exclusions)}
+        return {"interval_seconds": None, "calendar": None, "repeats": True, "recurrence": recurrence}
+    return {"interval_seconds": None, "calendar": None, "repeats": False, "recurrence": None}
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,8 @@ class Pending(_Raw):
     repeats: bool
     interval_seconds: Optional[float]
     calendar: Optional[dict[str, Any]]
+    # A recurrence rule trigger as given: rule, start, time_zone, exclusions.
+    recurrence: Optional[dict[str, Any]]
     fire_count: int
     raw: request_pb2.PendingRequest = field(repr=False, compare=False)
 

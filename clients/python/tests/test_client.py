@@ -304,3 +304,35 @@ def test_daemon_shutdown_ends_streams(own_daemon):
         with pytest.raises(ChimeError) as caught:
             chime.pending()
         assert caught.value.code == Code.UNAVAILABLE
+
+
+def test_weekday_sets_recurrence_rules_and_ends(client):
+    weekdays = client.add("workdays", title="Work", calendar={"hour": 9, "weekdays": [2, 3, 4, 5, 6]}, repeats=True,
+                          count=10)
+    assert weekdays.calendar["weekdays"] == [2, 3, 4, 5, 6] and weekdays.repeats
+    assert weekdays.raw.request.trigger.calendar.end.count == 10
+    rule = client.add("last-friday", title="Report", rrule="FREQ=MONTHLY;BYDAY=-1FR", start="2026-12-01T17:00",
+                      time_zone="Europe/Berlin", exclusions=["2026-12-25T17:00"])
+    assert rule.recurrence == {"rule": "FREQ=MONTHLY;BYDAY=-1FR", "start": "2026-12-01T17:00",
+                               "time_zone": "Europe/Berlin", "exclusions": ["2026-12-25T17:00"]}
+    listed = {p.identifier: p for p in client.pending()}
+    assert listed["last-friday"].recurrence["rule"] == "FREQ=MONTHLY;BYDAY=-1FR"
+    with pytest.raises(ChimeError) as refused:
+        client.add("bad-rule", title="x", rrule="FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO", start="2026-12-01T17:00")
+    assert refused.value.reason == "INVALID_RECURRENCE_RULE" and "BYSETPOS" in str(refused.value)
+    with pytest.raises(ValueError):
+        client.add("no-end-without-repeats", title="x", in_seconds=60, count=2)
+
+
+def test_do_not_disturb_on_until_and_off(client):
+    from datetime import datetime, timedelta, timezone
+
+    until = datetime.now(timezone.utc) + timedelta(hours=1)
+    state = client.set_do_not_disturb(on=True, until=until)
+    assert state.active and state.source == nc.DO_NOT_DISTURB_SOURCE_MANUAL
+    assert abs(state.until_unix_ms - int(until.timestamp() * 1000)) < 1000
+    assert client.do_not_disturb().active
+    with pytest.raises(ChimeError) as refused:
+        client.set_do_not_disturb(schedule=(22 * 60, 22 * 60))
+    assert refused.value.reason == "INVALID_DND_SCHEDULE"
+    assert not client.set_do_not_disturb(on=False).active
