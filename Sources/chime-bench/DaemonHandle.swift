@@ -42,9 +42,15 @@ struct DaemonHandle {
   }
 
   /// Resident set size from /proc, in KiB.
-  func residentKiB() -> Int {
+  func residentKiB() -> Int { statusKiB("VmRSS:") }
+
+  /// The anonymous part of it (heap, stacks, SQLite's caches: what chimed holds of its own), in
+  /// KiB; the rest is file-backed (the executable's pages it has touched, shared and clean).
+  func anonymousKiB() -> Int { statusKiB("RssAnon:") }
+
+  private func statusKiB(_ field: String) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(field) {
       return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
     return 0
