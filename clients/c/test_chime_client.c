@@ -647,6 +647,57 @@ static void test_calendar_and_next_dates(void) {
   chime_close(c);
 }
 
+/* Weekday sets, ends on repeating triggers and recurrence rules, as the daemon stores them. */
+static void test_weekdays_ends_and_recurrence(void) {
+  chime_client *c = connect_app("org.example.ctest.recurrence");
+  if (c == NULL) return;
+  chime_request *workdays = standup("workdays", 0);
+  const int32_t monday_to_friday[] = {2, 3, 4, 5, 6};
+  CHECK_OK(chime_request_set_weekdays(workdays, monday_to_friday, 5), st);
+  CHECK_OK(chime_request_set_end(workdays, 0, 10), st);
+  chime_notification *added = NULL;
+  CHECK_OK(chime_add(c, workdays, &added, st), st);
+  const Chime__V1__PendingRequest *stored = added != NULL ? chime_notification_pending_message(added) : NULL;
+  CHECK(stored != NULL && stored->request->trigger->calendar->components->n_weekdays == 5);
+  CHECK(stored != NULL && stored->request->trigger->calendar->end != NULL && stored->request->trigger->calendar->end->count == 10);
+  chime_notification_free(added);
+  chime_request_free(workdays);
+
+  chime_request *report = chime_request_new("last-friday");
+  CHECK_OK(chime_request_set_title(report, "Report"), st);
+  CHECK(chime_request_add_exclusion(report, "2026-12-25T17:00") == CHIME_INVALID_ARGUMENT); /* no rule yet */
+  chime_request_free(report);
+  report = chime_request_new("last-friday");
+  CHECK_OK(chime_request_set_title(report, "Report"), st);
+  CHECK_OK(chime_request_set_recurrence(report, "FREQ=MONTHLY;BYDAY=-1FR", "2026-12-01T17:00", "Europe/Berlin"), st);
+  CHECK_OK(chime_request_add_exclusion(report, "2026-12-25T17:00"), st);
+  CHECK_OK(chime_request_add_exclusion(report, "2027-01-29T17:00"), st);
+  CHECK(chime_request_set_end(report, 0, 3) == CHIME_INVALID_ARGUMENT); /* a rule ends by COUNT or UNTIL */
+  chime_request_free(report);
+  report = chime_request_new("last-friday");
+  CHECK_OK(chime_request_set_title(report, "Report"), st);
+  CHECK_OK(chime_request_set_recurrence(report, "FREQ=MONTHLY;BYDAY=-1FR", "2026-12-01T17:00", "Europe/Berlin"), st);
+  CHECK_OK(chime_request_add_exclusion(report, "2026-12-25T17:00"), st);
+  CHECK_OK(chime_add(c, report, &added, st), st);
+  CHECK(added != NULL && chime_notification_trigger_kind(added) == CHIME_TRIGGER_RECURRENCE);
+  stored = added != NULL ? chime_notification_pending_message(added) : NULL;
+  CHECK(stored != NULL && stored->request->trigger->recurrence->n_exclusions == 1);
+  if (stored != NULL) {
+    CHECK_STR(stored->request->trigger->recurrence->rule, "FREQ=MONTHLY;BYDAY=-1FR");
+    CHECK_STR(stored->request->trigger->recurrence->exclusions[0], "2026-12-25T17:00");
+  }
+  chime_notification_free(added);
+  chime_request_free(report);
+
+  chime_request *bad = chime_request_new("bad-rule");
+  CHECK_OK(chime_request_set_title(bad, "x"), st);
+  CHECK_OK(chime_request_set_recurrence(bad, "FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO", "2026-12-01T17:00", NULL), st);
+  CHECK(chime_add(c, bad, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_RECURRENCE_RULE");
+  chime_request_free(bad);
+  chime_close(c);
+}
+
 static void test_attachments_and_sounds(void) {
   chime_client *c = connect_app("org.example.ctest.content");
   if (c == NULL) return;
@@ -1435,6 +1486,7 @@ int main(void) {
   run("categories set, get, refused", test_categories);
   run("responses and their refusals", test_respond);
   run("calendar trigger and next trigger dates", test_calendar_and_next_dates);
+  run("weekday sets, ends and recurrence rules", test_weekdays_ends_and_recurrence);
   run("attachments and sounds in add", test_attachments_and_sounds);
   run("delivered pages and removal", test_delivered_calls);
   run("subscribe: live, resume cursor, stop", test_subscribe_live_resume_stop);

@@ -103,6 +103,9 @@ int chime_notification_trigger_kind(const chime_notification *n) {
   if (t != NULL && t->kind_case == CHIME__V1__TRIGGER__KIND_CALENDAR && t->calendar != NULL) {
     return CHIME_TRIGGER_CALENDAR;
   }
+  if (t != NULL && t->kind_case == CHIME__V1__TRIGGER__KIND_RECURRENCE && t->recurrence != NULL) {
+    return CHIME_TRIGGER_RECURRENCE;
+  }
   return CHIME_TRIGGER_NONE;
 }
 
@@ -116,6 +119,8 @@ bool chime_notification_repeats(const chime_notification *n) {
     return trigger_of(n)->time_interval->repeats;
   case CHIME_TRIGGER_CALENDAR:
     return trigger_of(n)->calendar->repeats;
+  case CHIME_TRIGGER_RECURRENCE:
+    return true; /* a rule repeats by its nature (it may end by COUNT or UNTIL) */
   default:
     return false;
   }

@@ -245,9 +245,12 @@ static Chime__V1__Trigger *replace_trigger(chime_request *request, Chime__V1__Tr
   Chime__V1__TimeIntervalTrigger *interval = NULL;
   Chime__V1__CalendarTrigger *calendar = NULL;
   Chime__V1__DateComponents *components = NULL;
+  Chime__V1__RecurrenceTrigger *recurrence = NULL;
   bool made = trigger != NULL;
   if (made && kind == CHIME__V1__TRIGGER__KIND_TIME_INTERVAL) {
     made = (interval = malloc(sizeof *interval)) != NULL;
+  } else if (made && kind == CHIME__V1__TRIGGER__KIND_RECURRENCE) {
+    made = (recurrence = malloc(sizeof *recurrence)) != NULL;
   } else if (made) {
     made = (calendar = malloc(sizeof *calendar)) != NULL && (components = malloc(sizeof *components)) != NULL;
   }
@@ -256,6 +259,7 @@ static Chime__V1__Trigger *replace_trigger(chime_request *request, Chime__V1__Tr
     free(interval);
     free(calendar);
     free(components);
+    free(recurrence);
     note(request, CHIME_RESOURCE_EXHAUSTED);
     return NULL;
   }
@@ -264,6 +268,9 @@ static Chime__V1__Trigger *replace_trigger(chime_request *request, Chime__V1__Tr
   if (interval != NULL) {
     chime__v1__time_interval_trigger__init(interval);
     trigger->time_interval = interval;
+  } else if (recurrence != NULL) {
+    chime__v1__recurrence_trigger__init(recurrence);
+    trigger->recurrence = recurrence;
   } else {
     chime__v1__calendar_trigger__init(calendar);
     chime__v1__date_components__init(components);
@@ -341,4 +348,87 @@ int chime_request_set_date_component(chime_request *request, int component, int3
   default:
     return note(request, CHIME_INVALID_ARGUMENT);
   }
+}
+
+int chime_request_set_weekdays(chime_request *request, const int32_t *weekdays, size_t count) {
+  if (request == NULL || (weekdays == NULL && count > 0)) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__CalendarTrigger *calendar = calendar_of(request);
+  int32_t *copy = count > 0 ? malloc(count * sizeof *copy) : NULL;
+  if (calendar == NULL || (count > 0 && copy == NULL)) {
+    free(copy);
+    return note(request, CHIME_RESOURCE_EXHAUSTED);
+  }
+  for (size_t i = 0; i < count; i++) {
+    copy[i] = weekdays[i];
+  }
+  free(calendar->components->weekdays);
+  calendar->components->weekdays = copy;
+  calendar->components->n_weekdays = count;
+  return CHIME_OK;
+}
+
+int chime_request_set_end(chime_request *request, int64_t until_unix_ms, uint32_t count) {
+  if (request == NULL) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__Trigger *trigger = request->message->trigger;
+  Chime__V1__RepeatEnd **slot = NULL;
+  if (trigger != NULL && trigger->kind_case == CHIME__V1__TRIGGER__KIND_TIME_INTERVAL) {
+    slot = &trigger->time_interval->end;
+  } else if (trigger != NULL && trigger->kind_case == CHIME__V1__TRIGGER__KIND_CALENDAR) {
+    slot = &trigger->calendar->end;
+  } else {
+    return note(request, CHIME_INVALID_ARGUMENT); /* only an interval or calendar trigger ends */
+  }
+  if (*slot == NULL) {
+    if ((*slot = malloc(sizeof **slot)) == NULL) {
+      return note(request, CHIME_RESOURCE_EXHAUSTED);
+    }
+  }
+  chime__v1__repeat_end__init(*slot);
+  if (until_unix_ms != 0) {
+    (*slot)->until_set_case = CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS;
+    (*slot)->until_unix_ms = until_unix_ms;
+  }
+  (*slot)->count = count;
+  return CHIME_OK;
+}
+
+int chime_request_set_recurrence(chime_request *request, const char *rule, const char *start, const char *time_zone) {
+  if (request == NULL || rule == NULL || start == NULL) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__Trigger *trigger = replace_trigger(request, CHIME__V1__TRIGGER__KIND_RECURRENCE);
+  if (trigger == NULL) {
+    return CHIME_RESOURCE_EXHAUSTED;
+  }
+  Chime__V1__RecurrenceTrigger *recurrence = trigger->recurrence;
+  int code = chimei_set_text(&recurrence->rule, rule);
+  if (code == CHIME_OK) code = chimei_set_text(&recurrence->start, start);
+  if (code == CHIME_OK) code = chimei_set_text(&recurrence->time_zone, time_zone);
+  return note(request, code);
+}
+
+int chime_request_add_exclusion(chime_request *request, const char *local_time) {
+  if (request == NULL || local_time == NULL) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__Trigger *trigger = request->message->trigger;
+  if (trigger == NULL || trigger->kind_case != CHIME__V1__TRIGGER__KIND_RECURRENCE) {
+    return note(request, CHIME_INVALID_ARGUMENT); /* set the recurrence rule first */
+  }
+  Chime__V1__RecurrenceTrigger *recurrence = trigger->recurrence;
+  char **grown = realloc(recurrence->exclusions, (recurrence->n_exclusions + 1) * sizeof *grown);
+  if (grown == NULL) {
+    return note(request, CHIME_RESOURCE_EXHAUSTED);
+  }
+  recurrence->exclusions = grown;
+  grown[recurrence->n_exclusions] = NULL;
+  int code = chimei_set_text(&grown[recurrence->n_exclusions], local_time);
+  if (code == CHIME_OK) {
+    recurrence->n_exclusions++;
+  }
+  return note(request, code);
 }

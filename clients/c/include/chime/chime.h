@@ -174,13 +174,26 @@ enum chime_date_component {
 };
 /* Sets one component of the calendar trigger (making the trigger a calendar one if it was not). */
 int chime_request_set_date_component(chime_request *request, int component, int32_t value);
+/* A set of weekdays for the calendar trigger (1 = Sunday ... 7 = Saturday), any of which
+ * matches: {2, 3, 4, 5, 6} is Monday to Friday. Copies `weekdays`; count 0 clears the set. */
+int chime_request_set_weekdays(chime_request *request, const int32_t *weekdays, size_t count);
+/* Ends a repeating interval or calendar trigger: no fire after `until_unix_ms` (0: none), at
+ * most `count` fires (0: no limit). Set the trigger first. */
+int chime_request_set_end(chime_request *request, int64_t until_unix_ms, uint32_t count);
+/* An RFC 5545 recurrence rule ("FREQ=MONTHLY;BYDAY=-1FR") from `start`, a local wall time
+ * ("2026-12-01T17:00"), in `time_zone` (an IANA name; NULL or "" for the daemon's zone). */
+int chime_request_set_recurrence(chime_request *request, const char *rule, const char *start, const char *time_zone);
+/* A local wall time the recurrence rule skips (it still counts towards COUNT). */
+int chime_request_add_exclusion(chime_request *request, const char *local_time);
 
 /* ---- notifications: pending, delivered, or a request an extension is given ---------------- */
 
 typedef struct chime_notification chime_notification;
 
 enum chime_notification_state { CHIME_STATE_REQUEST = 0, CHIME_STATE_PENDING = 1, CHIME_STATE_DELIVERED = 2 };
-enum chime_trigger_kind { CHIME_TRIGGER_NONE = 0, CHIME_TRIGGER_INTERVAL = 1, CHIME_TRIGGER_CALENDAR = 2 };
+enum chime_trigger_kind {
+  CHIME_TRIGGER_NONE = 0, CHIME_TRIGGER_INTERVAL = 1, CHIME_TRIGGER_CALENDAR = 2, CHIME_TRIGGER_RECURRENCE = 3
+};
 
 /* Frees a notification returned through an out-parameter; one borrowed from a list or an
  * event is left alone. */
