@@ -132,6 +132,10 @@ out=$(as_host $m.Add bad "{'title': <'x'>}" "{'interval': <1.0>, 'repeats': <tru
 echo "$out" | grep -q "$name.Error.INVALID_INTERVAL" || fail "gdbus refusal: $out"
 out=$(as_host $m.GetPending "{'app-id': <'not an id'>}" 2>&1 || true)
 echo "$out" | grep -q "$name.Error.INVALID_APP_ID" || fail "gdbus bad app-id: $out"
+out=$(as_host $m.Add report "{'title': <'Report'>}" "{'recurrence': <{'rule': <'FREQ=MONTHLY;BYDAY=-1FR'>, 'start': <'2026-12-01T17:00'>, 'time-zone': <'Europe/Berlin'>}>}" "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'next-fire': <int64" || fail "gdbus Add with a recurrence rule: $out"
+out=$(as_host $m.GetPending "{'app-id': <'org.example.gdbus'>}")
+echo "$out" | grep -q "'rule': <'FREQ=MONTHLY;BYDAY=-1FR'>" || fail "gdbus lists the rule as given: $out"
 echo "ok   gdbus schedules, lists, answers and reads refusals with app-id per call"
 
 CHIME_TEST_PROC=$tmp/proc CHIME_REPO=$repo CHIME_TEST_TMP=$tmp timeout 120 "$python" "$here/dbus_api_test.py"

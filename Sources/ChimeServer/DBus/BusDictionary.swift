@@ -85,6 +85,20 @@ struct BusDictionary {
     return items.compactMap { if case .string(let s, _) = $0 { s } else { nil } }
   }
 
+  /// An array of 32-bit integers (`ai`), each within `range`.
+  mutating func integers(_ key: String, in range: ClosedRange<Int64>) throws(ChimeError) -> [Int64]? {
+    guard let value = take(key) else { return nil }
+    guard case .array("i", let items) = value else { throw Self.wrongType(field(key), want: "ai", got: value) }
+    var numbers: [Int64] = []
+    for (i, item) in items.enumerated() {
+      guard case .signed(let n, _) = item, range.contains(n) else {
+        throw ChimeError(.invalidArgument, "\(field(key))[\(i)] must be from \(range.lowerBound) to \(range.upperBound)", field: field(key))
+      }
+      numbers.append(n)
+    }
+    return numbers
+  }
+
   mutating func dictionary(_ key: String) throws(ChimeError) -> BusDictionary? {
     guard let value = take(key) else { return nil }
     return try BusDictionary(value, path: field(key))

@@ -84,20 +84,48 @@ enum DBusArguments {
     let interval = try d.double("interval")
     let repeats = try d.bool("repeats") ?? false
     let calendar = try d.dictionary("calendar")
+    let recurrence = try d.dictionary("recurrence")
+    let until = try d.integer("until", in: Int64.min...Int64.max)
+    let count = try d.integer("count", in: 1...Int64(UInt32.max))
     try d.finish()
-    switch (interval, calendar) {
-    case (let seconds?, nil):
-      return .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats))
-    case (nil, let components?):
-      return .calendar(try self.calendar(components, repeats: repeats))
-    case (nil, nil):
+    // until (x, Unix ms) and count (u) end a repeating interval or calendar trigger.
+    var end: RepeatEnd?
+    if until != nil || count != nil {
+      guard repeats, interval != nil || calendar != nil else {
+        throw ChimeError(.invalidArgument, "until and count end a repeating interval or calendar trigger", field: "\(path).\(until != nil ? "until" : "count")")
+      }
+      end = RepeatEnd(until: until.map { Instant(unixMillis: $0) }, count: count.map { Int($0) })
+    }
+    switch (interval, calendar, recurrence) {
+    case (let seconds?, nil, nil):
+      return .timeInterval(TimeIntervalTrigger(seconds: seconds, repeats: repeats, end: end))
+    case (nil, let components?, nil):
+      var trigger = try self.calendar(components, repeats: repeats)
+      trigger.end = end
+      return .calendar(trigger)
+    case (nil, nil, let rule?):
+      return .recurrence(try self.recurrence(rule, path: "\(path).recurrence"))
+    case (nil, nil, nil):
       guard !repeats else {
-        throw ChimeError(.invalidArgument, "repeats needs an interval or a calendar", field: "\(path).repeats")
+        throw ChimeError(.invalidArgument, "repeats needs an interval, a calendar or a recurrence", field: "\(path).repeats")
       }
       return nil
-    case (_?, _?):
-      throw ChimeError(.invalidArgument, "give an interval or a calendar, not both", field: path)
+    default:
+      throw ChimeError(.invalidArgument, "give one of interval, calendar and recurrence", field: path)
     }
+  }
+
+  /// `recurrence` (a{sv}): rule, start (a local wall time), time-zone (absent: floating) and
+  /// exclude (as: local wall times), read as `chime add --rrule` reads them.
+  static func recurrence(_ given: BusDictionary, path: String) throws(ChimeError) -> Recurrence {
+    var d = given
+    guard let rule = try d.string("rule"), let start = try d.string("start") else {
+      throw ChimeError(.invalidArgument, "a recurrence needs rule and start", field: path)
+    }
+    let zone = try d.string("time-zone")
+    let exclusions = try d.strings("exclude") ?? []
+    try d.finish()
+    return try Recurrence(rule: rule, start: start, timeZone: zone, exclusions: exclusions, field: path)
   }
 
   static func calendar(_ given: BusDictionary, repeats: Bool) throws(ChimeError) -> CalendarTrigger {
@@ -112,6 +140,7 @@ enum DBusArguments {
     c.minute = try int("minute")
     c.second = try int("second")
     c.weekday = try int("weekday")
+    c.weekdays = try d.integers("weekdays", in: 1...7).map { $0.map { Int($0) } }
     c.weekdayOrdinal = try int("weekday-ordinal")
     c.weekOfMonth = try int("week-of-month")
     c.weekOfYear = try int("week-of-year")

@@ -51,17 +51,23 @@ enum DBusRecords {
     case nil:
       return []
     case .timeInterval(let i):
-      return [("interval", .double(i.seconds)), ("repeats", .boolean(i.repeats))]
+      return [("interval", .double(i.seconds)), ("repeats", .boolean(i.repeats))] + end(i.end)
     case .calendar(let c):
-      return [("calendar", .vardict(calendar(c))), ("repeats", .boolean(c.repeats))]
+      return [("calendar", .vardict(calendar(c))), ("repeats", .boolean(c.repeats))] + end(c.end)
     case .recurrence(let r):
-      // The rule, start, zone and exclusions as they were given (scheduling one over D-Bus is
-      // not offered yet; a listing shows what the socket or the CLI scheduled).
+      // The rule, start, zone and exclusions as they were given.
       var p: Pairs = [("rule", .string(r.ruleText)), ("start", .string(r.startText))]
       if let zone = r.timeZone { p.append(("time-zone", .string(zone))) }
       if !r.exclusionTexts.isEmpty { p.append(("exclude", .strings(r.exclusionTexts))) }
       return [("recurrence", .vardict(p)), ("repeats", .boolean(true))]
     }
+  }
+
+  static func end(_ end: RepeatEnd?) -> Pairs {
+    var p: Pairs = []
+    if let until = end?.until { p.append(("until", .int64(until.unixMillis))) }
+    if let count = end?.count { p.append(("count", .uint32(UInt32(clamping: count)))) }
+    return p
   }
 
   static func calendar(_ t: CalendarTrigger) -> Pairs {

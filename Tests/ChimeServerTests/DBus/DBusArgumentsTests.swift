@@ -77,6 +77,42 @@ import Testing
     #expect(lone?.field == "trigger.repeats")
   }
 
+  @Test func weekdaySetsEndsAndRecurrenceRules() throws {
+    let workdays = BusValue.vardict([
+      ("calendar", .vardict([("hour", .int32(9)), ("weekdays", .array(element: "i", [2, 3, 4, 5, 6].map { .int32($0) }))])),
+      ("repeats", .boolean(true)), ("count", .uint32(10)), ("until", .int64(1_900_000_000_000)),
+    ])
+    guard case .calendar(let c)? = try DBusArguments.trigger(workdays) else { Issue.record("not a calendar trigger"); return }
+    #expect(c.components.weekdays == [2, 3, 4, 5, 6] && c.components.hour == 9)
+    #expect(c.end == RepeatEnd(until: Instant(unixMillis: 1_900_000_000_000), count: 10))
+    let rule = BusValue.vardict([("recurrence", .vardict([
+      ("rule", .string("FREQ=MONTHLY;BYDAY=-1FR")), ("start", .string("2026-12-01T17:00")), ("time-zone", .string("Europe/Berlin")),
+      ("exclude", .strings(["2026-12-25T17:00"])),
+    ]))])
+    guard case .recurrence(let r)? = try DBusArguments.trigger(rule) else { Issue.record("not a recurrence"); return }
+    #expect(r.ruleText == "FREQ=MONTHLY;BYDAY=-1FR" && r.startText == "2026-12-01T17:00" && r.timeZone == "Europe/Berlin")
+    #expect(r.exclusionTexts == ["2026-12-25T17:00"])
+    // Listed back with the keys Add takes.
+    let listed = DBusRecords.trigger(.recurrence(r)).map(\.0)
+    #expect(listed == ["recurrence", "repeats"])
+    #expect(DBusRecords.trigger(.calendar(c)).map(\.0) == ["calendar", "repeats", "until", "count"])
+
+    let badRule = caught {
+      _ = try DBusArguments.trigger(.vardict([("recurrence", .vardict([("rule", .string("FREQ=DAILY;BYSETPOS=0")), ("start", .string("2026-12-01T17:00"))]))]))
+    }
+    #expect(badRule?.reason == "INVALID_RECURRENCE_RULE", "\(String(describing: badRule))")
+    let badDay = caught {
+      _ = try DBusArguments.trigger(.vardict([("calendar", .vardict([("weekdays", .array(element: "i", [.int32(8)]))]))]))
+    }
+    #expect(badDay?.field == "trigger.calendar.weekdays", "\(String(describing: badDay))")
+    let endWithoutRepeats = caught { _ = try DBusArguments.trigger(.vardict([("interval", .double(60)), ("count", .uint32(2))])) }
+    #expect(endWithoutRepeats?.field == "trigger.count", "\(String(describing: endWithoutRepeats))")
+    let two = caught {
+      _ = try DBusArguments.trigger(.vardict([("interval", .double(60)), ("recurrence", .vardict([("rule", .string("FREQ=DAILY")), ("start", .string("2026-12-01T17:00"))]))]))
+    }
+    #expect(two?.field == "trigger")
+  }
+
   @Test func unknownKeysWrongTypesAndRangesAreRefusedByKey() {
     let unknown = caught { _ = try DBusArguments.content(.vardict([("title", .string("t")), ("tilte", .string("t"))])) }
     #expect(unknown?.reason == "INVALID_ARGUMENT" && unknown?.field == "content.tilte", "\(String(describing: unknown))")
