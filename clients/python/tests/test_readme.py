@@ -115,6 +115,7 @@ def test_from_any_language_grpcurl_runs_as_written(daemon, tmp_path):
     assert "chime.v1.NotificationCenter" in out.split(), out
     assert re.search(r"rpc Add \( \.?chime\.v1\.AddRequest \) returns \( \.?chime\.v1\.AddResponse \)", out), out
     assert re.search(r'"identifier": "tea"', out) and '"nextFireUnixMs"' in out, out
+    assert '"status": "SERVING"' in out, out
     with Client(daemon.socket_path, app="org.example.tea", timeout=10) as chime:
         assert [p.identifier for p in chime.pending()] == ["tea"]
         chime.remove_all()
