@@ -143,7 +143,7 @@ let package = Package(
     .target(
       name: "ChimeStore",
       dependencies: [
-        "ChimeCore", "ChimeWire",
+        "ChimeCore", "ChimeSystem", "ChimeWire",
         .product(name: "GRDB", package: "GRDB.swift"),
         // sqlite3 calls for the statements every add runs (Internal/DirectStatement.swift).
         .product(name: "GRDBSQLite", package: "GRDB.swift"),

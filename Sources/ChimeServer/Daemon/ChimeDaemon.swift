@@ -1,5 +1,6 @@
 public import ChimeCore
 public import ChimeWire
+import ChimeSystem
 import Dispatch
 import Logging
 

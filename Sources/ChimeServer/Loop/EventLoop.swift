@@ -1,3 +1,4 @@
+import ChimeSystem
 import ChimeCore
 internal import CLibUV
 import Synchronization

@@ -7,7 +7,7 @@ import Testing
   static let allowed: [String: String] = [
     // Swift's Mutex is a futex ThreadSanitizer does not see (make test-tsan would report every
     // access it guards as a race); the pthread mutex it follows needs Glibc.
-    "Sources/ChimeCore/Concurrency/Locked.swift": "a pthread mutex ThreadSanitizer follows",
+    "Sources/ChimeSystem/Concurrency/Locked.swift": "a pthread mutex ThreadSanitizer follows",
     // An SQLite VFS that gathers a commit's WAL writes into one pwrite.
     "Sources/ChimeStore/Internal/WALWriteBuffer.swift": "the WAL write-gathering VFS",
     // The protobuf-c allocator: a few chunks per message, malloc'd and freed here.

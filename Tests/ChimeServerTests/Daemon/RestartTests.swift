@@ -1,3 +1,4 @@
+import ChimeSystem
 import ChimeClient
 import ChimeCore
 import ChimeServer

@@ -1,3 +1,4 @@
+import ChimeSystem
 import ChimeCore
 @testable import ChimeStore
 import ChimeTestSupport

@@ -1,3 +1,4 @@
+import ChimeSystem
 @testable import ChimeServer
 import ChimeCore
 import ChimeStore

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// A zone's UTC offsets as a sorted table of transitions, read once from Foundation
 /// (`TimeZone.nextDaylightSavingTimeTransition(after:)`, which reports every offset change,
@@ -165,9 +166,11 @@ final class ZoneTable: Sendable {
 }
 
 /// Zone tables by identifier, built on first use and kept for the life of the process (a few
-/// kilobytes each; only identifiers Foundation knows get one).
+/// kilobytes each; only identifiers Foundation knows get one). The standard library's `Mutex`
+/// guards the cache, so ChimeCore makes no system call of its own (ThreadSanitizer does not
+/// follow that lock: the pthread-based `Locked` of ChimeSystem is for everything else).
 enum ZoneTables {
-  private static let cache = Locked<[String: ZoneTable]>([:])
+  private static let cache = Mutex<[String: ZoneTable]>([:])
 
   static func table(for zone: TimeZone) -> ZoneTable {
     let id = zone.identifier
