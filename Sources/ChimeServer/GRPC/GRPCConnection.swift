@@ -21,7 +21,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   /// One request stream: its headers while they arrive, then what answers it.
-  private final class Stream {
+  final class Stream {
     let id: Int32
     var headers: [String: String] = [:]
     var headerBytes = 0
@@ -49,24 +49,24 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   let id: UInt64
-  private let socket: any GRPCByteStream
-  private let session: HTTP2Session
-  private let limits: Limits
-  private let clock: any WallClock
-  private let logger: Logger
-  private let confinedApp: String?
-  private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
-  private let services: GRPCServices
-  private var streams: [Int32: Stream] = [:]
+  let socket: any GRPCByteStream
+  let session: HTTP2Session
+  let limits: Limits
+  let clock: any WallClock
+  let logger: Logger
+  let confinedApp: String?
+  let start: (any ServerCall, CallHeader, [UInt8]) -> Void
+  let services: GRPCServices
+  var streams: [Int32: Stream] = [:]
   /// Reply bytes of every stream not yet handed to nghttp2 (held by flow control): bounded by
   /// `maxQueuedWriteBytes` for the connection, as the native framing bounds its queue.
-  private var queuedBytes = 0
+  var queuedBytes = 0
   /// Inside the session (receiving or producing output): output is taken once it returns.
-  private var inSession = false
-  private var draining = false
-  private var failed = false
+  var inSession = false
+  var draining = false
+  var failed = false
   /// The peer broke HTTP/2 before: later errors of the same connection are not logged again.
-  private var loggedPeerError = false
+  var loggedPeerError = false
 
   init(id: UInt64, socket: any GRPCByteStream, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
        draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
@@ -159,7 +159,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     flush()
   }
 
-  private func enqueue(_ payload: [UInt8], on stream: Stream) -> Bool {
+  func enqueue(_ payload: [UInt8], on stream: Stream) -> Bool {
     if !stream.responding {
       stream.responding = true
       session.respond(stream.id, headers: Self.responseHeaders, body: true)
@@ -194,7 +194,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     return true
   }
 
-  private func end(_ stream: Stream, _ result: Result<[UInt8], ChimeError>) {
+  func end(_ stream: Stream, _ result: Result<[UInt8], ChimeError>) {
     switch result {
     case .success(let payload):
       guard enqueue(payload, on: stream) else { return }
@@ -205,7 +205,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   /// Ends `stream` with `status` (nil: OK) after what it has sent.
-  private func end(_ stream: Stream, status: ChimeError?) {
+  func end(_ stream: Stream, status: ChimeError?) {
     stream.ended = true
     release(stream, stream.unconsumed)
     if stream.responding {
@@ -221,7 +221,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
 
   /// Writes what the session has to send; closes a connection whose peer is not reading at
   /// all, and one HTTP/2 is done with.
-  private func flush() {
+  func flush() {
     guard !inSession, !socket.isClosed else { return }
     inSession = true
     defer { inSession = false }
@@ -244,189 +244,4 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     }
     if !session.isAlive { socket.closeAfterFlush(reason: "HTTP/2 session over") }
   }
-
-  // MARK: HTTP2SessionDelegate
-
-  func http2StreamOpened(_ streamID: Int32) {
-    streams[streamID] = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
-  }
-
-  func http2Header(_ streamID: Int32, name: String, value: String) {
-    guard let stream = streams[streamID] else { return }
-    // RFC 9113's measure of a header list: name, value and 32 bytes each. Past the limit
-    // nothing more is kept; the request is refused once its header block ends.
-    stream.headerBytes += name.utf8.count + value.utf8.count + 32
-    guard stream.headerBytes <= limits.maxHeaderListBytes else { return }
-    switch name {
-    case ":path", ":method", "content-type", "chime-app", "grpc-timeout", "grpc-encoding":
-      stream.headers[name] = value
-    default:
-      break
-    }
-  }
-
-  func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
-    guard let stream = streams[streamID] else { return }
-    if let refusal = check(stream) {
-      refuse(stream, refusal)
-    } else if endStream {
-      http2BodyDone(streamID)
-    }
-  }
-
-  func http2Data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let stream = streams[streamID], !stream.ended, let target = stream.target else {
-      // Nothing reads it: the window goes back at once.
-      return session.consumed(streamID, bytes.count)
-    }
-    stream.reader.append(bytes)
-    stream.unconsumed += bytes.count
-    do throws(ChimeError) {
-      while let message = try stream.reader.next() {
-        if target == .reflection(.v1) || target == .reflection(.v1alpha) {
-          sendLocal(services.reflect(message), on: stream)
-          release(stream, message.count + 5)
-          continue
-        }
-        stream.messages.append(message)
-        guard stream.messages.count == 1 else {
-          throw ChimeError(.grpcProtocolViolation, "\(stream.headers[":path"] ?? "") takes one request message, not a stream of them")
-        }
-      }
-    } catch {
-      refuse(stream, error)
-    }
-  }
-
-  func http2BodyDone(_ streamID: Int32) {
-    guard let stream = streams[streamID], !stream.ended, let target = stream.target else { return }
-    if stream.reader.hasPartialMessage {
-      return refuse(stream, ChimeError(.grpcProtocolViolation, "the request ended inside a message"))
-    }
-    if case .reflection = target { return end(stream, status: nil) }
-    guard let payload = stream.messages.first else {
-      return refuse(stream, ChimeError(.grpcProtocolViolation, "the request has no message"))
-    }
-    stream.messages.removeAll()
-    release(stream, stream.unconsumed)
-    switch target {
-    case .method(let method):
-      var header = CallHeader(method: method.rawValue, appID: stream.headers["chime-app"] ?? "")
-      if let timeout = stream.headers["grpc-timeout"], let millis = GRPCStatus.timeoutMillis(timeout) {
-        header.deadline = Instant(unixMillis: clock.now().unixMillis &+ millis)
-      }
-      let call = GRPCCall(method: method, app: header.appID, stream: streamID, confinedApp: confinedApp, connection: self)
-      stream.call = call
-      start(call, header, payload)
-    case .healthCheck:
-      switch services.healthCheck(payload, draining: draining) {
-      case .success(let answer): end(stream, .success(answer))
-      case .failure(let error): end(stream, .failure(error))
-      }
-    case .healthWatch:
-      sendLocal(services.healthWatch(payload, draining: draining), on: stream)
-    case .reflection:
-      break
-    }
-  }
-
-  func http2PeerError(_ message: String) {
-    guard !loggedPeerError else { return }
-    loggedPeerError = true
-    logger.notice("gRPC peer broke HTTP/2", metadata: ["connection": "\(id)", "error": "\(message.prefix(200))"])
-  }
-
-  func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
-    guard let stream = streams.removeValue(forKey: streamID) else { return }
-    stream.ended = true
-    release(stream, stream.unconsumed)
-    queuedBytes -= stream.unsent
-    stream.outbox = []
-    stream.sent = 0
-    stream.call?.cancelled()
-  }
-
-  func http2ResponseBytes(_ streamID: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (count: Int, done: Bool)? {
-    guard let stream = streams[streamID] else { return (0, true) }
-    let count = min(buffer.count, stream.unsent)
-    if count > 0 {
-      stream.outbox.withUnsafeBytes { source in
-        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[stream.sent..<(stream.sent + count)]))
-      }
-      stream.sent += count
-      queuedBytes -= count
-    }
-    if stream.unsent == 0 {
-      stream.outbox.removeAll(keepingCapacity: stream.outbox.capacity <= 64 << 10)
-      stream.sent = 0
-    }
-    guard stream.unsent == 0, let trailers = stream.trailers else { return count > 0 ? (count, false) : nil }
-    stream.trailers = nil
-    session.trailers(streamID, trailers)
-    return (count, true)
-  }
-
-  // MARK: Requests
-
-  /// What is wrong with a request's headers, as the answer to send; nil when it can be served
-  /// (its target is set then).
-  private func check(_ stream: Stream) -> GRPCRefusal? {
-    if stream.headerBytes > limits.maxHeaderListBytes {
-      return .status(ChimeError(.headerListTooLarge, "the request's header list is over chimed's limit of \(limits.maxHeaderListBytes) bytes"))
-    }
-    guard stream.headers[":method"] == "POST" else { return .http(405) }
-    guard let contentType = stream.headers["content-type"],
-          contentType == "application/grpc" || contentType.hasPrefix("application/grpc+") || contentType.hasPrefix("application/grpc;")
-    else { return .http(415) }
-    if let encoding = stream.headers["grpc-encoding"], encoding != "identity" {
-      return .status(ChimeError(.compressionUnsupported, "grpc-encoding \(encoding.prefix(40)) is not supported: chimed accepts identity only"))
-    }
-    if let timeout = stream.headers["grpc-timeout"], GRPCStatus.timeoutMillis(timeout) == nil {
-      return .status(ChimeError(.grpcProtocolViolation, "malformed grpc-timeout \"\(timeout.prefix(40))\""))
-    }
-    let path = stream.headers[":path"] ?? ""
-    guard let target = GRPCTarget(path: path) else {
-      return .status(ChimeError(.unknownMethod, "unknown method \"\(path.prefix(200))\""))
-    }
-    stream.target = target
-    return nil
-  }
-
-  /// Answers `stream` with `refusal`. A client still sending reads the answer and stops; what
-  /// it sent meanwhile is read and dropped (RST_STREAM here would overtake the answer).
-  private func refuse(_ stream: Stream, _ refusal: GRPCRefusal) {
-    guard !stream.ended else { return }
-    switch refusal {
-    case .status(let error):
-      stream.call?.cancelled()
-      end(stream, status: error)
-    case .http(let status):
-      stream.ended = true
-      release(stream, stream.unconsumed)
-      stream.responding = true
-      session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
-    }
-  }
-
-  private func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
-
-  /// Gives `count` of `stream`'s received bytes back to the flow-control windows.
-  private func release(_ stream: Stream, _ count: Int) {
-    let count = min(count, stream.unconsumed)
-    stream.unconsumed -= count
-    session.consumed(stream.id, count)
-  }
-
-  /// Sends a message the transport's own services answered (a reflection or health message).
-  private func sendLocal(_ message: [UInt8], on stream: Stream) {
-    _ = enqueue(message, on: stream)
-  }
-}
-
-/// How a request is refused before it reaches a service.
-enum GRPCRefusal {
-  /// A gRPC status in trailers.
-  case status(ChimeError)
-  /// A plain HTTP status (not a gRPC request at all: wrong method or content type).
-  case http(Int)
 }
