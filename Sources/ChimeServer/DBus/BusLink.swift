@@ -85,7 +85,7 @@ final class BusLink {
     let box = Unmanaged.passRetained(BusCallbackBox { [weak self] reply in
       self?.waiting.removeValue(forKey: token)?(reply)
     })
-    r = sd_bus_call_async(bus, nil, message, busLinkReplyHandler(), box.toOpaque(), 10_000_000)
+    r = sd_bus_call_async(bus, nil, message, busReplyHandler(), box.toOpaque(), 10_000_000)
     guard r >= 0 else {
       box.release()
       waiting[token] = nil
@@ -100,7 +100,7 @@ final class BusLink {
     let box = Unmanaged.passRetained(BusCallbackBox(body))
     var slot: OpaquePointer?
     let r = sd_bus_match_signal_async(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                      member, busLinkSignalHandler(), nil, box.toOpaque())
+                                      member, busSignalHandler(), nil, box.toOpaque())
     if r >= 0 {
       hold(slot: slot, box: box)
     } else {
@@ -193,30 +193,5 @@ final class BusLink {
 
   private static func failed(_ member: String, _ r: Int32) -> ChimeError {
     ChimeError(.daemonUnavailable, "\(member): \(SessionBus.errno(r))")
-  }
-}
-
-/// A Swift closure behind the `void *userdata` of an sd-bus callback.
-final class BusCallbackBox {
-  let body: (OpaquePointer) -> Void
-  init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
-}
-
-// C callbacks are made in nonisolated functions, so Swift's isolation checks do not trap when
-// sd-bus calls them on the loop thread.
-private func busLinkReplyHandler() -> sd_bus_message_handler_t {
-  return { message, userdata, _ in
-    guard let userdata else { return 0 }
-    let box = Unmanaged<BusCallbackBox>.fromOpaque(userdata).takeRetainedValue()
-    if let message { box.body(message) }
-    return 1
-  }
-}
-
-private func busLinkSignalHandler() -> sd_bus_message_handler_t {
-  return { message, userdata, _ in
-    guard let userdata, let message else { return 0 }
-    Unmanaged<BusCallbackBox>.fromOpaque(userdata).takeUnretainedValue().body(message)
-    return 0
   }
 }

@@ -33,8 +33,8 @@ final class SessionBus {
   private var pending: [UInt64: (OpaquePointer?) -> Void] = [:]
   private var nextToken: UInt64 = 1
   /// Keeps the signal handler's context alive while its match is installed.
-  private var signalBox: Unmanaged<CallbackBox>?
-  private var ownerChangedBox: Unmanaged<CallbackBox>?
+  private var signalBox: Unmanaged<BusCallbackBox>?
+  private var ownerChangedBox: Unmanaged<BusCallbackBox>?
   /// Called once when the connection is lost (not after `close()`).
   var onDisconnect: (() -> Void)?
   var onSignal: ((Signal) -> Void)?
@@ -164,10 +164,10 @@ final class SessionBus {
         done(.success(reply))
       }
     }
-    let box = Unmanaged.passRetained(CallbackBox { [weak self] reply in
+    let box = Unmanaged.passRetained(BusCallbackBox { [weak self] reply in
       self?.pending.removeValue(forKey: token)?(reply)
     })
-    r = sd_bus_call_async(bus, nil, message, sessionBusReplyHandler(), box.toOpaque(), Self.callTimeoutMicros)
+    r = sd_bus_call_async(bus, nil, message, busReplyHandler(), box.toOpaque(), Self.callTimeoutMicros)
     guard r >= 0 else {
       box.release()
       pending[token] = nil
@@ -178,7 +178,7 @@ final class SessionBus {
 
   private func subscribeSignals() {
     guard let bus else { return }
-    let box = Unmanaged.passRetained(CallbackBox { [unowned self] message in
+    let box = Unmanaged.passRetained(BusCallbackBox { [unowned self] message in
       guard let member = sd_bus_message_get_member(message).map({ String(cString: $0) }) else { return }
       var id: UInt32 = 0
       guard chime_bus_read_u32(message, &id) >= 0 else { return }
@@ -193,7 +193,7 @@ final class SessionBus {
       }
     })
     signalBox = box
-    let ownerBox = Unmanaged.passRetained(CallbackBox { [unowned self] message in
+    let ownerBox = Unmanaged.passRetained(BusCallbackBox { [unowned self] message in
       var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
       guard chime_bus_read_string(message, &name) >= 0, chime_bus_read_string(message, &old) >= 0,
             chime_bus_read_string(message, &new) >= 0, let name, String(cString: name) == Self.notifications else { return }
@@ -202,12 +202,12 @@ final class SessionBus {
     ownerChangedBox = ownerBox
     var ownerSlot: OpaquePointer?
     let owner = sd_bus_match_signal_async(bus, &ownerSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                          "NameOwnerChanged", sessionBusSignalHandler(), nil, ownerBox.toOpaque())
+                                          "NameOwnerChanged", busSignalHandler(), nil, ownerBox.toOpaque())
     if owner >= 0, let ownerSlot { slots.append(ownerSlot) }
     for member in ["ActionInvoked", "NotificationClosed"] {
       var slot: OpaquePointer?
       let r = sd_bus_match_signal_async(bus, &slot, nil, Self.notificationsPath, Self.notifications, member,
-                                        sessionBusSignalHandler(), nil, box.toOpaque())
+                                        busSignalHandler(), nil, box.toOpaque())
       if r >= 0, let slot {
         slots.append(slot)
       } else {
@@ -262,30 +262,5 @@ final class SessionBus {
 
   static func errno(_ r: Int32) -> String {
     String(cString: chime_strerror(r))
-  }
-}
-
-/// A Swift closure behind the `void *userdata` of an sd-bus callback.
-private final class CallbackBox {
-  let body: (OpaquePointer) -> Void
-  init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }
-}
-
-// C callbacks are created in nonisolated functions: a closure written in top-level code would be
-// main-actor isolated, and Swift's runtime check traps when C calls it from the loop thread.
-private func sessionBusReplyHandler() -> sd_bus_message_handler_t {
-  return { message, userdata, _ in
-    guard let userdata else { return 0 }
-    let box = Unmanaged<CallbackBox>.fromOpaque(userdata).takeRetainedValue()
-    if let message { box.body(message) }
-    return 1
-  }
-}
-
-private func sessionBusSignalHandler() -> sd_bus_message_handler_t {
-  return { message, userdata, _ in
-    guard let userdata, let message else { return 0 }
-    Unmanaged<CallbackBox>.fromOpaque(userdata).takeUnretainedValue().body(message)
-    return 0
   }
 }
