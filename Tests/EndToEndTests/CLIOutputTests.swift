@@ -135,7 +135,7 @@ import Testing
         #expect(script.stdout.contains(list(values)), "\(shell): no \(list(values))")
       }
     }
-    let readme = try String(contentsOfFile: ReadmeTourTests.root.appendingPathComponent("README.md").path, encoding: .utf8)
+    let readme = try String(contentsOfFile: ReadmeCommands.root.appendingPathComponent("README.md").path, encoding: .utf8)
     for shell in ["bash", "zsh", "fish"] { #expect(readme.contains("chime --generate-completion-script \(shell) > ")) }
   }
 

@@ -66,7 +66,7 @@ import Testing
   /// (`/tmp/` made the test's directory, and a chimed whose deadline is 1 s instead of 30 s),
   /// printing what the README says they print, identifiers aside.
   @Test func theReadmesPushExampleRunsAsWritten() throws {
-    let readme = try String(contentsOfFile: ReadmeTourTests.root.appendingPathComponent("README.md").path, encoding: .utf8)
+    let readme = try String(contentsOfFile: ReadmeCommands.root.appendingPathComponent("README.md").path, encoding: .utf8)
     let start = try #require(readme.range(of: "Try it with `make run`"))
     let end = try #require(readme.range(of: "## On the desktop", range: start.upperBound..<readme.endIndex))
     // Its indented blocks: commands, what they print, commands, what they print.
@@ -89,7 +89,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
     // Only the README's lines move to the test's directory: the clone itself may be under /tmp.
     let lines = (blocks[0] + blocks[2]).map { $0.replacingOccurrences(of: "/tmp/", with: tmp + "/") }
-    let script = (["cd '\(ReadmeTourTests.root.path)'"] + lines + ["wait"]).joined(separator: "\n")
+    let script = (["cd '\(ReadmeCommands.root.path)'"] + lines + ["wait"]).joined(separator: "\n")
     let out = dir.file("readme.out")
     let bash = try SpawnedProcess("/bin/bash", ["-euc", script], environment: SpawnedProcess.environment([
       "CHIME_SOCKET": daemon.socketPath, "PATH": DaemonProcess.binDirectory + ":/usr/bin:/bin",

@@ -6,26 +6,8 @@ import Testing
 /// directory (the tour's `chime` lines, comments dropped, words split as a shell would for
 /// double quotes).
 @Suite(.testTimeLimit) struct ReadmeTourTests {
-  /// The repository's root directory.
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
   static func tourCommands() throws -> [[String]] {
-    let readme = try String(contentsOfFile: root.appendingPathComponent("README.md").path, encoding: .utf8)
-    guard let start = readme.range(of: "## A tour of the CLI"), let end = readme.range(of: "looks like this", range: start.upperBound..<readme.endIndex) else { return [] }
-    return readme[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line -> [String]? in
-      guard line.hasPrefix("    chime ") else { return nil }
-      var text = String(line.dropFirst(4))
-      if let comment = text.range(of: "  #") { text = String(text[..<comment.lowerBound]) }
-      var words: [String] = [], word = "", quoted = false, inWord = false
-      for c in text {
-        if c == "\"" { quoted.toggle(); inWord = true } else if c == " " && !quoted {
-          if inWord { words.append(word) }
-          word = ""; inWord = false
-        } else { word.append(c); inWord = true }
-      }
-      if inWord { words.append(word) }
-      return Array(words.dropFirst())
-    }
+    try ReadmeCommands.commands(after: "## A tour of the CLI", before: "looks like this")
   }
 
   @Test func tourRunsAsWritten() throws {
