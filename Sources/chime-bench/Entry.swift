@@ -8,7 +8,10 @@ import Glibc
 /// synchronous, waiting on a semaphore: valgrind 3.19 crashes in the Swift async main, whose
 /// main thread parks in dispatch_main (sigsuspend). `chime-bench --store-adds N [--clients C]`
 /// only runs chimed's store alone (N adds, C per transaction, in this process): the phase to
-/// profile the store with, under valgrind or perf. Everything else is `Bench`.
+/// profile the store with, under valgrind or perf. `chime-bench --raw-adds N --socket PATH
+/// [--clients C] [--grpc]` only sends N adds over the native framing (or gRPC) from C
+/// connections to a running chimed: the load to compare the two transports' daemon side with.
+/// Everything else is `Bench`.
 @main
 enum Entry {
   static func main() {
@@ -29,6 +32,26 @@ enum Entry {
       done.wait()
       if let message = failure.get() {
         FileHandle.standardError.write(Data("chime-bench: \(message)\n".utf8))
+        exit(1)
+      }
+      exit(0)
+    }
+    if let i = arguments.firstIndex(of: "--raw-adds") {
+      let clients = arguments.firstIndex(of: "--clients").map { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) ?? 0 : 0 } ?? 1
+      let socket = arguments.firstIndex(of: "--socket").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+      guard i + 1 < arguments.count, let count = Int(arguments[i + 1]), count > 0, clients > 0, let socket else {
+        FileHandle.standardError.write(Data("chime-bench: --raw-adds takes a count, --socket PATH (and --clients a positive count)\n".utf8))
+        exit(2)
+      }
+      let grpc = arguments.contains("--grpc")
+      do {
+        let load = grpc
+          ? try GRPCAddLoad.run(socket: socket, clients: clients, total: count, idPrefix: "raw-grpc")
+          : try RawAddLoad.run(socket: socket, clients: clients, total: count, idPrefix: "raw-native")
+        print(String(format: "adds (%@, %d clients): %d in %.2f s = %.0f adds/s; p50 %.3f ms",
+                     grpc ? "gRPC" : "native", clients, load.total, load.seconds, load.rate, load.p50Millis))
+      } catch {
+        FileHandle.standardError.write(Data("chime-bench: \(error)\n".utf8))
         exit(1)
       }
       exit(0)

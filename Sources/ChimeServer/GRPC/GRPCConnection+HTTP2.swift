@@ -6,24 +6,24 @@ import Logging
 /// replies are handed to nghttp2 as flow control allows.
 extension GRPCConnection {
   func http2StreamOpened(_ streamID: Int32) {
-    streams[streamID] = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
+    let stream = Stream(id: streamID, maxMessageBytes: limits.maxMessageBytes)
+    streams[streamID] = stream
+    receivingHeaders = stream
   }
 
-  func http2Header(_ streamID: Int32, name: String, value: String) {
-    guard let stream = streams[streamID] else { return }
+  func http2Header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    // A header block arrives in one piece (HTTP/2 allows no other frame inside it), so its
+    // fields belong to the stream just opened: no lookup per field.
+    guard let stream = receivingHeaders?.id == streamID ? receivingHeaders : streams[streamID] else { return }
     // RFC 9113's measure of a header list: name, value and 32 bytes each. Past the limit
     // nothing more is kept; the request is refused once its header block ends.
-    stream.headerBytes += name.utf8.count + value.utf8.count + 32
+    stream.headerBytes += name.count + value.count + 32
     guard stream.headerBytes <= limits.maxHeaderListBytes else { return }
-    switch name {
-    case ":path", ":method", "content-type", "chime-app", "grpc-timeout", "grpc-encoding":
-      stream.headers[name] = value
-    default:
-      break
-    }
+    stream.headers.keep(name: name, value: value)
   }
 
   func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
+    receivingHeaders = nil
     guard let stream = streams[streamID] else { return }
     if let refusal = check(stream) {
       refuse(stream, refusal)
@@ -48,7 +48,7 @@ extension GRPCConnection {
         }
         stream.messages.append(message)
         guard stream.messages.count == 1 else {
-          throw ChimeError(.grpcProtocolViolation, "\(stream.headers[":path"] ?? "") takes one request message, not a stream of them")
+          throw ChimeError(.grpcProtocolViolation, "\(stream.headers.path ?? "") takes one request message, not a stream of them")
         }
       }
     } catch {
@@ -69,8 +69,8 @@ extension GRPCConnection {
     release(stream, stream.unconsumed)
     switch target {
     case .method(let method):
-      var header = CallHeader(method: method.rawValue, appID: stream.headers["chime-app"] ?? "")
-      if let timeout = stream.headers["grpc-timeout"], let millis = GRPCStatus.timeoutMillis(timeout) {
+      var header = CallHeader(method: method.rawValue, appID: stream.headers.app ?? "")
+      if let timeout = stream.headers.timeout, let millis = GRPCStatus.timeoutMillis(timeout) {
         header.deadline = Instant(unixMillis: clock.now().unixMillis &+ millis)
       }
       let call = GRPCCall(method: method, app: header.appID, stream: streamID, confinedApp: confinedApp, connection: self)
@@ -95,6 +95,7 @@ extension GRPCConnection {
   }
 
   func http2StreamClosed(_ streamID: Int32, errorCode: UInt32) {
+    if receivingHeaders?.id == streamID { receivingHeaders = nil }
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.ended = true
     release(stream, stream.unconsumed)

@@ -9,17 +9,17 @@ extension GRPCConnection {
     if stream.headerBytes > limits.maxHeaderListBytes {
       return .status(ChimeError(.headerListTooLarge, "the request's header list is over chimed's limit of \(limits.maxHeaderListBytes) bytes"))
     }
-    guard stream.headers[":method"] == "POST" else { return .http(405) }
-    guard let contentType = stream.headers["content-type"],
+    guard stream.headers.method == "POST" else { return .http(405) }
+    guard let contentType = stream.headers.contentType,
           contentType == "application/grpc" || contentType.hasPrefix("application/grpc+") || contentType.hasPrefix("application/grpc;")
     else { return .http(415) }
-    if let encoding = stream.headers["grpc-encoding"], encoding != "identity" {
+    if let encoding = stream.headers.encoding, encoding != "identity" {
       return .status(ChimeError(.compressionUnsupported, "grpc-encoding \(encoding.prefix(40)) is not supported: chimed accepts identity only"))
     }
-    if let timeout = stream.headers["grpc-timeout"], GRPCStatus.timeoutMillis(timeout) == nil {
+    if let timeout = stream.headers.timeout, GRPCStatus.timeoutMillis(timeout) == nil {
       return .status(ChimeError(.grpcProtocolViolation, "malformed grpc-timeout \"\(timeout.prefix(40))\""))
     }
-    let path = stream.headers[":path"] ?? ""
+    let path = stream.headers.path ?? ""
     guard let target = GRPCTarget(path: path) else {
       return .status(ChimeError(.unknownMethod, "unknown method \"\(path.prefix(200))\""))
     }
@@ -39,7 +39,7 @@ extension GRPCConnection {
       stream.ended = true
       release(stream, stream.unconsumed)
       stream.responding = true
-      session.respond(stream.id, headers: [(":status", "\(status)")], body: false)
+      session.respond(stream.id, headers: HTTP2Session.HeaderBlock([(":status", "\(status)")]), body: false)
     }
   }
 

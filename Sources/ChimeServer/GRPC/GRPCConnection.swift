@@ -23,7 +23,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// One request stream: its headers while they arrive, then what answers it.
   final class Stream {
     let id: Int32
-    var headers: [String: String] = [:]
+    var headers = GRPCRequestHeaders()
     var headerBytes = 0
     var reader: GRPCMessageReader
     var messages: [[UInt8]] = []
@@ -36,7 +36,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var outbox: [UInt8] = []
     var sent = 0
     /// Set when the call ended after a body: sent once the outbox is empty.
-    var trailers: [(String, String)]?
+    var trailers: HTTP2Session.HeaderBlock?
     /// Body bytes received and not yet handed on (given back to the windows when they are).
     var unconsumed = 0
 
@@ -58,6 +58,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   let services: GRPCServices
   var streams: [Int32: Stream] = [:]
+  /// The stream whose header block is being read (between its HEADERS frame and the block's end).
+  var receivingHeaders: Stream?
   /// Reply bytes of every stream not yet handed to nghttp2 (held by flow control): bounded by
   /// `maxQueuedWriteBytes` for the connection, as the native framing bounds its queue.
   var queuedBytes = 0
@@ -209,15 +211,19 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     stream.ended = true
     release(stream, stream.unconsumed)
     if stream.responding {
-      stream.trailers = GRPCStatus.fields(status)
+      stream.trailers = status == nil ? Self.okTrailers : HTTP2Session.HeaderBlock(GRPCStatus.fields(status))
       session.resume(stream.id)
     } else {
       // Trailers-only: the status in the one HEADERS frame that ends the stream.
-      session.respond(stream.id, headers: Self.responseHeaders + GRPCStatus.fields(status), body: false)
+      session.respond(stream.id, headers: status == nil ? Self.okTrailersOnly : HTTP2Session.HeaderBlock(Self.responseFields + GRPCStatus.fields(status)),
+                      body: false)
     }
   }
 
-  private static let responseHeaders = [(":status", "200"), ("content-type", "application/grpc"), ("grpc-accept-encoding", "identity")]
+  private static let responseFields = [(":status", "200"), ("content-type", "application/grpc"), ("grpc-accept-encoding", "identity")]
+  private static let responseHeaders = HTTP2Session.HeaderBlock(responseFields)
+  private static let okTrailers = HTTP2Session.HeaderBlock(GRPCStatus.fields(nil))
+  private static let okTrailersOnly = HTTP2Session.HeaderBlock(responseFields + GRPCStatus.fields(nil))
 
   /// Writes what the session has to send; closes a connection whose peer is not reading at
   /// all, and one HTTP/2 is done with.

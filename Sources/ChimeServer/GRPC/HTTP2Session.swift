@@ -6,7 +6,7 @@ protocol HTTP2SessionDelegate: AnyObject {
   /// A request's HEADERS frame starts stream `stream`.
   func http2StreamOpened(_ stream: Int32)
   /// One header field of a request.
-  func http2Header(_ stream: Int32, name: String, value: String)
+  func http2Header(_ stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
   /// A request's header block is complete; `endStream` when it carries no body.
   func http2HeadersDone(_ stream: Int32, endStream: Bool)
   /// Body bytes of a request, valid only during the call.
@@ -65,8 +65,8 @@ final class HTTP2Session {
       guard let frame, chime_h2_is_request_headers(frame) != 0, let name, let value else { return 0 }
       HTTP2Session.of(user).delegate?.http2Header(
         chime_h2_frame_stream(frame),
-        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+        name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
       return 0
     }
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
@@ -160,8 +160,8 @@ final class HTTP2Session {
   /// Answers `stream` with response headers. With `body`, DATA follows as
   /// `http2ResponseBytes` provides it, then trailers (`trailers(_:_:)`); without, the headers
   /// end the stream (a trailers-only response).
-  func respond(_ stream: Int32, headers: [(String, String)], body: Bool) {
-    withHeaderFields(headers) { fields in
+  func respond(_ stream: Int32, headers: HeaderBlock, body: Bool) {
+    headers.withFields { fields in
       if body {
         var provider = nghttp2_data_provider()
         provider.read_callback = { _, stream, buffer, length, flags, _, user in
@@ -183,8 +183,8 @@ final class HTTP2Session {
   }
 
   /// Ends `stream` with trailers (after its body).
-  func trailers(_ stream: Int32, _ headers: [(String, String)]) {
-    withHeaderFields(headers) { fields in
+  func trailers(_ stream: Int32, _ headers: HeaderBlock) {
+    headers.withFields { fields in
       _ = nghttp2_submit_trailer(session, stream, fields.baseAddress, fields.count)
     }
   }
@@ -215,23 +215,37 @@ final class HTTP2Session {
                               code.rawValue, nil, 0)
   }
 
-  /// Runs `body` with `headers` as nghttp2 header fields (copied by nghttp2 during the call).
-  private func withHeaderFields(_ headers: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
-    var bytes: [UInt8] = []
-    var spans: [(Int, Int, Int, Int)] = []
-    for (name, value) in headers {
-      let nameStart = bytes.count
-      bytes.append(contentsOf: name.utf8)
-      let valueStart = bytes.count
-      bytes.append(contentsOf: value.utf8)
-      spans.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
-    }
-    bytes.withUnsafeMutableBufferPointer { raw in
-      var fields = spans.map { span in
-        nghttp2_nv(name: raw.baseAddress! + span.0, value: raw.baseAddress! + span.2, namelen: span.1, valuelen: span.3,
-                   flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+  /// Header fields laid out once as the bytes nghttp2 reads: the answers every call sends
+  /// (status 200, `grpc-status: 0`) are built once and reused.
+  struct HeaderBlock {
+    private var bytes: [UInt8] = []
+    private var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
+
+    init(_ fields: [(String, String)]) {
+      for (name, value) in fields {
+        let nameStart = bytes.count
+        bytes.append(contentsOf: name.utf8)
+        let valueStart = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        spans.append((nameStart, valueStart - nameStart, valueStart, bytes.count - valueStart))
       }
-      fields.withUnsafeMutableBufferPointer { body($0) }
+    }
+
+    /// Runs `body` with the fields as nghttp2 header fields (nghttp2 copies them during the
+    /// call; it never writes through the pointers).
+    func withFields(_ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
+      bytes.withUnsafeBufferPointer { raw in
+        guard let start = raw.baseAddress else { return }
+        let base = UnsafeMutablePointer(mutating: start)
+        withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: spans.count) { fields in
+          for (i, span) in spans.enumerated() {
+            fields.initializeElement(at: i, to: nghttp2_nv(
+              name: base + span.name, value: base + span.value, namelen: span.nameLength, valuelen: span.valueLength,
+              flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+          }
+          body(fields)
+        }
+      }
     }
   }
 }

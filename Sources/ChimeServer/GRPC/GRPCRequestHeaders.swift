@@ -1,0 +1,26 @@
+/// The request header fields the gRPC transport reads; every other field is only counted
+/// towards the header list's size. Matched on the raw bytes nghttp2 hands over, so a field
+/// that is not one of these never becomes a `String`.
+struct GRPCRequestHeaders {
+  var method: String?
+  var path: String?
+  var contentType: String?
+  var app: String?
+  var timeout: String?
+  var encoding: String?
+
+  /// Keeps `value` when `name` is one of the fields read (HTTP/2 field names arrive in lower
+  /// case: nghttp2 refuses a block with upper-case names).
+  mutating func keep(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    let text = { String(decoding: value, as: UTF8.self) }
+    switch name.count {
+    case 5 where name.elementsEqual(":path".utf8): path = text()
+    case 7 where name.elementsEqual(":method".utf8): method = text()
+    case 9 where name.elementsEqual("chime-app".utf8): app = text()
+    case 12 where name.elementsEqual("content-type".utf8): contentType = text()
+    case 12 where name.elementsEqual("grpc-timeout".utf8): timeout = text()
+    case 13 where name.elementsEqual("grpc-encoding".utf8): encoding = text()
+    default: break
+    }
+  }
+}
