@@ -43,7 +43,8 @@ final class ServiceStack {
                             startedAt: configuration.clock.now(), dataDirectory: dataDirectory,
                             socketPath: configuration.socketPath)
     router = CallRouter(service: service, server: server, clock: configuration.clock, logger: logger)
-    service.start()
+    let desktop: (any DesktopQuietSource)? = configuration.desktopQuiet ?? PresenterDesktopQuiet(presenters, loop: loop)
+    service.start(desktop: desktop)
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
   }
 
@@ -84,5 +85,20 @@ final class ServiceStack {
   func drain(_ done: @escaping () -> Void) {
     router.draining = true
     service.stop(done)
+  }
+}
+
+/// The desktop's own Do Not Disturb read on the freedesktop presenter's session bus (nil when
+/// that presenter is off). Followed from the loop thread, where the service starts.
+final class PresenterDesktopQuiet: DesktopQuietSource, @unchecked Sendable {
+  private let presenters: LoopBound<PresenterSet>
+
+  init?(_ presenters: PresenterSet, loop: EventLoop) {
+    guard presenters.followsDesktop else { return nil }
+    self.presenters = LoopBound(presenters, loop: loop)
+  }
+
+  func follow(_ changed: @escaping @Sendable (DesktopQuiet?) -> Void) {
+    presenters.value.followDesktop(changed)
   }
 }

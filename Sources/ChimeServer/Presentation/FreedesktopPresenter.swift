@@ -39,6 +39,11 @@ final class FreedesktopPresenter {
   private var shownByKey: [String: UInt32] = [:]
   private var shownByID: [UInt32: Shown] = [:]
   private var stopped = false
+  /// Told the server's own Do Not Disturb (`followDesktop`).
+  private var desktopFollower: ((DesktopQuiet?) -> Void)?
+  /// Connects again after the connection was lost, while following the desktop.
+  private var reconnect: LoopTimer?
+  static let reconnectMillis: UInt64 = 5_000
 
   init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
@@ -71,7 +76,32 @@ final class FreedesktopPresenter {
     }
   }
 
+  /// Follows the notification server's own Do Not Disturb (paused, inhibited): `changed` is
+  /// told its state once read and at each change, nil when there is no session bus. While
+  /// following, a lost connection is made again every few seconds.
+  func followDesktop(_ changed: @escaping (DesktopQuiet?) -> Void) {
+    guard !stopped else { return }
+    desktopFollower = changed
+    guard connect() else {
+      changed(nil)
+      return retryLater()
+    }
+    bus?.followDesktopQuiet()
+  }
+
+  private func retryLater() {
+    guard !stopped, desktopFollower != nil else { return }
+    if reconnect == nil {
+      reconnect = LoopTimer(loop: loop) { [unowned self] in
+        if let changed = desktopFollower, bus?.isOpen != true { followDesktop(changed) }
+      }
+    }
+    reconnect?.arm(afterMillis: Self.reconnectMillis)
+  }
+
   func stop() {
+    reconnect?.close()
+    reconnect = nil
     stopped = true
     bus?.close()
     bus = nil
@@ -94,6 +124,7 @@ final class FreedesktopPresenter {
       bus.onSignal = { [unowned self] signal in received(signal) }
       self.bus = bus
       logger.info("connected to the session bus for notifications")
+      if desktopFollower != nil { bus.followDesktopQuiet() }
       return true
     } catch {
       logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
@@ -167,6 +198,8 @@ final class FreedesktopPresenter {
       capabilities = nil
       shownByKey.removeAll()
       shownByID.removeAll()
+    case .desktopQuiet(let state):
+      desktopFollower?(state)
     case .closed(let id, let reason):
       guard let shown = forget(id) else { return }
       if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {
@@ -188,5 +221,10 @@ final class FreedesktopPresenter {
     shownByKey.removeAll()
     shownByID.removeAll()
     failWaiting("the session bus connection was lost")
+    if let desktopFollower {
+      // Not known any more: counted as not paused until read again.
+      desktopFollower(nil)
+      retryLater()
+    }
   }
 }
