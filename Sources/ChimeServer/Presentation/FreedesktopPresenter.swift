@@ -41,9 +41,12 @@ final class FreedesktopPresenter {
   private var stopped = false
   /// Told the server's own Do Not Disturb (`followDesktop`).
   private var desktopFollower: ((DesktopQuiet?) -> Void)?
-  /// Connects again after the connection was lost, while following the desktop.
+  /// Connects again after the connection was lost (or never made), while following the
+  /// desktop: after 5 s, doubling up to 5 min while it keeps failing.
   private var reconnect: LoopTimer?
-  static let reconnectMillis: UInt64 = 5_000
+  private var reconnectMillis = FreedesktopPresenter.firstReconnectMillis
+  static let firstReconnectMillis: UInt64 = 5_000
+  static let longestReconnectMillis: UInt64 = 300_000
 
   init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
@@ -81,11 +84,13 @@ final class FreedesktopPresenter {
   /// following, a lost connection is made again every few seconds.
   func followDesktop(_ changed: @escaping (DesktopQuiet?) -> Void) {
     guard !stopped else { return }
+    let retrying = desktopFollower != nil
     desktopFollower = changed
-    guard connect() else {
+    guard connect(quietly: retrying) else {
       changed(nil)
       return retryLater()
     }
+    reconnectMillis = Self.firstReconnectMillis
     bus?.followDesktopQuiet()
   }
 
@@ -96,7 +101,8 @@ final class FreedesktopPresenter {
         if let changed = desktopFollower, bus?.isOpen != true { followDesktop(changed) }
       }
     }
-    reconnect?.arm(afterMillis: Self.reconnectMillis)
+    reconnect?.arm(afterMillis: reconnectMillis)
+    reconnectMillis = min(reconnectMillis * 2, Self.longestReconnectMillis)
   }
 
   func stop() {
@@ -116,7 +122,8 @@ final class FreedesktopPresenter {
     PresentationFailure(presenter: "freedesktop", app: job.app.id, identifier: job.delivered.request.identifier, reason: reason)
   }
 
-  private func connect() -> Bool {
+  /// `quietly`: a failure is logged at debug level (the desktop watcher's retries).
+  private func connect(quietly: Bool = false) -> Bool {
     if bus?.isOpen == true { return true }
     do {
       let bus = try SessionBus(loop: loop, logger: logger)
@@ -127,7 +134,11 @@ final class FreedesktopPresenter {
       if desktopFollower != nil { bus.followDesktopQuiet() }
       return true
     } catch {
-      logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
+      if quietly {
+        logger.debug("still no session bus", metadata: ["error": "\(error)"])
+      } else {
+        logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
+      }
       return false
     }
   }
