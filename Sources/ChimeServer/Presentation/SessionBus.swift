@@ -150,11 +150,15 @@ final class SessionBus {
       guard let key else { return }
       var value: Int32 = 0
       let found = chime_bus_read_changed_bool(message, key, &value)
-      guard found > 0 else { return }
-      if key == Self.dunstPaused {
-        desktopQuietSeen(dunst: value != 0, kde: kdeInhibited)
-      } else {
-        desktopQuietSeen(dunst: dunstPaused, kde: value != 0)
+      if found > 0 {
+        if key == Self.dunstPaused {
+          desktopQuietSeen(dunst: value != 0, kde: kdeInhibited)
+        } else {
+          desktopQuietSeen(dunst: dunstPaused, kde: value != 0)
+        }
+      } else if found == 0, Self.invalidated(message).contains(key) {
+        // Said to have changed without its value: asked for it.
+        readDesktopQuiet()
       }
     })
     propertiesBox = box
@@ -202,6 +206,20 @@ final class SessionBus {
         done(false)
       }
     })
+  }
+
+  /// The invalidated property names that end a PropertiesChanged signal.
+  private static func invalidated(_ message: OpaquePointer) -> [String] {
+    var strv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    guard sd_bus_message_read_strv(message, &strv) >= 0 else { return [] }
+    defer { chime_bus_strv_free(strv) }
+    var names: [String] = []
+    var i = 0
+    while let item = strv?[i] {
+      names.append(String(cString: item))
+      i += 1
+    }
+    return names
   }
 
   private func desktopQuietSeen(dunst: Bool, kde: Bool) {

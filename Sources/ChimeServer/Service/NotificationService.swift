@@ -98,5 +98,7 @@ final class NotificationService {
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
   func checkTimeZone() {
     zones.checkTimeZone()
+    // The schedule's windows are read in that zone: one may have ended with the change.
+    doNotDisturb.clockChanged()
   }
 }
