@@ -163,7 +163,8 @@ final class SessionBus {
     })
     propertiesBox = box
     var slot: OpaquePointer?
-    let r = sd_bus_match_signal_async(bus, &slot, nil, Self.notificationsPath, Self.properties, "PropertiesChanged",
+    // From the server only: the bus delivers the signals of whoever owns the name.
+    let r = sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.properties, "PropertiesChanged",
                                       busSignalHandler(), nil, box.toOpaque())
     if r >= 0, let slot {
       slots.append(slot)
