@@ -108,6 +108,8 @@ final class FreedesktopPresenter {
   func stop() {
     reconnect?.close()
     reconnect = nil
+    // It holds the service: dropped so a stopped daemon's parts are freed.
+    desktopFollower = nil
     stopped = true
     bus?.close()
     bus = nil
