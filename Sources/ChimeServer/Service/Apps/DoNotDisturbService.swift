@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 import ChimeStore
 import Foundation
 import Logging
@@ -176,12 +176,4 @@ final class DoNotDisturbService {
     let now = context.clock.now()
     if !context.doNotDisturb.status(at: now, zone: zones.zone).status.active { summarize(through: now) }
   }
-}
-
-/// Where the desktop's own Do Not Disturb is read: the notification server paused or
-/// inhibited. chimed reads it on the presenter's session bus; tests give their own.
-public protocol DesktopQuietSource: AnyObject, Sendable {
-  /// Starts following: `changed` is called, from any thread, with the state once it is known
-  /// and again at each change (nil: not paused, or no server).
-  func follow(_ changed: @escaping @Sendable (DesktopQuiet?) -> Void)
 }
