@@ -44,10 +44,13 @@ extension ChimeDatabase {
     let codec = self.codec
     return try read("quiet deliveries") { db in
       let since = try Int64.fetchOne(db, sql: "SELECT summarized_through FROM do_not_disturb WHERE id = 1") ?? 0
+      // Only bodies holding `delivered_quietly = true` (field 11, varint: the bytes 58 01) are
+      // decoded: at start every delivered row since the last summary is looked at, and most
+      // are not quiet. A body with those bytes elsewhere is decoded and left out.
       let rows = try Row.fetchCursor(db.cachedStatement(sql: """
         SELECT d.app, d.body, COALESCE(NULLIF(a.display_name, ''), d.app)
         FROM delivered d LEFT JOIN app a ON a.id = d.app
-        WHERE d.delivered_at > ? AND d.delivered_at <= ?
+        WHERE d.delivered_at > ? AND d.delivered_at <= ? AND instr(d.body, X'5801') > 0
         """), arguments: [since, through.unixMillis])
       var counts: [String: Int] = [:]
       while let row = try rows.next() {
