@@ -38,8 +38,9 @@ public struct DoNotDisturbSummary: Hashable, Sendable {
 }
 
 extension DoNotDisturbSummary {
-  /// The app the summary is shown as: Chime's own (no app registers a name with a space).
-  public static let appIdentifier = "chime"
+  /// The app the summary is shown as: Chime's own, a name no app can have (app ids take no
+  /// colon), so nothing a click on it sends reaches an app.
+  public static let appIdentifier = "chime:do-not-disturb"
   /// The summary's identifier on screen: a new summary replaces one still shown.
   public static let identifier = "chime.do-not-disturb-summary"
 

@@ -74,7 +74,8 @@ import Testing
     let summaries = try waitForSummaries(run, count: 1)
     #expect(summaries == ["3 notifications while Do Not Disturb was on: Tea Timer (2), org.example.mail"])
     let popup = try #require(Self.shown(run.out).first)
-    #expect(popup["title"] as? String == DoNotDisturbSummary.title && popup["app"] as? String == "chime")
+    #expect(popup["title"] as? String == DoNotDisturbSummary.title && popup["app"] as? String == "chime:do-not-disturb")
+    #expect(popup["appName"] as? String == "Chime", "\(popup)")
     // Not a delivered notification of any app.
     #expect(try await user.delivered().items.isEmpty)
 
