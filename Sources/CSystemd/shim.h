@@ -98,3 +98,38 @@ static inline int chime_bus_wanted_events(sd_bus *bus) {
 static inline const char *chime_strerror(int negative_errno) {
   return strerror(negative_errno < 0 ? -negative_errno : negative_errno);
 }
+
+// The boolean inside a variant (a Properties.Get reply).
+static inline int chime_bus_read_variant_bool(sd_bus_message *m, int *value) {
+  int r = sd_bus_message_enter_container(m, 'v', "b");
+  if (r < 0) return r;
+  r = sd_bus_message_read_basic(m, 'b', value);
+  if (r < 0) return r;
+  return sd_bus_message_exit_container(m);
+}
+
+// In a PropertiesChanged signal's changed properties (a{sv}, after the interface name, which
+// the caller has read): 1 with *value set when `key` is among them as a boolean, 0 when not.
+static inline int chime_bus_read_changed_bool(sd_bus_message *m, const char *key, int *value) {
+  int r = sd_bus_message_enter_container(m, 'a', "{sv}");
+  if (r < 0) return r;
+  int found = 0;
+  while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+    const char *name = NULL;
+    r = sd_bus_message_read_basic(m, 's', &name);
+    if (r < 0) return r;
+    if (!found && name && strcmp(name, key) == 0 && sd_bus_message_verify_type(m, 'v', "b") > 0) {
+      r = chime_bus_read_variant_bool(m, value);
+      if (r < 0) return r;
+      found = 1;
+    } else {
+      r = sd_bus_message_skip(m, "v");
+      if (r < 0) return r;
+    }
+    r = sd_bus_message_exit_container(m);
+    if (r < 0) return r;
+  }
+  if (r < 0) return r;
+  r = sd_bus_message_exit_container(m);
+  return r < 0 ? r : found;
+}

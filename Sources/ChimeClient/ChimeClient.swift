@@ -284,7 +284,8 @@ public struct ChimeClient: Sendable {
   }
 
   /// The user's call: changes the user's Do Not Disturb setting (manual on or off, the
-  /// schedule set or cleared) and answers it with the state now.
+  /// schedule set or cleared, whether a paused notification server counts, whether a summary
+  /// is shown when it ends) and answers it with the state now.
   ///
   /// - Throws: INVALID_ARGUMENT `DND_UNTIL_IN_PAST`, `INVALID_DND_SCHEDULE` or
   ///   `INVALID_DND_DAYS`.
@@ -292,7 +293,8 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.setDoNotDisturb, change)
   }
 
-  /// The user's Do Not Disturb setting and whether it is on now, from which source.
+  /// The user's Do Not Disturb setting and whether it is on now, from which source (with the
+  /// followed desktop's state: `status.desktop`).
   public func doNotDisturb() async throws(ChimeError) -> DoNotDisturbReport {
     try await unary(Calls.getDoNotDisturb, Empty())
   }

@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
   /// Where peers' processes are looked up to tell a sandboxed app (Flatpak, Snap) from a host
   /// process; tests point it at a fake tree.
   public var procRoot: String = "/proc"
+  /// Where the desktop's own Do Not Disturb (a paused or inhibited notification server) is
+  /// read; nil: the freedesktop presenter's session bus when that presenter is on, else none.
+  public var desktopQuiet: (any DesktopQuietSource)?
   /// Where the D-Bus API is served (the session bus, in chimed); nil: it is not.
   public var dbus: DBusConfiguration?
   /// Connections served at once; one more is told TOO_MANY_CONNECTIONS and closed.

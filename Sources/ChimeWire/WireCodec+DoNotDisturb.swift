@@ -26,6 +26,14 @@ extension WireCodec {
         m.pointee.clear_schedule = 1
       case nil: break
       }
+      if let follow = change.followDesktop {
+        m.pointee.follow_desktop_set_case = CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET_FOLLOW_DESKTOP
+        m.pointee.follow_desktop = follow ? 1 : 0
+      }
+      if let summary = change.summary {
+        m.pointee.summary_set_case = CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET_SUMMARY
+        m.pointee.summary = summary ? 1 : 0
+      }
       return m
     }
   }
@@ -44,6 +52,12 @@ extension WireCodec {
       } else if r.schedule_set_case == CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET_CLEAR_SCHEDULE, r.clear_schedule != 0 {
         change.schedule = .clear
       }
+      if r.follow_desktop_set_case == CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET_FOLLOW_DESKTOP {
+        change.followDesktop = r.follow_desktop != 0
+      }
+      if r.summary_set_case == CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET_SUMMARY {
+        change.summary = r.summary != 0
+      }
       return change
     }
   }
@@ -59,11 +73,15 @@ extension WireCodec {
       m.pointee.source = switch report.status.source {
       case .manual: CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL
       case .schedule: CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE
+      case .desktop: CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_DESKTOP
       case nil: CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED
       }
       m.pointee.until_unix_ms = report.status.until?.unixMillis ?? 0
       m.pointee.next_start_unix_ms = report.status.nextStart?.unixMillis ?? 0
       arena.assign(&m.pointee.time_zone, report.timeZone)
+      m.pointee.follow_desktop = report.setting.followDesktop ? 1 : 0
+      m.pointee.summary = report.setting.summary ? 1 : 0
+      arena.assign(&m.pointee.desktop, report.status.desktop?.rawValue ?? "")
       return m
     }
   }
@@ -71,7 +89,7 @@ extension WireCodec {
   public static func decodeDoNotDisturbState(_ bytes: [UInt8]) throws(ChimeError) -> DoNotDisturbReport {
     try ProtoMessage.decode(bytes, as: "DoNotDisturbState", with: chime__v1__do_not_disturb_state__unpack) { m throws(ChimeError) in
       let r = m.pointee
-      var setting = DoNotDisturb()
+      var setting = DoNotDisturb(followDesktop: r.follow_desktop != 0, summary: r.summary != 0)
       if r.manual_on != 0 {
         setting.manual = .init(until: r.manual_until_unix_ms != 0 ? Instant(unixMillis: r.manual_until_unix_ms) : nil)
       }
@@ -80,11 +98,16 @@ extension WireCodec {
       case CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED: nil
       case CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL: .manual
       case CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE: .schedule
+      case CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_DESKTOP: .desktop
       default: throw WireErrors.unknownEnum(r.source.rawValue, field: "source")
       }
+      let desktopText = try ProtoMessage.text(r.desktop, "desktop")
+      // A detail this version does not know is not named (the source still says desktop).
+      let desktop = DesktopQuiet(rawValue: desktopText)
       let status = DoNotDisturbStatus(active: r.active != 0, source: source,
                                       until: r.until_unix_ms != 0 ? Instant(unixMillis: r.until_unix_ms) : nil,
-                                      nextStart: r.next_start_unix_ms != 0 ? Instant(unixMillis: r.next_start_unix_ms) : nil)
+                                      nextStart: r.next_start_unix_ms != 0 ? Instant(unixMillis: r.next_start_unix_ms) : nil,
+                                      desktop: desktop)
       return DoNotDisturbReport(setting: setting, status: status, timeZone: try ProtoMessage.text(r.time_zone, "time_zone"))
     }
   }

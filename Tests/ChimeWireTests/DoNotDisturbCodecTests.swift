@@ -14,6 +14,9 @@ import Testing
     DoNotDisturbChange(schedule: .set(weeknights)),
     DoNotDisturbChange(schedule: .set(DoNotDisturbSchedule(startMinute: 60, endMinute: 120))),
     DoNotDisturbChange(manual: .off, schedule: .clear),
+    DoNotDisturbChange(followDesktop: false),
+    DoNotDisturbChange(followDesktop: true, summary: false),
+    DoNotDisturbChange(summary: true),
   ]) func changesRoundTrip(_ change: DoNotDisturbChange) throws {
     #expect(try WireCodec.decodeSetDoNotDisturbRequest(WireCodec.encodeSetDoNotDisturbRequest(change)) == change)
   }
@@ -27,6 +30,13 @@ import Testing
       DoNotDisturbReport(setting: DoNotDisturb(schedule: DoNotDisturbSchedule(startMinute: 0, endMinute: 1439)),
                          status: DoNotDisturbStatus(active: false, source: nil, until: nil, nextStart: Instant(unixMillis: 86_400_000)),
                          timeZone: "Australia/Lord_Howe"),
+      DoNotDisturbReport(setting: DoNotDisturb(followDesktop: true, summary: false),
+                         status: DoNotDisturbStatus(active: true, source: .desktop, until: nil, nextStart: nil, desktop: .dunstPaused),
+                         timeZone: "UTC"),
+      DoNotDisturbReport(setting: DoNotDisturb(manual: .init(), followDesktop: true),
+                         status: DoNotDisturbStatus(active: true, source: .manual, until: nil, nextStart: nil, desktop: .kdeInhibited),
+                         timeZone: "UTC"),
+      DoNotDisturbReport(setting: DoNotDisturb(followDesktop: false), status: .inactive, timeZone: "UTC"),
     ]
     for report in reports {
       #expect(try WireCodec.decodeDoNotDisturbState(WireCodec.encodeDoNotDisturbState(report)) == report)

@@ -1261,6 +1261,51 @@ static void test_authorization_settings_badge(void) {
   chime_close(user);
 }
 
+static void test_do_not_disturb(void) {
+  chime_client *user = connect_app("chime.cli");
+  if (user == NULL) {
+    return;
+  }
+  chime_dnd *dnd = NULL;
+  CHECK_OK(chime_get_do_not_disturb(user, &dnd, st), st);
+  /* Off, following the desktop (the test daemon follows none: nothing named), with a summary. */
+  CHECK(!chime_dnd_active(dnd) && chime_dnd_source(dnd) == CHIME_DND_OFF);
+  CHECK(chime_dnd_follows_desktop(dnd) && chime_dnd_summary(dnd));
+  CHECK_STR(chime_dnd_desktop(dnd), "");
+  CHECK(!chime_dnd_schedule(dnd, NULL, NULL, NULL));
+  chime_dnd_free(dnd);
+
+  CHECK_OK(chime_set_do_not_disturb(user, 1, 0, CHIME_UNCHANGED, 0, &dnd, st), st);
+  CHECK(chime_dnd_active(dnd) && chime_dnd_source(dnd) == CHIME_DND_MANUAL && chime_dnd_manual_on(dnd));
+  CHECK(chime_dnd_until_unix_ms(dnd) == 0 && chime_dnd_follows_desktop(dnd) && !chime_dnd_summary(dnd));
+  CHECK(chime_dnd_message(dnd) != NULL && chime_dnd_message(dnd)->source == CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL);
+  chime_dnd_free(dnd);
+
+  CHECK_OK(chime_set_do_not_disturb_schedule(user, 22 * 60, 7 * 60, 0x1Fu, &dnd, st), st);
+  unsigned start = 0, end = 0, days = 0;
+  CHECK(chime_dnd_schedule(dnd, &start, &end, &days) && start == 22 * 60 && end == 7 * 60 && days == 0x1Fu);
+  CHECK(chime_dnd_time_zone(dnd)[0] != '\0');
+  chime_dnd_free(dnd);
+  CHECK(chime_set_do_not_disturb_schedule(user, 600, 600, CHIME_DND_EVERY_DAY, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_DND_SCHEDULE");
+  CHECK(chime_set_do_not_disturb(user, 1, 1000, CHIME_UNCHANGED, CHIME_UNCHANGED, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "DND_UNTIL_IN_PAST");
+  CHECK(chime_set_do_not_disturb(user, 2, 0, CHIME_UNCHANGED, CHIME_UNCHANGED, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_ARGUMENT");
+
+  /* Off by hand, schedule cleared, following off: off, and the parts left alone stay. */
+  CHECK_OK(chime_set_do_not_disturb(user, 0, 0, 0, CHIME_UNCHANGED, NULL, st), st);
+  CHECK_OK(chime_clear_do_not_disturb_schedule(user, &dnd, st), st);
+  CHECK(!chime_dnd_active(dnd) && !chime_dnd_manual_on(dnd) && !chime_dnd_schedule(dnd, NULL, NULL, NULL));
+  CHECK(!chime_dnd_follows_desktop(dnd) && !chime_dnd_summary(dnd));
+  chime_dnd_free(dnd);
+  CHECK_OK(chime_set_do_not_disturb(user, CHIME_UNCHANGED, 0, 1, 1, NULL, st), st);
+  /* NULL is safe everywhere. */
+  CHECK(!chime_dnd_active(NULL) && chime_dnd_source(NULL) == CHIME_DND_OFF && chime_dnd_desktop(NULL)[0] == '\0');
+  chime_dnd_free(NULL);
+  chime_close(user);
+}
+
 static void test_apps_and_sounds(void) {
   chime_client *c = connect_app("org.example.ctest.apps");
   if (c == NULL) return;
@@ -1495,6 +1540,7 @@ int main(void) {
   run("a content extension: deliveries, responses, media", test_content_extension_and_media);
   run("authorization, settings, badge", test_authorization_settings_badge);
   run("app registration, apps, sounds", test_apps_and_sounds);
+  run("do not disturb", test_do_not_disturb);
   run("oversized call is refused locally", test_oversized_call);
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);

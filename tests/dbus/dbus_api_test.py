@@ -230,6 +230,33 @@ def interface_shape(xml_text):
 
 
 @test
+async def do_not_disturb_is_read_and_set_with_dictionaries():
+    # A one-off caller names its app in the dictionary, as gdbus would.
+    conn = await Conn.open(ADDRESS)
+    (state,) = await conn.call("GetDoNotDisturb", "a{sv}", [{"app-id": v("s", "chime.cli")}])
+    state = unwrap(state)
+    assert state["active"] is False and state["source"] == "" and state["desktop"] == "", state
+    assert state["follow-desktop"] is True and state["summary"] is True and state["schedule"] == "", state
+    (state,) = await conn.call("SetDoNotDisturb", "a{sv}", [{
+        "app-id": v("s", "chime.cli"), "manual": v("b", True), "schedule": v("s", "22:00-07:00"),
+        "days": v("s", "mon-fri"), "follow-desktop": v("b", False), "summary": v("b", False)}])
+    state = unwrap(state)
+    assert state["active"] is True and state["source"] == "manual" and state["manual"] is True, state
+    assert state["schedule"] == "22:00-07:00" and state["days"] == "mon-fri", state
+    assert state["follow-desktop"] is False and state["summary"] is False, state
+    e = await conn.refusal("SetDoNotDisturb", "a{sv}", [{"app-id": v("s", "chime.cli"), "schedule": v("s", "22:00-22:00")}])
+    assert e.reason == "INVALID_DND_SCHEDULE", e
+    e = await conn.refusal("SetDoNotDisturb", "a{sv}", [{"app-id": v("s", "chime.cli"), "manul": v("b", True)}])
+    assert e.reason == "INVALID_ARGUMENT" and "manul" in str(e), e
+    (state,) = await conn.call("SetDoNotDisturb", "a{sv}", [{
+        "app-id": v("s", "chime.cli"), "manual": v("b", False), "clear-schedule": v("b", True),
+        "follow-desktop": v("b", True), "summary": v("b", True)}])
+    state = unwrap(state)
+    assert state["active"] is False and state["schedule"] == "" and state["follow-desktop"] is True, state
+    conn.close()
+
+
+@test
 async def exported_interface_equals_the_committed_xml():
     conn = await Conn.open(ADDRESS)
     (xml,) = await conn.call("Introspect", interface="org.freedesktop.DBus.Introspectable")

@@ -2,7 +2,7 @@
 # chimed's D-Bus API with real parts: a private dbus-daemon whose only service directory holds
 # the D-Bus service file from deploy/ (Exec= pointed at the built chimed, as `make install`
 # points it at the installed one), so the first call activates chimed. Then one-off calls with
-# gdbus and busctl, the dbus-next program (dbus_api_test.py), the README's example as written,
+# gdbus and busctl, the dbus-next programs (dbus_api_test.py, kde_inhibited_test.py), the README's example as written,
 # and a SIGTERM that gives the name up so the next call activates a new chimed.
 #
 # Everything lives in a temporary directory; only the processes started here are stopped, by
@@ -139,6 +139,8 @@ echo "$out" | grep -q "'rule': <'FREQ=MONTHLY;BYDAY=-1FR'>" || fail "gdbus lists
 echo "ok   gdbus schedules, lists, answers and reads refusals with app-id per call"
 
 CHIME_TEST_PROC=$tmp/proc CHIME_REPO=$repo CHIME_TEST_TMP=$tmp timeout 120 "$python" "$here/dbus_api_test.py"
+# KDE Plasma's Inhibited, followed by a chimed presenting on a fake Plasma (its own bus).
+CHIME_BIN_DIR=$bin timeout 60 "$python" "$here/kde_inhibited_test.py"
 
 # The README's example, as written.
 "$python" - "$repo/README.md" > "$tmp/readme_example.py" <<'PY'

@@ -14,11 +14,20 @@ public struct DoNotDisturbChange: Hashable, Sendable {
 
   public var manual: Manual?
   public var schedule: Schedule?
+  /// Whether the desktop's own Do Not Disturb counts (nil: unchanged).
+  public var followDesktop: Bool?
+  /// Whether a summary popup is shown when Do Not Disturb ends (nil: unchanged).
+  public var summary: Bool?
 
-  public init(manual: Manual? = nil, schedule: Schedule? = nil) {
+  public init(manual: Manual? = nil, schedule: Schedule? = nil, followDesktop: Bool? = nil, summary: Bool? = nil) {
     self.manual = manual
     self.schedule = schedule
+    self.followDesktop = followDesktop
+    self.summary = summary
   }
+
+  /// Nothing to change.
+  public var isEmpty: Bool { manual == nil && schedule == nil && followDesktop == nil && summary == nil }
 
   /// - Throws: INVALID_ARGUMENT `DND_UNTIL_IN_PAST` for an until at or before `now`;
   ///   `INVALID_DND_SCHEDULE` or `INVALID_DND_DAYS` for a schedule that does not validate.
@@ -43,6 +52,8 @@ public struct DoNotDisturbChange: Hashable, Sendable {
     case .clear: result.schedule = nil
     case nil: break
     }
+    if let followDesktop { result.followDesktop = followDesktop }
+    if let summary { result.summary = summary }
     return result
   }
 }

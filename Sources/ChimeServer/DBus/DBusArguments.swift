@@ -248,6 +248,35 @@ enum DBusArguments {
   }
 
   /// `Register(s app_id, a{sv} options)`: no options yet; unknown ones are refused.
+  /// `SetDoNotDisturb(a{sv} change)`: `manual` (b) with `manual-until` (x), `schedule` (s,
+  /// START-END) with `days` (s), `clear-schedule` (b), `follow-desktop` (b), `summary` (b).
+  static func doNotDisturb(_ value: BusValue) throws(ChimeError) -> DoNotDisturbChange {
+    var o = try BusDictionary(value, path: "change")
+    var change = DoNotDisturbChange()
+    let until = try o.integer("manual-until", in: 1...Int64.max)
+    if let manual = try o.bool("manual") {
+      change.manual = manual ? .on(until: until.map(Instant.init(unixMillis:))) : .off
+    } else if until != nil {
+      throw ChimeError(.invalidArgument, "manual-until goes with manual true", field: "change.manual-until")
+    }
+    let days = try o.string("days")
+    if let window = try o.string("schedule") {
+      change.schedule = .set(try DoNotDisturbSchedule.parse(window, days: days, field: "change.schedule"))
+    } else if days != nil {
+      throw ChimeError(.invalidArgument, "days goes with a schedule", field: "change.days")
+    }
+    if try o.bool("clear-schedule") == true {
+      guard change.schedule == nil else {
+        throw ChimeError(.invalidArgument, "give schedule or clear-schedule, not both", field: "change.clear-schedule")
+      }
+      change.schedule = .clear
+    }
+    change.followDesktop = try o.bool("follow-desktop")
+    change.summary = try o.bool("summary")
+    try o.finish()
+    return change
+  }
+
   static func registration(options: BusValue) throws(ChimeError) {
     try BusDictionary(options, path: "options").finish()
   }

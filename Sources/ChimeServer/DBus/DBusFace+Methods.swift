@@ -67,6 +67,11 @@ extension DBusFace {
       case "Push":
         let submission = try DBusArguments.push(payload: r.string(0), options: r.value(1))
         call(Calls.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
+      case "GetDoNotDisturb":
+        try BusDictionary(r.value(0), path: "options").finish()
+        call(Calls.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
+      case "SetDoNotDisturb":
+        call(Calls.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
       default:
         // The vtable routes only its own members here.
         throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")
@@ -79,6 +84,7 @@ extension DBusFace {
   /// Where each method that takes an options dictionary has it.
   private static let optionsIndex: [String: Int] = [
     "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1,
+    "GetDoNotDisturb": 0, "SetDoNotDisturb": 0,
   ]
 
   /// `request` without the `app-id` key of its options, and that key's value: a one-off caller

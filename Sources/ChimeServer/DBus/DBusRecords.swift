@@ -144,6 +144,20 @@ enum DBusRecords {
     ]
   }
 
+  /// `GetDoNotDisturb`'s and `SetDoNotDisturb`'s state.
+  static func doNotDisturb(_ r: DoNotDisturbReport) -> Pairs {
+    let schedule = r.setting.schedule
+    return [
+      ("active", .boolean(r.status.active)), ("source", .string(r.status.source?.rawValue ?? "")),
+      ("until", .int64(r.status.until?.unixMillis ?? 0)), ("next-start", .int64(r.status.nextStart?.unixMillis ?? 0)),
+      ("desktop", .string(r.status.desktop?.rawValue ?? "")),
+      ("manual", .boolean(r.setting.manual != nil)), ("manual-until", .int64(r.setting.manual?.until?.unixMillis ?? 0)),
+      ("schedule", .string(schedule?.windowText ?? "")), ("days", .string(schedule.map { $0.days == .everyDay ? "all" : $0.days.text } ?? "")),
+      ("follow-desktop", .boolean(r.setting.followDesktop)), ("summary", .boolean(r.setting.summary)),
+      ("time-zone", .string(r.timeZone)),
+    ]
+  }
+
   static func responded(_ r: RespondResult) -> Pairs {
     [("routed-to", .strings(r.routedTo)), ("removed", .boolean(r.removed))]
   }

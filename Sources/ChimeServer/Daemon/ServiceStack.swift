@@ -43,7 +43,8 @@ final class ServiceStack {
                             startedAt: configuration.clock.now(), dataDirectory: dataDirectory,
                             socketPath: configuration.socketPath)
     router = CallRouter(service: service, server: server, clock: configuration.clock, logger: logger)
-    service.start()
+    let desktop: (any DesktopQuietSource)? = configuration.desktopQuiet ?? PresenterDesktopQuiet(presenters, loop: loop)
+    service.start(desktop: desktop)
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
   }
 

@@ -39,6 +39,14 @@ final class FreedesktopPresenter {
   private var shownByKey: [String: UInt32] = [:]
   private var shownByID: [UInt32: Shown] = [:]
   private var stopped = false
+  /// Told the server's own Do Not Disturb (`followDesktop`).
+  private var desktopFollower: ((DesktopQuiet?) -> Void)?
+  /// Connects again after the connection was lost (or never made), while following the
+  /// desktop: after 5 s, doubling up to 5 min while it keeps failing.
+  private var reconnect: LoopTimer?
+  private var reconnectMillis = FreedesktopPresenter.firstReconnectMillis
+  static let firstReconnectMillis: UInt64 = 5_000
+  static let longestReconnectMillis: UInt64 = 300_000
 
   init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
@@ -71,7 +79,37 @@ final class FreedesktopPresenter {
     }
   }
 
+  /// Follows the notification server's own Do Not Disturb (paused, inhibited): `changed` is
+  /// told its state once read and at each change, nil when there is no session bus. While
+  /// following, a lost connection is made again every few seconds.
+  func followDesktop(_ changed: @escaping (DesktopQuiet?) -> Void) {
+    guard !stopped else { return }
+    let retrying = desktopFollower != nil
+    desktopFollower = changed
+    guard connect(quietly: retrying) else {
+      changed(nil)
+      return retryLater()
+    }
+    reconnectMillis = Self.firstReconnectMillis
+    bus?.followDesktopQuiet()
+  }
+
+  private func retryLater() {
+    guard !stopped, desktopFollower != nil else { return }
+    if reconnect == nil {
+      reconnect = LoopTimer(loop: loop) { [unowned self] in
+        if let changed = desktopFollower, bus?.isOpen != true { followDesktop(changed) }
+      }
+    }
+    reconnect?.arm(afterMillis: reconnectMillis)
+    reconnectMillis = min(reconnectMillis * 2, Self.longestReconnectMillis)
+  }
+
   func stop() {
+    reconnect?.close()
+    reconnect = nil
+    // It holds the service: dropped so a stopped daemon's parts are freed.
+    desktopFollower = nil
     stopped = true
     bus?.close()
     bus = nil
@@ -86,7 +124,8 @@ final class FreedesktopPresenter {
     PresentationFailure(presenter: "freedesktop", app: job.app.id, identifier: job.delivered.request.identifier, reason: reason)
   }
 
-  private func connect() -> Bool {
+  /// `quietly`: a failure is logged at debug level (the desktop watcher's retries).
+  private func connect(quietly: Bool = false) -> Bool {
     if bus?.isOpen == true { return true }
     do {
       let bus = try SessionBus(loop: loop, logger: logger)
@@ -94,9 +133,14 @@ final class FreedesktopPresenter {
       bus.onSignal = { [unowned self] signal in received(signal) }
       self.bus = bus
       logger.info("connected to the session bus for notifications")
+      if desktopFollower != nil { bus.followDesktopQuiet() }
       return true
     } catch {
-      logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
+      if quietly {
+        logger.debug("still no session bus", metadata: ["error": "\(error)"])
+      } else {
+        logger.warning("cannot present on the desktop", metadata: ["error": "\(error)"])
+      }
       return false
     }
   }
@@ -167,6 +211,8 @@ final class FreedesktopPresenter {
       capabilities = nil
       shownByKey.removeAll()
       shownByID.removeAll()
+    case .desktopQuiet(let state):
+      desktopFollower?(state)
     case .closed(let id, let reason):
       guard let shown = forget(id) else { return }
       if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {
@@ -188,5 +234,10 @@ final class FreedesktopPresenter {
     shownByKey.removeAll()
     shownByID.removeAll()
     failWaiting("the session bus connection was lost")
+    if let desktopFollower {
+      // Not known any more: counted as not paused until read again.
+      desktopFollower(nil)
+      retryLater()
+    }
   }
 }

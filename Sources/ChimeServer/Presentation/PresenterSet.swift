@@ -37,7 +37,11 @@ final class PresenterSet: Presenter {
     } else {
       freedesktop = nil
     }
-    respond = { [weak self] app, response in self?.respond(app: app, response) }
+    respond = { [weak self] app, response in
+      // The summary is Chime's own: a click on it answers nothing.
+      guard app != DoNotDisturbSummary.appIdentifier else { return }
+      self?.respond(app: app, response)
+    }
     let names = configuration.presenters.map(\.rawValue)
     logger.info("presenters", metadata: ["presenters": "\(names.isEmpty ? "log only" : names.joined(separator: ","))"])
   }
@@ -77,6 +81,27 @@ final class PresenterSet: Presenter {
     })
   }
 
+  /// Shown as Chime's own notification (app `chime`, shown as "Chime"), replacing the previous
+  /// summary if it is still on screen, with no sound; no permission applies (the user asked
+  /// for it with the Do Not Disturb setting).
+  func presentSummary(_ summary: DoNotDisturbSummary, at instant: Instant) {
+    log.presentSummary(summary, at: instant)
+    let delivered = summary.notification(at: instant)
+    let who = DesktopNotificationPlan.App(id: DoNotDisturbSummary.appIdentifier, displayName: "Chime", desktopEntry: nil)
+    command?.present(delivered, app: who, sound: .silent) { [weak self] failure in self?.report(failure) }
+    freedesktop?.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: nil, sound: .silent) { [weak self] result in
+      if case .failure(let failure) = result { self?.report(failure) }
+    })
+  }
+
+  /// Whether there is a notification server to follow: the freedesktop presenter is on.
+  var followsDesktop: Bool { freedesktop != nil }
+
+  /// Follows the notification server's own Do Not Disturb on the presenter's session bus.
+  func followDesktop(_ changed: @escaping (DesktopQuiet?) -> Void) {
+    freedesktop?.followDesktop(changed)
+  }
+
   func withdraw(app: String, identifiers: [String]) {
     freedesktop?.withdraw(app: app, identifiers: identifiers)
   }
@@ -93,6 +118,9 @@ final class PresenterSet: Presenter {
   }
 
   private func report(_ failure: PresentationFailure) {
+    guard failure.app != DoNotDisturbSummary.appIdentifier else {
+      return logger.warning("the do not disturb summary was not shown", metadata: ["presenter": "\(failure.presenter)", "reason": "\(failure.reason)"])
+    }
     logger.warning("presentation failed; the delivery stands", metadata: [
       "presenter": "\(failure.presenter)", "app": "\(failure.app)", "id": "\(failure.identifier)", "reason": "\(failure.reason)",
     ])

@@ -12,6 +12,9 @@ final class SessionBus {
     case closed(id: UInt32, reason: UInt32)
     /// org.freedesktop.Notifications has a new owner (empty: none): another server, or none.
     case serverChanged(owner: String)
+    /// The server's own Do Not Disturb, read or changed (nil: neither paused nor inhibited);
+    /// only after `followDesktopQuiet()`.
+    case desktopQuiet(DesktopQuiet?)
   }
 
   struct BusError: Error, CustomStringConvertible {
@@ -20,6 +23,12 @@ final class SessionBus {
 
   static let notifications = "org.freedesktop.Notifications"
   static let notificationsPath = "/org/freedesktop/Notifications"
+  static let properties = "org.freedesktop.DBus.Properties"
+  /// dunst's control interface, with its `paused` property (`dunstctl set-paused`).
+  static let dunstControl = "org.dunstproject.cmd0"
+  static let dunstPaused = "paused"
+  /// KDE Plasma's property on the notifications interface.
+  static let kdeInhibited = "Inhibited"
   /// How long a call waits for its reply.
   static let callTimeoutMicros: UInt64 = 10_000_000
 
@@ -35,6 +44,11 @@ final class SessionBus {
   /// Keeps the signal handler's context alive while its match is installed.
   private var signalBox: Unmanaged<BusCallbackBox>?
   private var ownerChangedBox: Unmanaged<BusCallbackBox>?
+  private var propertiesBox: Unmanaged<BusCallbackBox>?
+  /// Following the server's own Do Not Disturb, and what was last seen of it.
+  private var followingDesktop = false
+  private var dunstPaused = false
+  private var kdeInhibited = false
   /// Called once when the connection is lost (not after `close()`).
   var onDisconnect: (() -> Void)?
   var onSignal: ((Signal) -> Void)?
@@ -122,6 +136,99 @@ final class SessionBus {
     })
   }
 
+  /// Follows the server's own Do Not Disturb: reads dunst's `paused` and KDE's `Inhibited`
+  /// now and whenever the server changes, and watches their PropertiesChanged signals; each
+  /// reading comes as `.desktopQuiet`. A server without the property counts as not paused.
+  func followDesktopQuiet() {
+    guard let bus, !followingDesktop else { return }
+    followingDesktop = true
+    let box = Unmanaged.passRetained(BusCallbackBox { [unowned self] message in
+      var interface: UnsafePointer<CChar>?
+      guard chime_bus_read_string(message, &interface) >= 0, let interface else { return }
+      let name = String(cString: interface)
+      let key = name == Self.dunstControl ? Self.dunstPaused : name == Self.notifications ? Self.kdeInhibited : nil
+      guard let key else { return }
+      var value: Int32 = 0
+      let found = chime_bus_read_changed_bool(message, key, &value)
+      if found > 0 {
+        if key == Self.dunstPaused {
+          desktopQuietSeen(dunst: value != 0, kde: kdeInhibited)
+        } else {
+          desktopQuietSeen(dunst: dunstPaused, kde: value != 0)
+        }
+      } else if found == 0, Self.invalidated(message).contains(key) {
+        // Said to have changed without its value: asked for it.
+        readDesktopQuiet()
+      }
+    })
+    propertiesBox = box
+    var slot: OpaquePointer?
+    // From the server only: the bus delivers the signals of whoever owns the name.
+    let r = sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.properties, "PropertiesChanged",
+                                      busSignalHandler(), nil, box.toOpaque())
+    if r >= 0, let slot {
+      slots.append(slot)
+    } else {
+      logger.warning("cannot watch the notification server's do not disturb", metadata: ["error": "\(Self.errno(r))"])
+    }
+    readDesktopQuiet()
+  }
+
+  /// Reads both properties; the answer comes as `.desktopQuiet` once both replies are in.
+  private func readDesktopQuiet() {
+    var dunst: Bool?, kde: Bool?
+    let both = { [weak self] in
+      guard let self, let dunst, let kde else { return }
+      desktopQuietSeen(dunst: dunst, kde: kde)
+    }
+    readBool(Self.dunstControl, Self.dunstPaused) { value in
+      dunst = value
+      both()
+    }
+    readBool(Self.notifications, Self.kdeInhibited) { value in
+      kde = value
+      both()
+    }
+  }
+
+  /// `Properties.Get` of a boolean; false when the server has no such property (or none runs).
+  private func readBool(_ interface: String, _ property: String, _ done: @escaping (Bool) -> Void) {
+    call("Get", interface: Self.properties, build: { m in
+      var r = chime_bus_append_string(m, interface)
+      if r >= 0 { r = chime_bus_append_string(m, property) }
+      return r
+    }, done: { [logger] reply in
+      switch reply {
+      case .success(let message):
+        var value: Int32 = 0
+        done(chime_bus_read_variant_bool(message, &value) >= 0 && value != 0)
+      case .failure(let error):
+        logger.debug("no desktop do not disturb property", metadata: ["property": "\(interface).\(property)", "error": "\(error)"])
+        done(false)
+      }
+    })
+  }
+
+  /// The invalidated property names that end a PropertiesChanged signal.
+  private static func invalidated(_ message: OpaquePointer) -> [String] {
+    var strv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    guard sd_bus_message_read_strv(message, &strv) >= 0 else { return [] }
+    defer { chime_bus_strv_free(strv) }
+    var names: [String] = []
+    var i = 0
+    while let item = strv?[i] {
+      names.append(String(cString: item))
+      i += 1
+    }
+    return names
+  }
+
+  private func desktopQuietSeen(dunst: Bool, kde: Bool) {
+    dunstPaused = dunst
+    kdeInhibited = kde
+    onSignal?(.desktopQuiet(DesktopQuiet.from(dunstPaused: dunst, kdeInhibited: kde)))
+  }
+
   /// Closes the connection; no callback runs afterwards.
   func close() {
     guard let bus else { return }
@@ -136,6 +243,8 @@ final class SessionBus {
     signalBox = nil
     ownerChangedBox?.release()
     ownerChangedBox = nil
+    propertiesBox?.release()
+    propertiesBox = nil
     // No flush: it would block the loop until the queue drains.
     sd_bus_close_unref(bus)
     // Their callbacks will not run: each waiting call fails now.
@@ -146,10 +255,11 @@ final class SessionBus {
 
   // MARK: internals
 
-  private func call(_ method: String, build: (OpaquePointer) -> Int32, done: @escaping (Result<OpaquePointer, BusError>) -> Void) {
+  private func call(_ method: String, interface: String = notifications, build: (OpaquePointer) -> Int32,
+                    done: @escaping (Result<OpaquePointer, BusError>) -> Void) {
     guard let bus else { return done(.failure(BusError(description: "\(method): not connected"))) }
     var message: OpaquePointer?
-    var r = sd_bus_message_new_method_call(bus, &message, Self.notifications, Self.notificationsPath, Self.notifications, method)
+    var r = sd_bus_message_new_method_call(bus, &message, Self.notifications, Self.notificationsPath, interface, method)
     guard r >= 0, let message else { return done(.failure(BusError(description: "\(method): \(Self.errno(r))"))) }
     defer { sd_bus_message_unref(message) }
     r = build(message)
@@ -197,7 +307,9 @@ final class SessionBus {
       var name: UnsafePointer<CChar>?, old: UnsafePointer<CChar>?, new: UnsafePointer<CChar>?
       guard chime_bus_read_string(message, &name) >= 0, chime_bus_read_string(message, &old) >= 0,
             chime_bus_read_string(message, &new) >= 0, let name, String(cString: name) == Self.notifications else { return }
-      onSignal?(.serverChanged(owner: new.map { String(cString: $0) } ?? ""))
+      let owner = new.map { String(cString: $0) } ?? ""
+      onSignal?(.serverChanged(owner: owner))
+      if followingDesktop { owner.isEmpty ? desktopQuietSeen(dunst: false, kde: false) : readDesktopQuiet() }
     })
     ownerChangedBox = ownerBox
     var ownerSlot: OpaquePointer?

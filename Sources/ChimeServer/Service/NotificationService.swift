@@ -51,13 +51,15 @@ final class NotificationService {
     scheduler.host = self
   }
 
-  func start() {
+  /// Starts serving; the desktop's own Do Not Disturb is followed through `desktop` (nil: none).
+  func start(desktop: (any DesktopQuietSource)? = nil) {
     context.extensions.open(loop: context.loop)
     let database = context.database, hub = context.hub
     context.loop.runBlocking({ (try? database.lastCursor()) ?? 0 }, then: { cursor in
       if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
     })
     context.scheduler.start()
+    doNotDisturb.start(desktop: desktop)
   }
 
   /// Runs `done` once every accepted change is committed and every add that touched files has
@@ -73,6 +75,7 @@ final class NotificationService {
   /// start-up failed, or after `stop` has drained. Idempotent.
   func halt() {
     context.scheduler.stop()
+    doNotDisturb.stop()
     context.fileLane.close()
     // Responses waiting for an extension go ahead now (their commits are what stop waits for).
     context.extensions.close()
@@ -89,10 +92,13 @@ final class NotificationService {
   func clockChanged() {
     context.scheduler.clockChanged()
     context.extensions.expire()
+    doNotDisturb.clockChanged()
   }
 
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
   func checkTimeZone() {
     zones.checkTimeZone()
+    // The schedule's windows are read in that zone: one may have ended with the change.
+    doNotDisturb.clockChanged()
   }
 }

@@ -11,6 +11,9 @@ protocol Presenter: AnyObject {
   func withdraw(app: String, identifiers: [String])
   /// chimed is stopping: close connections and handles; nothing is presented afterwards.
   func stop()
+  /// Do Not Disturb ended with notifications delivered quietly meanwhile: one popup says how
+  /// many and from which apps. Chime's own, not any app's: nothing is stored or answered.
+  func presentSummary(_ summary: DoNotDisturbSummary, at instant: Instant)
 }
 
 extension Presenter {
@@ -33,5 +36,9 @@ final class LogPresenter: Presenter {
       metadata["media_button"] = "\(attributes.mediaButton.type.rawValue)"
     }
     logger.info("delivered", metadata: metadata)
+  }
+
+  func presentSummary(_ summary: DoNotDisturbSummary, at instant: Instant) {
+    logger.info("do not disturb summary", metadata: ["text": "\(summary.text)"])
   }
 }

@@ -189,6 +189,16 @@ enum Schema {
         );
         """)
     }
+    migrator.registerMigration("v10: do not disturb follows the desktop and summarizes") { db in
+      // Whether the desktop's own Do Not Disturb counts and whether a summary is shown when it
+      // ends (0/1, both on by default), and the instant through which quiet deliveries were
+      // summarized (unix ms): the next summary counts the delivered_quietly rows after it.
+      try db.execute(sql: """
+        ALTER TABLE do_not_disturb ADD COLUMN follow_desktop INTEGER NOT NULL DEFAULT 1 CHECK (follow_desktop IN (0, 1));
+        ALTER TABLE do_not_disturb ADD COLUMN summary INTEGER NOT NULL DEFAULT 1 CHECK (summary IN (0, 1));
+        ALTER TABLE do_not_disturb ADD COLUMN summarized_through INTEGER NOT NULL DEFAULT 0;
+        """)
+    }
     return migrator
   }()
 }

@@ -20,3 +20,18 @@ public struct SetDoNotDisturb: Mutation {
     return setting
   }
 }
+
+/// Marks quiet deliveries up to an instant as summarized (Do Not Disturb ended and its summary
+/// was decided): the next summary counts only later ones.
+public struct MarkDoNotDisturbSummarized: Mutation {
+  public var through: Instant
+  public var app: String { "*" }
+
+  public init(through: Instant) {
+    self.through = through
+  }
+
+  public func apply(in t: WriteTransaction) throws {
+    try t.markDoNotDisturbSummarized(through: through)
+  }
+}

@@ -20,6 +20,12 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
       clock jumps, and a time it repeats at its first occurrence. `off` ends the manual part \
       only; `schedule --clear` removes the schedule.
 
+      It is also on while the desktop's notification server is paused (dunst: `dunstctl \
+      set-paused true`) or inhibited (KDE Plasma), unless `follow-desktop off`. When several \
+      sources apply, the status names the first of manual, schedule, desktop. When it ends, one \
+      popup says how many notifications arrived quietly meanwhile and from which apps \
+      (`summary off` to stop it).
+
       Examples:
         chime dnd
         chime dnd on --until 1h
@@ -27,8 +33,10 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
         chime dnd off
         chime dnd schedule 22:00-07:00 --days mon-fri
         chime dnd schedule --clear
+        chime dnd follow-desktop off
+        chime dnd summary off
       """,
-    subcommands: [Status.self, On.self, Off.self, Schedule.self],
+    subcommands: [Status.self, On.self, Off.self, Schedule.self, FollowDesktop.self, Summary.self],
     defaultSubcommand: Status.self
   )
 
@@ -41,7 +49,8 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
     }
     let status = report.status
     if status.active {
-      let source = status.source?.rawValue ?? "?"
+      var source = status.source?.rawValue ?? "?"
+      if status.source == .desktop, let desktop = status.desktop { source += ": " + desktop.rawValue }
       let until = status.until.map { "until \(TimeText.local($0)) (\(DurationText.relative($0, from: now)))" } ?? "until switched off"
       print("do not disturb: on (\(source)), \(until)")
     } else {
@@ -53,6 +62,8 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
     } else {
       print("schedule: none")
     }
+    let desktop = report.setting.followDesktop ? (status.desktop.map { "followed (\($0.rawValue))" } ?? "followed") : "not followed"
+    print("desktop: \(desktop); summary when it ends: \(report.setting.summary ? "on" : "off")")
   }
 
   static func object(_ report: DoNotDisturbReport) -> [String: Any] {
@@ -73,6 +84,9 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
       "manual": manual,
       "schedule": schedule,
       "time_zone": report.timeZone,
+      "desktop": report.status.desktop.map { $0.rawValue as Any } ?? JSONValue.null,
+      "follow_desktop": report.setting.followDesktop,
+      "summary": report.setting.summary,
     ]
   }
 
@@ -148,5 +162,36 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
         DoNotDisturbCommand.show(try await options.connect().setDoNotDisturb(change), json: options.json)
       }
     }
+  }
+
+  struct FollowDesktop: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "follow-desktop", abstract: "Whether a paused or inhibited notification server counts as Do Not Disturb (on|off).")
+    @Argument(help: "on or off.") var value: OnOff
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+      try await reporting(json: options.json) {
+        let change = DoNotDisturbChange(followDesktop: value == .on)
+        DoNotDisturbCommand.show(try await options.connect().setDoNotDisturb(change), json: options.json)
+      }
+    }
+  }
+
+  struct Summary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "summary", abstract: "Whether one popup sums up what arrived quietly when Do Not Disturb ends (on|off).")
+    @Argument(help: "on or off.") var value: OnOff
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+      try await reporting(json: options.json) {
+        DoNotDisturbCommand.show(try await options.connect().setDoNotDisturb(DoNotDisturbChange(summary: value == .on)), json: options.json)
+      }
+    }
+  }
+
+  enum OnOff: String, ExpressibleByArgument, CaseIterable {
+    case on, off
   }
 }

@@ -106,6 +106,11 @@ struct chime_extension_event {
   bool has_notification, has_service_request;
 };
 
+struct chime_dnd {
+  ProtobufCMessage *owner;
+  const Chime__V1__DoNotDisturbState *message;
+};
+
 struct chime_settings {
   ProtobufCMessage *owner;
   const Chime__V1__NotificationSettings *message;

@@ -822,17 +822,22 @@ class Client:
 
     def do_not_disturb(self) -> nc_pb2.DoNotDisturbState:
         """The user's Do Not Disturb setting and whether it is on now (``active``, ``source``,
-        ``until_unix_ms`` or ``next_start_unix_ms``)."""
+        ``until_unix_ms`` or ``next_start_unix_ms``; ``desktop``: "dunst paused" or "KDE
+        inhibited" while the followed notification server is; the settings ``follow_desktop``
+        and ``summary``)."""
         return self.call("GetDoNotDisturb", nc_pb2.Empty(), nc_pb2.DoNotDisturbState)
 
     def set_do_not_disturb(self, *, on: Optional[bool] = None, until: Optional[datetime] = None,
                            schedule: Optional[tuple[int, int]] = None, days: Iterable[int] = (),
-                           clear_schedule: bool = False) -> nc_pb2.DoNotDisturbState:
+                           clear_schedule: bool = False, follow_desktop: Optional[bool] = None,
+                           summary: Optional[bool] = None) -> nc_pb2.DoNotDisturbState:
         """The user's call: switches Do Not Disturb on by hand (``on=True``, until ``until`` when
         given) or off (``on=False``; a scheduled window still applies), sets the daily window
         ``schedule=(start_minute, end_minute)`` (minutes after midnight, floating wall time; an
         end at or before the start is the next day) on ``days`` (0 Monday ... 6 Sunday; none:
-        every day), or clears it. A part left out is unchanged. Raises ChimeError
+        every day), or clears it; ``follow_desktop`` says whether a paused or inhibited
+        notification server counts as Do Not Disturb, ``summary`` whether one popup sums up
+        what arrived quietly when it ends. A part left out is unchanged. Raises ChimeError
         ``INVALID_DND_SCHEDULE``, ``INVALID_DND_DAYS`` or ``DND_UNTIL_IN_PAST``."""
         request = nc_pb2.SetDoNotDisturbRequest()
         if on is not None:
@@ -846,6 +851,10 @@ class Client:
             request.schedule.days = sum(1 << day for day in set(days))
         elif clear_schedule:
             request.clear_schedule = True
+        if follow_desktop is not None:
+            request.follow_desktop = follow_desktop
+        if summary is not None:
+            request.summary = summary
         return self.call("SetDoNotDisturb", request, nc_pb2.DoNotDisturbState)
 
     # -- helpers -------------------------------------------------------------------------------

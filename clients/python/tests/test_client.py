@@ -336,3 +336,15 @@ def test_do_not_disturb_on_until_and_off(client):
         client.set_do_not_disturb(schedule=(22 * 60, 22 * 60))
     assert refused.value.reason == "INVALID_DND_SCHEDULE"
     assert not client.set_do_not_disturb(on=False).active
+
+
+def test_do_not_disturb_follow_desktop_and_summary_settings(client):
+    state = client.do_not_disturb()
+    # Both on by default; the test daemon follows no desktop, so none is named.
+    assert state.follow_desktop and state.summary and state.desktop == ""
+    state = client.set_do_not_disturb(follow_desktop=False, summary=False)
+    assert not state.follow_desktop and not state.summary
+    # A part left out is unchanged.
+    state = client.set_do_not_disturb(summary=True)
+    assert not state.follow_desktop and state.summary
+    assert nc.DO_NOT_DISTURB_SOURCE_DESKTOP == 3

@@ -3,18 +3,81 @@ import ChimeStore
 import Foundation
 import Logging
 
-/// The user's Do Not Disturb setting: `SetDoNotDisturb` and `GetDoNotDisturb`. The decision
-/// is ChimeCore's (`DoNotDisturb`); the store records the setting, and the copy every delivery
-/// asks (`DoNotDisturbBook`) follows each commit. Loop thread only.
+/// The user's Do Not Disturb: `SetDoNotDisturb` and `GetDoNotDisturb`, the desktop's own Do Not
+/// Disturb followed, and the summary shown when it ends. The decision is ChimeCore's
+/// (`DoNotDisturb`); the store records the setting, and the copy every delivery asks
+/// (`DoNotDisturbBook`) follows each commit and each change of the desktop's state. Loop
+/// thread only.
+///
+/// Whether it is on is looked at again after each change of the setting, each change of the
+/// desktop, when the clock moves, and at the next instant the setting changes by itself (a
+/// manual until, a window's end or start). When it is off after being on (or at start, for a
+/// window that ended while chimed was not running), the quiet deliveries since the last
+/// summary are counted from the store, marked summarized, and, when there were some and the
+/// setting asks for it, shown in one summary popup.
 final class DoNotDisturbService {
   typealias Reply<T> = ServiceContext.Reply<T>
 
   let context: ServiceContext
   private let zones: ZonePlanner
+  private var timer: LoopTimer?
+  /// Whether it was on at the last look (nil: not looked at since start).
+  private var wasActive: Bool?
+  /// At start, until the desktop's state is first known: a paused desktop must not read as off.
+  private var waitingForDesktop = false
+  /// A summary being counted or marked; another end meanwhile is summarized after it.
+  private var summarizing = false
+  private var summarizeAgain = false
+  private var stopped = false
+
+  /// How long start waits for the desktop's state before looking without it.
+  static let desktopWaitMillis: UInt64 = 3_000
+  /// The longest the timer sleeps: a suspended machine or a clock set without notice is
+  /// noticed within this.
+  static let longestSleepMillis: Int64 = 15 * 60 * 1000
 
   init(context: ServiceContext, zones: ZonePlanner) {
     self.context = context
     self.zones = zones
+  }
+
+  /// Starts following the desktop through `desktop` (nil: none to follow), then looks.
+  func start(desktop: (any DesktopQuietSource)?) {
+    timer = LoopTimer(loop: context.loop) { [unowned self] in
+      if waitingForDesktop {
+        context.logger.info("the desktop's do not disturb state is not known yet; looking without it")
+        waitingForDesktop = false
+      }
+      look()
+    }
+    guard let desktop else { return look() }
+    waitingForDesktop = true
+    timer?.arm(afterMillis: Self.desktopWaitMillis)
+    let bound = LoopBound(self, loop: context.loop), loop = context.loop
+    desktop.follow { state in
+      _ = loop.execute { bound.value.desktopChanged(state) }
+    }
+  }
+
+  func stop() {
+    stopped = true
+    timer?.close()
+    timer = nil
+  }
+
+  /// The wall clock moved: a manual until or a window may have ended.
+  func clockChanged() { look() }
+
+  /// The notification server was paused, inhibited or resumed (nil: neither).
+  func desktopChanged(_ state: DesktopQuiet?) {
+    guard !stopped else { return }
+    if state != context.doNotDisturb.desktop || waitingForDesktop {
+      context.logger.info("desktop do not disturb", metadata: ["state": "\(state?.rawValue ?? "off")",
+                                                              "followed": "\(context.doNotDisturb.current.followDesktop)"])
+    }
+    context.doNotDisturb.desktopChanged(state)
+    waitingForDesktop = false
+    look()
   }
 
   /// `GetDoNotDisturb`: answered from the committed copy, with the state now.
@@ -34,7 +97,7 @@ final class DoNotDisturbService {
     } catch {
       return reply(.failure(error))
     }
-    guard change.manual != nil || change.schedule != nil else { return reply(.success(report())) }
+    guard !change.isEmpty else { return reply(.success(report())) }
     let setting = change.applied(to: context.doNotDisturb.current.expired(at: now))
     context.writer.submit(SetDoNotDisturb(setting: setting, at: now)) { [self] result in
       reply(result.map { stored in
@@ -44,12 +107,73 @@ final class DoNotDisturbService {
                             metadata: ["active": "\(report.status.active)", "source": "\(report.status.source?.rawValue ?? "none")"])
         return report
       })
+      if case .success = result { look() }
     }
   }
 
   private func report() -> DoNotDisturbReport {
     let now = context.clock.now(), zone = zones.zone
-    let setting = context.doNotDisturb.current.expired(at: now)
-    return DoNotDisturbReport(setting: setting, status: setting.status(at: now, zone: zone), timeZone: zone.identifier)
+    let (setting, status) = context.doNotDisturb.status(at: now, zone: zone)
+    return DoNotDisturbReport(setting: setting, status: status, timeZone: zone.identifier)
+  }
+
+  // MARK: Ends and summaries
+
+  /// Looks at the state now: arms the timer for the setting's next change, and summarizes when
+  /// it is off after being on (or at the first look).
+  private func look() {
+    guard !stopped, !waitingForDesktop else { return }
+    let now = context.clock.now(), zone = zones.zone
+    let (setting, status) = context.doNotDisturb.status(at: now, zone: zone)
+    if let next = setting.nextChange(after: now, zone: zone) {
+      let millis = min(max(next.unixMillis - now.unixMillis, 0), Self.longestSleepMillis)
+      timer?.arm(afterMillis: UInt64(millis))
+    } else {
+      timer?.disarm()
+    }
+    let was = wasActive
+    wasActive = status.active
+    if !status.active && was != false { summarize(through: now) }
+  }
+
+  /// Counts the quiet deliveries since the last summary, through `now`; when there are some,
+  /// marks them summarized and shows the summary (if the setting asks for it).
+  private func summarize(through now: Instant) {
+    guard !summarizing else {
+      summarizeAgain = true
+      return
+    }
+    summarizing = true
+    context.read({ [weak self] (result: Result<DoNotDisturbSummary, ChimeError>) in
+      guard let self else { return }
+      switch result {
+      case .success(let summary) where !summary.isEmpty:
+        context.writer.submit(MarkDoNotDisturbSummarized(through: now)) { [weak self] marked in
+          guard let self else { return }
+          if case .failure(let error) = marked {
+            context.logger.warning("cannot mark the do not disturb summary", metadata: ["error": "\(error)"])
+          } else if context.doNotDisturb.current.summary && !stopped {
+            context.logger.info("do not disturb ended", metadata: ["quiet_deliveries": "\(summary.total)"])
+            context.presenter.presentSummary(summary, at: now)
+          } else {
+            context.logger.info("do not disturb ended; summary off", metadata: ["quiet_deliveries": "\(summary.total)"])
+          }
+          finishedSummarizing()
+        }
+      case .success:
+        finishedSummarizing()
+      case .failure(let error):
+        context.logger.warning("cannot count the quiet deliveries", metadata: ["error": "\(error)"])
+        finishedSummarizing()
+      }
+    }, { database throws(ChimeError) in try database.quietDeliveriesSinceSummary(through: now) })
+  }
+
+  private func finishedSummarizing() {
+    summarizing = false
+    guard summarizeAgain else { return }
+    summarizeAgain = false
+    let now = context.clock.now()
+    if !context.doNotDisturb.status(at: now, zone: zones.zone).status.active { summarize(through: now) }
   }
 }

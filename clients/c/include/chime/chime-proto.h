@@ -49,6 +49,7 @@ const Chime__V1__ExtensionEvent *chime_extension_event_message(const chime_exten
 const Chime__V1__NextTriggerDatesResponse *chime_date_list_message(const chime_date_list *list);
 const Chime__V1__NotificationSettings *chime_settings_message(const chime_settings *settings);
 const Chime__V1__AppLayout *chime_app_message(const chime_app *app);
+const Chime__V1__DoNotDisturbState *chime_dnd_message(const chime_dnd *dnd);
 const Chime__V1__CheckSoundResponse *chime_sound_check_message(const chime_sound_check *check);
 const Chime__V1__ServerInfo *chime_server_info_message(const chime_server_info *info);
 

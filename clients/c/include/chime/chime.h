@@ -504,6 +504,47 @@ int chime_set_badge_count(chime_client *client, int64_t count, chime_error *erro
 int chime_set_app_settings(chime_client *client, const char *app_id, int status, unsigned change, unsigned values,
                            chime_settings **out, chime_error *error);
 
+/* ---- Do Not Disturb (the user's setting) ------------------------------------------------- */
+
+/* Where Do Not Disturb is on from (chime_dnd_source). When several apply, the first of
+ * manual, schedule, desktop is named. */
+enum chime_dnd_source {
+  CHIME_DND_OFF = 0,
+  CHIME_DND_MANUAL = 1,   /* switched on by hand */
+  CHIME_DND_SCHEDULE = 2, /* a window of the schedule */
+  CHIME_DND_DESKTOP = 3,  /* the notification server is paused or inhibited (chime_dnd_desktop) */
+};
+/* Schedule weekdays: bit 0 Monday ... bit 6 Sunday. */
+#define CHIME_DND_EVERY_DAY 0x7Fu
+
+typedef struct chime_dnd chime_dnd;
+bool chime_dnd_active(const chime_dnd *dnd);
+int chime_dnd_source(const chime_dnd *dnd); /* a CHIME_DND_* */
+int64_t chime_dnd_until_unix_ms(const chime_dnd *dnd);      /* when on: its source's end (0: none) */
+int64_t chime_dnd_next_start_unix_ms(const chime_dnd *dnd); /* the next scheduled start (0: none) */
+const char *chime_dnd_desktop(const chime_dnd *dnd); /* "dunst paused", "KDE inhibited" or "" */
+bool chime_dnd_manual_on(const chime_dnd *dnd);
+int64_t chime_dnd_manual_until_unix_ms(const chime_dnd *dnd); /* 0: until switched off */
+/* Whether there is a schedule; its window (minutes after midnight) and weekdays when so. */
+bool chime_dnd_schedule(const chime_dnd *dnd, unsigned *start_minute, unsigned *end_minute, unsigned *days);
+bool chime_dnd_follows_desktop(const chime_dnd *dnd); /* the setting */
+bool chime_dnd_summary(const chime_dnd *dnd);         /* the setting */
+const char *chime_dnd_time_zone(const chime_dnd *dnd); /* where the schedule is read */
+void chime_dnd_free(chime_dnd *dnd);
+
+/* GetDoNotDisturb. */
+int chime_get_do_not_disturb(chime_client *client, chime_dnd **out, chime_error *error);
+/* SetDoNotDisturb: `manual` 1 on (until `until_unix_ms`, 0: until switched off), 0 off;
+ * `follow_desktop` whether a paused notification server counts; `summary` whether one popup
+ * sums up what arrived quietly when it ends. Each CHIME_UNCHANGED, 0 or 1. *out may be NULL. */
+int chime_set_do_not_disturb(chime_client *client, int manual, int64_t until_unix_ms, int follow_desktop, int summary,
+                             chime_dnd **out, chime_error *error);
+/* The schedule's window (minutes after midnight; an end at or before the start is the next
+ * day) on `days` (CHIME_DND_EVERY_DAY or bits), or cleared. */
+int chime_set_do_not_disturb_schedule(chime_client *client, unsigned start_minute, unsigned end_minute, unsigned days,
+                                      chime_dnd **out, chime_error *error);
+int chime_clear_do_not_disturb_schedule(chime_client *client, chime_dnd **out, chime_error *error);
+
 /* ---- apps, sounds, the server ------------------------------------------------------------ */
 
 typedef struct chime_app chime_app;

@@ -11,6 +11,7 @@ AUTHORIZATION_STATUS_DENIED: AuthorizationStatus
 AUTHORIZATION_STATUS_NOT_DETERMINED: AuthorizationStatus
 AUTHORIZATION_STATUS_PROVISIONAL: AuthorizationStatus
 DESCRIPTOR: _descriptor.FileDescriptor
+DO_NOT_DISTURB_SOURCE_DESKTOP: DoNotDisturbSource
 DO_NOT_DISTURB_SOURCE_MANUAL: DoNotDisturbSource
 DO_NOT_DISTURB_SOURCE_SCHEDULE: DoNotDisturbSource
 DO_NOT_DISTURB_SOURCE_UNSPECIFIED: DoNotDisturbSource
@@ -168,24 +169,30 @@ class DoNotDisturbSchedule(_message.Message):
     def __init__(self, start_minute: _Optional[int] = ..., end_minute: _Optional[int] = ..., days: _Optional[int] = ...) -> None: ...
 
 class DoNotDisturbState(_message.Message):
-    __slots__ = ["active", "manual_on", "manual_until_unix_ms", "next_start_unix_ms", "schedule", "source", "time_zone", "until_unix_ms"]
+    __slots__ = ["active", "desktop", "follow_desktop", "manual_on", "manual_until_unix_ms", "next_start_unix_ms", "schedule", "source", "summary", "time_zone", "until_unix_ms"]
     ACTIVE_FIELD_NUMBER: _ClassVar[int]
+    DESKTOP_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_DESKTOP_FIELD_NUMBER: _ClassVar[int]
     MANUAL_ON_FIELD_NUMBER: _ClassVar[int]
     MANUAL_UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     NEXT_START_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     SCHEDULE_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     TIME_ZONE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     active: bool
+    desktop: str
+    follow_desktop: bool
     manual_on: bool
     manual_until_unix_ms: int
     next_start_unix_ms: int
     schedule: DoNotDisturbSchedule
     source: DoNotDisturbSource
+    summary: bool
     time_zone: str
     until_unix_ms: int
-    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., active: bool = ..., source: _Optional[_Union[DoNotDisturbSource, str]] = ..., until_unix_ms: _Optional[int] = ..., next_start_unix_ms: _Optional[int] = ..., time_zone: _Optional[str] = ...) -> None: ...
+    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., active: bool = ..., source: _Optional[_Union[DoNotDisturbSource, str]] = ..., until_unix_ms: _Optional[int] = ..., next_start_unix_ms: _Optional[int] = ..., time_zone: _Optional[str] = ..., follow_desktop: bool = ..., summary: bool = ..., desktop: _Optional[str] = ...) -> None: ...
 
 class Empty(_message.Message):
     __slots__ = []
@@ -468,16 +475,20 @@ class SetCategoriesRequest(_message.Message):
     def __init__(self, categories: _Optional[_Iterable[_Union[_request_pb2.Category, _Mapping]]] = ...) -> None: ...
 
 class SetDoNotDisturbRequest(_message.Message):
-    __slots__ = ["clear_schedule", "manual_on", "manual_until_unix_ms", "schedule"]
+    __slots__ = ["clear_schedule", "follow_desktop", "manual_on", "manual_until_unix_ms", "schedule", "summary"]
     CLEAR_SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_DESKTOP_FIELD_NUMBER: _ClassVar[int]
     MANUAL_ON_FIELD_NUMBER: _ClassVar[int]
     MANUAL_UNTIL_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     SCHEDULE_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
     clear_schedule: bool
+    follow_desktop: bool
     manual_on: bool
     manual_until_unix_ms: int
     schedule: DoNotDisturbSchedule
-    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., clear_schedule: bool = ...) -> None: ...
+    summary: bool
+    def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., clear_schedule: bool = ..., follow_desktop: bool = ..., summary: bool = ...) -> None: ...
 
 class SoundSearchStep(_message.Message):
     __slots__ = ["exists", "note", "path"]

@@ -4721,7 +4721,7 @@ const ProtobufCMessageDescriptor chime__v1__do_not_disturb_schedule__descriptor 
   (ProtobufCMessageInit) chime__v1__do_not_disturb_schedule__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__set_do_not_disturb_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__set_do_not_disturb_request__field_descriptors[6] =
 {
   {
     "manual_on",
@@ -4771,17 +4771,43 @@ static const ProtobufCFieldDescriptor chime__v1__set_do_not_disturb_request__fie
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "follow_desktop",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__SetDoNotDisturbRequest, follow_desktop_set_case),
+    offsetof(Chime__V1__SetDoNotDisturbRequest, follow_desktop),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "summary",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Chime__V1__SetDoNotDisturbRequest, summary_set_case),
+    offsetof(Chime__V1__SetDoNotDisturbRequest, summary),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__set_do_not_disturb_request__field_indices_by_name[] = {
   3,   /* field[3] = clear_schedule */
+  4,   /* field[4] = follow_desktop */
   0,   /* field[0] = manual_on */
   1,   /* field[1] = manual_until_unix_ms */
   2,   /* field[2] = schedule */
+  5,   /* field[5] = summary */
 };
 static const ProtobufCIntRange chime__v1__set_do_not_disturb_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__descriptor =
 {
@@ -4791,14 +4817,14 @@ const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__descript
   "Chime__V1__SetDoNotDisturbRequest",
   "chime.v1",
   sizeof(Chime__V1__SetDoNotDisturbRequest),
-  4,
+  6,
   chime__v1__set_do_not_disturb_request__field_descriptors,
   chime__v1__set_do_not_disturb_request__field_indices_by_name,
   1,  chime__v1__set_do_not_disturb_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__set_do_not_disturb_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__do_not_disturb_state__field_descriptors[8] =
+static const ProtobufCFieldDescriptor chime__v1__do_not_disturb_state__field_descriptors[11] =
 {
   {
     "manual_on",
@@ -4896,21 +4922,60 @@ static const ProtobufCFieldDescriptor chime__v1__do_not_disturb_state__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "follow_desktop",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, follow_desktop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "summary",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, summary),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DoNotDisturbState, desktop),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__do_not_disturb_state__field_indices_by_name[] = {
   3,   /* field[3] = active */
+  10,   /* field[10] = desktop */
+  8,   /* field[8] = follow_desktop */
   0,   /* field[0] = manual_on */
   1,   /* field[1] = manual_until_unix_ms */
   6,   /* field[6] = next_start_unix_ms */
   2,   /* field[2] = schedule */
   4,   /* field[4] = source */
+  9,   /* field[9] = summary */
   7,   /* field[7] = time_zone */
   5,   /* field[5] = until_unix_ms */
 };
 static const ProtobufCIntRange chime__v1__do_not_disturb_state__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor =
 {
@@ -4920,7 +4985,7 @@ const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor =
   "Chime__V1__DoNotDisturbState",
   "chime.v1",
   sizeof(Chime__V1__DoNotDisturbState),
-  8,
+  11,
   chime__v1__do_not_disturb_state__field_descriptors,
   chime__v1__do_not_disturb_state__field_indices_by_name,
   1,  chime__v1__do_not_disturb_state__number_ranges,
@@ -5071,17 +5136,19 @@ const ProtobufCEnumDescriptor chime__v1__authorization_status__descriptor =
   chime__v1__authorization_status__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue chime__v1__do_not_disturb_source__enum_values_by_number[3] =
+static const ProtobufCEnumValue chime__v1__do_not_disturb_source__enum_values_by_number[4] =
 {
   { "DO_NOT_DISTURB_SOURCE_UNSPECIFIED", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED", 0 },
   { "DO_NOT_DISTURB_SOURCE_MANUAL", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL", 1 },
   { "DO_NOT_DISTURB_SOURCE_SCHEDULE", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE", 2 },
+  { "DO_NOT_DISTURB_SOURCE_DESKTOP", "CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_DESKTOP", 3 },
 };
 static const ProtobufCIntRange chime__v1__do_not_disturb_source__value_ranges[] = {
-{0, 0},{0, 3}
+{0, 0},{0, 4}
 };
-static const ProtobufCEnumValueIndex chime__v1__do_not_disturb_source__enum_values_by_name[3] =
+static const ProtobufCEnumValueIndex chime__v1__do_not_disturb_source__enum_values_by_name[4] =
 {
+  { "DO_NOT_DISTURB_SOURCE_DESKTOP", 3 },
   { "DO_NOT_DISTURB_SOURCE_MANUAL", 1 },
   { "DO_NOT_DISTURB_SOURCE_SCHEDULE", 2 },
   { "DO_NOT_DISTURB_SOURCE_UNSPECIFIED", 0 },
@@ -5093,9 +5160,9 @@ const ProtobufCEnumDescriptor chime__v1__do_not_disturb_source__descriptor =
   "DoNotDisturbSource",
   "Chime__V1__DoNotDisturbSource",
   "chime.v1",
-  3,
+  4,
   chime__v1__do_not_disturb_source__enum_values_by_number,
-  3,
+  4,
   chime__v1__do_not_disturb_source__enum_values_by_name,
   1,
   chime__v1__do_not_disturb_source__value_ranges,

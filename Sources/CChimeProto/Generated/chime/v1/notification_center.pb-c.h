@@ -139,7 +139,11 @@ typedef enum _Chime__V1__DoNotDisturbSource {
    */
   CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED = 0,
   CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_MANUAL = 1,
-  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE = 2
+  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_SCHEDULE = 2,
+  /*
+   * The notification server is paused or inhibited (DoNotDisturbState.desktop says which).
+   */
+  CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_DESKTOP = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__DO_NOT_DISTURB_SOURCE)
 } Chime__V1__DoNotDisturbSource;
 
@@ -916,6 +920,18 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__CASE)
 } Chime__V1__SetDoNotDisturbRequest__ScheduleSetCase;
 
+typedef enum {
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET__NOT_SET = 0,
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET_FOLLOW_DESKTOP = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET__CASE)
+} Chime__V1__SetDoNotDisturbRequest__FollowDesktopSetCase;
+
+typedef enum {
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET__NOT_SET = 0,
+  CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET_SUMMARY = 6
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET__CASE)
+} Chime__V1__SetDoNotDisturbRequest__SummarySetCase;
+
 /*
  * What SetDoNotDisturb changes; a part left unset is unchanged.
  */
@@ -932,10 +948,18 @@ struct  Chime__V1__SetDoNotDisturbRequest
     Chime__V1__DoNotDisturbSchedule *schedule;
     protobuf_c_boolean clear_schedule;
   };
+  Chime__V1__SetDoNotDisturbRequest__FollowDesktopSetCase follow_desktop_set_case;
+  union {
+    protobuf_c_boolean follow_desktop;
+  };
+  Chime__V1__SetDoNotDisturbRequest__SummarySetCase summary_set_case;
+  union {
+    protobuf_c_boolean summary;
+  };
 };
 #define CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__set_do_not_disturb_request__descriptor) \
-    , 0, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET__NOT_SET, {0}, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__NOT_SET, {0} }
+    , 0, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__MANUAL_SET__NOT_SET, {0}, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SCHEDULE_SET__NOT_SET, {0}, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__FOLLOW_DESKTOP_SET__NOT_SET, {0}, CHIME__V1__SET_DO_NOT_DISTURB_REQUEST__SUMMARY_SET__NOT_SET, {0} }
 
 
 /*
@@ -967,10 +991,20 @@ struct  Chime__V1__DoNotDisturbState
    * The zone the schedule's times are read in now.
    */
   char *time_zone;
+  /*
+   * The setting: whether the desktop's own Do Not Disturb counts, whether a summary is shown.
+   */
+  protobuf_c_boolean follow_desktop;
+  protobuf_c_boolean summary;
+  /*
+   * The desktop's own Do Not Disturb as followed now: "dunst paused", "KDE inhibited" or empty
+   * (not paused, or not followed); set also when another source is the one named.
+   */
+  char *desktop;
 };
 #define CHIME__V1__DO_NOT_DISTURB_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__do_not_disturb_state__descriptor) \
-    , 0, 0, NULL, 0, CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED, 0, 0, (char *)protobuf_c_empty_string }
+    , 0, 0, NULL, 0, CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /* Chime__V1__Empty methods */
