@@ -58,6 +58,7 @@ final class ResponseService {
         context.writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
           reply(result.map { outcome in
             context.published(outcome.events, files: outcome.discardedFiles, app: app)
+            if let key = outcome.snoozedKey { context.scheduler.scheduled(key) }
             extensions.hub.responded(response, category: category, app: app, except: asked)
             return RespondResult(routedTo: routed, removed: outcome.removed)
           })
