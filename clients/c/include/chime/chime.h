@@ -221,6 +221,9 @@ uint64_t chime_notification_fire_count(const chime_notification *notification);
 int64_t chime_notification_delivered_unix_ms(const chime_notification *notification);
 int64_t chime_notification_due_unix_ms(const chime_notification *notification);
 bool chime_notification_missed(const chime_notification *notification);
+/* A delivered notification: how many times it was snoozed before this delivery. A pending
+ * entry: > 0 when it is a snoozed notification (next fire: when it comes back). */
+uint32_t chime_notification_snooze_count(const chime_notification *notification);
 /* How a pushed notification's content came about ("original", "extension", ...) and from
  * which service extension; "" when not pushed. */
 const char *chime_notification_push_content(const chime_notification *notification);
@@ -287,6 +290,15 @@ int chime_remove_all(chime_client *client, chime_id_list **removed, chime_error 
 int chime_remove_delivered(chime_client *client, const char *const *identifiers, size_t count,
                            chime_id_list **removed, chime_error *error);
 int chime_remove_all_delivered(chime_client *client, chime_id_list **removed, chime_error *error);
+
+/* Snooze: the delivered notification `identifier` leaves the screen and the delivered list and
+ * is delivered again after `seconds` (60 ... 604800) with its snooze count one higher. *out
+ * (may be NULL) is its snoozed entry as chime_pending lists it meanwhile (snooze count > 0,
+ * next fire: its return). Removing the identifier (chime_remove, chime_remove_delivered)
+ * cancels it. Fails INVALID_ARGUMENT INVALID_SNOOZE_DURATION, NOT_FOUND
+ * NOTIFICATION_NOT_DELIVERED. */
+int chime_snooze(chime_client *client, const char *identifier, int64_t seconds, chime_notification **out,
+                 chime_error *error);
 
 /* NextTriggerDates: the next `count` fire dates of `request`'s trigger after `after_unix_ms`
  * (0: now). */
@@ -374,6 +386,7 @@ enum chime_event_kind {
   CHIME_EVENT_BADGE_CHANGED = 10,
   CHIME_EVENT_PRESENTATION_FAILED = 11,
   CHIME_EVENT_PENDING_FINISHED = 12, /* a repeating request's last fire: it left the pending list */
+  CHIME_EVENT_SNOOZED = 13,          /* a delivered notification was snoozed: the event's notification is its entry */
 };
 int chime_event_kind(const chime_event *event);
 uint64_t chime_event_cursor(const chime_event *event); /* resume after it with chime_subscribe */
