@@ -48,5 +48,11 @@ import Testing
     #expect(pollUntil(within: 10) { desktop.displayedCount == 0 }, "it leaves the screen")
     #expect(try await client.allDelivered().isEmpty)
     #expect(try await client.allPending().map(\.snoozeCount) == [1])
+
+    // Snoozed through the call (not a click): chimed closes it on the desktop.
+    _ = try await client.add(NotificationRequest(identifier: "nap", content: content))
+    try #require(pollUntil(within: 10) { desktop.displayedCount == 1 })
+    _ = try await client.snooze("nap", seconds: 600)
+    #expect(pollUntil(within: 10) { desktop.displayedCount == 0 }, "the Snooze call takes it off the screen")
   }
 }
