@@ -552,6 +552,27 @@ static void test_snooze(void) {
   CHECK_OK(chime_pending(c, &pending, st), st);
   CHECK(chime_notification_list_count(pending) == 0);
   chime_notification_list_free(pending);
+
+  /* A category's snooze buttons, and one chosen as the user's response. */
+  chime_category *alarm = chime_category_new("alarm");
+  CHECK(chime_category_add_snooze(alarm, 300) == CHIME_OK);
+  CHECK(chime_category_add_snooze(alarm, 3600) == CHIME_OK);
+  CHECK_OK(chime_set_categories(c, (const chime_category *const[]){alarm}, 1, st), st);
+  chime_category_free(alarm);
+  chime_category_list *categories = NULL;
+  CHECK_OK(chime_categories(c, &categories, st), st);
+  const chime_category *got = chime_category_list_at(categories, 0);
+  CHECK(chime_category_snooze_count(got) == 2 && chime_category_snooze_at(got, 1) == 3600 && chime_category_snooze_at(got, 2) == 0);
+  chime_category_list_free(categories);
+  CHECK_OK(chime_add_now(c, "wake", "Wake", NULL, "alarm", st), st);
+  bool removed_now = false;
+  CHECK(chime_respond_snooze(c, "wake", 600, &removed_now, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "SNOOZE_NOT_OFFERED");
+  CHECK_OK(chime_respond_snooze(c, "wake", 300, &removed_now, st), st);
+  CHECK(removed_now);
+  CHECK_OK(chime_pending(c, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 1 && chime_notification_snooze_count(chime_notification_list_at(pending, 0)) == 1);
+  chime_notification_list_free(pending);
   chime_close(c);
 }
 

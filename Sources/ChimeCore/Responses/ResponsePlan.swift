@@ -19,7 +19,8 @@ public struct ResponsePlan: Hashable, Sendable {
   /// Checks what can be checked without the store: the notification identifier, the action
   /// identifier and the text's size.
   ///
-  /// - Throws: INVALID_ARGUMENT `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`, `FIELD_CONTAINS_NUL`.
+  /// - Throws: INVALID_ARGUMENT `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`, `FIELD_CONTAINS_NUL`,
+  ///   `INVALID_SNOOZE_DURATION` (a `chime.snooze` response outside 1 minute ... 1 week).
   public static func validate(_ response: NotificationResponse) throws(ChimeError) {
     try RequestValidator.validateIdentifier(response.notificationIdentifier, field: "response.notification_identifier")
     try RequestValidator.validateIdentifier(response.actionIdentifier, field: "response.action_identifier")
@@ -33,7 +34,8 @@ public struct ResponsePlan: Hashable, Sendable {
   /// notification) and its category snapshot.
   ///
   /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`; INVALID_ARGUMENT `UNKNOWN_ACTION`,
-  ///   `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`; FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  ///   `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`, `SNOOZE_NOT_OFFERED`; FAILED_PRECONDITION
+  ///   `DISMISS_NOT_ENABLED`.
   public static func check(_ response: NotificationResponse, delivered: DeliveredNotification?) throws(ChimeError) {
     let id = response.notificationIdentifier
     guard let delivered else {

@@ -319,6 +319,7 @@ typedef struct chime_category_list chime_category_list;
 /* The actions of a response that opened or dismissed a notification. */
 #define CHIME_DEFAULT_ACTION "chime.default"
 #define CHIME_DISMISS_ACTION "chime.dismiss"
+#define CHIME_SNOOZE_ACTION "chime.snooze" /* a snooze button: chime_respond_snooze */
 
 /* A category to set; NULL when out of memory. Setters return codes as chime_request's do. */
 chime_category *chime_category_new(const char *identifier);
@@ -332,6 +333,9 @@ int chime_category_set_action_text_input(chime_category *category, size_t index,
 int chime_category_add_intent(chime_category *category, const char *intent_identifier);
 int chime_category_set_hidden_previews_body_placeholder(chime_category *category, const char *placeholder);
 int chime_category_set_summary_format(chime_category *category, const char *format);
+/* Appends a snooze duration offered as a button after the actions (60 ... 604800 seconds, at
+ * most 5; chimed refuses others with INVALID_SNOOZE_DURATION or TOO_MANY_SNOOZE_DURATIONS). */
+int chime_category_add_snooze(chime_category *category, int64_t seconds);
 
 const char *chime_category_identifier(const chime_category *category);
 unsigned chime_category_options(const chime_category *category);
@@ -347,6 +351,8 @@ size_t chime_category_intent_count(const chime_category *category);
 const char *chime_category_intent_at(const chime_category *category, size_t index);
 const char *chime_category_hidden_previews_body_placeholder(const chime_category *category);
 const char *chime_category_summary_format(const chime_category *category);
+size_t chime_category_snooze_count(const chime_category *category);
+int64_t chime_category_snooze_at(const chime_category *category, size_t index); /* seconds */
 
 size_t chime_category_list_count(const chime_category_list *list);
 const chime_category *chime_category_list_at(const chime_category_list *list, size_t index);
@@ -368,6 +374,10 @@ int chime_categories(chime_client *client, chime_category_list **out, chime_erro
  */
 int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
                   chime_error *error);
+/* The user chose a snooze button of the notification's category (CHIME_SNOOZE_ACTION with
+ * `seconds`, one of the category's durations): routed like chime_respond, then snoozed unless a
+ * content extension handled it. Fails also INVALID_ARGUMENT SNOOZE_NOT_OFFERED. */
+int chime_respond_snooze(chime_client *client, const char *identifier, int64_t seconds, bool *removed, chime_error *error);
 
 /* ---- streams: events and extensions ------------------------------------------------------ */
 
