@@ -27,6 +27,8 @@ import Testing
     #expect(set.status == 0, "\(set.stderr)")
     let listed = try #require(try chime(["categories", "list", "--json"], socket: socket).objects)
     #expect(listed.first?["snooze"] as? [String] == ["5m", "1h"], "\(listed)")
+    let table = try chime(["categories", "list"], socket: socket).stdout
+    #expect(table.contains("Snooze 5 min") && table.contains("Snooze 1 h"), "\(table)")
     let bad = dir.file("bad.json")
     try #"[{"identifier": "alarm", "snooze": ["30s"]}]"#.write(toFile: bad, atomically: true, encoding: .utf8)
     let refusedSet = try chime(["categories", "set", bad], socket: socket)

@@ -10,8 +10,8 @@ public struct SnoozeDuration: Hashable, Sendable, Comparable {
   public static let maximumSeconds: Int64 = 7 * 24 * 3600
   /// Snooze buttons one category may offer (after its actions).
   public static let perCategoryMax = 5
-  /// What a `chime.snooze` answer without a category's choice falls back to, and `--auto-snooze`
-  /// without a category duration: GNOME Clocks' 10 minutes.
+  /// The duration to use when a category offers none (an alarm snoozed by chimed itself):
+  /// GNOME Clocks' 10 minutes.
   public static let standard = SnoozeDuration(unchecked: 600)
 
   private init(unchecked seconds: Int64) {
