@@ -44,19 +44,9 @@ extension ChimeDatabase {
     let token = try PageToken.decode(page.pageToken, as: .pending, .snoozed)
     let codec = self.codec
     return try read("pending page of \(app)") { db in
-      // Both lists from the token on (size + 1 of each), merged in the listing's order.
-      var listed: [(item: PendingRequest, bytes: Int)] = []
-      let rows: RowCursor
-      if let token {
-        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingAfter),
-                                   arguments: [app, token.instant, token.identifier, size + 1])
-      } else {
-        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingFirst), arguments: [app, size + 1])
-      }
-      while let row = try rows.next() {
-        let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
-        listed.append((try Self.pending(from: row, codec: codec), bodyBytes))
-      }
+      // The app's snoozed notifications from the token on (few, usually none), then its
+      // pending requests, decoded only as far as the page admits them unless the two merge.
+      var snoozed: [(item: PendingRequest, bytes: Int)] = []
       let snoozedRows: RowCursor
       if let token {
         snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: token.kind == .snoozed ? Queries.snoozedAfter : Queries.snoozedFrom),
@@ -64,18 +54,36 @@ extension ChimeDatabase {
       } else {
         snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: Queries.snoozedFirst), arguments: [app, size + 1])
       }
-      var anySnoozed = false
       while let row = try snoozedRows.next() {
         let bodyBytes = try StoreError.decoding("snoozed notification") { try row.decode(Data.self, atIndex: 2).count }
-        listed.append((try Self.snoozed(from: row, codec: codec).entry, bodyBytes))
-        anySnoozed = true
+        snoozed.append((try Self.snoozed(from: row, codec: codec).entry, bodyBytes))
       }
-      if anySnoozed { listed.sort { Self.listedBefore($0.item, $1.item) } }
+      let rows: RowCursor
+      if let token {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingAfter),
+                                   arguments: [app, token.instant, token.identifier, size + 1])
+      } else {
+        rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingFirst), arguments: [app, size + 1])
+      }
       var items: [PendingRequest] = []
       var budget = PageBudget(size: size, maxBytes: maxBytes)
-      for (item, bytes) in listed {
-        guard budget.admit(bodyBytes: bytes) else { break }
-        items.append(item)
+      if snoozed.isEmpty {
+        while let row = try rows.next() {
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          guard budget.admit(bodyBytes: bodyBytes) else { break }
+          items.append(try Self.pending(from: row, codec: codec))
+        }
+      } else {
+        var listed = snoozed
+        while let row = try rows.next() {
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          listed.append((try Self.pending(from: row, codec: codec), bodyBytes))
+        }
+        listed.sort { Self.listedBefore($0.item, $1.item) }
+        for (item, bytes) in listed {
+          guard budget.admit(bodyBytes: bytes) else { break }
+          items.append(item)
+        }
       }
       guard budget.full, let last = items.last else { return Page(items: items) }
       return Page(items: items, nextPageToken: PageToken(kind: last.snoozeCount > 0 ? .snoozed : .pending, instant: last.nextFire.unixMillis,
