@@ -267,6 +267,8 @@ let requestCodecs: [Codec] = [
   Codec("AnswerServiceRequest", decode: WireCodec.decodeAnswerServiceRequest, encode: WireCodec.encodeAnswerServiceRequest,
         samples: { [ServiceAnswerRequest(extensionIdentifier: "svc", requestID: 42, answer: .content(FullValues.fullRequest().content)),
                     ServiceAnswerRequest(extensionIdentifier: "svc", requestID: 1, answer: .failed("no network"))] }),
+  Codec("SnoozeRequest", decode: WireCodec.decodeSnoozeRequest, encode: WireCodec.encodeSnoozeRequest,
+        samples: { [SnoozeRequest(notificationIdentifier: "tea", durationSeconds: 600), SnoozeRequest(notificationIdentifier: "", durationSeconds: -1)] }),
   Codec("NotificationSettings", decode: WireCodec.decodeNotificationSettings, encode: WireCodec.encodeNotificationSettings,
         samples: { [NotificationSettings(status: .provisional, alert: true, sound: false, badge: true, criticalAlert: true,
                                          timeSensitive: true, carPlay: true, announcement: true,

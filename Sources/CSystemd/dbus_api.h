@@ -53,6 +53,8 @@ static inline const sd_bus_vtable *chime_dbus_vtable(void) {
     CHIME_DBUS_M("Push", "sa{sv}", SD_BUS_PARAM(payload_json) SD_BUS_PARAM(options), "a{sv}", SD_BUS_PARAM(result)),
     CHIME_DBUS_M("GetDoNotDisturb", "a{sv}", SD_BUS_PARAM(options), "a{sv}", SD_BUS_PARAM(state)),
     CHIME_DBUS_M("SetDoNotDisturb", "a{sv}", SD_BUS_PARAM(change), "a{sv}", SD_BUS_PARAM(state)),
+    CHIME_DBUS_M("Snooze", "sua{sv}", SD_BUS_PARAM(notification) SD_BUS_PARAM(seconds) SD_BUS_PARAM(options), "a{sv}",
+                 SD_BUS_PARAM(snoozed)),
     SD_BUS_SIGNAL_WITH_NAMES("Delivered", "sa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(notification), 0),
     SD_BUS_SIGNAL_WITH_NAMES("Response", "ssa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(action) SD_BUS_PARAM(details), 0),
     SD_BUS_SIGNAL_WITH_NAMES("PendingRemoved", "as", SD_BUS_PARAM(identifiers), 0),

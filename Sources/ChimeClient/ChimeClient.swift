@@ -130,6 +130,30 @@ public struct ChimeClient: Sendable {
     try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
   }
 
+  /// The user chose one of the category's snooze buttons (`chime.snooze`) for a delivered
+  /// notification: routed like every response (content extensions first), then snoozed for
+  /// `seconds` unless an extension handled it.
+  ///
+  /// - Throws: NOT_FOUND `NOTIFICATION_NOT_DELIVERED`; INVALID_ARGUMENT `INVALID_SNOOZE_DURATION`,
+  ///   `SNOOZE_NOT_OFFERED`.
+  @discardableResult
+  public func respondSnooze(to notificationIdentifier: String, seconds: Int64) async throws(ChimeError) -> RespondResult {
+    var response = NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: NotificationAction.snoozeIdentifier)
+    response.snoozeSeconds = seconds
+    return try await unary(Calls.respond, response)
+  }
+
+  /// Snoozes the app's delivered notification: it leaves the screen and the delivered list and
+  /// is delivered again after `seconds` (60 ... 604800) with the same content and attachments
+  /// and a snooze count one higher. Answers the snoozed entry as `pending` lists it meanwhile
+  /// (`snoozeCount > 0`, `nextFire` its return). A repeating request's next fire is unchanged.
+  ///
+  /// - Throws: INVALID_ARGUMENT `INVALID_SNOOZE_DURATION`; NOT_FOUND `NOTIFICATION_NOT_DELIVERED`.
+  @discardableResult
+  public func snooze(_ notificationIdentifier: String, seconds: Int64) async throws(ChimeError) -> PendingRequest {
+    try await unary(Calls.snooze, SnoozeRequest(notificationIdentifier: notificationIdentifier, durationSeconds: seconds))
+  }
+
   /// Registers this connection as the app's content extension `identifier` for `categories`,
   /// presented with `attributes` (an initial content size ratio is required).
   /// The stream starts with a `registered` event, then carries each notification delivered in

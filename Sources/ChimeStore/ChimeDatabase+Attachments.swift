@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// Attachment files are held by a request lineage, (app, identifier): by its pending request,
-/// its delivered notification, or both. The mutations move the two flags; a file that neither
-/// holds any more is dropped from the table in the same transaction and named in
+/// its delivered notification, its snoozed notification, or several. The mutations move the
+/// three flags; a file that none holds any more is dropped from the table in the same transaction and named in
 /// `MutationOutcome.discardedFiles`, for the daemon to unlink after the commit.
 extension ChimeDatabase {
   /// Bytes of attachments `app` holds now.
@@ -19,7 +19,7 @@ extension ChimeDatabase {
   /// earlier delivered notification too), anything the lineage holds.
   public func attachmentUsage(app: String, replacing identifier: String, deliveredAtOnce: Bool = false) throws(ChimeError) -> Int64 {
     try read("attachment usage of \(app)") { db in
-      let freed = deliveredAtOnce ? "identifier = ?" : "identifier = ? AND in_pending = 1 AND in_delivered = 0"
+      let freed = deliveredAtOnce ? "identifier = ? AND in_snoozed = 0" : "identifier = ? AND in_pending = 1 AND in_delivered = 0 AND in_snoozed = 0"
       return try Int64.fetchOne(db.cachedStatement(sql: """
         SELECT COALESCE(SUM(bytes), 0) FROM attachment WHERE app = ? AND NOT (\(freed))
         """), arguments: [app, identifier]) ?? 0
@@ -36,6 +36,7 @@ extension ChimeDatabase {
   enum Holder: String {
     case pending = "in_pending"
     case delivered = "in_delivered"
+    case snoozed = "in_snoozed"
   }
 
   /// Records the attachments of a request just stored as `holder`, and fails the mutation
@@ -78,15 +79,29 @@ extension ChimeDatabase {
       .execute(arguments: [app, identifier])
   }
 
+  /// The lineage's delivered notification was snoozed: its snoozed notification now holds
+  /// exactly the files the delivered one held (an earlier snooze's files are let go), and the
+  /// delivered list no longer holds any.
+  func snoozeAttachments(app: String, identifier: String, db: Database) throws {
+    try db.cachedStatement(sql: "UPDATE attachment SET in_snoozed = in_delivered, in_delivered = 0 WHERE app = ? AND identifier = ?")
+      .execute(arguments: [app, identifier])
+  }
+
+  /// A snoozed notification came back: the delivered notification now holds exactly its files.
+  func unsnoozeAttachments(app: String, identifier: String, db: Database) throws {
+    try db.cachedStatement(sql: "UPDATE attachment SET in_delivered = in_snoozed, in_snoozed = 0 WHERE app = ? AND identifier = ?")
+      .execute(arguments: [app, identifier])
+  }
+
   /// Drops rows nothing holds and returns their paths, to unlink after the commit.
   func collectAttachments(app: String, identifier: String?, db: Database) throws -> [String] {
     if let identifier {
       return try String.fetchAll(db.cachedStatement(sql: """
-        DELETE FROM attachment WHERE app = ? AND identifier = ? AND in_pending = 0 AND in_delivered = 0 RETURNING path
+        DELETE FROM attachment WHERE app = ? AND identifier = ? AND in_pending = 0 AND in_delivered = 0 AND in_snoozed = 0 RETURNING path
         """), arguments: [app, identifier])
     }
     return try String.fetchAll(db.cachedStatement(sql: """
-      DELETE FROM attachment WHERE app = ? AND in_pending = 0 AND in_delivered = 0 RETURNING path
+      DELETE FROM attachment WHERE app = ? AND in_pending = 0 AND in_delivered = 0 AND in_snoozed = 0 RETURNING path
       """), arguments: [app])
   }
 }

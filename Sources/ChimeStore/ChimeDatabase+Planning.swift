@@ -14,7 +14,20 @@ extension ChimeDatabase {
     let codec = self.codec, logger = self.logger
     return try read("\(keys.count) due rows") { db in
       let select = try db.cachedStatement(sql: "SELECT next_fire, fire_count, body FROM pending WHERE app = ? AND identifier = ?")
+      let selectSnoozed = try db.cachedStatement(sql: "SELECT until, snooze_count, body, snoozed_at FROM snoozed WHERE app = ? AND identifier = ?")
       return try keys.map { key -> DueRow in
+        if key.snoozed {
+          guard let row = try Row.fetchOne(selectSnoozed, arguments: [key.app, key.identifier]) else { return .stale }
+          do {
+            guard try row.decode(Int64.self, atIndex: 0) == key.due.unixMillis else { return .stale }
+            let (entry, delivered) = try Self.snoozed(from: row, codec: codec)
+            let revision = PendingRevision(fireCount: try row.decode(atIndex: 1), body: try row.decode(atIndex: 2))
+            return .current(PendingRow(key: key, pending: entry, revision: revision, snoozed: delivered))
+          } catch {
+            logger.error("unreadable snoozed notification", metadata: ["key": "\(key)", "cause": "\(error)"])
+            return .unreadable(StoreError.corrupt("snoozed notification"))
+          }
+        }
         guard let row = try Row.fetchOne(select, arguments: [key.app, key.identifier]) else { return .stale }
         do {
           guard try row.decode(Int64.self, atIndex: 0) == key.due.unixMillis else { return .stale }

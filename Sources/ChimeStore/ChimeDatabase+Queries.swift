@@ -32,17 +32,32 @@ struct PageBudget {
 }
 
 extension ChimeDatabase {
-  /// One page of `app`'s pending requests, ordered by (next fire instant, identifier). A page
-  /// also ends early (with a next token) before its records' bytes pass `maxBytes`, so a reply
-  /// always fits in a frame; it holds at least one record.
+  /// One page of `app`'s pending requests and snoozed notifications (`snoozeCount > 0`), ordered
+  /// by (next fire instant, identifier), a pending request before a snoozed notification with
+  /// the same ones. A page also ends early (with a next token) before its records' bytes pass
+  /// `maxBytes`, so a reply always fits in a frame; it holds at least one record.
   ///
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (field `page_size`) or `INVALID_PAGE_TOKEN`
   ///   (field `page_token`); UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func pendingPage(app: String, page: PageRequest, maxBytes: Int = .max) throws(ChimeError) -> Page<PendingRequest> {
     let size = try page.resolvedSize()
-    let token = try PageToken.decode(page.pageToken, as: .pending)
+    let token = try PageToken.decode(page.pageToken, as: .pending, .snoozed)
     let codec = self.codec
     return try read("pending page of \(app)") { db in
+      // The app's snoozed notifications from the token on (few, usually none), then its
+      // pending requests, decoded only as far as the page admits them unless the two merge.
+      var snoozed: [(item: PendingRequest, bytes: Int)] = []
+      let snoozedRows: RowCursor
+      if let token {
+        snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: token.kind == .snoozed ? Queries.snoozedAfter : Queries.snoozedFrom),
+                                          arguments: [app, token.instant, token.identifier, size + 1])
+      } else {
+        snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: Queries.snoozedFirst), arguments: [app, size + 1])
+      }
+      while let row = try snoozedRows.next() {
+        let bodyBytes = try StoreError.decoding("snoozed notification") { try row.decode(Data.self, atIndex: 2).count }
+        snoozed.append((try Self.snoozed(from: row, codec: codec).entry, bodyBytes))
+      }
       let rows: RowCursor
       if let token {
         rows = try Row.fetchCursor(db.cachedStatement(sql: Queries.pendingAfter),
@@ -52,15 +67,37 @@ extension ChimeDatabase {
       }
       var items: [PendingRequest] = []
       var budget = PageBudget(size: size, maxBytes: maxBytes)
-      while let row = try rows.next() {
-        let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
-        guard budget.admit(bodyBytes: bodyBytes) else { break }
-        items.append(try Self.pending(from: row, codec: codec))
+      if snoozed.isEmpty {
+        while let row = try rows.next() {
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          guard budget.admit(bodyBytes: bodyBytes) else { break }
+          items.append(try Self.pending(from: row, codec: codec))
+        }
+      } else {
+        var listed = snoozed
+        while let row = try rows.next() {
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          listed.append((try Self.pending(from: row, codec: codec), bodyBytes))
+        }
+        listed.sort { Self.listedBefore($0.item, $1.item) }
+        for (item, bytes) in listed {
+          guard budget.admit(bodyBytes: bytes) else { break }
+          items.append(item)
+        }
       }
       guard budget.full, let last = items.last else { return Page(items: items) }
-      return Page(items: items, nextPageToken: PageToken(kind: .pending, instant: last.nextFire.unixMillis,
+      return Page(items: items, nextPageToken: PageToken(kind: last.snoozeCount > 0 ? .snoozed : .pending, instant: last.nextFire.unixMillis,
                                                          identifier: last.request.identifier).encoded)
     }
+  }
+
+  /// The pending listing's order, as SQLite sorts its columns (identifiers by their bytes).
+  private static func listedBefore(_ a: PendingRequest, _ b: PendingRequest) -> Bool {
+    if a.nextFire != b.nextFire { return a.nextFire < b.nextFire }
+    if !a.request.identifier.utf8.elementsEqual(b.request.identifier.utf8) {
+      return a.request.identifier.utf8.lexicographicallyPrecedes(b.request.identifier.utf8)
+    }
+    return a.snoozeCount == 0 && b.snoozeCount > 0
   }
 
   /// `app`'s pending request named `identifier`, or nil.
@@ -136,7 +173,24 @@ extension ChimeDatabase {
           ScheduleKey(due: Instant(unixMillis: try row.decode(atIndex: 0)), app: try row.decode(atIndex: 1), identifier: try row.decode(atIndex: 2))
         })
       }
-      return keys
+      // Snoozed notifications walk their own index; the first `limit` of both, merged, are the
+      // first `limit` of the union.
+      let snoozedRows: RowCursor
+      if let after {
+        snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: after.snoozed ? Queries.soonestSnoozedAfter : Queries.soonestSnoozedFrom),
+                                          arguments: [after.due.unixMillis, after.app, after.identifier, limit])
+      } else {
+        snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: Queries.soonestSnoozedFirst), arguments: [limit])
+      }
+      var snoozed: [ScheduleKey] = []
+      while let row = try snoozedRows.next() {
+        snoozed.append(try StoreError.decoding("snoozed notification") {
+          ScheduleKey(due: Instant(unixMillis: try row.decode(atIndex: 0)), app: try row.decode(atIndex: 1), identifier: try row.decode(atIndex: 2),
+                      snoozed: true)
+        })
+      }
+      guard !snoozed.isEmpty else { return keys }
+      return Array((keys + snoozed).sorted().prefix(limit))
     }
   }
 

@@ -8,6 +8,9 @@ public struct PendingRow: Sendable {
   /// The stored request (`nextFire` and `fireCount` from their columns).
   public var pending: PendingRequest
   public var revision: PendingRevision
+  /// For a snoozed key: the notification as it was delivered before it was snoozed (`pending`
+  /// is then its listed entry, with `snoozeCount`).
+  public var snoozed: DeliveredNotification?
 }
 
 /// Identifies one stored state of a pending row: a replacement, a fire or a re-plan changes it.

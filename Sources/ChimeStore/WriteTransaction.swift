@@ -60,7 +60,7 @@ public final class WriteTransaction {
   }
 
   enum Table: String {
-    case pending, delivered
+    case pending, delivered, snoozed
   }
 
   static func check(app: String, identifier: String) throws(ChimeError) {

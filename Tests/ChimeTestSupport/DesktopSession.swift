@@ -83,11 +83,24 @@ public final class DesktopSession: @unchecked Sendable {
   }
 
   /// Starts dunst (again, after `killDunst`), notifications staying until closed, with markup
-  /// (so it offers `body-markup`).
+  /// (so it offers `body-markup`). Its context menu (`dmenu`) is a script that picks the entry
+  /// `chooseInContextMenu` asked for.
   public func startDunst() throws {
     let config = directory.file("dunstrc")
+    let menu = directory.file("menu.sh")
+    try """
+      #!/bin/sh
+      # dunst's context menu: read the entries, answer the first holding the wanted text.
+      want=$(cat "\(directory.file("menu-choice"))" 2>/dev/null)
+      entries=$(cat)
+      [ -n "$want" ] && printf '%s\\n' "$entries" | grep -F -m1 -- "$want"
+      exit 0
+
+      """.write(toFile: menu, atomically: true, encoding: .utf8)
+    chmod(menu, 0o755)
     try """
       [global]
+          dmenu = \(menu)
           markup = full
           font = Monospace 10
           width = 420
@@ -150,6 +163,13 @@ public final class DesktopSession: @unchecked Sendable {
 
   public func dunstctl(_ arguments: [String]) throws -> ChildProcess.Result {
     try ChildProcess.run("/usr/bin/dunstctl", arguments, environment: environment.compactMapValues { $0 }, timeout: 10)
+  }
+
+  /// Opens dunst's context menu (`dunstctl context`) and picks the entry holding `text` (an
+  /// action's label), as a user choosing it would: dunst sends ActionInvoked for it.
+  public func chooseInContextMenu(_ text: String) throws -> ChildProcess.Result {
+    try text.write(toFile: directory.file("menu-choice"), atomically: true, encoding: .utf8)
+    return try dunstctl(["context"])
   }
 
   /// Notifications on screen now (nil when dunst does not answer).

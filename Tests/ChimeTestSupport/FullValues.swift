@@ -74,7 +74,7 @@ public enum FullValues {
   }
 
   public static func fullPending(identifier: String = "tea-ready") -> PendingRequest {
-    PendingRequest(
+    var pending = PendingRequest(
       request: fullRequest(identifier: identifier),
       nextFire: Instant(unixMillis: 1_800_000_123_456),
       added: Instant(unixMillis: 1_799_999_000_000),
@@ -84,6 +84,8 @@ public enum FullValues {
         initialContentSizeRatio: 0.75, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
         mediaButton: MediaPlayPauseButton(type: .default, frame: MediaButtonFrame(x: 1.5, y: 2, width: 30, height: 31), tintColor: "#00aa11"))
     )
+    pending.snoozeCount = 2
+    return pending
   }
 
   public static let minimalPending = PendingRequest(request: minimalRequest, nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
@@ -102,12 +104,13 @@ public enum FullValues {
       mediaPlayback: .paused
     )
     delivered.fireLatenessMicros = 76_544
+    delivered.snoozeCount = 3
     return delivered
   }
 
   /// A category with every field and option set, and a plain one.
   public static func fullCategory() -> NotificationCategory {
-    NotificationCategory(
+    var category = NotificationCategory(
       identifier: "event-invite",
       actions: [
         NotificationAction(identifier: "accept", title: "Accept ✓", options: [.authenticationRequired, .destructive, .foreground], icon: "emblem-ok"),
@@ -118,12 +121,17 @@ public enum FullValues {
       options: [.customDismissAction, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle],
       hiddenPreviewsBodyPlaceholder: "An invitation",
       summaryFormat: "%u more invitations")
+    category.snoozeSeconds = [300, 3600]
+    return category
   }
 
   public static let minimalCategory = NotificationCategory(identifier: "c")
 
   public static func fullResponse() -> NotificationResponse {
-    NotificationResponse(notificationIdentifier: "tea-ready", actionIdentifier: "comment", userText: "Running late ü", at: Instant(unixMillis: 1_800_000_400_000))
+    var response = NotificationResponse(notificationIdentifier: "tea-ready", actionIdentifier: "comment", userText: "Running late ü",
+                                        at: Instant(unixMillis: 1_800_000_400_000))
+    response.snoozeSeconds = 300
+    return response
   }
 
   public static let minimalDelivered = DeliveredNotification(request: minimalRequest, delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))

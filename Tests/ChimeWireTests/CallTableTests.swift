@@ -68,6 +68,7 @@ import Testing
     for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
       try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
     }
+    try roundTrip(Calls.snooze, SnoozeRequest(notificationIdentifier: "tea-ready", durationSeconds: 600), FullValues.fullPending())
     for command in MediaCommand.allCases {
       try roundTrip(Calls.pressMediaButton, MediaPress(notificationIdentifier: "song", command: command), "player")
     }

@@ -520,6 +520,62 @@ static void test_respond(void) {
   chime_close(c);
 }
 
+/* Snooze: the delivered notification becomes a snoozed pending entry; refusals; removal cancels. */
+static void test_snooze(void) {
+  chime_client *c = connect_app("org.example.ctest.snooze");
+  if (c == NULL) return;
+  CHECK_OK(chime_add_now(c, "tea", "Tea", NULL, NULL, st), st);
+  CHECK(chime_snooze(c, "tea", 59, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_SNOOZE_DURATION");
+  CHECK(chime_snooze(c, "coffee", 600, NULL, st) == CHIME_NOT_FOUND);
+  CHECK_STR(chime_error_reason(st), "NOTIFICATION_NOT_DELIVERED");
+  CHECK(chime_snooze(NULL, "tea", 600, NULL, st) != CHIME_OK);
+  chime_notification *entry = NULL;
+  CHECK_OK(chime_snooze(c, "tea", 600, &entry, st), st);
+  CHECK(chime_notification_snooze_count(entry) == 1);
+  CHECK_STR(chime_notification_title(entry), "Tea");
+  CHECK(chime_notification_next_fire_unix_ms(entry) - chime_notification_added_unix_ms(entry) == 600000);
+  chime_notification_free(entry);
+  chime_notification_list *delivered = NULL;
+  CHECK_OK(chime_delivered(c, &delivered, st), st);
+  CHECK(chime_notification_list_count(delivered) == 0);
+  chime_notification_list_free(delivered);
+  chime_notification_list *pending = NULL;
+  CHECK_OK(chime_pending(c, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 1 && chime_notification_snooze_count(chime_notification_list_at(pending, 0)) == 1);
+  chime_notification_list_free(pending);
+  const char *ids[] = {"tea"};
+  chime_id_list *removed = NULL;
+  CHECK_OK(chime_remove(c, ids, 1, &removed, st), st);
+  CHECK(chime_id_list_count(removed) == 1);
+  chime_id_list_free(removed);
+  CHECK_OK(chime_pending(c, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 0);
+  chime_notification_list_free(pending);
+
+  /* A category's snooze buttons, and one chosen as the user's response. */
+  chime_category *alarm = chime_category_new("alarm");
+  CHECK(chime_category_add_snooze(alarm, 300) == CHIME_OK);
+  CHECK(chime_category_add_snooze(alarm, 3600) == CHIME_OK);
+  CHECK_OK(chime_set_categories(c, (const chime_category *const[]){alarm}, 1, st), st);
+  chime_category_free(alarm);
+  chime_category_list *categories = NULL;
+  CHECK_OK(chime_categories(c, &categories, st), st);
+  const chime_category *got = chime_category_list_at(categories, 0);
+  CHECK(chime_category_snooze_count(got) == 2 && chime_category_snooze_at(got, 1) == 3600 && chime_category_snooze_at(got, 2) == 0);
+  chime_category_list_free(categories);
+  CHECK_OK(chime_add_now(c, "wake", "Wake", NULL, "alarm", st), st);
+  bool removed_now = false;
+  CHECK(chime_respond_snooze(c, "wake", 600, &removed_now, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "SNOOZE_NOT_OFFERED");
+  CHECK_OK(chime_respond_snooze(c, "wake", 300, &removed_now, st), st);
+  CHECK(removed_now);
+  CHECK_OK(chime_pending(c, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 1 && chime_notification_snooze_count(chime_notification_list_at(pending, 0)) == 1);
+  chime_notification_list_free(pending);
+  chime_close(c);
+}
+
 /* chime_call with the generated messages: a 0.2 s request is delivered (polled, bounded). */
 static void test_generic_call_sees_delivery(void) {
   chime_client *c = connect_app("org.example.ctest.delivered");
@@ -1534,6 +1590,7 @@ int main(void) {
   run("weekday sets, ends and recurrence rules", test_weekdays_ends_and_recurrence);
   run("attachments and sounds in add", test_attachments_and_sounds);
   run("delivered pages and removal", test_delivered_calls);
+  run("snooze", test_snooze);
   run("subscribe: live, resume cursor, stop", test_subscribe_live_resume_stop);
   run("push and a service extension", test_push_and_service_extension);
   run("media buttons and extension answers", test_media_and_extension_answers);

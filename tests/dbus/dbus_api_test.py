@@ -31,6 +31,33 @@ async def registered(app):
 
 
 @test
+async def snooze_takes_a_delivered_notification_to_the_pending_list():
+    conn = await registered("org.example.snooze")
+    await conn.call("SetCategories", "aa{sv}", [[{"identifier": v("s", "alarm"), "snooze-seconds": v("ai", [300, 600])}]])
+    (categories,) = await conn.call("GetCategories")
+    assert unwrap(categories[0])["snooze-seconds"] == [300, 600], categories
+    await conn.call("Add", "sa{sv}a{sv}a{sv}", ["wake", {"title": v("s", "Wake"), "category": v("s", "alarm")}, {}, {}])
+    (entry,) = await conn.call("Snooze", "sua{sv}", ["wake", 600, {}])
+    entry = unwrap(entry)
+    assert entry["identifier"] == "wake" and entry["snooze-count"] == 1, entry
+    assert entry["next-fire"] - entry["snoozed-at"] == 600_000, entry
+    (pending,) = await conn.call("GetPending", "a{sv}", [{}])
+    assert [unwrap(p)["snooze-count"] for p in pending] == [1], pending
+    e = await conn.refusal("Snooze", "sua{sv}", ["wake", 600, {}])
+    assert e.reason == "NOTIFICATION_NOT_DELIVERED", e
+    e = await conn.refusal("Snooze", "sua{sv}", ["wake", 30, {}])
+    assert e.reason == "INVALID_SNOOZE_DURATION", e
+    # A snooze button as the user's response.
+    await conn.call("Add", "sa{sv}a{sv}a{sv}", ["nap", {"title": v("s", "Nap"), "category": v("s", "alarm")}, {}, {}])
+    e = await conn.refusal("Respond", "ssa{sv}", ["nap", "chime.snooze", {"snooze-seconds": v("u", 900)}])
+    assert e.reason == "SNOOZE_NOT_OFFERED", e
+    (result,) = await conn.call("Respond", "ssa{sv}", ["nap", "chime.snooze", {"snooze-seconds": v("u", 300)}])
+    assert unwrap(result)["removed"] is True
+    await conn.call("RemoveAllPending")
+    conn.close()
+
+
+@test
 async def a_host_app_must_register_first_and_only_once():
     conn = await Conn.open(ADDRESS)
     e = await conn.refusal("GetPending", "a{sv}", [{}])

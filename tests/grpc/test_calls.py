@@ -105,6 +105,8 @@ def test_every_other_unary_method_is_served(stub, app_id):
     assert stub.CheckSound(nc.CheckSoundRequest(name="missing.wav"), metadata=m, timeout=10).searched
     pushed = stub.Push(nc.PushRequest(payload=b'{"aps": {"alert": {"title": "Hi"}}}', identifier="p1"), metadata=m, timeout=10)
     assert pushed.delivered.request.identifier == "p1"
+    snoozed = stub.Snooze(nc.SnoozeRequest(notification_identifier="p1", duration_seconds=600), metadata=m, timeout=10).snoozed
+    assert snoozed.snooze_count == 1 and snoozed.next_fire_unix_ms - snoozed.added_unix_ms == 600_000
     # Calls that need an extension or a delivery the app does not have: refused by the service,
     # each with Chime's reason, which proves they were routed.
     refusals = [

@@ -58,6 +58,17 @@ extension Reason {
   public static let textRequired = Reason("TEXT_REQUIRED", .invalidArgument)
   /// A dismissal was reported for a notification whose category lacks `customDismissAction`.
   public static let dismissNotEnabled = Reason("DISMISS_NOT_ENABLED", .failedPrecondition)
+
+  // MARK: Snooze
+
+  /// A snooze duration outside 1 minute ... 1 week (a `Snooze` call, a category's snooze
+  /// durations, or a `chime.snooze` response).
+  public static let invalidSnoozeDuration = Reason("INVALID_SNOOZE_DURATION", .invalidArgument)
+  /// A category offers more snooze durations than `SnoozeDuration.perCategoryMax`, or one twice.
+  public static let tooManySnoozeDurations = Reason("TOO_MANY_SNOOZE_DURATIONS", .invalidArgument)
+  /// A `chime.snooze` response names a duration the notification's category did not offer when
+  /// it was delivered.
+  public static let snoozeNotOffered = Reason("SNOOZE_NOT_OFFERED", .invalidArgument)
   /// A content extension registered for no category.
   public static let extensionCategoriesRequired = Reason("EXTENSION_CATEGORIES_REQUIRED", .invalidArgument)
   /// An extension identifier is already registered (live) for the app, a category already has a live content extension, or the app already has a live service extension (field `service`).

@@ -47,6 +47,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidPushPayload, pushPayloadTooLarge, unknownInterruptionLevel, serviceExtensionNotRunning,
     serviceExtensionTimedOut, serviceExtensionFailed, serviceExtensionDisconnected, serviceRequestNotAwaited,
     invalidDNDSchedule, invalidDNDDays, dndUntilInPast,
+    invalidSnoozeDuration, tooManySnoozeDurations, snoozeNotOffered,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

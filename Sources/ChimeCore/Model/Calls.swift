@@ -47,3 +47,15 @@ public struct AddResult: Hashable, Sendable {
     self.delivered = delivered
   }
 }
+
+/// What `Snooze` asks: the app's delivered notification and for how long (checked by the
+/// service: 1 minute ... 1 week).
+public struct SnoozeRequest: Hashable, Sendable {
+  public var notificationIdentifier: String
+  public var durationSeconds: Int64
+
+  public init(notificationIdentifier: String, durationSeconds: Int64) {
+    self.notificationIdentifier = notificationIdentifier
+    self.durationSeconds = durationSeconds
+  }
+}

@@ -20,6 +20,9 @@ public struct Event: Hashable, Sendable, Codable {
     /// A repeating request left the pending list after its last fire (its end was reached, or
     /// its trigger has no later date).
     case pendingFinished = 12
+    /// A delivered notification was snoozed and left the delivered list; `pending` is its
+    /// snoozed entry (its `nextFire` is when it comes back).
+    case snoozed = 13
 
     public var name: String {
       switch self {
@@ -35,6 +38,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .badgeChanged: "badge-changed"
       case .presentationFailed: "presentation-failed"
       case .pendingFinished: "pending-finished"
+      case .snoozed: "snoozed"
       }
     }
   }

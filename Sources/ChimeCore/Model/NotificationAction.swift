@@ -48,4 +48,7 @@ public struct NotificationAction: Hashable, Sendable, Codable {
   /// The action a response names when the user dismissed the notification
   /// (UNNotificationDismissActionIdentifier); only for categories with `customDismissAction`.
   public static let dismissIdentifier = "chime.dismiss"
+  /// The action a response names when the user chose one of the category's snooze durations
+  /// (`NotificationResponse.snoozeSeconds`).
+  public static let snoozeIdentifier = "chime.snooze"
 }

@@ -25,6 +25,8 @@ public struct NotificationCategory: Hashable, Sendable, Codable {
   public var hiddenPreviewsBodyPlaceholder: String
   /// The summary of a group of these notifications, e.g. "%u more invitations"; empty for none.
   public var summaryFormat: String
+  /// Snooze durations offered after the actions, in seconds (`SnoozeDuration` bounds them).
+  public var snoozeSeconds: [Int64] = []
 
   public init(identifier: String, actions: [NotificationAction] = [], intentIdentifiers: [String] = [], options: Options = [],
               hiddenPreviewsBodyPlaceholder: String = "", summaryFormat: String = "") {

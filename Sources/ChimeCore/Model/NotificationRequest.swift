@@ -26,6 +26,9 @@ public struct PendingRequest: Hashable, Sendable, Codable {
   /// The attributes of the content extension live now for the content's category (nil when
   /// none is); filled in when read, never stored.
   public var extensionAttributes: ExtensionAttributes?
+  /// > 0: a delivered notification snoozed until `nextFire` (`added`: when it was snoozed),
+  /// delivered again then with this snooze count; not a request of its own.
+  public var snoozeCount: Int = 0
 
   public init(request: NotificationRequest, nextFire: Instant, added: Instant, sound: SoundResolution? = nil, fireCount: UInt64 = 0,
               extensionAttributes: ExtensionAttributes? = nil) {
@@ -63,6 +66,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   public var fireLatenessMicros: Int64?
   /// Delivered under Do Not Disturb: recorded and streamed, but neither shown nor heard.
   public var quiet: Bool = false
+  /// How many times it was snoozed before this delivery (0: not a snooze's return).
+  public var snoozeCount: Int = 0
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

@@ -8,6 +8,8 @@ public struct NotificationResponse: Hashable, Sendable, Codable {
   public var userText: String
   /// When chimed accepted the response (set by chimed; ignored when sent).
   public var at: Instant
+  /// With `NotificationAction.snoozeIdentifier`: the duration chosen, in seconds.
+  public var snoozeSeconds: Int64 = 0
 
   public init(notificationIdentifier: String, actionIdentifier: String = NotificationAction.defaultIdentifier,
               userText: String = "", at: Instant = Instant(unixMillis: 0)) {

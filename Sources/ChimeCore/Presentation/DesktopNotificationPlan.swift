@@ -125,29 +125,49 @@ public struct DesktopNotificationPlan: Hashable, Sendable {
     return out
   }
 
-  /// The default action first, then the category's actions in order. Text-input actions are
-  /// left out: a freedesktop server has no field to type their text in.
+  /// The default action first, then the category's actions in order, then its snooze
+  /// durations ("Snooze 5 min"). Text-input actions are left out: a freedesktop server has no
+  /// field to type their text in.
   public static func actions(_ category: NotificationCategory?) -> [String] {
     var list = [defaultActionKey, defaultActionLabel]
     for action in category?.actions ?? [] where action.textInput == nil {
       list += [actionKey(action.identifier), action.title]
     }
+    for seconds in category?.snoozeSeconds ?? [] {
+      guard let duration = try? SnoozeDuration(seconds: seconds) else { continue }
+      list += [snoozeKeyPrefix + String(seconds), duration.buttonTitle]
+    }
     return list
   }
 
   private static let escapedKeyPrefix = "chime-action:"
+  /// A snooze button's key: the prefix and the duration in seconds (`chime-snooze:300`).
+  public static let snoozeKeyPrefix = "chime-snooze:"
 
   /// The key an action is sent with: its identifier, except that one spelled like the
-  /// reserved `default` key (or like an escaped key) is prefixed so `actionIdentifier` can undo it.
+  /// reserved `default` key (or like an escaped or a snooze key) is prefixed so
+  /// `actionIdentifier` can undo it.
   public static func actionKey(_ identifier: String) -> String {
-    identifier == defaultActionKey || identifier.hasPrefix(escapedKeyPrefix) ? escapedKeyPrefix + identifier : identifier
+    identifier == defaultActionKey || identifier.hasPrefix(escapedKeyPrefix) || identifier.hasPrefix(snoozeKeyPrefix)
+      ? escapedKeyPrefix + identifier : identifier
   }
 
-  /// The action identifier a server's `ActionInvoked` key names: `default` is the default action.
+  /// The action identifier a server's `ActionInvoked` key names: `default` is the default
+  /// action, a snooze key `chime.snooze`.
   public static func actionIdentifier(forKey key: String) -> String {
     if key == defaultActionKey { return NotificationAction.defaultIdentifier }
     if key.hasPrefix(escapedKeyPrefix) { return String(key.dropFirst(escapedKeyPrefix.count)) }
+    if key.hasPrefix(snoozeKeyPrefix) { return NotificationAction.snoozeIdentifier }
     return key
+  }
+
+  /// The response a server's `ActionInvoked` key makes for notification `identifier`: the
+  /// action it names, with the duration of a snooze button (0 when the key's is unreadable:
+  /// the response is then refused as any bad duration is).
+  public static func response(forKey key: String, notification identifier: String) -> NotificationResponse {
+    var response = NotificationResponse(notificationIdentifier: identifier, actionIdentifier: actionIdentifier(forKey: key))
+    if key.hasPrefix(snoozeKeyPrefix) { response.snoozeSeconds = Int64(key.dropFirst(snoozeKeyPrefix.count)) ?? 0 }
+    return response
   }
 
   /// `NotificationClosed` reason 2: the user dismissed it.

@@ -42,6 +42,13 @@ public struct FirePlan: Hashable, Sendable {
                                                                         fired: firedBefore + 1))
   }
 
+  /// Plans the return of a snoozed notification due at `due`, seen at `now`: always delivered
+  /// (the user asked to be reminded; the request's missed-fire policy is about its trigger),
+  /// marked missed when later than the grace allows, and never again (`next` nil).
+  public static func decideSnoozed(due: Instant, now: Instant, missedGraceMillis: Int64) -> FirePlan {
+    FirePlan(delivery: .deliver(missed: now.millis(since: due) > missedGraceMillis), next: nil)
+  }
+
   /// Why a missed fire is not delivered under `policy`, or nil when it is.
   static func skipNote(_ policy: MissedFirePolicy, latenessMillis: Int64) -> String? {
     let late = Double(latenessMillis) / 1000

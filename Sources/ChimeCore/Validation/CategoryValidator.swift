@@ -47,13 +47,15 @@ public enum CategoryValidator {
       }
       seen.append(action.identifier)
     }
+    try SnoozeDuration.validateOffered(category.snoozeSeconds, field: "\(field).snooze_seconds")
   }
 
   /// One action, its fields named under `field`.
   public static func validate(_ action: NotificationAction, field: String) throws(ChimeError) {
     try RequestValidator.validateIdentifier(action.identifier, field: "\(field).identifier")
-    guard action.identifier != NotificationAction.defaultIdentifier, action.identifier != NotificationAction.dismissIdentifier else {
-      throw ChimeError(.reservedActionIdentifier, "\"\(action.identifier)\" is reserved for opening and dismissing a notification", field: "\(field).identifier")
+    guard action.identifier != NotificationAction.defaultIdentifier, action.identifier != NotificationAction.dismissIdentifier,
+          action.identifier != NotificationAction.snoozeIdentifier else {
+      throw ChimeError(.reservedActionIdentifier, "\"\(action.identifier)\" is reserved for opening, dismissing and snoozing a notification", field: "\(field).identifier")
     }
     try text(action.title, Limits.actionTextMaxBytes, field: "\(field).title")
     try text(action.icon, Limits.actionTextMaxBytes, field: "\(field).icon")

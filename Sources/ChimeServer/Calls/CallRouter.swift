@@ -191,6 +191,9 @@ final class CallRouter {
     table.unary(Calls.getDoNotDisturb) { _, _, reply in
       service.doNotDisturb.get(reply: reply)
     }
+    table.unary(Calls.snooze) { call, request, reply in
+      service.snoozes.snooze(app: call.app, request, reply: reply)
+    }
     return table
   }
 }

@@ -191,6 +191,8 @@ enum DBusArguments {
       category.options = try optionSet(d.strings("options"), categoryOptions, field: d.field("options"))
       category.hiddenPreviewsBodyPlaceholder = try d.string("hidden-previews-body-placeholder") ?? ""
       category.summaryFormat = try d.string("summary-format") ?? ""
+      // Checked by CategoryValidator (INVALID_SNOOZE_DURATION names the bounds).
+      category.snoozeSeconds = try d.integers("snooze-seconds", in: Int64(Int32.min)...Int64(Int32.max)) ?? []
       try d.finish()
       result.append(category)
     }
@@ -231,12 +233,16 @@ enum DBusArguments {
     try optionSet(names, authorizationOptions, field: "options")
   }
 
-  /// `Respond(s notification, s action, a{sv} options)`: option `user-text`.
+  /// `Respond(s notification, s action, a{sv} options)`: options `user-text`, and
+  /// `snooze-seconds` with action `chime.snooze`.
   static func response(notification: String, action: String, options: BusValue) throws(ChimeError) -> NotificationResponse {
     var o = try BusDictionary(options, path: "options")
     let text = try o.string("user-text") ?? ""
+    let snooze = try o.integer("snooze-seconds", in: 0...Int64(Int32.max)) ?? 0
     try o.finish()
-    return NotificationResponse(notificationIdentifier: notification, actionIdentifier: action, userText: text)
+    var response = NotificationResponse(notificationIdentifier: notification, actionIdentifier: action, userText: text)
+    response.snoozeSeconds = snooze
+    return response
   }
 
   /// `Push(s payload_json, a{sv} options)`: option `identifier` (as `apns-collapse-id`).

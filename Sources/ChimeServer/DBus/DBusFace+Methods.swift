@@ -64,6 +64,11 @@ extension DBusFace {
       case "Respond":
         let response = try DBusArguments.response(notification: r.string(0), action: r.string(1), options: r.value(2))
         call(Calls.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
+      case "Snooze":
+        guard case .unsigned(let seconds, _) = r.value(1) else { throw ChimeError(.invalidArgument, "seconds must be u", field: "seconds") }
+        try BusDictionary(r.value(2), path: "options").finish()
+        let request = SnoozeRequest(notificationIdentifier: r.string(0), durationSeconds: Int64(seconds))
+        call(Calls.snooze, r, app, confined, request) { [.vardict(DBusRecords.pending($0))] }
       case "Push":
         let submission = try DBusArguments.push(payload: r.string(0), options: r.value(1))
         call(Calls.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
@@ -83,7 +88,7 @@ extension DBusFace {
 
   /// Where each method that takes an options dictionary has it.
   private static let optionsIndex: [String: Int] = [
-    "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1,
+    "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1, "Snooze": 2,
     "GetDoNotDisturb": 0, "SetDoNotDisturb": 0,
   ]
 

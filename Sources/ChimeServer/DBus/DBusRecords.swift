@@ -90,12 +90,20 @@ enum DBusRecords {
     [("identifier", .string(r.identifier))] + content(r.content) + trigger(r.trigger)
   }
 
+  /// A snoozed notification also has `snooze-count` (u) and `snoozed-at` (x); its `next-fire`
+  /// is when it comes back.
   static func pending(_ p: PendingRequest) -> Pairs {
-    request(p.request) + [("next-fire", .int64(p.nextFire.unixMillis))]
+    var pairs = request(p.request) + [("next-fire", .int64(p.nextFire.unixMillis))]
+    if p.snoozeCount > 0 {
+      pairs += [("snooze-count", .uint32(UInt32(clamping: p.snoozeCount))), ("snoozed-at", .int64(p.added.unixMillis))]
+    }
+    return pairs
   }
 
   static func delivered(_ d: DeliveredNotification) -> Pairs {
-    request(d.request) + [("delivered-at", .int64(d.delivered.unixMillis)), ("missed", .boolean(d.missed))]
+    var pairs = request(d.request) + [("delivered-at", .int64(d.delivered.unixMillis)), ("missed", .boolean(d.missed))]
+    if d.snoozeCount > 0 { pairs.append(("snooze-count", .uint32(UInt32(clamping: d.snoozeCount)))) }
+    return pairs
   }
 
   /// `Add`'s result: `identifier`, `replaced`, and `next-fire`, or `delivered-at` when it had no trigger.
@@ -122,6 +130,9 @@ enum DBusRecords {
     p.append(("options", .strings(DBusArguments.categoryOptions.filter { c.options.contains($0.1) }.map(\.0))))
     if !c.hiddenPreviewsBodyPlaceholder.isEmpty { p.append(("hidden-previews-body-placeholder", .string(c.hiddenPreviewsBodyPlaceholder))) }
     if !c.summaryFormat.isEmpty { p.append(("summary-format", .string(c.summaryFormat))) }
+    if !c.snoozeSeconds.isEmpty {
+      p.append(("snooze-seconds", .array(element: "i", c.snoozeSeconds.map { .int32(Int32(clamping: $0)) })))
+    }
     return p
   }
 

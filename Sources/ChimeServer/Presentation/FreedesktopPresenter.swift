@@ -8,7 +8,8 @@ import Logging
 /// - `GetCapabilities` is asked once per server: again when the name changes owner, and after
 ///   a call failed.
 /// - An identifier delivered again while its notification is still on screen replaces it.
-/// - `ActionInvoked` becomes a response naming the action (`default`: the default action);
+/// - `ActionInvoked` becomes a response naming the action (`default`: the default action; a
+///   snooze button: `chime.snooze` with its duration, snoozed unless an extension handles it);
 ///   `NotificationClosed` by the user becomes the dismiss action where the category asks for it.
 /// - A lost connection is logged; the next delivery connects again.
 final class FreedesktopPresenter {
@@ -201,9 +202,9 @@ final class FreedesktopPresenter {
       guard let shown = forget(id) else { return }
       // Answered: it leaves the screen (servers differ in whether they close it themselves).
       bus?.closeNotification(id)
-      let action = DesktopNotificationPlan.actionIdentifier(forKey: key)
-      logger.info("desktop action", metadata: ["app": "\(shown.app)", "id": "\(shown.identifier)", "action": "\(action)"])
-      respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
+      let response = DesktopNotificationPlan.response(forKey: key, notification: shown.identifier)
+      logger.info("desktop action", metadata: ["app": "\(shown.app)", "id": "\(shown.identifier)", "action": "\(response.actionIdentifier)"])
+      respond(shown.app, response)
     case .serverChanged(let owner):
       // Another server (or none): its capabilities are asked afresh, and the ids on screen
       // were the old one's.

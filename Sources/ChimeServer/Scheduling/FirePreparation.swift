@@ -56,8 +56,10 @@ struct FirePreparation: Sendable {
       case .unreadable(let error):
         return .failed(error)
       case .current(let row):
-        let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone,
-                                   firedBefore: row.pending.fireCount)
+        let plan = row.snoozed != nil
+          ? FirePlan.decideSnoozed(due: row.key.due, now: now, missedGraceMillis: missedGraceMillis)
+          : FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone,
+                            firedBefore: row.pending.fireCount)
         guard case .deliver = plan.delivery else {
           return .ready(Fire(row, plan: plan, now: now, sound: row.pending.sound))
         }
@@ -84,7 +86,13 @@ struct FirePreparation: Sendable {
         let content = row.pending.request.content
         let shape = DeliveryShape.decide(requested: content.sound, resolved: sound, badge: content.badge.map { Int(clamping: $0) },
                                          level: content.interruptionLevel, allowed: allowed, doNotDisturb: quietFrom)
-        var fire = Fire(row, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
+        var fire: Fire
+        if let record = row.snoozed {
+          notes.insert("snoozed \(row.pending.snoozeCount == 1 ? "once" : "\(row.pending.snoozeCount) times"): delivered again", at: 0)
+          fire = Fire(snoozed: row, record: record, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
+        } else {
+          fire = Fire(row, plan: plan, now: now, sound: shape.sound, note: (notes + shape.notes).joined(separator: "; "))
+        }
         fire.badge = shape.badge
         if shape.level != content.interruptionLevel || shape.quiet, case .deliver(var record, let note) = fire.delivery {
           record.request.content.interruptionLevel = shape.level

@@ -17,6 +17,7 @@ final class NotificationService {
   let apps: AppRegistry
   let zones: ZonePlanner
   let doNotDisturb: DoNotDisturbService
+  let snoozes: SnoozeService
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
@@ -48,6 +49,7 @@ final class NotificationService {
     authorization = AuthorizationService(context: context)
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
+    snoozes = SnoozeService(context: context)
     scheduler.host = self
   }
 

@@ -44,14 +44,14 @@ final class ServiceContext {
 
   /// After a commit: events to subscribers (a badge change kept in the loop's copy), files
   /// nothing holds off the store, a delivery to the live extensions and the presenter, removed
-  /// deliveries off the desktop.
+  /// and snoozed deliveries off the desktop.
   func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
     for event in events where event.kind == .badgeChanged {
       access.badgeChanged(app: app, count: event.badgeCount ?? 0)
     }
     hub.publish(events, app: app)
     discard(files)
-    for event in events where event.kind == .deliveredRemoved {
+    for event in events where event.kind == .deliveredRemoved || event.kind == .snoozed {
       presenter.withdraw(app: app, identifiers: event.identifiers)
     }
     if let delivered {

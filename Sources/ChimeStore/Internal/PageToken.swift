@@ -10,6 +10,8 @@ struct PageToken: Equatable {
   enum Kind: UInt8 {
     case pending = 0x50  // "P"
     case delivered = 0x44  // "D"
+    /// A snoozed notification in the pending listing (after a pending request of the same key).
+    case snoozed = 0x53  // "S"
   }
 
   var kind: Kind
@@ -30,8 +32,8 @@ struct PageToken: Equatable {
       .replacingOccurrences(of: "=", with: "")
   }
 
-  /// nil for an empty token (the first page).
-  static func decode(_ token: String, as kind: Kind) throws(ChimeError) -> PageToken? {
+  /// nil for an empty token (the first page). `kinds`: the positions the listing resumes from.
+  static func decode(_ token: String, as kinds: Kind...) throws(ChimeError) -> PageToken? {
     if token.isEmpty { return nil }
     guard token.utf8.count <= maxLength,
           token.utf8.allSatisfy({ b in
@@ -40,7 +42,8 @@ struct PageToken: Equatable {
     else { throw invalid }
     var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
     base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-    guard let data = Data(base64Encoded: base64), data.count > 9, data.first == kind.rawValue else { throw invalid }
+    guard let data = Data(base64Encoded: base64), data.count > 9, let kind = data.first.flatMap(Kind.init(rawValue:)), kinds.contains(kind)
+    else { throw invalid }
     let bytes = [UInt8](data)
     var bits: UInt64 = 0
     for b in bytes[1..<9] { bits = (bits << 8) | UInt64(b) }

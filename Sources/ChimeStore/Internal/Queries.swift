@@ -9,6 +9,21 @@ enum Queries {
     WHERE (next_fire, app, identifier) > (?, ?, ?)
     ORDER BY next_fire, app, identifier LIMIT ?
     """
+  /// Snoozed notifications in the scheduler's order; `>=` for the key of a pending request with
+  /// the same (due, app, identifier), which a snoozed key follows.
+  static let soonestSnoozedFirst = """
+    SELECT until, app, identifier FROM snoozed ORDER BY until, app, identifier LIMIT ?
+    """
+  static let soonestSnoozedAfter = """
+    SELECT until, app, identifier FROM snoozed
+    WHERE (until, app, identifier) > (?, ?, ?)
+    ORDER BY until, app, identifier LIMIT ?
+    """
+  static let soonestSnoozedFrom = """
+    SELECT until, app, identifier FROM snoozed
+    WHERE (until, app, identifier) >= (?, ?, ?)
+    ORDER BY until, app, identifier LIMIT ?
+    """
   static let pendingFirst = """
     SELECT next_fire, fire_count, body FROM pending WHERE app = ? ORDER BY next_fire, identifier LIMIT ?
     """
@@ -16,6 +31,20 @@ enum Queries {
     SELECT next_fire, fire_count, body FROM pending
     WHERE app = ? AND (next_fire, identifier) > (?, ?)
     ORDER BY next_fire, identifier LIMIT ?
+    """
+  /// One app's snoozed notifications, listed after its pending requests in the same order.
+  static let snoozedFirst = """
+    SELECT until, snooze_count, body, snoozed_at FROM snoozed WHERE app = ? ORDER BY until, identifier LIMIT ?
+    """
+  static let snoozedAfter = """
+    SELECT until, snooze_count, body, snoozed_at FROM snoozed
+    WHERE app = ? AND (until, identifier) > (?, ?)
+    ORDER BY until, identifier LIMIT ?
+    """
+  static let snoozedFrom = """
+    SELECT until, snooze_count, body, snoozed_at FROM snoozed
+    WHERE app = ? AND (until, identifier) >= (?, ?)
+    ORDER BY until, identifier LIMIT ?
     """
   static let deliveredFirst = """
     SELECT body FROM delivered WHERE app = ? ORDER BY delivered_at DESC, identifier LIMIT ?
@@ -40,5 +69,6 @@ enum Queries {
     ON CONFLICT (app) DO UPDATE SET through = excluded.through, at = excluded.at
     """
 
-  static let all = [soonestFirst, soonestAfter, pendingFirst, pendingAfter, deliveredFirst, deliveredAfter, eventsAfter]
+  static let all = [soonestFirst, soonestAfter, pendingFirst, pendingAfter, deliveredFirst, deliveredAfter, eventsAfter,
+                    soonestSnoozedFirst, soonestSnoozedAfter, soonestSnoozedFrom, snoozedFirst, snoozedAfter, snoozedFrom]
 }

@@ -199,6 +199,28 @@ enum Schema {
         ALTER TABLE do_not_disturb ADD COLUMN summarized_through INTEGER NOT NULL DEFAULT 0;
         """)
     }
+    migrator.registerMigration("v11: snoozed notifications") { db in
+      // Delivered notifications the user snoozed, one per (app, identifier): `body` is the
+      // DeliveredNotification as it was delivered (chime.v1.DeliveredNotification), `until`
+      // when it is delivered again (unix ms) with `snooze_count`, `snoozed_at` when it was
+      // snoozed. The scheduler reads `snoozed_by_due` beside `pending_by_due`; one app's
+      // listing (GetPending) reads `snoozed_by_app_due` after its pending requests.
+      // Attachment files: `in_snoozed` holds a lineage's files while it is snoozed.
+      try db.execute(sql: """
+        CREATE TABLE snoozed (
+          app TEXT NOT NULL CHECK (length(app) > 0),
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          until INTEGER NOT NULL,
+          snoozed_at INTEGER NOT NULL,
+          snooze_count INTEGER NOT NULL CHECK (snooze_count > 0),
+          body BLOB NOT NULL,
+          PRIMARY KEY (app, identifier)
+        );
+        CREATE INDEX snoozed_by_due ON snoozed (until, app, identifier);
+        CREATE INDEX snoozed_by_app_due ON snoozed (app, until, identifier);
+        ALTER TABLE attachment ADD COLUMN in_snoozed INTEGER NOT NULL DEFAULT 0 CHECK (in_snoozed IN (0, 1));
+        """)
+    }
     return migrator
   }()
 }

@@ -8,6 +8,9 @@ import GRDB
 /// that ended with a `.pendingFinished` event). When the row
 /// changed since it was read (replaced, removed, fired), nothing happens: the outcome is
 /// `.stale`.
+///
+/// The fire of a snoozed key delivers the snoozed notification again (its files move back to
+/// the delivered holder) and deletes its snoozed row; no pending request changes.
 public struct Fire: Mutation {
   public enum Delivery: Sendable, Hashable {
     /// Record this as delivered; `note` (may be empty) goes on the event, e.g. why a custom
@@ -45,6 +48,23 @@ public struct Fire: Mutation {
     }
   }
 
+  /// The return of the snoozed notification `row` (a snoozed key's row), seen at `now`: the
+  /// same content and attachments, with its snooze count; presentation-time fields are reset.
+  public init(snoozed row: PendingRow, record: DeliveredNotification, plan: FirePlan, now: Instant, sound: SoundResolution?, note: String = "") {
+    key = row.key
+    revision = row.revision
+    next = nil
+    finished = false
+    at = now
+    var missed = false
+    if case .deliver(let late) = plan.delivery { missed = late }
+    var again = DeliveredNotification(request: record.request, delivered: now, due: row.key.due, missed: missed, sound: sound,
+                                      category: record.category)
+    again.push = record.push
+    again.snoozeCount = row.pending.snoozeCount
+    delivery = .deliver(again, note: note)
+  }
+
   public enum Outcome: MutationOutcome {
     /// The row was no longer the one planned from; nothing changed.
     case stale
@@ -63,6 +83,7 @@ public struct Fire: Mutation {
   }
 
   public func apply(in t: WriteTransaction) throws -> Outcome {
+    if key.snoozed { return try applySnoozed(in: t) }
     guard try t.isCurrent(key, revision) else { return .stale }
     var events: [Event] = []
     var delivered: DeliveredNotification?
@@ -97,5 +118,24 @@ public struct Fire: Mutation {
     }
     let discarded = try t.store.collectAttachments(app: key.app, identifier: key.identifier, db: t.db)
     return .fired(events: events, delivered: delivered, next: nextKey, discardedFiles: discarded)
+  }
+}
+
+extension Fire {
+  /// A snoozed notification comes back.
+  private func applySnoozed(in t: WriteTransaction) throws -> Outcome {
+    guard try t.isCurrentSnooze(key, revision) else { return .stale }
+    guard case .deliver(let planned, let note) = delivery else { return .stale }
+    let record = try t.withCategorySnapshot(planned, app: key.app)
+    try t.storeDelivered(record, app: key.app)
+    try t.store.unsnoozeAttachments(app: key.app, identifier: key.identifier, db: t.db)
+    _ = try t.delete(.snoozed, app: key.app, identifier: key.identifier)
+    var events = [try t.append(Event(at: record.delivered, kind: .delivered, identifiers: [key.identifier], delivered: record, note: note),
+                               app: key.app)]
+    if let badge, let changed = try t.setBadge(badge, app: key.app, at: record.delivered, identifiers: [key.identifier]) {
+      events.append(changed)
+    }
+    let discarded = try t.store.collectAttachments(app: key.app, identifier: key.identifier, db: t.db)
+    return .fired(events: events, delivered: record, next: nil, discardedFiles: discarded)
   }
 }

@@ -4,7 +4,8 @@ import GRDB
 /// Carries out an accepted response (`ResponsePlan`) to the delivered notification it was
 /// checked against: appends a `.response` event when the plan forwards it to the app, and
 /// removes the notification (event `.deliveredRemoved`, its attachment files released) when
-/// the plan says so. When the delivered notification is no longer the one checked against
+/// the plan says so, or snoozes it (event `.snoozed`, its files kept) when the plan snoozes.
+/// When the delivered notification is no longer the one checked against
 /// (removed, or replaced by a new delivery with the same identifier), nothing changes and the
 /// mutation fails with NOT_FOUND `NOTIFICATION_NOT_DELIVERED`.
 public struct RecordResponse: Mutation {
@@ -26,6 +27,8 @@ public struct RecordResponse: Mutation {
     public var discardedFiles: [String] = []
     /// The notification left the delivered list.
     public var removed = false
+    /// The snoozed notification's return, for the scheduler, when the plan snoozed it.
+    public var snoozedKey: ScheduleKey?
   }
 
   public func apply(in t: WriteTransaction) throws -> Outcome {
@@ -42,7 +45,14 @@ public struct RecordResponse: Mutation {
       let event = Event(at: response.at, kind: .response, identifiers: [identifier], response: response)
       outcome.events.append(try t.append(event, app: app))
     }
-    if plan.removesDelivered {
+    if let duration = plan.snoozes {
+      let snoozed = try t.snooze(current ?? checked, app: app, for: duration, at: response.at,
+                                 note: "snoozed for \(duration.text) from the notification")
+      outcome.events.append(snoozed.event)
+      outcome.discardedFiles = try t.store.collectAttachments(app: app, identifier: identifier, db: t.db)
+      outcome.removed = true
+      outcome.snoozedKey = snoozed.key
+    } else if plan.removesDelivered {
       _ = try t.delete(.delivered, app: app, identifier: identifier)
       try t.store.releaseAttachments(.delivered, app: app, identifier: identifier, db: t.db)
       outcome.discardedFiles = try t.store.collectAttachments(app: app, identifier: identifier, db: t.db)

@@ -2,8 +2,10 @@ public import ChimeCore
 import GRDB
 
 /// Removes pending requests or delivered notifications by identifier (nil: all of the app's).
-/// `removed` lists those that existed, sorted; one `.pendingRemoved` or `.deliveredRemoved`
-/// event lists them (none if empty).
+/// Either way a snoozed notification of a removed identifier is cancelled too (it is listed
+/// with the pending requests and is a delivered notification waiting to come back).
+/// `removed` lists those that existed (pending or delivered as asked, or snoozed), sorted; one
+/// `.pendingRemoved` or `.deliveredRemoved` event lists them (none if empty).
 public struct Remove: Mutation {
   public enum From: Sendable {
     case pending, delivered
@@ -41,6 +43,10 @@ public struct Remove: Mutation {
     } else {
       removed = try String.fetchAll(t.db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? RETURNING identifier"),
                                     arguments: [app])
+    }
+    let cancelled = try t.cancelSnoozes(app: app, identifiers: identifiers)
+    for identifier in cancelled where !removed.contains(where: { $0.utf8.elementsEqual(identifier.utf8) }) {
+      removed.append(identifier)
     }
     removed.sort()
     var outcome = Outcome(removed: removed)

@@ -206,6 +206,15 @@ public enum Calls {
     encodeRequest: emptyEncoder, decodeRequest: emptyDecoder,
     encodeResponse: WireCodec.encodeDoNotDisturbState, decodeResponse: WireCodec.decodeDoNotDisturbState)
 
+  // MARK: Snooze
+
+  /// `Snooze`: a delivered notification leaves the screen and comes back after the duration;
+  /// answers its snoozed entry as `GetPending` lists it.
+  public static let snooze = CallDescriptor(
+    .snooze,
+    encodeRequest: WireCodec.encodeSnoozeRequest, decodeRequest: WireCodec.decodeSnoozeRequest,
+    encodeResponse: WireCodec.encodeSnoozeResponse, decodeResponse: WireCodec.decodeSnoozeResponse)
+
   // MARK: The table as a whole
 
   /// The methods described above, in their order.
@@ -218,7 +227,7 @@ public enum Calls {
     registerApp.method, getApp.method, listApps.method, checkSound.method,
     requestAuthorization.method, getSettings.method, setBadgeCount.method, setAppSettings.method,
     push.method, answerService.method, getServerInfo.method,
-    setDoNotDisturb.method, getDoNotDisturb.method,
+    setDoNotDisturb.method, getDoNotDisturb.method, snooze.method,
   ]
 
   private static let emptyEncoder: @Sendable (Empty) throws(ChimeError) -> [UInt8] = { _ in WireCodec.encodeEmpty() }

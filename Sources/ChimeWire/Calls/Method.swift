@@ -29,6 +29,7 @@ public enum Method: String, CaseIterable, Sendable {
   case getServerInfo = "/chime.v1.NotificationCenter/GetServerInfo"
   case setDoNotDisturb = "/chime.v1.NotificationCenter/SetDoNotDisturb"
   case getDoNotDisturb = "/chime.v1.NotificationCenter/GetDoNotDisturb"
+  case snooze = "/chime.v1.NotificationCenter/Snooze"
 
   /// True for calls that answer with a stream of replies.
   public var isServerStreaming: Bool { self == .subscribe || self == .registerExtension }

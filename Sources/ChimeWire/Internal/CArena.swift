@@ -155,6 +155,13 @@ final class CArena {
     for (i, s) in strings.enumerated() { field![i] = string(s) }
   }
 
+  /// Sets a repeated scalar field (e.g. `int64`) from `values`.
+  func assign<E>(_ field: inout UnsafeMutablePointer<E>?, count: inout Int, _ values: [E]) {
+    count = values.count
+    field = array(of: E.self, count: values.count)
+    for (i, v) in values.enumerated() { field![i] = v }
+  }
+
   /// Sets a repeated message field, building each element with `build`.
   func assign<T, M>(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<M>?>?, count: inout Int, _ items: [T], _ build: (T) -> UnsafeMutablePointer<M>) {
     count = items.count

@@ -15,6 +15,7 @@ enum CategoryProto {
     m.pointee.hidden_previews_show_title = c.options.contains(.hiddenPreviewsShowTitle) ? 1 : 0
     m.pointee.hidden_previews_show_subtitle = c.options.contains(.hiddenPreviewsShowSubtitle) ? 1 : 0
     arena.assign(&m.pointee.summary_format, c.summaryFormat)
+    arena.assign(&m.pointee.snooze_seconds, count: &m.pointee.n_snooze_seconds, c.snoozeSeconds)
     return m
   }
 
@@ -41,6 +42,7 @@ enum CategoryProto {
     arena.assign(&m.pointee.action_identifier, r.actionIdentifier)
     arena.assign(&m.pointee.user_text, r.userText)
     m.pointee.at_unix_ms = r.at.unixMillis
+    m.pointee.snooze_seconds = r.snoozeSeconds
     return m
   }
 
@@ -56,13 +58,16 @@ enum CategoryProto {
         actions.append(try action(a, "\(path()).actions[\(i)]"))
       }
     }
-    return NotificationCategory(
+    var category = NotificationCategory(
       identifier: try ProtoMessage.text(m.identifier, "\(path()).identifier"),
       actions: actions,
       intentIdentifiers: try ProtoMessage.texts(m.intent_identifiers, count: m.n_intent_identifiers, "\(path()).intent_identifiers"),
       options: options,
       hiddenPreviewsBodyPlaceholder: try ProtoMessage.text(m.hidden_previews_body_placeholder, "\(path()).hidden_previews_body_placeholder"),
       summaryFormat: try ProtoMessage.text(m.summary_format, "\(path()).summary_format"))
+    // Bounded by the frame; CategoryValidator bounds the count and each value.
+    if let list = m.snooze_seconds { category.snoozeSeconds = (0..<m.n_snooze_seconds).map { list[$0] } }
+    return category
   }
 
   static func action(_ m: Chime__V1__Action, _ path: @autoclosure Path) throws(ChimeError) -> NotificationAction {
@@ -83,10 +88,13 @@ enum CategoryProto {
   }
 
   static func response(_ m: Chime__V1__NotificationResponse, _ path: @autoclosure Path) throws(ChimeError) -> NotificationResponse {
-    NotificationResponse(notificationIdentifier: try ProtoMessage.text(m.notification_identifier, "\(path()).notification_identifier"),
-                         actionIdentifier: try ProtoMessage.text(m.action_identifier, "\(path()).action_identifier"),
-                         userText: try ProtoMessage.text(m.user_text, "\(path()).user_text"),
-                         at: Instant(unixMillis: m.at_unix_ms))
+    var response = NotificationResponse(
+      notificationIdentifier: try ProtoMessage.text(m.notification_identifier, "\(path()).notification_identifier"),
+      actionIdentifier: try ProtoMessage.text(m.action_identifier, "\(path()).action_identifier"),
+      userText: try ProtoMessage.text(m.user_text, "\(path()).user_text"),
+      at: Instant(unixMillis: m.at_unix_ms))
+    response.snoozeSeconds = m.snooze_seconds
+    return response
   }
 
   static func categories(_ list: UnsafeMutablePointer<UnsafeMutablePointer<Chime__V1__Category>?>?, count: Int) throws(ChimeError) -> [NotificationCategory] {

@@ -189,7 +189,7 @@ extension RequestProto {
     guard let m = p?.pointee else {
       return PendingRequest(request: try request(nil, ""), nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
     }
-    return PendingRequest(
+    var pending = PendingRequest(
       request: try request(m.request, "\(path()).request"),
       nextFire: Instant(unixMillis: m.next_fire_unix_ms),
       added: Instant(unixMillis: m.added_unix_ms),
@@ -199,6 +199,8 @@ extension RequestProto {
         try ExtensionProto.attributes(a, "\(path()).extension_attributes")
       }
     )
+    pending.snoozeCount = Int(m.snooze_count)
+    return pending
   }
 
   static func delivered(_ p: UnsafePointer<Chime__V1__DeliveredNotification>?, _ path: @autoclosure Path) throws(ChimeError) -> DeliveredNotification {
@@ -218,7 +220,8 @@ extension RequestProto {
       mediaPlayback: try ExtensionProto.playback(m.media_playback, "\(path()).media_playback")
     )
     .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") },
-          fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil, quiet: m.delivered_quietly != 0)
+          fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil, quiet: m.delivered_quietly != 0,
+          snoozeCount: Int(m.snooze_count))
   }
 
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
@@ -305,8 +308,9 @@ extension RequestProto {
 }
 
 extension DeliveredNotification {
-  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?, quiet: Bool) -> DeliveredNotification {
+  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?, quiet: Bool, snoozeCount: Int) -> DeliveredNotification {
     var copy = self
+    copy.snoozeCount = snoozeCount
     copy.push = push
     copy.fireLatenessMicros = fireLatenessMicros
     copy.quiet = quiet

@@ -214,6 +214,7 @@ enum RequestProto {
       m.pointee.sound = build(sound, in: arena)
     }
     m.pointee.fire_count = p.fireCount
+    m.pointee.snooze_count = UInt32(clamping: p.snoozeCount)
     if let attributes = p.extensionAttributes {
       m.pointee.extension_attributes = ExtensionProto.build(attributes, in: arena)
     }
@@ -228,6 +229,7 @@ enum RequestProto {
     m.pointee.missed = d.missed ? 1 : 0
     m.pointee.fire_lateness_us = d.fireLatenessMicros ?? 0
     m.pointee.delivered_quietly = d.quiet ? 1 : 0
+    m.pointee.snooze_count = UInt32(clamping: d.snoozeCount)
     if let sound = d.sound {
       m.pointee.sound = build(sound, in: arena)
     }

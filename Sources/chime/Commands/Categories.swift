@@ -89,6 +89,11 @@ extension Categories {
             if let input = action.textInput { options.append("text input (\(input.buttonTitle.isEmpty ? "Send" : input.buttonTitle))") }
             table.add(["", action.identifier, action.title, options.joined(separator: ", ")])
           }
+          // The snooze buttons, after the actions as the desktop shows them.
+          for seconds in category.snoozeSeconds {
+            let title = (try? SnoozeDuration(seconds: seconds))?.buttonTitle ?? DurationText.exact(Double(seconds))
+            table.add(["", NotificationAction.snoozeIdentifier, title, DurationText.exact(Double(seconds))])
+          }
         }
         print(table.render(width: options.tableWidth), terminator: "")
       }

@@ -66,7 +66,10 @@ struct Delivered: AsyncParsableCommand {
       let now = Instant(Date())
       var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"], keep: [3])
       for n in notifications {
-        let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
+        var notes: [String] = []
+        if n.missed { notes.append("missed (due \(TimeText.local(n.due)))") }
+        if n.snoozeCount > 0 { notes.append(n.snoozeCount == 1 ? "snoozed once" : "snoozed \(n.snoozeCount) times") }
+        let note = notes.joined(separator: "; ")
         let category = n.request.content.categoryIdentifier
         let actions = n.category.map { c in c.actions.isEmpty ? "" : " (" + c.actions.map(\.identifier).joined(separator: ", ") + ")" } ?? ""
         table.add([n.request.identifier, ContentText.title(n.request.content), category + actions,

@@ -11,6 +11,9 @@ struct Pending: AsyncParsableCommand {
       Examples:
         chime pending
         chime pending --json
+
+      A snoozed notification (chime snooze) is listed with its NEXT FIRE the time it comes \
+      back and TRIGGER "snoozed (N)"; --json marks it "snoozed": true with its snooze_count.
       """
   )
 
@@ -34,7 +37,7 @@ struct Pending: AsyncParsableCommand {
         table.add([
           pending.request.identifier,
           ContentText.title(pending.request.content),
-          TimeText.trigger(pending.request.trigger, added: pending.added),
+          pending.snoozeCount > 0 ? "snoozed (\(pending.snoozeCount))" : TimeText.trigger(pending.request.trigger, added: pending.added),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }

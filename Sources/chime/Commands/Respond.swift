@@ -19,6 +19,7 @@ struct Respond: AsyncParsableCommand {
         chime respond lunch --action accept
         chime respond lunch --action comment --text "Running late"
         chime respond lunch --dismiss
+        chime respond wake --snooze 5m    (one of the category's snooze durations)
       """
   )
 
@@ -26,16 +27,22 @@ struct Respond: AsyncParsableCommand {
   @Option(help: "The action chosen (an action identifier of the notification's category).") var action: String?
   @Option(help: "The text typed, for a text-input action.") var text: String?
   @Flag(help: "The user dismissed the notification.") var dismiss = false
+  @Option(help: "The user chose this snooze button (chime.snooze): one of the category's snooze durations.") var snooze: String?
   @OptionGroup var options: ClientOptions
 
   func validate() throws {
-    if dismiss && action != nil { throw ValidationError("give --action or --dismiss, not both") }
+    if [dismiss, action != nil, snooze != nil].filter({ $0 }).count > 1 { throw ValidationError("give one of --action, --dismiss or --snooze") }
   }
 
   func run() async throws {
-    let chosen = dismiss ? NotificationAction.dismissIdentifier : action ?? NotificationAction.defaultIdentifier
+    let chosen = dismiss ? NotificationAction.dismissIdentifier
+      : snooze != nil ? NotificationAction.snoozeIdentifier : action ?? NotificationAction.defaultIdentifier
     try await reporting(json: options.json) {
-      let result = try await options.connect().respond(to: id, action: chosen, text: text ?? "")
+      let result = if let snooze {
+        try await options.connect().respondSnooze(to: id, seconds: try SnoozeDuration(parsing: snooze, field: "snooze").seconds)
+      } else {
+        try await options.connect().respond(to: id, action: chosen, text: text ?? "")
+      }
       if options.json {
         JSONOutput.print(["id": id, "action": chosen, "removed": result.removed, "routed_to": result.routedTo])
       } else {

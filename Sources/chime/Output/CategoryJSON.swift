@@ -6,7 +6,8 @@ import FoundationEssentials
 /// --json` prints (the README documents it): an array of
 /// `{"identifier", "actions": [{"identifier", "title", "options": [...], "icon", "textInput":
 /// {"buttonTitle", "placeholder"}}], "intentIdentifiers", "options": [...],
-/// "hiddenPreviewsBodyPlaceholder", "summaryFormat"}`. Only `identifier` (and an action's
+/// "hiddenPreviewsBodyPlaceholder", "summaryFormat", "snooze": ["5m", "10m", "1h"]}`. Only
+/// `identifier` (and an action's
 /// `title`) is required; unknown keys and option names are refused, naming where they are.
 enum CategoryJSON {
   static let categoryOptions: [(String, NotificationCategory.Options)] = [
@@ -26,6 +27,7 @@ enum CategoryJSON {
     if !c.intentIdentifiers.isEmpty { object["intentIdentifiers"] = c.intentIdentifiers }
     if !c.hiddenPreviewsBodyPlaceholder.isEmpty { object["hiddenPreviewsBodyPlaceholder"] = c.hiddenPreviewsBodyPlaceholder }
     if !c.summaryFormat.isEmpty { object["summaryFormat"] = c.summaryFormat }
+    if !c.snoozeSeconds.isEmpty { object["snooze"] = c.snoozeSeconds.map { DurationText.exact(Double($0)) } }
     return object
   }
 
@@ -56,9 +58,19 @@ enum CategoryJSON {
   }
 
   private static func category(_ value: Any, _ path: String) throws -> NotificationCategory {
-    let o = try dictionary(value, path, keys: ["identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat"])
+    let o = try dictionary(value, path, keys: ["identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
+                                               "snooze"])
     let actions = try array(o["actions"], "\(path).actions").enumerated().map { j, a in try action(a, "\(path).actions[\(j)]") }
-    return NotificationCategory(
+    // Durations as people type them ("5m", "1h"); the daemon checks the bounds and the count
+    // (INVALID_SNOOZE_DURATION, TOO_MANY_SNOOZE_DURATIONS).
+    let snooze = try array(o["snooze"], "\(path).snooze").enumerated().map { k, s -> Int64 in
+      let text = try string(s, "\(path).snooze[\(k)]", required: true)
+      guard let seconds = DurationText.parse(text), seconds == seconds.rounded() else {
+        throw ValidationError("\(path).snooze[\(k)]: \"\(text)\" is not a duration in whole seconds (write e.g. 5m, 10m, 1h)")
+      }
+      return Int64(seconds)
+    }
+    var category = NotificationCategory(
       identifier: try string(o["identifier"], "\(path).identifier", required: true),
       actions: actions,
       intentIdentifiers: try array(o["intentIdentifiers"], "\(path).intentIdentifiers").enumerated().map { k, s in
@@ -67,6 +79,8 @@ enum CategoryJSON {
       options: try options(o["options"], "\(path).options", names: categoryOptions),
       hiddenPreviewsBodyPlaceholder: try string(o["hiddenPreviewsBodyPlaceholder"], "\(path).hiddenPreviewsBodyPlaceholder"),
       summaryFormat: try string(o["summaryFormat"], "\(path).summaryFormat"))
+    category.snoozeSeconds = snooze
+    return category
   }
 
   private static func action(_ value: Any, _ path: String) throws -> NotificationAction {

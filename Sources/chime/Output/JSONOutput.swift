@@ -101,6 +101,10 @@ enum JSONOutput {
     object["next_fire_unix_ms"] = p.nextFire.unixMillis
     object["added"] = TimeText.iso(p.added)
     object["fire_count"] = p.fireCount
+    if p.snoozeCount > 0 {
+      object["snoozed"] = true
+      object["snooze_count"] = p.snoozeCount
+    }
     if let sound = p.sound { object["sound_resolution"] = soundResolution(sound) }
     if let attributes = p.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
     return object
@@ -113,6 +117,7 @@ enum JSONOutput {
     object["due"] = TimeText.iso(d.due)
     object["missed"] = d.missed
     object["quiet"] = d.quiet
+    object["snooze_count"] = d.snoozeCount
     if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
     if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
     if let attributes = d.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }
@@ -135,6 +140,7 @@ enum JSONOutput {
   static func response(_ r: NotificationResponse) -> [String: Any] {
     var object: [String: Any] = ["id": r.notificationIdentifier, "action": r.actionIdentifier, "at": TimeText.iso(r.at)]
     if !r.userText.isEmpty { object["text"] = r.userText }
+    if r.snoozeSeconds > 0 { object["snooze"] = DurationText.exact(Double(r.snoozeSeconds)) }
     return object
   }
 

@@ -120,9 +120,10 @@ enum TimeText {
       let late = Double(d.delivered.millis(since: d.due)) / 1000
       line += d.missed ? "  (missed; was due \(local(d.due)))" : late >= 1 ? "  (\(DurationText.format(late)) late)" : ""
     } else if let p = event.pending {
-      line += "  next \(local(p.nextFire))"
+      line += event.kind == .snoozed ? "  until \(local(p.nextFire))" : "  next \(local(p.nextFire))"
     } else if let r = event.response {
       line += "  \(r.actionIdentifier)"
+      if r.snoozeSeconds > 0 { line += " \(DurationText.exact(Double(r.snoozeSeconds)))" }
       if !r.userText.isEmpty { line += "  \"\(r.userText)\"" }
     }
     if let count = event.badgeCount { line += "  badge \(count)" }

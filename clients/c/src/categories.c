@@ -139,6 +139,20 @@ int chime_category_add_intent(chime_category *category, const char *intent_ident
   return note(category, code);
 }
 
+int chime_category_add_snooze(chime_category *category, int64_t seconds) {
+  if (category == NULL || !category->owned) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__Category *m = category->message;
+  int64_t *grown = realloc(m->snooze_seconds, (m->n_snooze_seconds + 1) * sizeof *grown);
+  if (grown == NULL) {
+    return note(category, CHIME_RESOURCE_EXHAUSTED);
+  }
+  m->snooze_seconds = grown;
+  m->snooze_seconds[m->n_snooze_seconds++] = seconds;
+  return CHIME_OK;
+}
+
 int chime_category_set_hidden_previews_body_placeholder(chime_category *category, const char *placeholder) {
   if (category == NULL || !category->owned) {
     return CHIME_INVALID_ARGUMENT;
@@ -223,6 +237,14 @@ const char *chime_category_hidden_previews_body_placeholder(const chime_category
 
 const char *chime_category_summary_format(const chime_category *c) {
   return c != NULL ? chimei_text(c->message->summary_format) : "";
+}
+
+size_t chime_category_snooze_count(const chime_category *c) {
+  return c != NULL ? c->message->n_snooze_seconds : 0;
+}
+
+int64_t chime_category_snooze_at(const chime_category *c, size_t index) {
+  return index < chime_category_snooze_count(c) ? c->message->snooze_seconds[index] : 0;
 }
 
 size_t chime_category_list_count(const chime_category_list *list) {
@@ -310,8 +332,8 @@ int chime_categories(chime_client *client, chime_category_list **out, chime_erro
   return chimei_ok(error);
 }
 
-int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
-                  chime_error *error) {
+static int respond(chime_client *client, const char *identifier, const char *action, const char *text, int64_t snooze_seconds,
+                   bool *removed, chime_error *error) {
   if (removed != NULL) {
     *removed = false;
   }
@@ -322,6 +344,7 @@ int chime_respond(chime_client *client, const char *identifier, const char *acti
   response.notification_identifier = (char *)identifier;
   response.action_identifier = (char *)(action != NULL ? action : CHIME_DEFAULT_ACTION);
   response.user_text = (char *)chimei_text(text);
+  response.snooze_seconds = snooze_seconds;
   Chime__V1__RespondRequest request = CHIME__V1__RESPOND_REQUEST__INIT;
   request.response = &response;
   ProtobufCMessage *answer = NULL;
@@ -334,4 +357,13 @@ int chime_respond(chime_client *client, const char *identifier, const char *acti
   }
   protobuf_c_message_free_unpacked(answer, NULL);
   return chimei_ok(error);
+}
+
+int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
+                  chime_error *error) {
+  return respond(client, identifier, action, text, 0, removed, error);
+}
+
+int chime_respond_snooze(chime_client *client, const char *identifier, int64_t seconds, bool *removed, chime_error *error) {
+  return respond(client, identifier, CHIME_SNOOZE_ACTION, NULL, seconds, removed, error);
 }

@@ -191,3 +191,35 @@ int chime_report_media_playback(chime_client *client, const char *extension_iden
   request.playback = (Chime__V1__MediaPlayback)playback;
   return empty_call(client, "ReportMediaPlayback", &request.base, error);
 }
+
+int chime_snooze(chime_client *client, const char *identifier, int64_t seconds, chime_notification **out, chime_error *error) {
+  if (out != NULL) {
+    *out = NULL;
+  }
+  if (identifier == NULL) {
+    return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "identifier is NULL");
+  }
+  Chime__V1__SnoozeRequest request = CHIME__V1__SNOOZE_REQUEST__INIT;
+  request.notification_identifier = (char *)identifier;
+  request.duration_seconds = seconds;
+  ProtobufCMessage *response = NULL;
+  int code = chimei_unary(client, "Snooze", &request.base, &chime__v1__snooze_response__descriptor, &response, error);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  if (out == NULL) {
+    protobuf_c_message_free_unpacked(response, NULL);
+    return chimei_ok(error);
+  }
+  chime_notification *n = chimei_notification_owning(response);
+  if (n == NULL) {
+    return chimei_oom(error);
+  }
+  const Chime__V1__SnoozeResponse *snoozed = (const Chime__V1__SnoozeResponse *)response;
+  if (snoozed->snoozed != NULL) {
+    chimei_notification_of_pending(n, snoozed->snoozed);
+  }
+  n->owner = response; /* of_pending resets it */
+  *out = n;
+  return chimei_ok(error);
+}

@@ -150,6 +150,16 @@ bool chime_notification_missed(const chime_notification *n) {
   return n != NULL && n->delivered != NULL && n->delivered->missed;
 }
 
+uint32_t chime_notification_snooze_count(const chime_notification *n) {
+  if (n == NULL) {
+    return 0;
+  }
+  if (n->delivered != NULL) {
+    return n->delivered->snooze_count;
+  }
+  return n->pending != NULL ? n->pending->snooze_count : 0;
+}
+
 static const Chime__V1__PushDelivery *push_of(const chime_notification *n) {
   return n != NULL && n->delivered != NULL ? n->delivered->push : NULL;
 }

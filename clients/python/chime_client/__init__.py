@@ -14,8 +14,8 @@ and ``pb.notification_center_grpc`` is the generated stub module.
 
 from types import SimpleNamespace as _Namespace
 
-from .client import (DEFAULT_ACTION, DISMISS_ACTION, Client, Subscription, category, category_json,
-                     default_socket_path, notification_request)
+from .client import (DEFAULT_ACTION, DISMISS_ACTION, SNOOZE_ACTION, Client, Subscription, category, category_json,
+                     default_socket_path, duration_seconds, notification_request)
 from .errors import ChimeError, Code, code_name
 from .generated import frame_pb2, notification_center_pb2, notification_center_pb2_grpc, request_pb2
 from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, ServerInfo, Settings
@@ -24,6 +24,6 @@ pb = _Namespace(frame=frame_pb2, request=request_pb2, notification_center=notifi
                 notification_center_grpc=notification_center_pb2_grpc)
 
 __all__ = ["Client", "Subscription", "ChimeError", "Code", "code_name", "default_socket_path",
-           "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "pb",
+           "notification_request", "category", "category_json", "DEFAULT_ACTION", "DISMISS_ACTION", "SNOOZE_ACTION", "duration_seconds", "pb",
            "Pending", "Delivered", "FireDate", "Settings", "Authorization", "AuthorizationStatus", "AppLayout", "ServerInfo"]
 __version__ = "0.1.0"

@@ -9,7 +9,8 @@ import queue
 import socket
 import stat
 import threading
-from datetime import datetime
+import re
+from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Optional, Type, TypeVar, Union
 
 import grpc
@@ -107,6 +108,36 @@ DEFAULT_ACTION = "chime.default"
 """The action of a response that opened the notification (UNNotificationDefaultActionIdentifier)."""
 DISMISS_ACTION = "chime.dismiss"
 """The action of a response that dismissed it (only for categories with customDismissAction)."""
+SNOOZE_ACTION = "chime.snooze"
+"""The action of a response from one of the category's snooze buttons (with its duration)."""
+
+_DURATION_UNITS = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def duration_seconds(value: Union[int, float, timedelta, str]) -> int:
+    """Whole seconds of a snooze duration: a number of seconds, a timedelta, or text as the CLI
+    takes it (``"10m"``, ``"1h30m"``, ``"1d"``, ``"1w"``, ``"90"``). The daemon checks the bounds
+    (1 minute ... 1 week: INVALID_SNOOZE_DURATION); text that is no duration raises ValueError."""
+    if isinstance(value, timedelta):
+        return int(value.total_seconds())
+    if isinstance(value, (int, float)):
+        return int(value)
+    text = value.strip().lower()
+    if text.isdigit():
+        return int(text)
+    parts = re.findall(r"(\d+)(min|[smhdw])", text)
+    if not parts or "".join(n + u for n, u in parts) != text:
+        raise ValueError(f"{value!r} is not a duration (write e.g. 5m, 10m, 1h or 1d)")
+    return sum(int(n) * _DURATION_UNITS[u] for n, u in parts)
+
+
+def _duration_text(seconds: int) -> str:
+    out = ""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if seconds >= size:
+            out += f"{seconds // size}{unit}"
+            seconds %= size
+    return out or "0s"
 
 _CATEGORY_OPTIONS = {"customDismissAction": "custom_dismiss_action",
                      "hiddenPreviewsShowTitle": "hidden_previews_show_title",
@@ -119,11 +150,12 @@ def category(value: Union[Mapping[str, Any], request_pb2.Category]) -> request_p
     """A ``chime.v1.Category`` from the JSON shape ``chime categories set`` reads (see the
     README): ``{"identifier": ..., "actions": [{"identifier", "title", "options": [...], "icon",
     "textInput": {"buttonTitle", "placeholder"}}], "intentIdentifiers", "options": [...],
-    "hiddenPreviewsBodyPlaceholder", "summaryFormat"}``. A message is returned as is. Unknown
-    keys or option names raise ValueError."""
+    "hiddenPreviewsBodyPlaceholder", "summaryFormat", "snooze": ["5m", "10m", "1h"]}``. A message
+    is returned as is. Unknown keys or option names raise ValueError."""
     if isinstance(value, request_pb2.Category):
         return value
-    known = {"identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat"}
+    known = {"identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
+             "snooze"}
     unknown = set(value) - known
     if unknown:
         raise ValueError(f"unknown category keys: {sorted(unknown)}")
@@ -131,7 +163,8 @@ def category(value: Union[Mapping[str, Any], request_pb2.Category]) -> request_p
         identifier=value["identifier"],
         intent_identifiers=list(value.get("intentIdentifiers", ())),
         hidden_previews_body_placeholder=value.get("hiddenPreviewsBodyPlaceholder", ""),
-        summary_format=value.get("summaryFormat", ""))
+        summary_format=value.get("summaryFormat", ""),
+        snooze_seconds=[duration_seconds(d) for d in value.get("snooze", ())])
     for name in value.get("options", ()):
         if name not in _CATEGORY_OPTIONS:
             raise ValueError(f"unknown category option {name!r}")
@@ -175,6 +208,8 @@ def category_json(message: request_pb2.Category) -> dict[str, Any]:
         out["hiddenPreviewsBodyPlaceholder"] = message.hidden_previews_body_placeholder
     if message.summary_format:
         out["summaryFormat"] = message.summary_format
+    if message.snooze_seconds:
+        out["snooze"] = [_duration_text(s) for s in message.snooze_seconds]
     return out
 
 
@@ -612,15 +647,30 @@ class Client:
         """This app's categories, in the order they were set (empty when none)."""
         return list(self.call("GetCategories", nc_pb2.Empty(), nc_pb2.GetCategoriesResponse).categories)
 
-    def respond(self, identifier: str, action: str = DEFAULT_ACTION, text: str = "") -> nc_pb2.RespondResponse:
+    def respond(self, identifier: str, action: str = DEFAULT_ACTION, text: str = "", *,
+                snooze: Union[None, int, float, timedelta, str] = None) -> nc_pb2.RespondResponse:
         """Reports the user's answer to the delivered notification ``identifier``: opened
         (:data:`DEFAULT_ACTION`), dismissed (:data:`DISMISS_ACTION`) or one of its category's
-        actions, with ``text`` for a text-input action. Subscribers get an EVENT_KIND_RESPONSE
-        event; the answer's ``removed`` says the notification left the delivered list. Raises
-        ChimeError NOTIFICATION_NOT_DELIVERED, UNKNOWN_ACTION, TEXT_REQUIRED, TEXT_NOT_ACCEPTED or
-        DISMISS_NOT_ENABLED."""
+        actions, with ``text`` for a text-input action; ``snooze`` (one of the category's snooze
+        durations) is a snooze button: action :data:`SNOOZE_ACTION`, snoozed unless a content
+        extension handled it. Subscribers get an EVENT_KIND_RESPONSE event; the answer's
+        ``removed`` says the notification left the delivered list. Raises ChimeError
+        NOTIFICATION_NOT_DELIVERED, UNKNOWN_ACTION, TEXT_REQUIRED, TEXT_NOT_ACCEPTED,
+        DISMISS_NOT_ENABLED or SNOOZE_NOT_OFFERED."""
         response = nc_pb2.NotificationResponse(notification_identifier=identifier, action_identifier=action, user_text=text)
+        if snooze is not None:
+            response.action_identifier = SNOOZE_ACTION
+            response.snooze_seconds = duration_seconds(snooze)
         return self.call("Respond", nc_pb2.RespondRequest(response=response), nc_pb2.RespondResponse)
+
+    def snooze(self, identifier: str, duration: Union[int, float, timedelta, str]) -> Pending:
+        """Snoozes the delivered notification ``identifier`` for ``duration`` (seconds, a
+        timedelta or text such as ``"10m"``; 1 minute ... 1 week): it leaves the screen and the
+        delivered list and is delivered again then, with ``snooze_count`` one higher. Returns its
+        snoozed entry as :meth:`pending` lists it meanwhile (``snooze_count > 0``, ``next_fire``
+        its return). Raises ChimeError INVALID_SNOOZE_DURATION or NOTIFICATION_NOT_DELIVERED."""
+        request = nc_pb2.SnoozeRequest(notification_identifier=identifier, duration_seconds=duration_seconds(duration))
+        return Pending.from_pb(self.call("Snooze", request, nc_pb2.SnoozeResponse).snoozed)
 
     def register_extension(self, identifier: str, categories: Iterable[str], ratio: float, *,
                            default_content_hidden: bool = False, overrides_default_title: bool = False,
@@ -899,5 +949,5 @@ for _name in ("add_request", "add", "pending_page", "pending", "remove", "remove
               "delivered", "remove_delivered", "remove_all_delivered", "next_trigger_dates", "set_categories",
               "categories", "respond", "answer_response", "press_media_button", "report_media_playback", "push",
               "answer_service", "register_app", "app_layout", "list_apps", "check_sound",
-              "request_authorization", "settings", "set_badge_count", "badge_count", "set_app_settings"):
+              "request_authorization", "settings", "set_badge_count", "badge_count", "set_app_settings", "snooze"):
     setattr(Client, _name, _with_timeout(getattr(Client, _name)))

@@ -76,6 +76,8 @@ class Pending(_Raw):
     # A recurrence rule trigger as given: rule, start, time_zone, exclusions.
     recurrence: Optional[dict[str, Any]]
     fire_count: int
+    # > 0: a delivered notification snoozed until next_fire (added: when it was snoozed).
+    snooze_count: int
     raw: request_pb2.PendingRequest = field(repr=False, compare=False)
 
     @classmethod
@@ -85,7 +87,8 @@ class Pending(_Raw):
                    body=content.body, category_identifier=content.category_identifier,
                    thread_identifier=content.thread_identifier,
                    next_fire=_utc(message.next_fire_unix_ms), next_fire_unix_ms=message.next_fire_unix_ms,
-                   added_unix_ms=message.added_unix_ms, fire_count=message.fire_count, raw=message,
+                   added_unix_ms=message.added_unix_ms, fire_count=message.fire_count,
+                   snooze_count=message.snooze_count, raw=message,
                    **_trigger_fields(message.request))
 
 
@@ -103,6 +106,8 @@ class Delivered(_Raw):
     delivered_unix_ms: int
     due_unix_ms: int
     missed: bool
+    # How many times it was snoozed before this delivery.
+    snooze_count: int
     raw: request_pb2.DeliveredNotification = field(repr=False, compare=False)
 
     @classmethod
@@ -112,7 +117,8 @@ class Delivered(_Raw):
                    body=content.body, category_identifier=content.category_identifier,
                    thread_identifier=content.thread_identifier,
                    delivered_at=_utc(message.delivered_unix_ms), delivered_unix_ms=message.delivered_unix_ms,
-                   due_unix_ms=message.due_unix_ms, missed=message.missed, raw=message)
+                   due_unix_ms=message.due_unix_ms, missed=message.missed, snooze_count=message.snooze_count,
+                   raw=message)
 
 
 @dataclass(frozen=True)

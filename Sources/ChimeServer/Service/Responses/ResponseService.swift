@@ -19,10 +19,11 @@ final class ResponseService {
   /// deadline), decides what the response does (`ResponsePlan`) and commits it: the `response`
   /// event for the app's subscribers and the notification's removal from the delivered list.
   ///
-  /// An empty action identifier means the default action (the notification was opened).
+  /// An empty action identifier means the default action (the notification was opened). A
+  /// snooze button (`chime.snooze`) snoozes it unless the extension handled it (`ResponsePlan`).
   /// Fails with NOT_FOUND `NOTIFICATION_NOT_DELIVERED`, INVALID_ARGUMENT `UNKNOWN_ACTION`,
-  /// `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`, `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`, or
-  /// FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
+  /// `TEXT_NOT_ACCEPTED`, `TEXT_REQUIRED`, `INVALID_IDENTIFIER`, `FIELD_TOO_LONG`,
+  /// `INVALID_SNOOZE_DURATION`, `SNOOZE_NOT_OFFERED`, or FAILED_PRECONDITION `DISMISS_NOT_ENABLED`.
   func respond(app: String, response: NotificationResponse, reply: @escaping Reply<RespondResult>) {
     var response = response
     if response.actionIdentifier.isEmpty { response.actionIdentifier = NotificationAction.defaultIdentifier }
@@ -58,6 +59,7 @@ final class ResponseService {
         context.writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
           reply(result.map { outcome in
             context.published(outcome.events, files: outcome.discardedFiles, app: app)
+            if let key = outcome.snoozedKey { context.scheduler.scheduled(key) }
             extensions.hub.responded(response, category: category, app: app, except: asked)
             return RespondResult(routedTo: routed, removed: outcome.removed)
           })

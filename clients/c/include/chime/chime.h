@@ -221,6 +221,9 @@ uint64_t chime_notification_fire_count(const chime_notification *notification);
 int64_t chime_notification_delivered_unix_ms(const chime_notification *notification);
 int64_t chime_notification_due_unix_ms(const chime_notification *notification);
 bool chime_notification_missed(const chime_notification *notification);
+/* A delivered notification: how many times it was snoozed before this delivery. A pending
+ * entry: > 0 when it is a snoozed notification (next fire: when it comes back). */
+uint32_t chime_notification_snooze_count(const chime_notification *notification);
 /* How a pushed notification's content came about ("original", "extension", ...) and from
  * which service extension; "" when not pushed. */
 const char *chime_notification_push_content(const chime_notification *notification);
@@ -288,6 +291,15 @@ int chime_remove_delivered(chime_client *client, const char *const *identifiers,
                            chime_id_list **removed, chime_error *error);
 int chime_remove_all_delivered(chime_client *client, chime_id_list **removed, chime_error *error);
 
+/* Snooze: the delivered notification `identifier` leaves the screen and the delivered list and
+ * is delivered again after `seconds` (60 ... 604800) with its snooze count one higher. *out
+ * (may be NULL) is its snoozed entry as chime_pending lists it meanwhile (snooze count > 0,
+ * next fire: its return). Removing the identifier (chime_remove, chime_remove_delivered)
+ * cancels it. Fails INVALID_ARGUMENT INVALID_SNOOZE_DURATION, NOT_FOUND
+ * NOTIFICATION_NOT_DELIVERED. */
+int chime_snooze(chime_client *client, const char *identifier, int64_t seconds, chime_notification **out,
+                 chime_error *error);
+
 /* NextTriggerDates: the next `count` fire dates of `request`'s trigger after `after_unix_ms`
  * (0: now). */
 int chime_next_trigger_dates(chime_client *client, const chime_request *request, int64_t after_unix_ms,
@@ -307,6 +319,7 @@ typedef struct chime_category_list chime_category_list;
 /* The actions of a response that opened or dismissed a notification. */
 #define CHIME_DEFAULT_ACTION "chime.default"
 #define CHIME_DISMISS_ACTION "chime.dismiss"
+#define CHIME_SNOOZE_ACTION "chime.snooze" /* a snooze button: chime_respond_snooze */
 
 /* A category to set; NULL when out of memory. Setters return codes as chime_request's do. */
 chime_category *chime_category_new(const char *identifier);
@@ -320,6 +333,9 @@ int chime_category_set_action_text_input(chime_category *category, size_t index,
 int chime_category_add_intent(chime_category *category, const char *intent_identifier);
 int chime_category_set_hidden_previews_body_placeholder(chime_category *category, const char *placeholder);
 int chime_category_set_summary_format(chime_category *category, const char *format);
+/* Appends a snooze duration offered as a button after the actions (60 ... 604800 seconds, at
+ * most 5; chimed refuses others with INVALID_SNOOZE_DURATION or TOO_MANY_SNOOZE_DURATIONS). */
+int chime_category_add_snooze(chime_category *category, int64_t seconds);
 
 const char *chime_category_identifier(const chime_category *category);
 unsigned chime_category_options(const chime_category *category);
@@ -335,6 +351,8 @@ size_t chime_category_intent_count(const chime_category *category);
 const char *chime_category_intent_at(const chime_category *category, size_t index);
 const char *chime_category_hidden_previews_body_placeholder(const chime_category *category);
 const char *chime_category_summary_format(const chime_category *category);
+size_t chime_category_snooze_count(const chime_category *category);
+int64_t chime_category_snooze_at(const chime_category *category, size_t index); /* seconds */
 
 size_t chime_category_list_count(const chime_category_list *list);
 const chime_category *chime_category_list_at(const chime_category_list *list, size_t index);
@@ -356,6 +374,10 @@ int chime_categories(chime_client *client, chime_category_list **out, chime_erro
  */
 int chime_respond(chime_client *client, const char *identifier, const char *action, const char *text, bool *removed,
                   chime_error *error);
+/* The user chose a snooze button of the notification's category (CHIME_SNOOZE_ACTION with
+ * `seconds`, one of the category's durations): routed like chime_respond, then snoozed unless a
+ * content extension handled it. Fails also INVALID_ARGUMENT SNOOZE_NOT_OFFERED. */
+int chime_respond_snooze(chime_client *client, const char *identifier, int64_t seconds, bool *removed, chime_error *error);
 
 /* ---- streams: events and extensions ------------------------------------------------------ */
 
@@ -374,6 +396,7 @@ enum chime_event_kind {
   CHIME_EVENT_BADGE_CHANGED = 10,
   CHIME_EVENT_PRESENTATION_FAILED = 11,
   CHIME_EVENT_PENDING_FINISHED = 12, /* a repeating request's last fire: it left the pending list */
+  CHIME_EVENT_SNOOZED = 13,          /* a delivered notification was snoozed: the event's notification is its entry */
 };
 int chime_event_kind(const chime_event *event);
 uint64_t chime_event_cursor(const chime_event *event); /* resume after it with chime_subscribe */

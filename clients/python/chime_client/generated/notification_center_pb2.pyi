@@ -26,6 +26,7 @@ EVENT_KIND_PENDING_REMOVED: EventKind
 EVENT_KIND_PENDING_REPLACED: EventKind
 EVENT_KIND_PRESENTATION_FAILED: EventKind
 EVENT_KIND_RESPONSE: EventKind
+EVENT_KIND_SNOOZED: EventKind
 EVENT_KIND_SUBSCRIBED: EventKind
 EVENT_KIND_UNSPECIFIED: EventKind
 EXTENSION_RESPONSE_OPTION_DISMISS: ExtensionResponseOption
@@ -309,16 +310,18 @@ class NextTriggerDatesResponse(_message.Message):
     def __init__(self, dates: _Optional[_Iterable[_Union[FireDate, _Mapping]]] = ...) -> None: ...
 
 class NotificationResponse(_message.Message):
-    __slots__ = ["action_identifier", "at_unix_ms", "notification_identifier", "user_text"]
+    __slots__ = ["action_identifier", "at_unix_ms", "notification_identifier", "snooze_seconds", "user_text"]
     ACTION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
     AT_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     NOTIFICATION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    SNOOZE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     USER_TEXT_FIELD_NUMBER: _ClassVar[int]
     action_identifier: str
     at_unix_ms: int
     notification_identifier: str
+    snooze_seconds: int
     user_text: str
-    def __init__(self, notification_identifier: _Optional[str] = ..., action_identifier: _Optional[str] = ..., user_text: _Optional[str] = ..., at_unix_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, notification_identifier: _Optional[str] = ..., action_identifier: _Optional[str] = ..., user_text: _Optional[str] = ..., at_unix_ms: _Optional[int] = ..., snooze_seconds: _Optional[int] = ...) -> None: ...
 
 class NotificationSettings(_message.Message):
     __slots__ = ["alert", "announcement", "authorization_status", "badge", "badge_count", "car_play", "critical_alert", "provides_app_notification_settings", "sound", "time_sensitive"]
@@ -489,6 +492,20 @@ class SetDoNotDisturbRequest(_message.Message):
     schedule: DoNotDisturbSchedule
     summary: bool
     def __init__(self, manual_on: bool = ..., manual_until_unix_ms: _Optional[int] = ..., schedule: _Optional[_Union[DoNotDisturbSchedule, _Mapping]] = ..., clear_schedule: bool = ..., follow_desktop: bool = ..., summary: bool = ...) -> None: ...
+
+class SnoozeRequest(_message.Message):
+    __slots__ = ["duration_seconds", "notification_identifier"]
+    DURATION_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    NOTIFICATION_IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
+    duration_seconds: int
+    notification_identifier: str
+    def __init__(self, notification_identifier: _Optional[str] = ..., duration_seconds: _Optional[int] = ...) -> None: ...
+
+class SnoozeResponse(_message.Message):
+    __slots__ = ["snoozed"]
+    SNOOZED_FIELD_NUMBER: _ClassVar[int]
+    snoozed: _request_pb2.PendingRequest
+    def __init__(self, snoozed: _Optional[_Union[_request_pb2.PendingRequest, _Mapping]] = ...) -> None: ...
 
 class SoundSearchStep(_message.Message):
     __slots__ = ["exists", "note", "path"]

@@ -160,6 +160,11 @@ class NotificationCenterStub(object):
                 request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
                 response_deserializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
                 )
+        self.Snooze = channel.unary_unary(
+                '/chime.v1.NotificationCenter/Snooze',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.FromString,
+                )
 
 
 class NotificationCenterServicer(object):
@@ -369,6 +374,17 @@ class NotificationCenterServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Snooze(self, request, context):
+        """Takes a delivered notification off the screen and the delivered list and delivers it again
+        (same content and attachments, snooze_count + 1) after the duration; a repeating request's
+        next fire is unchanged. Listed by GetPending (PendingRequest.snooze_count > 0) meanwhile.
+        INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
+        NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NotificationCenterServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -516,6 +532,11 @@ def add_NotificationCenterServicer_to_server(servicer, server):
                     servicer.GetDoNotDisturb,
                     request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
                     response_serializer=chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.SerializeToString,
+            ),
+            'Snooze': grpc.unary_unary_rpc_method_handler(
+                    servicer.Snooze,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1017,5 +1038,22 @@ class NotificationCenter(object):
         return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/GetDoNotDisturb',
             chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
             chime_dot_v1_dot_notification__center__pb2.DoNotDisturbState.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Snooze(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/Snooze',
+            chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

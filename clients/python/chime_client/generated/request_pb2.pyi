@@ -127,7 +127,7 @@ class CalendarTrigger(_message.Message):
     def __init__(self, components: _Optional[_Union[DateComponents, _Mapping]] = ..., repeats: bool = ..., dst_gap: _Optional[_Union[DstGapPolicy, str]] = ..., dst_overlap: _Optional[_Union[DstOverlapPolicy, str]] = ..., end: _Optional[_Union[RepeatEnd, _Mapping]] = ...) -> None: ...
 
 class Category(_message.Message):
-    __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "hidden_previews_show_subtitle", "hidden_previews_show_title", "identifier", "intent_identifiers", "summary_format"]
+    __slots__ = ["actions", "custom_dismiss_action", "hidden_previews_body_placeholder", "hidden_previews_show_subtitle", "hidden_previews_show_title", "identifier", "intent_identifiers", "snooze_seconds", "summary_format"]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     CUSTOM_DISMISS_ACTION_FIELD_NUMBER: _ClassVar[int]
     HIDDEN_PREVIEWS_BODY_PLACEHOLDER_FIELD_NUMBER: _ClassVar[int]
@@ -135,6 +135,7 @@ class Category(_message.Message):
     HIDDEN_PREVIEWS_SHOW_TITLE_FIELD_NUMBER: _ClassVar[int]
     IDENTIFIER_FIELD_NUMBER: _ClassVar[int]
     INTENT_IDENTIFIERS_FIELD_NUMBER: _ClassVar[int]
+    SNOOZE_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FORMAT_FIELD_NUMBER: _ClassVar[int]
     actions: _containers.RepeatedCompositeFieldContainer[Action]
     custom_dismiss_action: bool
@@ -143,8 +144,9 @@ class Category(_message.Message):
     hidden_previews_show_title: bool
     identifier: str
     intent_identifiers: _containers.RepeatedScalarFieldContainer[str]
+    snooze_seconds: _containers.RepeatedScalarFieldContainer[int]
     summary_format: str
-    def __init__(self, identifier: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., intent_identifiers: _Optional[_Iterable[str]] = ..., hidden_previews_body_placeholder: _Optional[str] = ..., custom_dismiss_action: bool = ..., hidden_previews_show_title: bool = ..., hidden_previews_show_subtitle: bool = ..., summary_format: _Optional[str] = ...) -> None: ...
+    def __init__(self, identifier: _Optional[str] = ..., actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., intent_identifiers: _Optional[_Iterable[str]] = ..., hidden_previews_body_placeholder: _Optional[str] = ..., custom_dismiss_action: bool = ..., hidden_previews_show_title: bool = ..., hidden_previews_show_subtitle: bool = ..., summary_format: _Optional[str] = ..., snooze_seconds: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ClipRect(_message.Message):
     __slots__ = ["height", "width", "x", "y"]
@@ -189,7 +191,7 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ..., weekdays: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "sound"]
+    __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "snooze_count", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_QUIETLY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
@@ -200,6 +202,7 @@ class DeliveredNotification(_message.Message):
     MISSED_FIELD_NUMBER: _ClassVar[int]
     PUSH_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
+    SNOOZE_COUNT_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
     delivered_quietly: bool
@@ -211,8 +214,9 @@ class DeliveredNotification(_message.Message):
     missed: bool
     push: PushDelivery
     request: NotificationRequest
+    snooze_count: int
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ..., delivered_quietly: bool = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ..., delivered_quietly: bool = ..., snooze_count: _Optional[int] = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
@@ -305,20 +309,22 @@ class NotificationRequest(_message.Message):
     def __init__(self, identifier: _Optional[str] = ..., content: _Optional[_Union[NotificationContent, _Mapping]] = ..., trigger: _Optional[_Union[Trigger, _Mapping]] = ..., missed_fire: _Optional[_Union[MissedFirePolicy, _Mapping]] = ...) -> None: ...
 
 class PendingRequest(_message.Message):
-    __slots__ = ["added_unix_ms", "extension_attributes", "fire_count", "next_fire_unix_ms", "request", "sound"]
+    __slots__ = ["added_unix_ms", "extension_attributes", "fire_count", "next_fire_unix_ms", "request", "snooze_count", "sound"]
     ADDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     FIRE_COUNT_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIRE_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
+    SNOOZE_COUNT_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     added_unix_ms: int
     extension_attributes: ExtensionAttributes
     fire_count: int
     next_fire_unix_ms: int
     request: NotificationRequest
+    snooze_count: int
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., next_fire_unix_ms: _Optional[int] = ..., added_unix_ms: _Optional[int] = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., fire_count: _Optional[int] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., snooze_count: _Optional[int] = ...) -> None: ...
 
 class PushDelivery(_message.Message):
     __slots__ = ["content", "extension_identifier", "message", "mutable_content", "reason", "refused_attachments"]

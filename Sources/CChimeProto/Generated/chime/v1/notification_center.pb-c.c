@@ -1988,6 +1988,96 @@ void   chime__v1__do_not_disturb_state__free_unpacked
   assert(message->base.descriptor == &chime__v1__do_not_disturb_state__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__snooze_request__init
+                     (Chime__V1__SnoozeRequest         *message)
+{
+  static const Chime__V1__SnoozeRequest init_value = CHIME__V1__SNOOZE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__snooze_request__get_packed_size
+                     (const Chime__V1__SnoozeRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__snooze_request__pack
+                     (const Chime__V1__SnoozeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__snooze_request__pack_to_buffer
+                     (const Chime__V1__SnoozeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__SnoozeRequest *
+       chime__v1__snooze_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__SnoozeRequest *)
+     protobuf_c_message_unpack (&chime__v1__snooze_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__snooze_request__free_unpacked
+                     (Chime__V1__SnoozeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__snooze_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__snooze_response__init
+                     (Chime__V1__SnoozeResponse         *message)
+{
+  static const Chime__V1__SnoozeResponse init_value = CHIME__V1__SNOOZE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__snooze_response__get_packed_size
+                     (const Chime__V1__SnoozeResponse *message)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__snooze_response__pack
+                     (const Chime__V1__SnoozeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__snooze_response__pack_to_buffer
+                     (const Chime__V1__SnoozeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__snooze_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__SnoozeResponse *
+       chime__v1__snooze_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__SnoozeResponse *)
+     protobuf_c_message_unpack (&chime__v1__snooze_response__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__snooze_response__free_unpacked
+                     (Chime__V1__SnoozeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__snooze_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define chime__v1__empty__field_descriptors NULL
 #define chime__v1__empty__field_indices_by_name NULL
 #define chime__v1__empty__number_ranges NULL
@@ -2772,7 +2862,7 @@ const ProtobufCMessageDescriptor chime__v1__get_categories_response__descriptor 
   (ProtobufCMessageInit) chime__v1__get_categories_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__notification_response__field_descriptors[4] =
+static const ProtobufCFieldDescriptor chime__v1__notification_response__field_descriptors[5] =
 {
   {
     "notification_identifier",
@@ -2822,17 +2912,30 @@ static const ProtobufCFieldDescriptor chime__v1__notification_response__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "snooze_seconds",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationResponse, snooze_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__notification_response__field_indices_by_name[] = {
   1,   /* field[1] = action_identifier */
   3,   /* field[3] = at_unix_ms */
   0,   /* field[0] = notification_identifier */
+  4,   /* field[4] = snooze_seconds */
   2,   /* field[2] = user_text */
 };
 static const ProtobufCIntRange chime__v1__notification_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor chime__v1__notification_response__descriptor =
 {
@@ -2842,7 +2945,7 @@ const ProtobufCMessageDescriptor chime__v1__notification_response__descriptor =
   "Chime__V1__NotificationResponse",
   "chime.v1",
   sizeof(Chime__V1__NotificationResponse),
-  4,
+  5,
   chime__v1__notification_response__field_descriptors,
   chime__v1__notification_response__field_indices_by_name,
   1,  chime__v1__notification_response__number_ranges,
@@ -4992,7 +5095,96 @@ const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor =
   (ProtobufCMessageInit) chime__v1__do_not_disturb_state__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[13] =
+static const ProtobufCFieldDescriptor chime__v1__snooze_request__field_descriptors[2] =
+{
+  {
+    "notification_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SnoozeRequest, notification_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration_seconds",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SnoozeRequest, duration_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__snooze_request__field_indices_by_name[] = {
+  1,   /* field[1] = duration_seconds */
+  0,   /* field[0] = notification_identifier */
+};
+static const ProtobufCIntRange chime__v1__snooze_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__snooze_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.SnoozeRequest",
+  "SnoozeRequest",
+  "Chime__V1__SnoozeRequest",
+  "chime.v1",
+  sizeof(Chime__V1__SnoozeRequest),
+  2,
+  chime__v1__snooze_request__field_descriptors,
+  chime__v1__snooze_request__field_indices_by_name,
+  1,  chime__v1__snooze_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__snooze_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__snooze_response__field_descriptors[1] =
+{
+  {
+    "snoozed",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SnoozeResponse, snoozed),
+    &chime__v1__pending_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__snooze_response__field_indices_by_name[] = {
+  0,   /* field[0] = snoozed */
+};
+static const ProtobufCIntRange chime__v1__snooze_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__snooze_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.SnoozeResponse",
+  "SnoozeResponse",
+  "Chime__V1__SnoozeResponse",
+  "chime.v1",
+  sizeof(Chime__V1__SnoozeResponse),
+  1,
+  chime__v1__snooze_response__field_descriptors,
+  chime__v1__snooze_response__field_indices_by_name,
+  1,  chime__v1__snooze_response__number_ranges,
+  (ProtobufCMessageInit) chime__v1__snooze_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[14] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
   { "EVENT_KIND_DELIVERED", "CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED", 1 },
@@ -5007,11 +5199,12 @@ static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[13]
   { "EVENT_KIND_BADGE_CHANGED", "CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_PRESENTATION_FAILED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED", 11 },
   { "EVENT_KIND_PENDING_FINISHED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED", 12 },
+  { "EVENT_KIND_SNOOZED", "CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED", 13 },
 };
 static const ProtobufCIntRange chime__v1__event_kind__value_ranges[] = {
-{0, 0},{0, 13}
+{0, 0},{0, 14}
 };
-static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[13] =
+static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[14] =
 {
   { "EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_DELIVERED", 1 },
@@ -5024,6 +5217,7 @@ static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[
   { "EVENT_KIND_PENDING_REPLACED", 3 },
   { "EVENT_KIND_PRESENTATION_FAILED", 11 },
   { "EVENT_KIND_RESPONSE", 7 },
+  { "EVENT_KIND_SNOOZED", 13 },
   { "EVENT_KIND_SUBSCRIBED", 9 },
   { "EVENT_KIND_UNSPECIFIED", 0 },
 };
@@ -5034,9 +5228,9 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   "EventKind",
   "Chime__V1__EventKind",
   "chime.v1",
-  13,
+  14,
   chime__v1__event_kind__enum_values_by_number,
-  13,
+  14,
   chime__v1__event_kind__enum_values_by_name,
   1,
   chime__v1__event_kind__value_ranges,
@@ -5168,7 +5362,7 @@ const ProtobufCEnumDescriptor chime__v1__do_not_disturb_source__descriptor =
   chime__v1__do_not_disturb_source__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[29] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[30] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -5199,6 +5393,7 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "GetServerInfo", &chime__v1__empty__descriptor, &chime__v1__server_info__descriptor },
   { "SetDoNotDisturb", &chime__v1__set_do_not_disturb_request__descriptor, &chime__v1__do_not_disturb_state__descriptor },
   { "GetDoNotDisturb", &chime__v1__empty__descriptor, &chime__v1__do_not_disturb_state__descriptor },
+  { "Snooze", &chime__v1__snooze_request__descriptor, &chime__v1__snooze_response__descriptor },
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
@@ -5229,6 +5424,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   20,        /* SetBadgeCount */
   9,        /* SetCategories */
   27,        /* SetDoNotDisturb */
+  29,        /* Snooze */
   7         /* Subscribe */
 };
 const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
@@ -5238,7 +5434,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  29,
+  30,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -5473,6 +5669,14 @@ void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *servic
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__snooze(ProtobufCService *service,
+                                            const Chime__V1__SnoozeRequest *input,
+                                            Chime__V1__SnoozeResponse_Closure closure,
+                                            void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

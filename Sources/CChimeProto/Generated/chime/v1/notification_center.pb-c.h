@@ -61,6 +61,8 @@ typedef struct Chime__V1__ServerInfo Chime__V1__ServerInfo;
 typedef struct Chime__V1__DoNotDisturbSchedule Chime__V1__DoNotDisturbSchedule;
 typedef struct Chime__V1__SetDoNotDisturbRequest Chime__V1__SetDoNotDisturbRequest;
 typedef struct Chime__V1__DoNotDisturbState Chime__V1__DoNotDisturbState;
+typedef struct Chime__V1__SnoozeRequest Chime__V1__SnoozeRequest;
+typedef struct Chime__V1__SnoozeResponse Chime__V1__SnoozeResponse;
 
 
 /* --- enums --- */
@@ -98,7 +100,12 @@ typedef enum _Chime__V1__EventKind {
    * A repeating request left the pending list after its last fire (its count or until was
    * reached, or its trigger has no later date).
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED = 12
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED = 12,
+  /*
+   * A delivered notification was snoozed (left the delivered list); Event.pending is its
+   * snoozed entry, whose next_fire_unix_ms is when it comes back.
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
@@ -390,10 +397,14 @@ struct  Chime__V1__NotificationResponse
   char *action_identifier;
   char *user_text;
   int64_t at_unix_ms;
+  /*
+   * With action "chime.snooze" (a snooze button of the category): the duration chosen.
+   */
+  int64_t snooze_seconds;
 };
 #define CHIME__V1__NOTIFICATION_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__notification_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 struct  Chime__V1__RespondRequest
@@ -1005,6 +1016,33 @@ struct  Chime__V1__DoNotDisturbState
 #define CHIME__V1__DO_NOT_DISTURB_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__do_not_disturb_state__descriptor) \
     , 0, 0, NULL, 0, CHIME__V1__DO_NOT_DISTURB_SOURCE__DO_NOT_DISTURB_SOURCE_UNSPECIFIED, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__SnoozeRequest
+{
+  ProtobufCMessage base;
+  char *notification_identifier;
+  /*
+   * 60 ... 604800 (1 minute ... 1 week).
+   */
+  int64_t duration_seconds;
+};
+#define CHIME__V1__SNOOZE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__snooze_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Chime__V1__SnoozeResponse
+{
+  ProtobufCMessage base;
+  /*
+   * The snoozed entry as GetPending lists it (snooze_count > 0, next_fire_unix_ms: its return).
+   */
+  Chime__V1__PendingRequest *snoozed;
+};
+#define CHIME__V1__SNOOZE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__snooze_response__descriptor) \
+    , NULL }
 
 
 /* Chime__V1__Empty methods */
@@ -1843,6 +1881,44 @@ Chime__V1__DoNotDisturbState *
 void   chime__v1__do_not_disturb_state__free_unpacked
                      (Chime__V1__DoNotDisturbState *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__SnoozeRequest methods */
+void   chime__v1__snooze_request__init
+                     (Chime__V1__SnoozeRequest         *message);
+size_t chime__v1__snooze_request__get_packed_size
+                     (const Chime__V1__SnoozeRequest   *message);
+size_t chime__v1__snooze_request__pack
+                     (const Chime__V1__SnoozeRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__snooze_request__pack_to_buffer
+                     (const Chime__V1__SnoozeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__SnoozeRequest *
+       chime__v1__snooze_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__snooze_request__free_unpacked
+                     (Chime__V1__SnoozeRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__SnoozeResponse methods */
+void   chime__v1__snooze_response__init
+                     (Chime__V1__SnoozeResponse         *message);
+size_t chime__v1__snooze_response__get_packed_size
+                     (const Chime__V1__SnoozeResponse   *message);
+size_t chime__v1__snooze_response__pack
+                     (const Chime__V1__SnoozeResponse   *message,
+                      uint8_t             *out);
+size_t chime__v1__snooze_response__pack_to_buffer
+                     (const Chime__V1__SnoozeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__SnoozeResponse *
+       chime__v1__snooze_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__snooze_response__free_unpacked
+                     (Chime__V1__SnoozeResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Chime__V1__Empty_Closure)
@@ -1977,6 +2053,12 @@ typedef void (*Chime__V1__SetDoNotDisturbRequest_Closure)
 typedef void (*Chime__V1__DoNotDisturbState_Closure)
                  (const Chime__V1__DoNotDisturbState *message,
                   void *closure_data);
+typedef void (*Chime__V1__SnoozeRequest_Closure)
+                 (const Chime__V1__SnoozeRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__SnoozeResponse_Closure)
+                 (const Chime__V1__SnoozeResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2100,6 +2182,10 @@ struct Chime__V1__NotificationCenter_Service
                              const Chime__V1__Empty *input,
                              Chime__V1__DoNotDisturbState_Closure closure,
                              void *closure_data);
+  void (*snooze)(Chime__V1__NotificationCenter_Service *service,
+                 const Chime__V1__SnoozeRequest *input,
+                 Chime__V1__SnoozeResponse_Closure closure,
+                 void *closure_data);
 };
 typedef void (*Chime__V1__NotificationCenter_ServiceDestroy)(Chime__V1__NotificationCenter_Service *);
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
@@ -2136,7 +2222,8 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## check_sound,\
       function_prefix__ ## get_server_info,\
       function_prefix__ ## set_do_not_disturb,\
-      function_prefix__ ## get_do_not_disturb  }
+      function_prefix__ ## get_do_not_disturb,\
+      function_prefix__ ## snooze  }
 void chime__v1__notification_center__add(ProtobufCService *service,
                                          const Chime__V1__AddRequest *input,
                                          Chime__V1__AddResponse_Closure closure,
@@ -2253,6 +2340,10 @@ void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *servic
                                                         const Chime__V1__Empty *input,
                                                         Chime__V1__DoNotDisturbState_Closure closure,
                                                         void *closure_data);
+void chime__v1__notification_center__snooze(ProtobufCService *service,
+                                            const Chime__V1__SnoozeRequest *input,
+                                            Chime__V1__SnoozeResponse_Closure closure,
+                                            void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2305,6 +2396,8 @@ extern const ProtobufCMessageDescriptor chime__v1__server_info__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__do_not_disturb_schedule__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__snooze_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__snooze_response__descriptor;
 extern const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -2761,7 +2761,7 @@ const ProtobufCMessageDescriptor chime__v1__notification_request__descriptor =
   (ProtobufCMessageInit) chime__v1__notification_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descriptors[7] =
 {
   {
     "request",
@@ -2835,6 +2835,18 @@ static const ProtobufCFieldDescriptor chime__v1__pending_request__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "snooze_count",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__PendingRequest, snooze_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
   2,   /* field[2] = added_unix_ms */
@@ -2842,12 +2854,13 @@ static const unsigned chime__v1__pending_request__field_indices_by_name[] = {
   4,   /* field[4] = fire_count */
   1,   /* field[1] = next_fire_unix_ms */
   0,   /* field[0] = request */
+  6,   /* field[6] = snooze_count */
   3,   /* field[3] = sound */
 };
 static const ProtobufCIntRange chime__v1__pending_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
 {
@@ -2857,14 +2870,14 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   "Chime__V1__PendingRequest",
   "chime.v1",
   sizeof(Chime__V1__PendingRequest),
-  6,
+  7,
   chime__v1__pending_request__field_descriptors,
   chime__v1__pending_request__field_indices_by_name,
   1,  chime__v1__pending_request__number_ranges,
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[11] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[12] =
 {
   {
     "request",
@@ -2998,6 +3011,18 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "snooze_count",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, snooze_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
@@ -3010,12 +3035,13 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
   3,   /* field[3] = missed */
   8,   /* field[8] = push */
   0,   /* field[0] = request */
+  11,   /* field[11] = snooze_count */
   4,   /* field[4] = sound */
 };
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -3025,7 +3051,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  11,
+  12,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,
@@ -3623,7 +3649,7 @@ const ProtobufCMessageDescriptor chime__v1__text_input__descriptor =
   (ProtobufCMessageInit) chime__v1__text_input__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__category__field_descriptors[8] =
+static const ProtobufCFieldDescriptor chime__v1__category__field_descriptors[9] =
 {
   {
     "identifier",
@@ -3721,6 +3747,18 @@ static const ProtobufCFieldDescriptor chime__v1__category__field_descriptors[8] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "snooze_seconds",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Chime__V1__Category, n_snooze_seconds),
+    offsetof(Chime__V1__Category, snooze_seconds),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__category__field_indices_by_name[] = {
   1,   /* field[1] = actions */
@@ -3730,12 +3768,13 @@ static const unsigned chime__v1__category__field_indices_by_name[] = {
   5,   /* field[5] = hidden_previews_show_title */
   0,   /* field[0] = identifier */
   2,   /* field[2] = intent_identifiers */
+  8,   /* field[8] = snooze_seconds */
   7,   /* field[7] = summary_format */
 };
 static const ProtobufCIntRange chime__v1__category__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor chime__v1__category__descriptor =
 {
@@ -3745,7 +3784,7 @@ const ProtobufCMessageDescriptor chime__v1__category__descriptor =
   "Chime__V1__Category",
   "chime.v1",
   sizeof(Chime__V1__Category),
-  8,
+  9,
   chime__v1__category__field_descriptors,
   chime__v1__category__field_indices_by_name,
   1,  chime__v1__category__number_ranges,

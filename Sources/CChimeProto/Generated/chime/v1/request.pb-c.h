@@ -646,10 +646,16 @@ struct  Chime__V1__PendingRequest
    * identifier), for presenters; unset when none is. Filled in by GetPending, never stored.
    */
   Chime__V1__ExtensionAttributes *extension_attributes;
+  /*
+   * > 0: not a request but a delivered notification snoozed (Snooze) until next_fire_unix_ms,
+   * when it is delivered again with this snooze count; added_unix_ms is when it was snoozed.
+   * Removing its identifier (RemovePending or RemoveDelivered) cancels the snooze.
+   */
+  uint32_t snooze_count;
 };
 #define CHIME__V1__PENDING_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__pending_request__descriptor) \
-    , NULL, 0, 0, NULL, 0, NULL }
+    , NULL, 0, 0, NULL, 0, NULL, 0 }
 
 
 struct  Chime__V1__DeliveredNotification
@@ -695,10 +701,14 @@ struct  Chime__V1__DeliveredNotification
    * shown and not heard (its level was passive or active).
    */
   protobuf_c_boolean delivered_quietly;
+  /*
+   * How many times this notification was snoozed before this delivery (0: not a snooze's return).
+   */
+  uint32_t snooze_count;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0, 0 }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0, 0, 0 }
 
 
 /*
@@ -861,10 +871,15 @@ struct  Chime__V1__Category
    * e.g. "%u more invitations" (UNNotificationCategory.categorySummaryFormat).
    */
   char *summary_format;
+  /*
+   * Snooze durations offered as buttons after the actions, in seconds (60 ... 604800, at most 5).
+   */
+  size_t n_snooze_seconds;
+  int64_t *snooze_seconds;
 };
 #define CHIME__V1__CATEGORY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__category__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 /* Chime__V1__Sound methods */

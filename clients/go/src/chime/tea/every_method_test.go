@@ -103,6 +103,13 @@ func TestEveryMethodThroughTheGoStub(t *testing.T) {
 	if pushed.GetDelivered().GetRequest().GetIdentifier() != "p1" {
 		t.Errorf("Push delivered %v", pushed.GetDelivered())
 	}
+	_, err = chime.Push(ctx, &chimev1.PushRequest{Payload: []byte(`{"aps": {"alert": {"title": "Later"}}}`), Identifier: "p2"})
+	must("Push", err)
+	snoozed, err := chime.Snooze(ctx, &chimev1.SnoozeRequest{NotificationIdentifier: "p2", DurationSeconds: 600})
+	must("Snooze", err)
+	if snoozed.GetSnoozed().GetSnoozeCount() != 1 {
+		t.Errorf("Snooze: %v", snoozed.GetSnoozed())
+	}
 	_, err = chime.Respond(ctx, &chimev1.RespondRequest{Response: &chimev1.NotificationResponse{
 		NotificationIdentifier: "p1", ActionIdentifier: "chime.default"}})
 	must("Respond", err)

@@ -76,6 +76,12 @@ type NotificationCenterClient interface {
 	SetDoNotDisturb(ctx context.Context, in *SetDoNotDisturbRequest, opts ...grpc.CallOption) (*DoNotDisturbState, error)
 	// The user's Do Not Disturb setting and whether it is on now, from which source.
 	GetDoNotDisturb(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*DoNotDisturbState, error)
+	// Takes a delivered notification off the screen and the delivered list and delivers it again
+	// (same content and attachments, snooze_count + 1) after the duration; a repeating request's
+	// next fire is unchanged. Listed by GetPending (PendingRequest.snooze_count > 0) meanwhile.
+	// INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
+	// NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
+	Snooze(ctx context.Context, in *SnoozeRequest, opts ...grpc.CallOption) (*SnoozeResponse, error)
 }
 
 type notificationCenterClient struct {
@@ -393,6 +399,15 @@ func (c *notificationCenterClient) GetDoNotDisturb(ctx context.Context, in *Empt
 	return out, nil
 }
 
+func (c *notificationCenterClient) Snooze(ctx context.Context, in *SnoozeRequest, opts ...grpc.CallOption) (*SnoozeResponse, error) {
+	out := new(SnoozeResponse)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/Snooze", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // NotificationCenterServer is the server API for NotificationCenter service.
 // All implementations must embed UnimplementedNotificationCenterServer
 // for forward compatibility
@@ -456,6 +471,12 @@ type NotificationCenterServer interface {
 	SetDoNotDisturb(context.Context, *SetDoNotDisturbRequest) (*DoNotDisturbState, error)
 	// The user's Do Not Disturb setting and whether it is on now, from which source.
 	GetDoNotDisturb(context.Context, *Empty) (*DoNotDisturbState, error)
+	// Takes a delivered notification off the screen and the delivered list and delivers it again
+	// (same content and attachments, snooze_count + 1) after the duration; a repeating request's
+	// next fire is unchanged. Listed by GetPending (PendingRequest.snooze_count > 0) meanwhile.
+	// INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
+	// NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
+	Snooze(context.Context, *SnoozeRequest) (*SnoozeResponse, error)
 	mustEmbedUnimplementedNotificationCenterServer()
 }
 
@@ -549,6 +570,9 @@ func (UnimplementedNotificationCenterServer) SetDoNotDisturb(context.Context, *S
 }
 func (UnimplementedNotificationCenterServer) GetDoNotDisturb(context.Context, *Empty) (*DoNotDisturbState, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetDoNotDisturb not implemented")
+}
+func (UnimplementedNotificationCenterServer) Snooze(context.Context, *SnoozeRequest) (*SnoozeResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Snooze not implemented")
 }
 func (UnimplementedNotificationCenterServer) mustEmbedUnimplementedNotificationCenterServer() {}
 
@@ -1091,6 +1115,24 @@ func _NotificationCenter_GetDoNotDisturb_Handler(srv interface{}, ctx context.Co
 	return interceptor(ctx, in, info, handler)
 }
 
+func _NotificationCenter_Snooze_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SnoozeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).Snooze(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/Snooze",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).Snooze(ctx, req.(*SnoozeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "chime.v1.NotificationCenter",
 	HandlerType: (*NotificationCenterServer)(nil),
@@ -1202,6 +1244,10 @@ var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetDoNotDisturb",
 			Handler:    _NotificationCenter_GetDoNotDisturb_Handler,
+		},
+		{
+			MethodName: "Snooze",
+			Handler:    _NotificationCenter_Snooze_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
