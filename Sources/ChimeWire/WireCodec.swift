@@ -324,6 +324,7 @@ public enum WireCodec {
     case .badgeChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED
     case .presentationFailed: CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED
     case .pendingFinished: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED
+    case .ringEnded: CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED
     }
   }
 
@@ -341,6 +342,7 @@ public enum WireCodec {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED: .badgeChanged
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED: .presentationFailed
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED: .pendingFinished
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED: .ringEnded
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

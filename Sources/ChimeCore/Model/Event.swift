@@ -20,6 +20,8 @@ public struct Event: Hashable, Sendable, Codable {
     /// A repeating request left the pending list after its last fire (its end was reached, or
     /// its trigger has no later date).
     case pendingFinished = 12
+    /// A delivered notification's ring stopped; `note` is the `RingEnd` (why).
+    case ringEnded = 13
 
     public var name: String {
       switch self {
@@ -35,6 +37,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .badgeChanged: "badge-changed"
       case .presentationFailed: "presentation-failed"
       case .pendingFinished: "pending-finished"
+      case .ringEnded: "ring-ended"
       }
     }
   }

@@ -63,6 +63,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   public var fireLatenessMicros: Int64?
   /// Delivered under Do Not Disturb: recorded and streamed, but neither shown nor heard.
   public var quiet: Bool = false
+  /// Why its ring stopped; nil while it rings or when it has no ring.
+  public var ringEnded: RingEnd?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

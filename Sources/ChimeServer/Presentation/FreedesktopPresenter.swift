@@ -18,6 +18,8 @@ final class FreedesktopPresenter {
     var app: DesktopNotificationPlan.App
     var thumbnail: String?
     var sound: SoundChoice
+    /// Shown as an alarm (`DesktopNotificationPlan` rings): resident and critical, sound by Chime.
+    var rings = false
     /// With what Chime must play itself (the server cannot), or why it was not shown.
     var done: (Result<SoundChoice, PresentationFailure>) -> Void
   }
@@ -39,6 +41,9 @@ final class FreedesktopPresenter {
   private var shownByKey: [String: UInt32] = [:]
   private var shownByID: [UInt32: Shown] = [:]
   private var stopped = false
+  /// A notification left the screen without an action (closed by the user, expired, or closed
+  /// by the server): the app and identifier it showed.
+  var onClosed: ((_ app: String, _ identifier: String) -> Void)?
 
   init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
@@ -132,7 +137,7 @@ final class FreedesktopPresenter {
     let identifier = job.delivered.request.identifier
     let key = Self.key(job.app.id, identifier)
     let plan = DesktopNotificationPlan.make(job.delivered, app: job.app, capabilities: capabilities, thumbnailPath: job.thumbnail,
-                                            sound: job.sound, replacesID: shownByKey[key] ?? 0)
+                                            sound: job.sound, replacesID: shownByKey[key] ?? 0, rings: job.rings)
     bus.notify(plan) { [weak self] result in
       guard let self else { return }
       switch result {
@@ -169,6 +174,7 @@ final class FreedesktopPresenter {
       shownByID.removeAll()
     case .closed(let id, let reason):
       guard let shown = forget(id) else { return }
+      onClosed?(shown.app, shown.identifier)
       if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {
         respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
       }

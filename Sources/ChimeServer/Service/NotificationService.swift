@@ -58,6 +58,7 @@ final class NotificationService {
       if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
     })
     context.scheduler.start()
+    context.presenter.start()
   }
 
   /// Runs `done` once every accepted change is committed and every add that touched files has
@@ -89,6 +90,7 @@ final class NotificationService {
   func clockChanged() {
     context.scheduler.clockChanged()
     context.extensions.expire()
+    context.presenter.clockChanged()
   }
 
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.

@@ -66,7 +66,11 @@ struct Delivered: AsyncParsableCommand {
       let now = Instant(Date())
       var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"], keep: [3])
       for n in notifications {
-        let note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
+        var note = n.missed ? "missed (due \(TimeText.local(n.due)))" : ""
+        if n.request.content.ring != nil {
+          let ring = RingRule.isRinging(n, now: now) ? "ringing" : "rang" + (n.ringEnded.map { ": \($0.rawValue)" } ?? "")
+          note = note.isEmpty ? ring : note + "; " + ring
+        }
         let category = n.request.content.categoryIdentifier
         let actions = n.category.map { c in c.actions.isEmpty ? "" : " (" + c.actions.map(\.identifier).joined(separator: ", ") + ")" } ?? ""
         table.add([n.request.identifier, ContentText.title(n.request.content), category + actions,

@@ -34,7 +34,8 @@ struct Pending: AsyncParsableCommand {
         table.add([
           pending.request.identifier,
           ContentText.title(pending.request.content),
-          TimeText.trigger(pending.request.trigger, added: pending.added),
+          TimeText.trigger(pending.request.trigger, added: pending.added)
+            + (pending.request.content.ring.map { ", rings \(DurationText.exact(Double($0.seconds)))" } ?? ""),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }

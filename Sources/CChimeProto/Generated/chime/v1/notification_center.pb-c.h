@@ -98,7 +98,12 @@ typedef enum _Chime__V1__EventKind {
    * A repeating request left the pending list after its last fire (its count or until was
    * reached, or its trigger has no later date).
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED = 12
+  CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED = 12,
+  /*
+   * A delivered notification's ring (content.ring) stopped; Event.note says why: "answered",
+   * "dismissed", "removed", "timed-out".
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*
