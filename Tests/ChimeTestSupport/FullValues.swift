@@ -32,6 +32,7 @@ public enum FullValues {
     content.relevanceScore = 0.75
     content.summaryArgument = "Kettle"
     content.launchImageName = "launch.png"
+    content.ring = Ring(seconds: 300)
 
     var components = CalendarComponents()
     components.year = 2027
@@ -102,6 +103,7 @@ public enum FullValues {
       mediaPlayback: .paused
     )
     delivered.fireLatenessMicros = 76_544
+    delivered.ringEnded = .dismissed
     return delivered
   }
 
