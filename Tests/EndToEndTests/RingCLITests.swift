@@ -47,4 +47,24 @@ import Testing
     let notADuration = try chime(["add", "bad", "--title", "Bad", "--ring", "soon"])
     #expect(notADuration.status != 0 && notADuration.stderr.contains("not a duration"), "\(notADuration.stderr)")
   }
+
+  /// Through libcanberra (its ALSA driver on a null device, no player on PATH): each play of the
+  /// ring waits for the sound's end, then the next starts; removing the notification ends it.
+  @Test func libcanberraRingsAgainWhenEachPlayEnds() throws {
+    let dir = TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+    try "pcm.!default {\n  type null\n}\n".write(toFile: dir.file("alsa.conf"), atomically: true, encoding: .utf8)
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none", "--log-level", "debug"],
+                               environment: ["PATH": dir.file("bin"), "CA_DRIVER": "alsa", "ALSA_CONFIG_PATH": dir.file("alsa.conf")])
+    try daemon.start()
+    defer { daemon.terminate() }
+    try #require(pollUntil(within: 10) { daemon.log.contains("sounds play through libcanberra") }, "\(daemon.log)")
+    func played() -> Int { daemon.log.components(separatedBy: "backend=libcanberra id=now [ChimeServer] sound played").count - 1 }
+    #expect(try ChimeCLI.run(["add", "now", "--title", "Now", "--ring", "1m"], socket: daemon.socketPath, app: app).status == 0)
+    // The default sound is about a second long; a null device plays it at once, and the ring's
+    // least gap (a second from one start to the next) paces the plays.
+    try #require(pollUntil(within: 10) { played() >= 2 }, "\(daemon.log)")
+    #expect(try ChimeCLI.run(["delivered", "--remove", "now"], socket: daemon.socketPath, app: app).status == 0)
+    try #require(pollUntil(within: 10) { daemon.log.contains("id=now why=removed [ChimeServer] ring ended") }, "\(daemon.log)")
+  }
 }

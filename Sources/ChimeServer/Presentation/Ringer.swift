@@ -99,9 +99,14 @@ final class Ringer {
     rings.removeAll()
   }
 
+  /// Stops the ring's timer and its play: a player is signalled at once; a libcanberra sound is
+  /// cancelled on the work pool (the context's lock may be held by another sound starting).
   private func silence(_ ring: Ringing) {
     ring.timer.close()
-    ring.playing?.stop()
+    if let playing = ring.playing {
+      playing.stopProcess()
+      loop.runBlocking({ playing.stop() }, then: { _ in })
+    }
     ring.playing = nil
   }
 

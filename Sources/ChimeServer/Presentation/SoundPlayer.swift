@@ -167,7 +167,8 @@ final class SoundPlayer {
                    metadata: ["player": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
       }
       guard let error = played.error else {
-        logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
+        logger.debug(stop == nil ? "sound started" : "sound played", metadata: ["backend": "libcanberra", "app": "\(request.app)",
+                                                                                "id": "\(request.identifier)"])
         return request.finish(true)
       }
       if error.isAboutTheSound, file != nil {

@@ -15,22 +15,27 @@ final class SoundStop: Sendable {
 
   var isStopped: Bool { process.isStopped || canberra.withLock { $0.stopped } }
 
+  /// Signals the player, if one runs (cheap: the loop may call it).
+  func stopProcess() { process.stop() }
+
+  /// Stops the play whichever way it runs; a libcanberra cancel may wait for the context's
+  /// lock, so the loop leaves this to the work pool.
   func stop() {
     process.stop()
-    let playing = canberra.withLock { state -> (CanberraContext, UInt32)? in
+    // Under the lock: `playing(nil, ...)` waits for a cancel in progress, so the play's end
+    // watcher is freed only once no cancel can reach it.
+    canberra.withLock { state in
       state.stopped = true
-      return state.context.map { ($0, state.id) }
+      if let context = state.context { context.cancel(state.id) }
     }
-    if let (context, id) = playing { context.cancel(id) }
   }
 
   /// A libcanberra sound started as `id` (nil: it ended); cancelled at once when stopped already.
   func playing(_ context: CanberraContext?, id: UInt32) {
-    let stopped = canberra.withLock { state -> Bool in
+    canberra.withLock { state in
       state.context = context
       state.id = id
-      return state.stopped
+      if let context, state.stopped { context.cancel(id) }
     }
-    if let context, stopped { context.cancel(id) }
   }
 }
