@@ -28,6 +28,8 @@ extension NotificationService: PresentationHost {
     context.hub.publish([Event(at: context.clock.now(), kind: kind, identifiers: [identifier], note: note)], app: app)
   }
 
+  /// Every ring's end comes here once (`Ringer.end`); `.timedOut` is the one that means the
+  /// alarm went unanswered, so what follows an unanswered alarm is decided here.
   func ringEnded(app: String, identifier: String, deliveredAt: Instant, why: RingEnd) {
     let mutation = EndRing(app: app, identifier: identifier, deliveredAt: deliveredAt, why: why, at: context.clock.now())
     context.writer.submit(mutation) { [context] result in
