@@ -65,9 +65,10 @@ final class PresenterSet: Presenter {
     let identifier = delivered.request.identifier
     // A ring repeats the sound; with no sound to play (passive, no permission, quiet) it does not ring.
     let rings = !decision.sound.isSilent && RingRule.isRinging(delivered, now: clock.now())
+    if rings { ringer.start(delivered, app: app) }
     let play = { [weak self] (sound: SoundChoice) in
       guard let self else { return }
-      if rings { ringer.start(delivered, app: app, sound: sound) } else { self.play(sound, app: app, identifier: identifier) }
+      if rings { ringer.play(sound, for: delivered, app: app) } else { self.play(sound, app: app, identifier: identifier) }
     }
     if delivered.quiet {
       logger.debug("not shown and not heard: delivered under do not disturb", metadata: ["app": "\(app)", "id": "\(identifier)"])

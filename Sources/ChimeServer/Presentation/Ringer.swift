@@ -16,7 +16,8 @@ final class Ringer {
 
   private final class Ringing {
     let deliveredAt: Instant
-    let sound: SoundChoice
+    /// Known once the presenters decided what Chime plays (nil until then: not yet playing).
+    var sound: SoundChoice?
     let endsAt: Instant
     let timer: LoopTimer
     /// The play running now, nil between plays.
@@ -25,9 +26,8 @@ final class Ringer {
     /// When to play again; nil while a play runs, or once plays failed.
     var nextPlay: Instant?
 
-    init(deliveredAt: Instant, sound: SoundChoice, endsAt: Instant, timer: LoopTimer) {
+    init(deliveredAt: Instant, endsAt: Instant, timer: LoopTimer) {
       self.deliveredAt = deliveredAt
-      self.sound = sound
       self.endsAt = endsAt
       self.timer = timer
     }
@@ -43,8 +43,6 @@ final class Ringer {
   var ended: ((Key, Instant, RingEnd) -> Void)?
   /// A play could not be made (reported once per ring: plays stop after a failure).
   var failed: ((PresentationFailure) -> Void)?
-  /// Plays started, by key (tests and logs).
-  private(set) var plays: [Key: Int] = [:]
 
   init(loop: EventLoop, clock: any WallClock, sounds: SoundPlayer?, logger: Logger) {
     self.loop = loop
@@ -53,18 +51,28 @@ final class Ringer {
     self.logger = logger
   }
 
-  var ringing: Set<Key> { Set(rings.keys) }
-
-  /// Starts ringing `delivered` with `sound` until its ring's end (`RingRule.endsAt`); a ring of
-  /// the same identifier that was still going is replaced. Nothing happens when its time is up.
-  func start(_ delivered: DeliveredNotification, app: String, sound: SoundChoice) {
+  /// Starts the ring of `delivered` as its presentation begins, until its end
+  /// (`RingRule.endsAt`): from now on an answer, dismissal or removal ends it, even one that
+  /// comes before the presenters know what to play (`play(_:for:app:)` then plays nothing). A
+  /// ring of the same identifier that was still going is replaced. Nothing happens when its
+  /// time is up.
+  func start(_ delivered: DeliveredNotification, app: String) {
     let key = Key(app: app, identifier: delivered.request.identifier)
     if let old = rings.removeValue(forKey: key) { silence(old) }
     guard let endsAt = RingRule.endsAt(delivered), clock.now() < endsAt else { return }
     let timer = LoopTimer(loop: loop) { [unowned self] in check() }
-    let ring = Ringing(deliveredAt: delivered.delivered, sound: sound, endsAt: endsAt, timer: timer)
+    let ring = Ringing(deliveredAt: delivered.delivered, endsAt: endsAt, timer: timer)
     rings[key] = ring
     logger.info("ringing", metadata: ["app": "\(app)", "id": "\(key.identifier)", "until": "\(endsAt)"])
+    arm(ring, now: clock.now())
+  }
+
+  /// The presenters decided that Chime plays `sound` for `delivered`: its ring, if it still
+  /// rings, plays it now and again after each play.
+  func play(_ sound: SoundChoice, for delivered: DeliveredNotification, app: String) {
+    let key = Key(app: app, identifier: delivered.request.identifier)
+    guard let ring = rings[key], ring.deliveredAt == delivered.delivered, ring.sound == nil else { return }
+    ring.sound = sound
     play(key, ring)
   }
 
@@ -115,11 +123,10 @@ final class Ringer {
     ring.nextPlay = nil
     ring.started = now
     arm(ring, now: now)
-    guard let sounds else { return }
+    guard let sounds, let sound = ring.sound, !sound.isSilent else { return }
     let stop = SoundStop()
     ring.playing = stop
-    plays[key, default: 0] += 1
-    sounds.playOnce(ring.sound, app: key.app, identifier: key.identifier, stop: stop,
+    sounds.playOnce(sound, app: key.app, identifier: key.identifier, stop: stop,
                     failed: { [weak self] failure in self?.failed?(failure) },
                     ended: { [weak self] played in self?.played(key, stop, played) })
   }
