@@ -3,13 +3,75 @@
 #include <canberra.h>
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+// The end of one play, for a thread that waits for it (an alarm's ring plays its sound again
+// when a play ends). libcanberra calls chime_canberra_finished from its own thread when the
+// sound ends or is cancelled.
+typedef struct chime_canberra_end {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  int ended;
+  int error;
+} chime_canberra_end;
+
+static inline chime_canberra_end *chime_canberra_end_new(void) {
+  chime_canberra_end *end = calloc(1, sizeof *end);
+  if (!end) return NULL;
+  pthread_mutex_init(&end->lock, NULL);
+  pthread_cond_init(&end->changed, NULL);
+  return end;
+}
+
+static inline void chime_canberra_end_free(chime_canberra_end *end) {
+  if (!end) return;
+  pthread_cond_destroy(&end->changed);
+  pthread_mutex_destroy(&end->lock);
+  free(end);
+}
+
+static void chime_canberra_finished(ca_context *c, uint32_t id, int error, void *userdata) {
+  (void)c;
+  (void)id;
+  chime_canberra_end *end = userdata;
+  pthread_mutex_lock(&end->lock);
+  end->ended = 1;
+  end->error = error;
+  pthread_cond_broadcast(&end->changed);
+  pthread_mutex_unlock(&end->lock);
+}
+
+// Waits until the play `end` watches has ended (finished, failed or cancelled), at most
+// `timeout_ms`; returns its CA_ code (0 = played to the end, CA_ERROR_CANCELED = cancelled,
+// CA_ERROR_STATE = still playing at the limit).
+static inline int chime_canberra_end_wait(chime_canberra_end *end, int timeout_ms) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += timeout_ms / 1000;
+  until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec += 1;
+    until.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&end->lock);
+  int waited = 0;
+  while (!end->ended && waited == 0) waited = pthread_cond_timedwait(&end->changed, &end->lock, &until);
+  int error = end->ended ? end->error : CA_ERROR_STATE;
+  pthread_mutex_unlock(&end->lock);
+  return error;
+}
 
 // Plays `filename` (when not NULL) or the theme event `event_id`, at `volume` (0...1; below 0:
-// unchanged), without waiting for the end. Returns a CA_ error code (0 = CA_SUCCESS).
-static inline int chime_canberra_play(ca_context *c, uint32_t id, const char *filename, const char *event_id, double volume) {
+// unchanged), without waiting for the end; `end` (when not NULL) is told when the sound ends.
+// Returns a CA_ error code (0 = CA_SUCCESS); on an error the sound did not start and `end` is
+// never told.
+static inline int chime_canberra_play_watched(ca_context *c, uint32_t id, const char *filename, const char *event_id, double volume,
+                                              chime_canberra_end *end) {
   ca_proplist *p = NULL;
   int r = ca_proplist_create(&p);
   if (r < 0) return r;
@@ -22,9 +84,13 @@ static inline int chime_canberra_play(ca_context *c, uint32_t id, const char *fi
     snprintf(db, sizeof db, "%.2f", volume > 0 ? 20.0 * log10(volume) : -96.0);
     r = ca_proplist_sets(p, CA_PROP_CANBERRA_VOLUME, db);
   }
-  if (r >= 0) r = ca_context_play_full(c, id, p, NULL, NULL);
+  if (r >= 0) r = ca_context_play_full(c, id, p, end ? chime_canberra_finished : NULL, end);
   ca_proplist_destroy(p);
   return r;
+}
+
+static inline int chime_canberra_play(ca_context *c, uint32_t id, const char *filename, const char *event_id, double volume) {
+  return chime_canberra_play_watched(c, id, filename, event_id, volume, NULL);
 }
 
 // ALSA's own error lines (libcanberra's ALSA driver loads libasound, which prints them to

@@ -325,6 +325,7 @@ public enum WireCodec {
     case .presentationFailed: CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED
     case .pendingFinished: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED
     case .snoozed: CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED
+    case .ringEnded: CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED
     }
   }
 
@@ -343,6 +344,7 @@ public enum WireCodec {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED: .presentationFailed
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED: .pendingFinished
     case CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED: .snoozed
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED: .ringEnded
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

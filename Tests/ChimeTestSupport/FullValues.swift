@@ -32,6 +32,7 @@ public enum FullValues {
     content.relevanceScore = 0.75
     content.summaryArgument = "Kettle"
     content.launchImageName = "launch.png"
+    content.ring = Ring(seconds: 300)
 
     var components = CalendarComponents()
     components.year = 2027
@@ -105,6 +106,7 @@ public enum FullValues {
     )
     delivered.fireLatenessMicros = 76_544
     delivered.snoozeCount = 3
+    delivered.ringEnded = .dismissed
     return delivered
   }
 

@@ -359,6 +359,35 @@ static void test_invalid_interval(void) {
   chime_close(c);
 }
 
+static void test_ring(void) {
+  chime_client *c = connect_app("org.example.ctest.ring");
+  if (c == NULL) return;
+  chime_request *alarm = chime_request_new("alarm");
+  CHECK_OK(chime_request_set_title(alarm, "Wake up"), st);
+  CHECK_OK(chime_request_set_interval(alarm, 3600, false), st);
+  CHECK_OK(chime_request_set_ring(alarm, 300), st);
+  chime_notification *added = NULL;
+  CHECK_OK(chime_add(c, alarm, &added, st), st);
+  const Chime__V1__PendingRequest *stored = added != NULL ? chime_notification_pending_message(added) : NULL;
+  CHECK(stored != NULL && stored->request->content->ring != NULL && stored->request->content->ring->seconds == 300);
+  /* No sound given: the default sound rings. */
+  CHECK(stored != NULL && stored->request->content->sound != NULL &&
+        stored->request->content->sound->kind == CHIME__V1__SOUND_KIND__SOUND_KIND_DEFAULT);
+  chime_notification_free(added);
+  chime_request_free(alarm);
+
+  chime_request *short_ring = chime_request_new("short");
+  CHECK_OK(chime_request_set_title(short_ring, "Short"), st);
+  CHECK_OK(chime_request_set_interval(short_ring, 3600, false), st);
+  CHECK_OK(chime_request_set_ring(short_ring, 2), st);
+  CHECK(chime_add(c, short_ring, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_RING");
+  chime_request_free(short_ring);
+  CHECK(chime_request_set_ring(NULL, 60) == CHIME_INVALID_ARGUMENT);
+  CHECK_OK(chime_remove_all(c, NULL, st), st);
+  chime_close(c);
+}
+
 static void test_app_isolation(void) {
   chime_client *a = connect_app("org.example.ctest.iso-a");
   chime_client *b = connect_app("org.example.ctest.iso-b");
@@ -1582,6 +1611,7 @@ int main(void) {
   run("pending follows pages", test_many_pages);
   run("invalid interval and content errors", test_invalid_interval);
   run("apps are isolated", test_app_isolation);
+  run("a ring is kept, filled with the default sound, refused out of range", test_ring);
   run("bad app id and unimplemented methods", test_bad_app_and_unimplemented);
   run("generic call sees a delivery", test_generic_call_sees_delivery);
   run("categories set, get, refused", test_categories);

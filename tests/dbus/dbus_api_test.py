@@ -115,6 +115,15 @@ async def schedules_lists_receives_answers_and_removes():
     await conn.call("SetBadgeCount", "i", [3])
     member, body, _ = await conn.signal("BadgeChanged")
     assert body[0] == 3, body
+    # An alarm: its content's ring is listed back, and its end is a RingEnded signal.
+    await conn.call("Add", "sa{sv}a{sv}a{sv}", ["alarm", {"title": v("s", "Wake"), "ring": v("u", 60)}, {}, {}])
+    (delivered,) = await conn.call("GetDelivered", "a{sv}", [{}])
+    alarm = next(d for d in map(unwrap, delivered) if d["identifier"] == "alarm")
+    assert alarm["ring"] == 60 and alarm["sound"] == "default", alarm
+    (removed,) = await conn.call("RemoveDelivered", "as", [["alarm"]])
+    assert removed == ["alarm"], removed
+    member, body, _ = await conn.signal("RingEnded")
+    assert body == ["alarm", "removed"], body
     (removed,) = await conn.call("RemoveAllPending")
     assert removed == ["calendar"], removed
     await conn.call("RemoveAllDelivered")

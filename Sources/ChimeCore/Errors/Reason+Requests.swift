@@ -43,6 +43,9 @@ extension Reason {
   /// `chime` could not read its command line (an unknown option, a value that does not parse);
   /// with --json it is printed as this reason, exit status 64.
   public static let invalidCommandLine = Reason("INVALID_COMMAND_LINE", .invalidArgument)
+  /// A ring shorter than 5 seconds or longer than 30 minutes, or on a notification whose sound
+  /// is none.
+  public static let invalidRing = Reason("INVALID_RING", .invalidArgument)
   /// A trigger preview asked for without a trigger.
   public static let triggerRequired = Reason("TRIGGER_REQUIRED", .invalidArgument)
   /// A trigger preview asked for a count outside 1...1000.

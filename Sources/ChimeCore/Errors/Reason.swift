@@ -30,7 +30,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     invalidIdentifier, fieldTooLong, invalidBadge, invalidRelevanceScore, tooManyAttachments,
     duplicateAttachmentIdentifier, notificationInvalidNoContent, invalidSoundVolume, invalidSoundName,
     userInfoTooLarge, invalidUserInfo, invalidInterval, invalidMissedFirePolicy, invalidDateComponent,
-    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, invalidRecurrenceRule, invalidCommandLine, triggerRequired, invalidCount,
+    invalidTimeZone, notificationInvalidNoDate, invalidCalendarSpec, invalidRecurrenceRule, invalidRing, invalidCommandLine, triggerRequired, invalidCount,
     invalidPageSize, invalidPageToken, tooManyIdentifiers,
     tooManyGroupContainers, invalidAppDirectory,
     attachmentInvalidURL, attachmentUnrecognizedType, attachmentInvalidFileSize, attachmentCorrupt,

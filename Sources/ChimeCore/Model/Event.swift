@@ -23,6 +23,8 @@ public struct Event: Hashable, Sendable, Codable {
     /// A delivered notification was snoozed and left the delivered list; `pending` is its
     /// snoozed entry (its `nextFire` is when it comes back).
     case snoozed = 13
+    /// A delivered notification's ring stopped; `note` is the `RingEnd` (why).
+    case ringEnded = 14
 
     public var name: String {
       switch self {
@@ -39,6 +41,7 @@ public struct Event: Hashable, Sendable, Codable {
       case .presentationFailed: "presentation-failed"
       case .pendingFinished: "pending-finished"
       case .snoozed: "snoozed"
+      case .ringEnded: "ring-ended"
       }
     }
   }

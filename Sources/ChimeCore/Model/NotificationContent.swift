@@ -20,6 +20,8 @@ public struct NotificationContent: Hashable, Sendable, Codable {
   public var launchImageName: String = ""
   /// A pushed alert's localization keys, recorded as given (nil when there are none).
   public var alertLocalization: AlertLocalization?
+  /// An alarm: the sound repeats once delivered (nil: it plays once).
+  public var ring: Ring?
 
   public init(title: String = "", subtitle: String = "", body: String = "") {
     self.title = title

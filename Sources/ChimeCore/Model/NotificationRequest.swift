@@ -68,6 +68,8 @@ public struct DeliveredNotification: Hashable, Sendable, Codable {
   public var quiet: Bool = false
   /// How many times it was snoozed before this delivery (0: not a snooze's return).
   public var snoozeCount: Int = 0
+  /// Why its ring stopped; nil while it rings or when it has no ring.
+  public var ringEnded: RingEnd?
 
   public init(request: NotificationRequest, delivered: Instant, due: Instant, missed: Bool = false, sound: SoundResolution? = nil,
               category: NotificationCategory? = nil, extensionAttributes: ExtensionAttributes? = nil, mediaPlayback: MediaPlayback? = nil) {

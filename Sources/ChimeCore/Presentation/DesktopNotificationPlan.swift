@@ -61,8 +61,9 @@ public struct DesktopNotificationPlan: Hashable, Sendable {
   ///   - thumbnailPath: the image to show (`image-path`), nil for none.
   ///   - sound: what the delivery plays (`PresentationDecision.sound`).
   ///   - replacesID: the server's id of this identifier's earlier notification, 0 for none.
+  ///   - rings: shown as a ringing alarm (`ringing(capabilities:sound:)`).
   public static func make(_ delivered: DeliveredNotification, app: App, capabilities: Set<String>, thumbnailPath: String?,
-                          sound: SoundChoice, replacesID: UInt32 = 0) -> DesktopNotificationPlan {
+                          sound: SoundChoice, replacesID: UInt32 = 0, rings: Bool = false) -> DesktopNotificationPlan {
     let content = delivered.request.content
     let markup = capabilities.contains("body-markup")
     var hints: [Hint] = [Hint("urgency", .byte(urgency(content.interruptionLevel)))]
@@ -83,11 +84,12 @@ public struct DesktopNotificationPlan: Hashable, Sendable {
       hints.append(Hint("suppress-sound", .boolean(true)))
       chimePlays = sound
     }
-    return DesktopNotificationPlan(
+    let plan = DesktopNotificationPlan(
       appName: app.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? app.id, replacesID: replacesID, appIcon: "",
       summary: content.title, body: body(title: content.subtitle, text: content.body, markup: markup),
       actions: capabilities.contains("actions") ? actions(delivered.category) : [], hints: hints,
       expireTimeout: -1, chimePlays: chimePlays)
+    return rings ? plan.ringing(capabilities: capabilities, sound: sound) : plan
   }
 
   /// passive → low (0), active → normal (1), timeSensitive and critical → critical (2).

@@ -67,6 +67,9 @@ public enum RequestValidator {
     if let sound = content.sound {
       try validate(sound, field: "\(field).sound")
     }
+    if let ring = content.ring {
+      try RingRule.validate(ring, sound: content.sound, field: field)
+    }
     if !content.userInfoJSON.isEmpty {
       try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")
     }

@@ -4,8 +4,8 @@ import Logging
 
 /// The signals of one app's notifications, sent to that app's registered connections only:
 /// one `Subscribe` stream through the router per app with a connection on the bus, whose events
-/// become `Delivered`, `Response`, `PendingRemoved` and `BadgeChanged`, each sent with the
-/// connection as its destination (never broadcast). Loop thread only.
+/// become `Delivered`, `Response`, `PendingRemoved`, `BadgeChanged` and `RingEnded`, each sent
+/// with the connection as its destination (never broadcast). Loop thread only.
 final class DBusAppSignals {
   let app: String
   /// Unique names of the connections registered as the app, in the order they came.
@@ -50,6 +50,8 @@ final class DBusAppSignals {
       return ("PendingRemoved", [.strings(event.identifiers)])
     case .badgeChanged:
       return ("BadgeChanged", [.int32(Int32(clamping: event.badgeCount ?? 0))])
+    case .ringEnded:
+      return ("RingEnded", [.string(event.identifiers.first ?? ""), .string(event.note)])
     default:
       return nil
     }

@@ -33,7 +33,7 @@ final class ServiceStack {
     let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox,
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
-    let presenters = PresenterSet(loop: loop, database: database, configuration: configuration.presentation,
+    let presenters = PresenterSet(loop: loop, database: database, clock: configuration.clock, configuration: configuration.presentation,
                                   thumbnails: RenderedThumbnails(store: attachments), logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,

@@ -53,6 +53,36 @@ final class CanberraContext: Sendable {
     }
   }
 
+  /// As `play`, then waits (at most `timeoutMillis`) for the sound to end or be cancelled by
+  /// `stop`. Blocks: work pool only. A cancelled play is no error.
+  func playToEnd(file: String?, eventID: String?, volume: Double?, stop: SoundStop, timeoutMillis: Int) -> Played {
+    let id = nextID.add(1, ordering: .relaxed).oldValue
+    guard let end = chime_canberra_end_new() else { return Played(error: CanberraError(code: Int32(CA_ERROR_OOM)), alsaSaid: "") }
+    defer { chime_canberra_end_free(end) }
+    var played = handle.withLock { handle in
+      _ = chime_alsa_route_errors()
+      let r = chime_canberra_play_watched(handle.pointer, id, file, eventID, volume ?? -1, end)
+      return Played(error: r == 0 ? nil : CanberraError(code: r), alsaSaid: "")
+    }
+    if played.error == nil {
+      stop.playing(self, id: id)
+      let r = chime_canberra_end_wait(end, Int32(timeoutMillis))
+      if r == Int32(CA_ERROR_STATE) { cancel(id) }
+      stop.playing(nil, id: 0)
+      if r != 0, r != Int32(CA_ERROR_CANCELED), r != Int32(CA_ERROR_STATE) { played.error = CanberraError(code: r) }
+    }
+    played.alsaSaid = alsaSaid.withLock { lines in
+      defer { lines.removeAll() }
+      return lines.joined(separator: " | ")
+    }
+    return played
+  }
+
+  /// Stops the sound started with `id` (its end is told as cancelled). Any thread.
+  func cancel(_ id: UInt32) {
+    _ = handle.withLock { ca_context_cancel($0.pointer, id) }
+  }
+
   deinit {
     _ = handle.withLock { ca_context_destroy($0.pointer) }
   }

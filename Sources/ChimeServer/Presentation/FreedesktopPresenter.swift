@@ -19,6 +19,8 @@ final class FreedesktopPresenter {
     var app: DesktopNotificationPlan.App
     var thumbnail: String?
     var sound: SoundChoice
+    /// Shown as an alarm (`DesktopNotificationPlan` rings): resident and critical, sound by Chime.
+    var rings = false
     /// With what Chime must play itself (the server cannot), or why it was not shown.
     var done: (Result<SoundChoice, PresentationFailure>) -> Void
   }
@@ -48,6 +50,9 @@ final class FreedesktopPresenter {
   private var reconnectMillis = FreedesktopPresenter.firstReconnectMillis
   static let firstReconnectMillis: UInt64 = 5_000
   static let longestReconnectMillis: UInt64 = 300_000
+  /// A notification left the screen without an action (closed by the user, expired, or closed
+  /// by the server): the app and identifier it showed.
+  var onClosed: ((_ app: String, _ identifier: String) -> Void)?
 
   init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
@@ -177,7 +182,7 @@ final class FreedesktopPresenter {
     let identifier = job.delivered.request.identifier
     let key = Self.key(job.app.id, identifier)
     let plan = DesktopNotificationPlan.make(job.delivered, app: job.app, capabilities: capabilities, thumbnailPath: job.thumbnail,
-                                            sound: job.sound, replacesID: shownByKey[key] ?? 0)
+                                            sound: job.sound, replacesID: shownByKey[key] ?? 0, rings: job.rings)
     bus.notify(plan) { [weak self] result in
       guard let self else { return }
       switch result {
@@ -216,6 +221,7 @@ final class FreedesktopPresenter {
       desktopFollower?(state)
     case .closed(let id, let reason):
       guard let shown = forget(id) else { return }
+      onClosed?(shown.app, shown.identifier)
       if let action = DesktopNotificationPlan.dismissResponse(reason: reason, category: shown.category) {
         respond(shown.app, NotificationResponse(notificationIdentifier: shown.identifier, actionIdentifier: action))
       }

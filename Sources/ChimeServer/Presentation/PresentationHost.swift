@@ -12,4 +12,7 @@ protocol PresentationHost: AnyObject {
   /// A response from the desktop (a button, the body, a dismissal): content extensions first,
   /// as for a response a client sends. Failures are the host's to log.
   func respondFromDesktop(app: String, response: NotificationResponse)
+  /// The ring of `identifier` (delivered at `deliveredAt`) ended for `why`: recorded on the
+  /// notification and told to the app's subscribers as a `ring-ended` event.
+  func ringEnded(app: String, identifier: String, deliveredAt: Instant, why: RingEnd)
 }

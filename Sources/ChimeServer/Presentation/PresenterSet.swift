@@ -13,6 +13,9 @@ final class PresenterSet: Presenter {
   private let freedesktop: FreedesktopPresenter?
   private let command: CommandPresenter?
   private let sounds: SoundPlayer?
+  /// Alarms whose sound repeats until answered, dismissed, removed or timed out.
+  let ringer: Ringer
+  private let clock: any WallClock
   private let thumbnails: any ThumbnailSource
   /// Where an app's registered name and desktop entry are read.
   private let database: ChimeDatabase
@@ -20,9 +23,10 @@ final class PresenterSet: Presenter {
   weak var host: (any PresentationHost)?
 
   /// `thumbnails` is used when the configuration names no source of its own.
-  init(loop: EventLoop, database: ChimeDatabase, configuration: PresentationConfiguration, thumbnails rendered: any ThumbnailSource,
-       logger: Logger) {
+  init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, configuration: PresentationConfiguration,
+       thumbnails rendered: any ThumbnailSource, logger: Logger) {
     self.loop = loop
+    self.clock = clock
     self.database = database
     self.logger = logger
     log = LogPresenter(logger: logger)
@@ -31,6 +35,7 @@ final class PresenterSet: Presenter {
       ? CommandPresenter(loop: loop, command: configuration.command, timeoutMillis: configuration.commandTimeoutMillis, logger: logger)
       : nil
     sounds = configuration.playSounds ? SoundPlayer(loop: loop, configured: configuration.soundPlayer, logger: logger) : nil
+    ringer = Ringer(loop: loop, clock: clock, sounds: sounds, logger: logger)
     var respond: ((String, NotificationResponse) -> Void)?
     if configuration.presenters.contains(.freedesktop) {
       freedesktop = FreedesktopPresenter(loop: loop, logger: logger) { app, response in respond?(app, response) }
@@ -42,22 +47,40 @@ final class PresenterSet: Presenter {
       guard app != DoNotDisturbSummary.appIdentifier else { return }
       self?.respond(app: app, response)
     }
+    freedesktop?.onClosed = { [weak self] app, identifier in self?.ringer.end(app: app, identifier: identifier, .dismissed) }
+    ringer.ended = { [weak self] key, deliveredAt, why in
+      self?.host?.ringEnded(app: key.app, identifier: key.identifier, deliveredAt: deliveredAt, why: why)
+    }
+    ringer.failed = { [weak self] failure in self?.report(failure) }
     let names = configuration.presenters.map(\.rawValue)
     logger.info("presenters", metadata: ["presenters": "\(names.isEmpty ? "log only" : names.joined(separator: ","))"])
   }
 
   func present(_ delivered: DeliveredNotification, app: String) {
-    log.present(delivered, app: app)
+    present(delivered, app: app, resumed: false)
+  }
+
+  /// `resumed`: a ring a restart cut short, shown again on the desktop and ringing for the time
+  /// left; the command presenter, which already ran for it, is not run again.
+  private func present(_ delivered: DeliveredNotification, app: String, resumed: Bool) {
+    if !resumed { log.present(delivered, app: app) }
     guard let host else { return }
     let decision = PresentationDecision.decide(delivered, allowed: host.deliveryPermissions(of: app))
     let identifier = delivered.request.identifier
+    // A ring repeats the sound; with no sound to play (passive, no permission, quiet) it does not ring.
+    let rings = !decision.sound.isSilent && RingRule.isRinging(delivered, now: clock.now())
+    if rings { ringer.start(delivered, app: app) }
+    let play = { [weak self] (sound: SoundChoice) in
+      guard let self else { return }
+      if rings { ringer.play(sound, for: delivered, app: app) } else { self.play(sound, app: app, identifier: identifier) }
+    }
     if delivered.quiet {
       logger.debug("not shown and not heard: delivered under do not disturb", metadata: ["app": "\(app)", "id": "\(identifier)"])
     } else if !decision.show {
       logger.debug("not shown: alerts are off in the app's settings", metadata: ["app": "\(app)", "id": "\(identifier)"])
     }
     guard decision.show, command != nil || freedesktop != nil else {
-      return play(decision.sound, app: app, identifier: identifier)
+      return play(decision.sound)
     }
     // Off the loop: the app's registered name and desktop entry (a row), and the image (a file).
     let database = self.database, thumbnails = self.thumbnails, wantsImage = freedesktop != nil
@@ -67,15 +90,16 @@ final class PresenterSet: Presenter {
     }, then: { [weak self] (layout, thumbnail) in
       guard let self else { return }
       let who = DesktopNotificationPlan.App(id: app, displayName: layout?.displayName, desktopEntry: layout?.desktopEntry)
-      command?.present(delivered, app: who, sound: decision.sound) { [weak self] failure in self?.report(failure) }
-      guard let freedesktop else { return play(decision.sound, app: app, identifier: identifier) }
-      freedesktop.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: thumbnail, sound: decision.sound) { result in
+      if !resumed { command?.present(delivered, app: who, sound: decision.sound) { [weak self] failure in self?.report(failure) } }
+      guard let freedesktop else { return play(decision.sound) }
+      freedesktop.present(FreedesktopPresenter.Job(delivered: delivered, app: who, thumbnail: thumbnail, sound: decision.sound,
+                                                   rings: rings) { result in
         switch result {
-        case .success(let chimePlays): self.play(chimePlays, app: app, identifier: identifier)
+        case .success(let chimePlays): play(chimePlays)
         case .failure(let failure):
           self.report(failure)
           // Not shown, still heard.
-          self.play(decision.sound, app: app, identifier: identifier)
+          play(decision.sound)
         }
       })
     })
@@ -103,10 +127,38 @@ final class PresenterSet: Presenter {
   }
 
   func withdraw(app: String, identifiers: [String]) {
+    for identifier in identifiers { ringer.end(app: app, identifier: identifier, .removed) }
     freedesktop?.withdraw(app: app, identifiers: identifiers)
   }
 
+  func answered(app: String, identifier: String) {
+    ringer.end(app: app, identifier: identifier, .answered)
+  }
+
+  func clockChanged() {
+    ringer.check()
+  }
+
+  /// Rings a restart cut short (no end recorded, time not up) ring again for the time left, and
+  /// are shown again on the desktop so they can be answered there.
+  func start() {
+    let database = self.database, since = clock.now().adding(millis: -Int64(RingRule.maximumSeconds) * 1000)
+    loop.runBlocking({ Result { () throws(ChimeError) in try database.ringCandidates(since: since) } }, then: { [weak self] found in
+      guard let self else { return }
+      switch found {
+      case .success(let rings):
+        for (app, delivered) in rings where RingRule.isRinging(delivered, now: clock.now()) {
+          logger.info("ring resumed after a restart", metadata: ["app": "\(app)", "id": "\(delivered.request.identifier)"])
+          present(delivered, app: app, resumed: true)
+        }
+      case .failure(let error):
+        logger.warning("rings not resumed", metadata: ["error": "\(error)"])
+      }
+    })
+  }
+
   func stop() {
+    ringer.stop()
     freedesktop?.stop()
     command?.stop()
     sounds?.stop()

@@ -20,6 +20,12 @@ final class SoundPlayer {
     var app: String
     var identifier: String
     var failed: (PresentationFailure) -> Void
+    /// For a ring's play (`playOnce`): stops it early, and hears when it is over (true: it
+    /// played, or was stopped; false: it could not be played).
+    var stop: SoundStop?
+    var ended: ((Bool) -> Void)?
+
+    func finish(_ played: Bool) { ended?(played) }
 
     func failure(_ reason: String) -> PresentationFailure {
       PresentationFailure(presenter: "sound", app: app, identifier: identifier, reason: reason)
@@ -81,13 +87,21 @@ final class SoundPlayer {
     play(Request(sound: sound, app: app, identifier: identifier, failed: failed))
   }
 
+  /// Plays `sound` once, as `play` does, and calls `ended` on the loop when that play is over
+  /// (false: it could not be played; `failed` heard why). `stop` ends it early: a player is
+  /// signalled by its pid, a libcanberra sound cancelled. What an alarm's ring repeats.
+  func playOnce(_ sound: SoundChoice, app: String, identifier: String, stop: SoundStop,
+                failed: @escaping (PresentationFailure) -> Void, ended: @escaping (Bool) -> Void) {
+    play(Request(sound: sound, app: app, identifier: identifier, failed: failed, stop: stop, ended: ended))
+  }
+
   private func play(_ request: Request) {
-    guard !request.sound.isSilent else { return }
+    guard !request.sound.isSilent else { return request.finish(false) }
     guard ready else {
       waiting.append(request)
       return
     }
-    guard !isSilent else { return }
+    guard !isSilent else { return request.finish(false) }
     let path: String
     switch request.sound {
     case .file(let p, _): path = p
@@ -113,6 +127,7 @@ final class SoundPlayer {
     switch SoundRoute.decide(request.sound, file: file, canberra: canberra != nil, players: players) {
     case .fail(let reason):
       request.failed(request.failure(reason))
+      request.finish(false)
     case .play(let ways):
       play(request, file: file, ways: ways[...])
     }
@@ -141,15 +156,20 @@ final class SoundPlayer {
     case .themeDefault(let v): (file, event, volume) = (nil, SoundChoice.defaultEventID, v)
     case .silent: return
     }
-    loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: { [self] played in
+    let stop = request.stop, timeout = Self.playerTimeoutMillis
+    loop.runBlocking({
+      guard let stop else { return context.play(file: file, eventID: event, volume: volume) }
+      return context.playToEnd(file: file, eventID: event, volume: volume, stop: stop, timeoutMillis: timeout)
+    }, then: { [self] played in
       if !played.alsaSaid.isEmpty {
         // ALSA's own words, one line under libcanberra's name.
         logger.log(level: played.error == nil ? .info : .warning, "libcanberra: \(played.alsaSaid)",
                    metadata: ["player": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
       }
       guard let error = played.error else {
-        logger.debug("sound started", metadata: ["backend": "libcanberra", "app": "\(request.app)", "id": "\(request.identifier)"])
-        return
+        logger.debug(stop == nil ? "sound started" : "sound played", metadata: ["backend": "libcanberra", "app": "\(request.app)",
+                                                                                "id": "\(request.identifier)"])
+        return request.finish(true)
       }
       if error.isAboutTheSound, file != nil {
         // A file libcanberra cannot decode: the next way plays this one; libcanberra stays for
@@ -157,6 +177,7 @@ final class SoundPlayer {
         logger.info("libcanberra cannot play this file", metadata: ["error": "\(error)", "file": "\(file ?? "")"])
         if next.isEmpty {
           request.failed(request.failure("\(error) (\(file ?? "")); no player here plays it"))
+          request.finish(false)
         } else {
           play(request, file: kind, ways: next)
         }
@@ -168,6 +189,7 @@ final class SoundPlayer {
         logger.warning("libcanberra cannot play and no player is on PATH (set --sound-player); deliveries are silent",
                        metadata: ["error": "\(error)"])
         request.failed(request.failure("\(error)"))
+        request.finish(false)
       } else {
         logger.warning("libcanberra cannot play; sounds play through a player from now on",
                        metadata: ["error": "\(error)", "players": "\(players.map { $0.joined(separator: " ") }.joined(separator: ", "))"])
@@ -177,7 +199,7 @@ final class SoundPlayer {
   }
 
   private func playCommand(_ command: [String], _ request: Request) {
-    guard let arguments = SoundPlayerKind.arguments(command, sound: request.sound) else { return }
+    guard let arguments = SoundPlayerKind.arguments(command, sound: request.sound) else { return request.finish(false) }
     var environment: [String: String] = [:]
     switch request.sound {
     case .file(_, let volume?), .themeDefault(let volume?): environment["CHIME_SOUND_VOLUME"] = "\(volume)"
@@ -187,9 +209,16 @@ final class SoundPlayer {
     let extra = environment
     let name = command[0].split(separator: "/").last.map(String.init) ?? command[0]
     let kind = SoundPlayerKind(command: command)
+    let slot = request.stop?.process
     lane.run({
-      Subprocess.capture(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis, maxOutputBytes: Self.playerOutputBytes)
+      Subprocess.capture(argv, environment: extra, timeoutMillis: Self.playerTimeoutMillis, maxOutputBytes: Self.playerOutputBytes,
+                         slot: slot)
     }, then: { [logger] captured in
+      if slot?.isStopped == true {
+        // Stopped on purpose (its ring ended): no failure, whatever the signal made it say.
+        logger.debug("sound stopped", metadata: ["backend": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])
+        return request.finish(true)
+      }
       let said = Self.oneLine(captured.stderr + captured.stdout)
       let failed = !captured.outcome.succeeded || (kind.stderrMeansFailure && !Self.oneLine(captured.stderr).isEmpty)
       if !said.isEmpty {
@@ -201,11 +230,14 @@ final class SoundPlayer {
         let last = captured.lastErrorLine
         let why = last.isEmpty ? "\(captured.outcome)" : "\(last) (\(captured.outcome))"
         request.failed(request.failure("\(name): \(why)"))
+        request.finish(false)
       } else {
         logger.debug("sound played", metadata: ["backend": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])
+        request.finish(true)
       }
     }, refuse: { [logger] in
       logger.info("sound not played: chimed is stopping", metadata: ["app": "\(request.app)", "id": "\(request.identifier)"])
+      request.finish(false)
     })
   }
 

@@ -28,6 +28,19 @@ extension NotificationService: PresentationHost {
     context.hub.publish([Event(at: context.clock.now(), kind: kind, identifiers: [identifier], note: note)], app: app)
   }
 
+  /// Every ring's end comes here once (`Ringer.end`); `.timedOut` is the one that means the
+  /// alarm went unanswered, so what follows an unanswered alarm is decided here.
+  func ringEnded(app: String, identifier: String, deliveredAt: Instant, why: RingEnd) {
+    let mutation = EndRing(app: app, identifier: identifier, deliveredAt: deliveredAt, why: why, at: context.clock.now())
+    context.writer.submit(mutation) { [context] result in
+      switch result {
+      case .success(let outcome): context.published(outcome.events, files: [], app: app)
+      case .failure(let error):
+        context.logger.warning("ring end not recorded", metadata: ["app": "\(app)", "id": "\(identifier)", "error": "\(error)"])
+      }
+    }
+  }
+
   func respondFromDesktop(app: String, response: NotificationResponse) {
     responses.respond(app: app, response: response) { [logger = context.logger] result in
       if case .failure(let error) = result {

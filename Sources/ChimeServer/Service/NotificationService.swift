@@ -62,6 +62,7 @@ final class NotificationService {
     })
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
+    context.presenter.start()
   }
 
   /// Runs `done` once every accepted change is committed and every add that touched files has
@@ -95,6 +96,7 @@ final class NotificationService {
     context.scheduler.clockChanged()
     context.extensions.expire()
     doNotDisturb.clockChanged()
+    context.presenter.clockChanged()
   }
 
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.

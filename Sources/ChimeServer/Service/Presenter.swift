@@ -9,6 +9,12 @@ protocol Presenter: AnyObject {
   /// The app's delivered notifications `identifiers` left the delivered list (removed, or
   /// answered): whatever shows them goes.
   func withdraw(app: String, identifiers: [String])
+  /// A response to the app's delivered notification `identifier` was recorded (its ring ends).
+  func answered(app: String, identifier: String)
+  /// chimed started serving: rings cut short by a restart resume.
+  func start()
+  /// The wall clock moved (or a test moved its clock): rings whose time is up end.
+  func clockChanged()
   /// chimed is stopping: close connections and handles; nothing is presented afterwards.
   func stop()
   /// Do Not Disturb ended with notifications delivered quietly meanwhile: one popup says how
@@ -18,6 +24,9 @@ protocol Presenter: AnyObject {
 
 extension Presenter {
   func withdraw(app: String, identifiers: [String]) {}
+  func answered(app: String, identifier: String) {}
+  func start() {}
+  func clockChanged() {}
   func stop() {}
 }
 

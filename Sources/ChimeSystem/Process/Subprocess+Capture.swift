@@ -23,9 +23,10 @@ extension Subprocess {
   /// /dev/null, stdout and stderr captured
   /// (the last `maxOutputBytes` of each kept; the rest is read and dropped, so the child never
   /// blocks on a full pipe); waits at most `timeoutMillis`, then kills its process group and
-  /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop.
+  /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop. `slot`, when
+  /// given, lets another thread stop the child (`ProcessSlot.stop`).
   public static func capture(_ argv: [String], environment extra: [String: String] = [:], timeoutMillis: Int,
-                             maxOutputBytes: Int = 4096) -> Captured {
+                             maxOutputBytes: Int = 4096, slot: ProcessSlot? = nil) -> Captured {
     var result = Captured(outcome: .failedToStart(Errno(ENOENT)), pid: 0, stdout: [], stderr: [], truncated: false)
     guard !argv.isEmpty else { return result }
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
@@ -59,6 +60,7 @@ extension Subprocess {
       return result
     }
     result.pid = pid
+    slot?.started(pid)
     var open = [out[0], err[0]]
     let deadline = monotonicMillis() + Int64(timeoutMillis)
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -81,7 +83,7 @@ extension Subprocess {
           open.removeAll { $0 == entry.fd }
         }
       }
-      let reaped = waitpid(pid, &status, WNOHANG)
+      let reaped = slot.map { $0.reaping(pid) { waitpid(pid, &status, WNOHANG) } } ?? waitpid(pid, &status, WNOHANG)
       if reaped == pid {
         // What it wrote just before exiting is still in the pipes.
         for fd in open {
@@ -103,7 +105,7 @@ extension Subprocess {
       if monotonicMillis() >= deadline {
         kill(-pid, SIGKILL)
         kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
+        _ = slot.map { $0.reaping(pid) { waitpid(pid, &status, 0) } } ?? waitpid(pid, &status, 0)
         result.outcome = .timedOut(millis: timeoutMillis)
         return result
       }

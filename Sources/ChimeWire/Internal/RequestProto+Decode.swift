@@ -61,6 +61,9 @@ extension RequestProto {
       loc.locArgs = try ProtoMessage.texts(l.loc_args, count: l.n_loc_args, "\(at).loc_args")
       c.alertLocalization = loc
     }
+    if let ring = m.ring?.pointee {
+      c.ring = Ring(seconds: ring.seconds)
+    }
     return c
   }
 
@@ -221,7 +224,16 @@ extension RequestProto {
     )
     .with(push: try m.push.map { (p) throws(ChimeError) in try push(p.pointee, "\(path()).push") },
           fireLatenessMicros: m.fire_lateness_us > 0 ? m.fire_lateness_us : nil, quiet: m.delivered_quietly != 0,
-          snoozeCount: Int(m.snooze_count))
+          snoozeCount: Int(m.snooze_count),
+          ringEnded: try ringEnd(m.ring_ended, "\(path()).ring_ended"))
+  }
+
+  /// Empty reads as nil (ringing, or no ring).
+  static func ringEnd(_ p: UnsafePointer<CChar>?, _ path: @autoclosure Path) throws(ChimeError) -> RingEnd? {
+    let text = try ProtoMessage.text(p, path())
+    guard !text.isEmpty else { return nil }
+    guard let end = RingEnd(rawValue: text) else { throw WireErrors.unknownValue(text, field: path()) }
+    return end
   }
 
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
@@ -308,9 +320,11 @@ extension RequestProto {
 }
 
 extension DeliveredNotification {
-  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?, quiet: Bool, snoozeCount: Int) -> DeliveredNotification {
+  fileprivate func with(push: PushDelivery?, fireLatenessMicros: Int64?, quiet: Bool, snoozeCount: Int,
+                        ringEnded: RingEnd?) -> DeliveredNotification {
     var copy = self
     copy.snoozeCount = snoozeCount
+    copy.ringEnded = ringEnded
     copy.push = push
     copy.fireLatenessMicros = fireLatenessMicros
     copy.quiet = quiet

@@ -55,6 +55,11 @@ enum RequestProto {
       arena.assign(&loc.pointee.loc_args, count: &loc.pointee.n_loc_args, l.locArgs)
       m.pointee.alert_localization = loc
     }
+    if let ring = c.ring {
+      let r = arena.message(chime__v1__ring__init)
+      r.pointee.seconds = ring.seconds
+      m.pointee.ring = r
+    }
     return m
   }
 
@@ -230,6 +235,7 @@ enum RequestProto {
     m.pointee.fire_lateness_us = d.fireLatenessMicros ?? 0
     m.pointee.delivered_quietly = d.quiet ? 1 : 0
     m.pointee.snooze_count = UInt32(clamping: d.snoozeCount)
+    arena.assign(&m.pointee.ring_ended, d.ringEnded?.rawValue ?? "")
     if let sound = d.sound {
       m.pointee.sound = build(sound, in: arena)
     }

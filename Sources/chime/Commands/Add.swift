@@ -18,6 +18,7 @@ struct Add: AsyncParsableCommand {
           --level time-sensitive
         chime add standup --title "Standup" \\
           --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats
+        chime add wake --title "Wake up" --at 2026-11-24T07:00 --ring 5m
       """
   )
 
@@ -33,6 +34,8 @@ struct Add: AsyncParsableCommand {
   @Option(help: "default, none, or a sound file name.") var sound: String?
   @Flag(help: "Critical alert sound (with --sound NAME for a custom one).") var critical = false
   @Option(help: "Critical alert volume, 0–1.") var volume: Double?
+  @Option(help: "Ring like an alarm: the sound repeats once delivered until answered, dismissed or removed, for at most this long (5s to 30m; the default sound unless --sound names one).")
+  var ring: String?
   @Option(name: .customLong("user-info"), help: "User info: a JSON object.") var userInfo = ""
   @Option(help: "Category identifier.") var category = ""
   @Option(help: "Thread identifier.") var thread = ""
@@ -94,6 +97,12 @@ struct Add: AsyncParsableCommand {
     case (let name?, false): content.sound = .named(name)
     }
     if volume != nil && !critical { throw ValidationError("--volume needs --critical") }
+    if let ring {
+      guard let seconds = DurationText.parse(ring), seconds >= 0, seconds < Double(UInt32.max) else {
+        throw ValidationError("--ring: \"\(ring)\" is not a duration (try 30s, 5m)")
+      }
+      content.ring = Ring(seconds: UInt32(seconds.rounded()))
+    }
 
     var trigger: Trigger?
     if calendar != nil && (after != nil || at != nil) { throw ValidationError("give --calendar, --in or --at, not several") }

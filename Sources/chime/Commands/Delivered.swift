@@ -69,6 +69,9 @@ struct Delivered: AsyncParsableCommand {
         var notes: [String] = []
         if n.missed { notes.append("missed (due \(TimeText.local(n.due)))") }
         if n.snoozeCount > 0 { notes.append(n.snoozeCount == 1 ? "snoozed once" : "snoozed \(n.snoozeCount) times") }
+        if n.request.content.ring != nil {
+          notes.append(RingRule.isRinging(n, now: now) ? "ringing" : "rang" + (n.ringEnded.map { ": \($0.rawValue)" } ?? ""))
+        }
         let note = notes.joined(separator: "; ")
         let category = n.request.content.categoryIdentifier
         let actions = n.category.map { c in c.actions.isEmpty ? "" : " (" + c.actions.map(\.identifier).joined(separator: ", ") + ")" } ?? ""

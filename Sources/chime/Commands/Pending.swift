@@ -37,7 +37,8 @@ struct Pending: AsyncParsableCommand {
         table.add([
           pending.request.identifier,
           ContentText.title(pending.request.content),
-          pending.snoozeCount > 0 ? "snoozed (\(pending.snoozeCount))" : TimeText.trigger(pending.request.trigger, added: pending.added),
+          (pending.snoozeCount > 0 ? "snoozed (\(pending.snoozeCount))" : TimeText.trigger(pending.request.trigger, added: pending.added))
+            + (pending.request.content.ring.map { ", rings \(DurationText.exact(Double($0.seconds)))" } ?? ""),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }

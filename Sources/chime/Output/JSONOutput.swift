@@ -39,6 +39,7 @@ enum JSONOutput {
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
     if let localization = c.alertLocalization, !localization.isEmpty { content["alert_localization"] = ContentText.json(localization) }
+    if let ring = c.ring { content["ring"] = ["seconds": ring.seconds, "for": DurationText.exact(Double(ring.seconds))] }
     return ["id": r.identifier, "content": content, "trigger": trigger(r.trigger), "missed": missed(r.missedFire)]
   }
 
@@ -118,6 +119,10 @@ enum JSONOutput {
     object["missed"] = d.missed
     object["quiet"] = d.quiet
     object["snooze_count"] = d.snoozeCount
+    if d.request.content.ring != nil {
+      object["ringing"] = RingRule.isRinging(d, now: Instant(Date()))
+      if let end = d.ringEnded { object["ring_ended"] = end.rawValue }
+    }
     if let sound = d.sound { object["sound_resolution"] = soundResolution(sound) }
     if let category = d.category { object["category_snapshot"] = CategoryJSON.object(category) }
     if let attributes = d.extensionAttributes { object["extension_attributes"] = extensionAttributes(attributes) }

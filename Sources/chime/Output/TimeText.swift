@@ -119,6 +119,7 @@ enum TimeText {
       if !title.isEmpty { line += "  \"\(title)\"" }
       let late = Double(d.delivered.millis(since: d.due)) / 1000
       line += d.missed ? "  (missed; was due \(local(d.due)))" : late >= 1 ? "  (\(DurationText.format(late)) late)" : ""
+      if event.kind == .delivered, let ring = d.request.content.ring { line += "  rings \(DurationText.exact(Double(ring.seconds)))" }
     } else if let p = event.pending {
       line += event.kind == .snoozed ? "  until \(local(p.nextFire))" : "  next \(local(p.nextFire))"
     } else if let r = event.response {

@@ -106,3 +106,30 @@ import Testing
     #expect(noSound.chimePlays == file)
   }
 }
+
+/// A ringing alarm on the desktop: critical, resident where the server keeps notifications,
+/// never expiring, its sound played by Chime (which repeats it), not by the server.
+@Suite struct DesktopNotificationPlanRingTests {
+  @Test(arguments: [Set(["body", "actions", "sound", "persistence"]), Set(["body", "actions"])])
+  func aRingingPlanIsCriticalResidentWhereSupportedAndChimePlaysItsSound(_ capabilities: Set<String>) {
+    var content = NotificationContent(title: "Wake up")
+    content.interruptionLevel = .active
+    content.ring = Ring(seconds: 60)
+    let delivered = DesktopNotificationPlanTests.delivered(content)
+    let sound = SoundChoice.file(path: "/tmp/bell.wav", volume: nil)
+    let plan = DesktopNotificationPlan.make(delivered, app: .init(id: "a"), capabilities: capabilities, thumbnailPath: nil, sound: sound,
+                                            rings: true)
+    #expect(plan.hint("urgency") == .byte(2))
+    #expect(plan.hint("resident") == (capabilities.contains("persistence") ? .boolean(true) : nil))
+    #expect(plan.hint("suppress-sound") == .boolean(true))
+    #expect(plan.hint("sound-file") == nil)
+    #expect(plan.hints.filter { $0.key == "urgency" }.count == 1)
+    #expect(plan.expireTimeout == 0)
+    #expect(plan.chimePlays == sound)
+    // Not ringing: as before (the server plays the sound it can play, once).
+    let once = DesktopNotificationPlan.make(delivered, app: .init(id: "a"), capabilities: capabilities, thumbnailPath: nil, sound: sound)
+    #expect(once.hint("urgency") == .byte(1))
+    #expect(once.hint("resident") == nil)
+    #expect(once.expireTimeout == -1)
+  }
+}

@@ -25,6 +25,9 @@ import Testing
 
     let badge = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .badgeChanged, badgeCount: 4)))
     #expect(badge.0 == "BadgeChanged" && badge.1 == [.int32(4)])
+
+    let rang = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .ringEnded, identifiers: ["wake"], note: "dismissed")))
+    #expect(rang.0 == "RingEnded" && rang.1 == [.string("wake"), .string("dismissed")])
   }
 
   /// The stream's own markers and the kinds the interface has no signal for send nothing.

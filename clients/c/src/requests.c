@@ -116,6 +116,22 @@ int chime_request_set_interruption_level(chime_request *request, int level) {
   return CHIME_OK;
 }
 
+int chime_request_set_ring(chime_request *request, uint32_t seconds) {
+  if (request == NULL) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  Chime__V1__NotificationContent *content = request->message->content;
+  if (content->ring == NULL) {
+    content->ring = malloc(sizeof *content->ring);
+    if (content->ring == NULL) {
+      return note(request, CHIME_RESOURCE_EXHAUSTED);
+    }
+    chime__v1__ring__init(content->ring);
+  }
+  content->ring->seconds = seconds;
+  return CHIME_OK;
+}
+
 /* The content's sound, made when it has none; NULL when out of memory. */
 static Chime__V1__Sound *sound_of(chime_request *request) {
   Chime__V1__NotificationContent *content = request->message->content;

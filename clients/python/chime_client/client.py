@@ -230,7 +230,8 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
                          thread: str = "",
                          interruption_level: Union[None, str, int] = None,
                          relevance_score: Optional[float] = None,
-                         attachments: Iterable[Union[str, os.PathLike, request_pb2.Attachment]] = ()
+                         attachments: Iterable[Union[str, os.PathLike, request_pb2.Attachment]] = (),
+                         ring_seconds: Optional[int] = None
                          ) -> request_pb2.NotificationRequest:
     """Builds a chime.v1.NotificationRequest.
 
@@ -245,6 +246,9 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     "none", a sound file name, or a chime.v1.Sound. ``user_info`` is encoded as JSON.
     ``attachments`` are file paths (moved into chimed's store when the request is accepted;
     copied when inside the app's bundle) or chime.v1.Attachment messages with options.
+    ``ring_seconds`` (5...1800) makes it an alarm: once delivered its sound repeats until it is
+    answered, dismissed or removed, or that many seconds pass (without a sound, the default
+    sound rings).
     """
     if sum(x is not None for x in (in_seconds, calendar, rrule)) > 1:
         raise ValueError("give one of in_seconds, calendar and rrule")
@@ -270,6 +274,8 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     if relevance_score is not None:
         content.relevance_score = relevance_score
     content.attachments.extend(_attachment(item) for item in attachments)
+    if ring_seconds is not None:
+        content.ring.seconds = ring_seconds
 
     request = request_pb2.NotificationRequest(identifier=identifier, content=content)
     if in_seconds is not None:

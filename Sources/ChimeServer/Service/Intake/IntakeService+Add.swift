@@ -4,7 +4,8 @@ import ChimeStore
 /// `Add`: a request checked, its first fire planned, its files prepared, then committed as a
 /// pending request (or delivered at once without a trigger).
 extension IntakeService {
-  func add(app: String, request: NotificationRequest, reply: @escaping Reply<AddResult>) {
+  func add(app: String, request given: NotificationRequest, reply: @escaping Reply<AddResult>) {
+    let request = RingRule.withSound(given)
     do {
       try RequestValidator.validate(request)
     } catch {

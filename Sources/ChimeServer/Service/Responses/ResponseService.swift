@@ -58,6 +58,8 @@ final class ResponseService {
         let plan = ResponsePlan.decide(response, extension: answer)
         context.writer.submit(RecordResponse(app: app, response: response, checked: delivered, plan: plan)) { [self] result in
           reply(result.map { outcome in
+            // Before the removal's withdraw: the ring ends as answered, not removed.
+            context.presenter.answered(app: app, identifier: identifier)
             context.published(outcome.events, files: outcome.discardedFiles, app: app)
             if let key = outcome.snoozedKey { context.scheduler.scheduled(key) }
             extensions.hub.responded(response, category: category, app: app, except: asked)

@@ -152,6 +152,10 @@ enum chime_sound_kind {
 /* Without a sound the notification is silent. `name` may be NULL for the unnamed kinds. */
 int chime_request_set_sound(chime_request *request, int kind, const char *name);
 int chime_request_set_sound_volume(chime_request *request, double volume); /* critical: 0...1 */
+/* An alarm: once delivered, the sound repeats until the notification is answered, dismissed or
+ * removed, for at most `seconds` (5...1800; INVALID_RING otherwise, or when the sound is
+ * CHIME_SOUND_NONE). Without a sound the default sound rings. */
+int chime_request_set_ring(chime_request *request, uint32_t seconds);
 
 /* Attaches the file at `path` (absolute; moved into the daemon's store when accepted, copied
  * when inside the app's bundle). `identifier` NULL: the daemon picks; `type_hint` a UTI or
@@ -397,6 +401,7 @@ enum chime_event_kind {
   CHIME_EVENT_PRESENTATION_FAILED = 11,
   CHIME_EVENT_PENDING_FINISHED = 12, /* a repeating request's last fire: it left the pending list */
   CHIME_EVENT_SNOOZED = 13,          /* a delivered notification was snoozed: the event's notification is its entry */
+  CHIME_EVENT_RING_ENDED = 14,       /* a ring stopped; the note says why: answered, dismissed, removed, timed-out */
 };
 int chime_event_kind(const chime_event *event);
 uint64_t chime_event_cursor(const chime_event *event); /* resume after it with chime_subscribe */

@@ -191,7 +191,7 @@ class DateComponents(_message.Message):
     def __init__(self, year: _Optional[int] = ..., month: _Optional[int] = ..., day: _Optional[int] = ..., hour: _Optional[int] = ..., minute: _Optional[int] = ..., second: _Optional[int] = ..., weekday: _Optional[int] = ..., weekday_ordinal: _Optional[int] = ..., week_of_month: _Optional[int] = ..., week_of_year: _Optional[int] = ..., year_for_week_of_year: _Optional[int] = ..., time_zone: _Optional[str] = ..., weekdays: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeliveredNotification(_message.Message):
-    __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "snooze_count", "sound"]
+    __slots__ = ["category", "delivered_quietly", "delivered_unix_ms", "due_unix_ms", "extension_attributes", "fire_lateness_us", "media_playback", "missed", "push", "request", "ring_ended", "snooze_count", "sound"]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_QUIETLY_FIELD_NUMBER: _ClassVar[int]
     DELIVERED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
@@ -202,6 +202,7 @@ class DeliveredNotification(_message.Message):
     MISSED_FIELD_NUMBER: _ClassVar[int]
     PUSH_FIELD_NUMBER: _ClassVar[int]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
+    RING_ENDED_FIELD_NUMBER: _ClassVar[int]
     SNOOZE_COUNT_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     category: Category
@@ -214,9 +215,10 @@ class DeliveredNotification(_message.Message):
     missed: bool
     push: PushDelivery
     request: NotificationRequest
+    ring_ended: str
     snooze_count: int
     sound: SoundResolution
-    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ..., delivered_quietly: bool = ..., snooze_count: _Optional[int] = ...) -> None: ...
+    def __init__(self, request: _Optional[_Union[NotificationRequest, _Mapping]] = ..., delivered_unix_ms: _Optional[int] = ..., due_unix_ms: _Optional[int] = ..., missed: bool = ..., sound: _Optional[_Union[SoundResolution, _Mapping]] = ..., category: _Optional[_Union[Category, _Mapping]] = ..., extension_attributes: _Optional[_Union[ExtensionAttributes, _Mapping]] = ..., media_playback: _Optional[_Union[MediaPlayback, str]] = ..., push: _Optional[_Union[PushDelivery, _Mapping]] = ..., fire_lateness_us: _Optional[int] = ..., delivered_quietly: bool = ..., snooze_count: _Optional[int] = ..., ring_ended: _Optional[str] = ...) -> None: ...
 
 class ExtensionAttributes(_message.Message):
     __slots__ = ["default_content_hidden", "initial_content_size_ratio", "media_button", "overrides_default_title", "user_interaction_enabled"]
@@ -263,7 +265,7 @@ class MissedFirePolicy(_message.Message):
     def __init__(self, action: _Optional[_Union[MissedFireAction, str]] = ..., max_lateness_seconds: _Optional[float] = ...) -> None: ...
 
 class NotificationContent(_message.Message):
-    __slots__ = ["alert_localization", "attachments", "badge", "body", "category_identifier", "interruption_level", "launch_image_name", "relevance_score", "sound", "subtitle", "summary_argument", "target_content_identifier", "thread_identifier", "title", "user_info_json"]
+    __slots__ = ["alert_localization", "attachments", "badge", "body", "category_identifier", "interruption_level", "launch_image_name", "relevance_score", "ring", "sound", "subtitle", "summary_argument", "target_content_identifier", "thread_identifier", "title", "user_info_json"]
     ALERT_LOCALIZATION_FIELD_NUMBER: _ClassVar[int]
     ATTACHMENTS_FIELD_NUMBER: _ClassVar[int]
     BADGE_FIELD_NUMBER: _ClassVar[int]
@@ -272,6 +274,7 @@ class NotificationContent(_message.Message):
     INTERRUPTION_LEVEL_FIELD_NUMBER: _ClassVar[int]
     LAUNCH_IMAGE_NAME_FIELD_NUMBER: _ClassVar[int]
     RELEVANCE_SCORE_FIELD_NUMBER: _ClassVar[int]
+    RING_FIELD_NUMBER: _ClassVar[int]
     SOUND_FIELD_NUMBER: _ClassVar[int]
     SUBTITLE_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_ARGUMENT_FIELD_NUMBER: _ClassVar[int]
@@ -287,6 +290,7 @@ class NotificationContent(_message.Message):
     interruption_level: InterruptionLevel
     launch_image_name: str
     relevance_score: float
+    ring: Ring
     sound: Sound
     subtitle: str
     summary_argument: str
@@ -294,7 +298,7 @@ class NotificationContent(_message.Message):
     thread_identifier: str
     title: str
     user_info_json: str
-    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., body: _Optional[str] = ..., badge: _Optional[int] = ..., sound: _Optional[_Union[Sound, _Mapping]] = ..., user_info_json: _Optional[str] = ..., attachments: _Optional[_Iterable[_Union[Attachment, _Mapping]]] = ..., category_identifier: _Optional[str] = ..., thread_identifier: _Optional[str] = ..., target_content_identifier: _Optional[str] = ..., interruption_level: _Optional[_Union[InterruptionLevel, str]] = ..., relevance_score: _Optional[float] = ..., summary_argument: _Optional[str] = ..., launch_image_name: _Optional[str] = ..., alert_localization: _Optional[_Union[AlertLocalization, _Mapping]] = ...) -> None: ...
+    def __init__(self, title: _Optional[str] = ..., subtitle: _Optional[str] = ..., body: _Optional[str] = ..., badge: _Optional[int] = ..., sound: _Optional[_Union[Sound, _Mapping]] = ..., user_info_json: _Optional[str] = ..., attachments: _Optional[_Iterable[_Union[Attachment, _Mapping]]] = ..., category_identifier: _Optional[str] = ..., thread_identifier: _Optional[str] = ..., target_content_identifier: _Optional[str] = ..., interruption_level: _Optional[_Union[InterruptionLevel, str]] = ..., relevance_score: _Optional[float] = ..., summary_argument: _Optional[str] = ..., launch_image_name: _Optional[str] = ..., alert_localization: _Optional[_Union[AlertLocalization, _Mapping]] = ..., ring: _Optional[_Union[Ring, _Mapping]] = ...) -> None: ...
 
 class NotificationRequest(_message.Message):
     __slots__ = ["content", "identifier", "missed_fire", "trigger"]
@@ -375,6 +379,12 @@ class RepeatEnd(_message.Message):
     count: int
     until_unix_ms: int
     def __init__(self, until_unix_ms: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
+class Ring(_message.Message):
+    __slots__ = ["seconds"]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    seconds: int
+    def __init__(self, seconds: _Optional[int] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]

@@ -5184,7 +5184,7 @@ const ProtobufCMessageDescriptor chime__v1__snooze_response__descriptor =
   (ProtobufCMessageInit) chime__v1__snooze_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[14] =
+static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[15] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
   { "EVENT_KIND_DELIVERED", "CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED", 1 },
@@ -5200,11 +5200,12 @@ static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[14]
   { "EVENT_KIND_PRESENTATION_FAILED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED", 11 },
   { "EVENT_KIND_PENDING_FINISHED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED", 12 },
   { "EVENT_KIND_SNOOZED", "CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED", 13 },
+  { "EVENT_KIND_RING_ENDED", "CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED", 14 },
 };
 static const ProtobufCIntRange chime__v1__event_kind__value_ranges[] = {
-{0, 0},{0, 14}
+{0, 0},{0, 15}
 };
-static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[14] =
+static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[15] =
 {
   { "EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_DELIVERED", 1 },
@@ -5217,6 +5218,7 @@ static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[
   { "EVENT_KIND_PENDING_REPLACED", 3 },
   { "EVENT_KIND_PRESENTATION_FAILED", 11 },
   { "EVENT_KIND_RESPONSE", 7 },
+  { "EVENT_KIND_RING_ENDED", 14 },
   { "EVENT_KIND_SNOOZED", 13 },
   { "EVENT_KIND_SUBSCRIBED", 9 },
   { "EVENT_KIND_UNSPECIFIED", 0 },
@@ -5228,9 +5230,9 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   "EventKind",
   "Chime__V1__EventKind",
   "chime.v1",
-  14,
+  15,
   chime__v1__event_kind__enum_values_by_number,
-  14,
+  15,
   chime__v1__event_kind__enum_values_by_name,
   1,
   chime__v1__event_kind__value_ranges,

@@ -105,7 +105,12 @@ typedef enum _Chime__V1__EventKind {
    * A delivered notification was snoozed (left the delivered list); Event.pending is its
    * snoozed entry, whose next_fire_unix_ms is when it comes back.
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED = 13
+  CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED = 13,
+  /*
+   * A delivered notification's ring (content.ring) stopped; Event.note says why: "answered",
+   * "dismissed", "removed", "timed-out".
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED = 14
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*

@@ -323,6 +323,51 @@ void   chime__v1__notification_content__free_unpacked
   assert(message->base.descriptor == &chime__v1__notification_content__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__ring__init
+                     (Chime__V1__Ring         *message)
+{
+  static const Chime__V1__Ring init_value = CHIME__V1__RING__INIT;
+  *message = init_value;
+}
+size_t chime__v1__ring__get_packed_size
+                     (const Chime__V1__Ring *message)
+{
+  assert(message->base.descriptor == &chime__v1__ring__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__ring__pack
+                     (const Chime__V1__Ring *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__ring__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__ring__pack_to_buffer
+                     (const Chime__V1__Ring *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__ring__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__Ring *
+       chime__v1__ring__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__Ring *)
+     protobuf_c_message_unpack (&chime__v1__ring__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__ring__free_unpacked
+                     (Chime__V1__Ring *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__ring__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   chime__v1__alert_localization__init
                      (Chime__V1__AlertLocalization         *message)
 {
@@ -1770,7 +1815,7 @@ const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor =
   (ProtobufCMessageInit) chime__v1__attachment_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__notification_content__field_descriptors[15] =
+static const ProtobufCFieldDescriptor chime__v1__notification_content__field_descriptors[16] =
 {
   {
     "title",
@@ -1952,6 +1997,18 @@ static const ProtobufCFieldDescriptor chime__v1__notification_content__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "ring",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__NotificationContent, ring),
+    &chime__v1__ring__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__notification_content__field_indices_by_name[] = {
   14,   /* field[14] = alert_localization */
@@ -1962,6 +2019,7 @@ static const unsigned chime__v1__notification_content__field_indices_by_name[] =
   10,   /* field[10] = interruption_level */
   13,   /* field[13] = launch_image_name */
   11,   /* field[11] = relevance_score */
+  15,   /* field[15] = ring */
   4,   /* field[4] = sound */
   1,   /* field[1] = subtitle */
   12,   /* field[12] = summary_argument */
@@ -1973,7 +2031,7 @@ static const unsigned chime__v1__notification_content__field_indices_by_name[] =
 static const ProtobufCIntRange chime__v1__notification_content__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor =
 {
@@ -1983,11 +2041,49 @@ const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor =
   "Chime__V1__NotificationContent",
   "chime.v1",
   sizeof(Chime__V1__NotificationContent),
-  15,
+  16,
   chime__v1__notification_content__field_descriptors,
   chime__v1__notification_content__field_indices_by_name,
   1,  chime__v1__notification_content__number_ranges,
   (ProtobufCMessageInit) chime__v1__notification_content__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__ring__field_descriptors[1] =
+{
+  {
+    "seconds",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Ring, seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__ring__field_indices_by_name[] = {
+  0,   /* field[0] = seconds */
+};
+static const ProtobufCIntRange chime__v1__ring__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__ring__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.Ring",
+  "Ring",
+  "Chime__V1__Ring",
+  "chime.v1",
+  sizeof(Chime__V1__Ring),
+  1,
+  chime__v1__ring__field_descriptors,
+  chime__v1__ring__field_indices_by_name,
+  1,  chime__v1__ring__number_ranges,
+  (ProtobufCMessageInit) chime__v1__ring__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor chime__v1__alert_localization__field_descriptors[6] =
@@ -2877,7 +2973,7 @@ const ProtobufCMessageDescriptor chime__v1__pending_request__descriptor =
   (ProtobufCMessageInit) chime__v1__pending_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[12] =
+static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_descriptors[13] =
 {
   {
     "request",
@@ -3023,6 +3119,18 @@ static const ProtobufCFieldDescriptor chime__v1__delivered_notification__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "ring_ended",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__DeliveredNotification, ring_ended),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__delivered_notification__field_indices_by_name[] = {
   5,   /* field[5] = category */
@@ -3035,13 +3143,14 @@ static const unsigned chime__v1__delivered_notification__field_indices_by_name[]
   3,   /* field[3] = missed */
   8,   /* field[8] = push */
   0,   /* field[0] = request */
+  12,   /* field[12] = ring_ended */
   11,   /* field[11] = snooze_count */
   4,   /* field[4] = sound */
 };
 static const ProtobufCIntRange chime__v1__delivered_notification__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
 {
@@ -3051,7 +3160,7 @@ const ProtobufCMessageDescriptor chime__v1__delivered_notification__descriptor =
   "Chime__V1__DeliveredNotification",
   "chime.v1",
   sizeof(Chime__V1__DeliveredNotification),
-  12,
+  13,
   chime__v1__delivered_notification__field_descriptors,
   chime__v1__delivered_notification__field_indices_by_name,
   1,  chime__v1__delivered_notification__number_ranges,

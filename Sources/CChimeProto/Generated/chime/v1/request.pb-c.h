@@ -23,6 +23,7 @@ typedef struct Chime__V1__AttachmentOptions Chime__V1__AttachmentOptions;
 typedef struct Chime__V1__Attachment Chime__V1__Attachment;
 typedef struct Chime__V1__AttachmentInfo Chime__V1__AttachmentInfo;
 typedef struct Chime__V1__NotificationContent Chime__V1__NotificationContent;
+typedef struct Chime__V1__Ring Chime__V1__Ring;
 typedef struct Chime__V1__AlertLocalization Chime__V1__AlertLocalization;
 typedef struct Chime__V1__TimeIntervalTrigger Chime__V1__TimeIntervalTrigger;
 typedef struct Chime__V1__RepeatEnd Chime__V1__RepeatEnd;
@@ -317,6 +318,11 @@ struct  Chime__V1__NotificationContent
    * given: chimed has no string tables to resolve them. Unset when there are none.
    */
   Chime__V1__AlertLocalization *alert_localization;
+  /*
+   * An alarm: the sound repeats once delivered, until answered, dismissed or removed, or for
+   * at most ring.seconds. Unset: the sound plays once.
+   */
+  Chime__V1__Ring *ring;
   Chime__V1__NotificationContent__BadgeSetCase badge_set_case;
   union {
     int64_t badge;
@@ -328,7 +334,21 @@ struct  Chime__V1__NotificationContent
 };
 #define CHIME__V1__NOTIFICATION_CONTENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__notification_content__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET__NOT_SET, {0}, CHIME__V1__NOTIFICATION_CONTENT__RELEVANCE_SET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, CHIME__V1__NOTIFICATION_CONTENT__BADGE_SET__NOT_SET, {0}, CHIME__V1__NOTIFICATION_CONTENT__RELEVANCE_SET__NOT_SET, {0} }
+
+
+/*
+ * How long a delivered notification's sound repeats (5 s ... 30 min). A ring without a sound
+ * rings the default sound; one whose sound is NONE is refused (INVALID_RING).
+ */
+struct  Chime__V1__Ring
+{
+  ProtobufCMessage base;
+  uint32_t seconds;
+};
+#define CHIME__V1__RING__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__ring__descriptor) \
+    , 0 }
 
 
 struct  Chime__V1__AlertLocalization
@@ -705,10 +725,15 @@ struct  Chime__V1__DeliveredNotification
    * How many times this notification was snoozed before this delivery (0: not a snooze's return).
    */
   uint32_t snooze_count;
+  /*
+   * Why its ring ended: "answered", "dismissed", "timed-out" (a removed notification is no
+   * longer listed). Empty while it rings, and when its content has no ring.
+   */
+  char *ring_ended;
 };
 #define CHIME__V1__DELIVERED_NOTIFICATION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__delivered_notification__descriptor) \
-    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0, 0, 0 }
+    , NULL, 0, 0, 0, NULL, NULL, NULL, CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED, NULL, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -1014,6 +1039,25 @@ Chime__V1__NotificationContent *
                       const uint8_t       *data);
 void   chime__v1__notification_content__free_unpacked
                      (Chime__V1__NotificationContent *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__Ring methods */
+void   chime__v1__ring__init
+                     (Chime__V1__Ring         *message);
+size_t chime__v1__ring__get_packed_size
+                     (const Chime__V1__Ring   *message);
+size_t chime__v1__ring__pack
+                     (const Chime__V1__Ring   *message,
+                      uint8_t             *out);
+size_t chime__v1__ring__pack_to_buffer
+                     (const Chime__V1__Ring   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__Ring *
+       chime__v1__ring__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__ring__free_unpacked
+                     (Chime__V1__Ring *message,
                       ProtobufCAllocator *allocator);
 /* Chime__V1__AlertLocalization methods */
 void   chime__v1__alert_localization__init
@@ -1399,6 +1443,9 @@ typedef void (*Chime__V1__AttachmentInfo_Closure)
 typedef void (*Chime__V1__NotificationContent_Closure)
                  (const Chime__V1__NotificationContent *message,
                   void *closure_data);
+typedef void (*Chime__V1__Ring_Closure)
+                 (const Chime__V1__Ring *message,
+                  void *closure_data);
 typedef void (*Chime__V1__AlertLocalization_Closure)
                  (const Chime__V1__AlertLocalization *message,
                   void *closure_data);
@@ -1476,6 +1523,7 @@ extern const ProtobufCMessageDescriptor chime__v1__attachment_options__descripto
 extern const ProtobufCMessageDescriptor chime__v1__attachment__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__attachment_info__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__ring__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__alert_localization__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__time_interval_trigger__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__repeat_end__descriptor;

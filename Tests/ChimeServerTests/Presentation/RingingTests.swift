@@ -1,0 +1,157 @@
+import ChimeClient
+import ChimeCore
+import ChimeServer
+import ChimeSystem
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Alarms ringing in a real daemon with the manual clock and a fake sound player (a script that
+/// appends its pid to a file, then exits, or holds on like a long sound while `hold` exists):
+/// the sound plays again after each play as the clock moves, and each way a ring ends (answered,
+/// removed, timed out; dismissed is the desktop's, see DesktopRingTests) stops the player
+/// that runs, records why on the notification and sends a `ring-ended` event.
+@Suite(.serialized) struct RingingTests {
+  static let app = "org.example.alarm"
+
+  final class Setup: Sendable {
+    let daemon: InProcessDaemon
+    let dir: TemporaryDirectory
+    let client: ChimeClient
+
+    init() throws {
+      let dir = TemporaryDirectory()
+      let player = dir.file("player")
+      ExecutableScript.write("echo $$ >> '\(dir.file("plays"))'\nif [ -e '\(dir.file("hold"))' ]; then exec sleep 30; fi", to: player)
+      daemon = try InProcessDaemon(directory: dir) { configuration in
+        configuration.presentation.playSounds = true
+        configuration.presentation.soundPlayer = player
+      }
+      self.dir = dir
+      client = try daemon.client(app: RingingTests.app)
+    }
+
+    /// The pids of the plays so far, in order.
+    var plays: [Int32] {
+      ((try? String(contentsOfFile: dir.file("plays"), encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int32($0) }
+    }
+
+    func hold(_ on: Bool) {
+      if on { _ = FileManager.default.createFile(atPath: dir.file("hold"), contents: Data()) } else { unlink(dir.file("hold")) }
+    }
+  }
+
+  static func alarm(_ id: String = "wake", ring: UInt32 = 60) -> NotificationRequest {
+    var content = NotificationContent(title: "Wake up")
+    content.ring = Ring(seconds: ring)
+    return NotificationRequest(identifier: id, content: content)
+  }
+
+  static func isAlive(_ pid: Int32) -> Bool { kill(pid, 0) == 0 }
+
+  @Test func theSoundPlaysAgainAsTheClockMovesUntilTheRingTimesOut() async throws {
+    let s = try Setup()
+    var events = s.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    let added = try await s.client.add(Self.alarm())
+    #expect(added.pending.request.content.sound == .default, "a ring without a sound rings the default sound")
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    // Played again once a play is over and a second has passed since it started.
+    for n in 2...4 {
+      s.daemon.advance(seconds: 1)
+      try #require(pollUntil(within: 10) { s.plays.count == n }, "play \(n)")
+    }
+    let ringing = try #require(try await s.client.allDelivered().first)
+    #expect(ringing.ringEnded == nil)
+    #expect(RingRule.isRinging(ringing, now: s.daemon.clock.now()))
+
+    s.daemon.advance(seconds: 60)
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.identifiers == ["wake"] && ended.note == "timed-out")
+    #expect(try await s.client.allDelivered().first?.ringEnded == .timedOut)
+    let count = s.plays.count
+    s.daemon.advance(seconds: 5)
+    // A later ring of another notification plays; this one stays silent.
+    _ = try await s.client.add(Self.alarm("other"))
+    try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
+  }
+
+  /// A play that is running when the ring ends is stopped: its process is gone.
+  @Test(arguments: ["answered", "removed", "remove-all", "timed-out"])
+  func eachEndStopsThePlayingPlayer(_ how: String) async throws {
+    let s = try Setup()
+    var events = s.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    s.hold(true)
+    _ = try await s.client.add(Self.alarm())
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    let pid = s.plays[0]
+    #expect(Self.isAlive(pid))
+    switch how {
+    case "answered": try await s.client.respond(to: "wake")
+    case "removed": #expect(try await s.client.removeDelivered(["wake"]) == ["wake"])
+    case "remove-all": _ = try await s.client.removeAllDelivered()
+    default: s.daemon.advance(seconds: 61)
+    }
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.note == (how == "remove-all" ? "removed" : how))
+    #expect(pollUntil(within: 10) { !Self.isAlive(pid) }, "player \(pid) still running after the ring ended (\(how))")
+    s.hold(false)
+    s.daemon.advance(seconds: 2)
+    let left = try await s.client.allDelivered()
+    if how == "timed-out" { #expect(left.first?.ringEnded == .timedOut) } else { #expect(left.isEmpty) }
+    // No presentation failure for a player stopped on purpose. Players run one at a time, so
+    // once the next ring's play ran, the stopped one's end was handled.
+    _ = try await s.client.add(Self.alarm("next", ring: 5))
+    try #require(pollUntil(within: 10) { s.plays.count == 2 })
+    _ = try await s.client.removeDelivered(["next"])
+    let kinds = Locked<[Event.Kind]>([])
+    _ = try await nextEvent(&events) { event in
+      kinds.withLock { $0.append(event.kind) }
+      return event.kind == .deliveredRemoved && event.identifiers == ["next"]
+    }
+    #expect(!kinds.withLock { $0 }.contains(.presentationFailed), "\(kinds.withLock { $0 })")
+  }
+
+  /// A restart in the middle of a ring loses nothing: the notification is still delivered and
+  /// rings again for the time that is left; then it times out as it would have.
+  @Test func aRestartMidRingResumesItForTheTimeLeft() async throws {
+    let s = try Setup()
+    _ = try await s.client.add(Self.alarm(ring: 60))
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    s.daemon.advance(seconds: 20)
+    try s.daemon.restart()
+    try #require(pollUntil(within: 10) { s.plays.count >= 2 }, "the ring did not resume")
+    let client = try s.daemon.client(app: Self.app)
+    var events = client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    #expect(try await client.allDelivered().map(\.request.identifier) == ["wake"])
+    // 40 s were left: at 39 it still rings, at 41 it has timed out.
+    s.daemon.advance(seconds: 39)
+    try #require(pollUntil(within: 10) { s.plays.count >= 3 })
+    s.daemon.advance(seconds: 2)
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.note == "timed-out")
+    // A ring that ended is not resumed by the next restart.
+    try s.daemon.restart()
+    let count = s.plays.count
+    let again = try s.daemon.client(app: Self.app)
+    _ = try await again.add(Self.alarm("barrier", ring: 5))
+    try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
+    #expect(try await again.allDelivered().first { $0.request.identifier == "wake" }?.ringEnded == .timedOut)
+  }
+
+  @Test func aRingOutOfRangeOrSilentIsRefused() async throws {
+    let s = try Setup()
+    for (ring, sound) in [(UInt32(4), Sound?.none), (1801, nil), (60, Sound.none)] {
+      var request = Self.alarm(ring: ring)
+      request.content.sound = sound
+      await #expect {
+        try await s.client.add(request)
+      } throws: { error in
+        (error as? ChimeError)?.reason == "INVALID_RING"
+      }
+    }
+  }
+}
