@@ -32,7 +32,7 @@ public enum FullValues {
     content.relevanceScore = 0.75
     content.summaryArgument = "Kettle"
     content.launchImageName = "launch.png"
-    content.ring = Ring(seconds: 300)
+    content.ring = Ring(seconds: 300, autoSnooze: 2)
 
     var components = CalendarComponents()
     components.year = 2027

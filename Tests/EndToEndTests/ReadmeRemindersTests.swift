@@ -33,18 +33,23 @@ import Testing
         #expect(rows[1].contains("DST gap"))
         checked.insert("gap")
       } else if line == "pending" {
-        for id in ["standup", "gym", "pills", "water", "payday"] {
+        for id in ["standup", "gym", "pills", "water", "payday", "wake", "tea"] {
           #expect(run.stdout.contains(id), "pending lists \(id): \(run.stdout)")
         }
         #expect(run.stdout.contains("weekday=mon-fri"))
         #expect(run.stdout.contains("weekday=mon+wed+fri"))
+        #expect(run.stdout.contains("rings 2m, auto-snooze 3"))
+        #expect(run.stdout.contains("snoozed (1)"))
         checked.insert("pending")
       } else if line == "dnd" {
         #expect(run.stdout.contains("on"), "\(run.stdout)")
         #expect(run.stdout.contains("manual"), "\(run.stdout)")
         checked.insert("dnd")
+      } else if line.hasPrefix("snooze tea") {
+        #expect(run.stdout.hasPrefix("snoozed tea until"), "\(run.stdout)")
+        checked.insert("snooze")
       }
     }
-    #expect(checked == ["weekdays", "until", "gap", "pending", "dnd"])
+    #expect(checked == ["weekdays", "until", "gap", "pending", "dnd", "snooze"])
   }
 }

@@ -384,6 +384,23 @@ static void test_ring(void) {
   CHECK_STR(chime_error_reason(st), "INVALID_RING");
   chime_request_free(short_ring);
   CHECK(chime_request_set_ring(NULL, 60) == CHIME_INVALID_ARGUMENT);
+
+  /* Auto-snooze rides on the ring: kept, refused without a ring and above 10. */
+  chime_request *nap = chime_request_new("nap");
+  CHECK_OK(chime_request_set_title(nap, "Up"), st);
+  CHECK_OK(chime_request_set_interval(nap, 3600, false), st);
+  CHECK(chime_request_set_ring_auto_snooze(nap, 3) == CHIME_INVALID_ARGUMENT);
+  CHECK_OK(chime_request_set_ring(nap, 120), st);
+  CHECK_OK(chime_request_set_ring_auto_snooze(nap, 3), st);
+  chime_notification *napped = NULL;
+  CHECK_OK(chime_add(c, nap, &napped, st), st);
+  const Chime__V1__PendingRequest *kept = napped != NULL ? chime_notification_pending_message(napped) : NULL;
+  CHECK(kept != NULL && kept->request->content->ring != NULL && kept->request->content->ring->auto_snooze == 3);
+  chime_notification_free(napped);
+  CHECK_OK(chime_request_set_ring_auto_snooze(nap, 11), st);
+  CHECK(chime_add(c, nap, NULL, st) == CHIME_INVALID_ARGUMENT);
+  CHECK_STR(chime_error_reason(st), "INVALID_RING");
+  chime_request_free(nap);
   CHECK_OK(chime_remove_all(c, NULL, st), st);
   chime_close(c);
 }
@@ -1611,7 +1628,7 @@ int main(void) {
   run("pending follows pages", test_many_pages);
   run("invalid interval and content errors", test_invalid_interval);
   run("apps are isolated", test_app_isolation);
-  run("a ring is kept, filled with the default sound, refused out of range", test_ring);
+  run("a ring and its auto-snooze are kept, filled with the default sound, refused out of range", test_ring);
   run("bad app id and unimplemented methods", test_bad_app_and_unimplemented);
   run("generic call sees a delivery", test_generic_call_sees_delivery);
   run("categories set, get, refused", test_categories);

@@ -4,8 +4,14 @@ public struct Ring: Hashable, Sendable, Codable {
   /// How long the sound may repeat, from the delivery: `RingRule.minimumSeconds` ...
   /// `RingRule.maximumSeconds`.
   public var seconds: UInt32
+  /// When the ring runs out unanswered, snooze the notification again while it has been
+  /// snoozed fewer than this many times (0: never; at most `RingRule.maximumAutoSnoozes`).
+  public var autoSnooze: UInt32
 
-  public init(seconds: UInt32) { self.seconds = seconds }
+  public init(seconds: UInt32, autoSnooze: UInt32 = 0) {
+    self.seconds = seconds
+    self.autoSnooze = autoSnooze
+  }
 }
 
 /// Why a ring stopped: a delivered notification's `ringEnded`, and the note of a `ring-ended`

@@ -12,12 +12,18 @@ public enum RingRule {
   public static let maximumSeconds: UInt32 = 30 * 60
   /// The least time from one play's start to the next.
   public static let minimumGapMillis: Int64 = 1000
+  /// The most times a ring that runs out may snooze its notification (`Ring.autoSnooze`).
+  public static let maximumAutoSnoozes: UInt32 = 10
 
   /// INVALID_ARGUMENT `INVALID_RING` for a duration out of range or a ring that would be silent.
   public static func validate(_ ring: Ring, sound: Sound?, field: String) throws(ChimeError) {
     guard ring.seconds >= minimumSeconds, ring.seconds <= maximumSeconds else {
       throw ChimeError(.invalidRing, "a ring lasts \(minimumSeconds) seconds to \(maximumSeconds / 60) minutes (got \(ring.seconds) s)",
                        field: "\(field).ring.seconds")
+    }
+    guard ring.autoSnooze <= maximumAutoSnoozes else {
+      throw ChimeError(.invalidRing, "a ring snoozes itself at most \(maximumAutoSnoozes) times (got \(ring.autoSnooze))",
+                       field: "\(field).ring.auto_snooze")
     }
     if sound?.kind == Sound.Kind.none {
       throw ChimeError(.invalidRing, "a ring repeats the sound, and this sound is none (leave it out to ring the default sound)",
@@ -43,6 +49,16 @@ public enum RingRule {
   public static func isRinging(_ delivered: DeliveredNotification, now: Instant) -> Bool {
     guard !delivered.quiet, delivered.ringEnded == nil, let end = endsAt(delivered) else { return false }
     return now < end
+  }
+
+  /// How long to snooze `delivered` for when its ring ended `why`: only a ring that ran out
+  /// unanswered, with auto-snooze left (the notification was snoozed fewer than
+  /// `ring.autoSnooze` times, by hand or by itself), by its category's first snooze duration,
+  /// else `SnoozeDuration.standard`. Nil: it stays delivered.
+  public static func autoSnoozeSeconds(_ delivered: DeliveredNotification, why: RingEnd) -> Int64? {
+    guard why == .timedOut, let ring = delivered.request.content.ring,
+          delivered.snoozeCount < Int(ring.autoSnooze) else { return nil }
+    return delivered.category?.snoozeSeconds.first ?? SnoozeDuration.standard.seconds
   }
 
   /// What happens after a play of the ring's sound ended at `now`.

@@ -50,7 +50,11 @@ enum DBusArguments {
     c.userInfoJSON = try d.string("user-info") ?? ""
     c.targetContentIdentifier = try d.string("target-content") ?? ""
     c.summaryArgument = try d.string("summary-argument") ?? ""
-    if let seconds = try d.integer("ring", in: 0...Int64(UInt32.max)) { c.ring = Ring(seconds: UInt32(seconds)) }
+    if let seconds = try d.integer("ring", in: 0...Int64(UInt32.max)) {
+      c.ring = Ring(seconds: UInt32(seconds), autoSnooze: UInt32(try d.integer("ring-auto-snooze", in: 0...Int64(UInt32.max)) ?? 0))
+    } else if try d.integer("ring-auto-snooze", in: 0...Int64(UInt32.max)) != nil {
+      throw ChimeError(.invalidRing, "ring-auto-snooze needs ring", field: d.field("ring-auto-snooze"))
+    }
     if let attachments = try d.dictionaries("attachments") {
       c.attachments = try attachments.map { a throws(ChimeError) in try attachment(a) }
     }

@@ -24,7 +24,10 @@ enum DBusRecords {
     if !c.userInfoJSON.isEmpty { p.append(("user-info", .string(c.userInfoJSON))) }
     if !c.targetContentIdentifier.isEmpty { p.append(("target-content", .string(c.targetContentIdentifier))) }
     if !c.summaryArgument.isEmpty { p.append(("summary-argument", .string(c.summaryArgument))) }
-    if let ring = c.ring { p.append(("ring", .uint32(ring.seconds))) }
+    if let ring = c.ring {
+      p.append(("ring", .uint32(ring.seconds)))
+      if ring.autoSnooze > 0 { p.append(("ring-auto-snooze", .uint32(ring.autoSnooze))) }
+    }
     if !c.attachments.isEmpty { p.append(("attachments", .vardicts(c.attachments.map(attachment)))) }
     return p
   }

@@ -32,9 +32,18 @@ extension NotificationService: PresentationHost {
   /// alarm went unanswered, so what follows an unanswered alarm is decided here.
   func ringEnded(app: String, identifier: String, deliveredAt: Instant, why: RingEnd) {
     let mutation = EndRing(app: app, identifier: identifier, deliveredAt: deliveredAt, why: why, at: context.clock.now())
-    context.writer.submit(mutation) { [context] result in
+    context.writer.submit(mutation) { [context, snoozes] result in
       switch result {
-      case .success(let outcome): context.published(outcome.events, files: [], app: app)
+      case .success(let outcome):
+        context.published(outcome.events, files: [], app: app)
+        // An alarm that ran out unanswered snoozes itself (Ring.autoSnooze), as the user's
+        // Snooze would: it comes back, and rings again, after the duration.
+        guard let seconds = outcome.autoSnoozeSeconds else { return }
+        snoozes.snooze(app: app, SnoozeRequest(notificationIdentifier: identifier, durationSeconds: seconds)) { result in
+          if case .failure(let error) = result {
+            context.logger.info("auto-snooze not done", metadata: ["app": "\(app)", "id": "\(identifier)", "error": "\(error)"])
+          }
+        }
       case .failure(let error):
         context.logger.warning("ring end not recorded", metadata: ["app": "\(app)", "id": "\(identifier)", "error": "\(error)"])
       }

@@ -23,6 +23,9 @@ public struct EndRing: Mutation {
 
   public struct Outcome: MutationOutcome {
     public var events: [Event] = []
+    /// When the ring ran out and may snooze its notification: for how long
+    /// (`RingRule.autoSnoozeSeconds`).
+    public var autoSnoozeSeconds: Int64?
     public var discardedFiles: [String] { [] }
   }
 
@@ -30,11 +33,12 @@ public struct EndRing: Mutation {
     try WriteTransaction.check(app: app, identifier: identifier)
     let select = try t.db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
     let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in try ChimeDatabase.delivered(from: row, codec: t.codec) }
+    var outcome = Outcome()
     if var delivered = current, delivered.delivered == deliveredAt, delivered.ringEnded == nil {
       delivered.ringEnded = why
       try t.storeDelivered(delivered, app: app)
+      outcome.autoSnoozeSeconds = RingRule.autoSnoozeSeconds(delivered, why: why)
     }
-    var outcome = Outcome()
     outcome.events.append(try t.append(Event(at: at, kind: .ringEnded, identifiers: [identifier], note: why.rawValue), app: app))
     return outcome
   }

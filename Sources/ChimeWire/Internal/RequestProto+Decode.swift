@@ -62,7 +62,7 @@ extension RequestProto {
       c.alertLocalization = loc
     }
     if let ring = m.ring?.pointee {
-      c.ring = Ring(seconds: ring.seconds)
+      c.ring = Ring(seconds: ring.seconds, autoSnooze: ring.auto_snooze)
     }
     return c
   }

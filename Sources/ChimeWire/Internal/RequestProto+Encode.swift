@@ -58,6 +58,7 @@ enum RequestProto {
     if let ring = c.ring {
       let r = arena.message(chime__v1__ring__init)
       r.pointee.seconds = ring.seconds
+      r.pointee.auto_snooze = ring.autoSnooze
       m.pointee.ring = r
     }
     return m

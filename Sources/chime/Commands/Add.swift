@@ -18,7 +18,7 @@ struct Add: AsyncParsableCommand {
           --level time-sensitive
         chime add standup --title "Standup" \\
           --calendar "weekday=mon,hour=9,minute=30" --tz Europe/Berlin --repeats
-        chime add wake --title "Wake up" --at 2026-11-24T07:00 --ring 5m
+        chime add wake --title "Wake up" --at 2026-11-24T07:00 --ring 5m --auto-snooze 3
       """
   )
 
@@ -36,6 +36,8 @@ struct Add: AsyncParsableCommand {
   @Option(help: "Critical alert volume, 0–1.") var volume: Double?
   @Option(help: "Ring like an alarm: the sound repeats once delivered until answered, dismissed or removed, for at most this long (5s to 30m; the default sound unless --sound names one).")
   var ring: String?
+  @Option(help: "With --ring: when the ring runs out unanswered, snooze it (by the category's first snooze duration, else 10 minutes) and ring again, up to N times (0-10).")
+  var autoSnooze: UInt32?
   @Option(name: .customLong("user-info"), help: "User info: a JSON object.") var userInfo = ""
   @Option(help: "Category identifier.") var category = ""
   @Option(help: "Thread identifier.") var thread = ""
@@ -101,7 +103,9 @@ struct Add: AsyncParsableCommand {
       guard let seconds = DurationText.parse(ring), seconds >= 0, seconds < Double(UInt32.max) else {
         throw ValidationError("--ring: \"\(ring)\" is not a duration (try 30s, 5m)")
       }
-      content.ring = Ring(seconds: UInt32(seconds.rounded()))
+      content.ring = Ring(seconds: UInt32(seconds.rounded()), autoSnooze: autoSnooze ?? 0)
+    } else if autoSnooze != nil {
+      throw ValidationError("--auto-snooze needs --ring")
     }
 
     var trigger: Trigger?

@@ -38,7 +38,9 @@ struct Pending: AsyncParsableCommand {
           pending.request.identifier,
           ContentText.title(pending.request.content),
           (pending.snoozeCount > 0 ? "snoozed (\(pending.snoozeCount))" : TimeText.trigger(pending.request.trigger, added: pending.added))
-            + (pending.request.content.ring.map { ", rings \(DurationText.exact(Double($0.seconds)))" } ?? ""),
+            + (pending.request.content.ring.map { ring in
+              ", rings \(DurationText.exact(Double(ring.seconds)))" + (ring.autoSnooze > 0 ? ", auto-snooze \(ring.autoSnooze)" : "")
+            } ?? ""),
           "\(TimeText.local(pending.nextFire)) (\(DurationText.relative(pending.nextFire, from: now)))",
         ])
       }

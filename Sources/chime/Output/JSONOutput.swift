@@ -39,7 +39,9 @@ enum JSONOutput {
     }
     if !c.attachments.isEmpty { content["attachments"] = c.attachments.map(attachment) }
     if let localization = c.alertLocalization, !localization.isEmpty { content["alert_localization"] = ContentText.json(localization) }
-    if let ring = c.ring { content["ring"] = ["seconds": ring.seconds, "for": DurationText.exact(Double(ring.seconds))] }
+    if let ring = c.ring {
+      content["ring"] = ["seconds": ring.seconds, "for": DurationText.exact(Double(ring.seconds)), "auto_snooze": ring.autoSnooze]
+    }
     return ["id": r.identifier, "content": content, "trigger": trigger(r.trigger), "missed": missed(r.missedFire)]
   }
 

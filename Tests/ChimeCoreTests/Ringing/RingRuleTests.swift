@@ -9,7 +9,7 @@ import Testing
   static func delivered(ring: UInt32?, at: Instant = t0) -> DeliveredNotification {
     var content = NotificationContent(title: "Wake up")
     content.sound = .default
-    content.ring = ring.map(Ring.init(seconds:))
+    content.ring = ring.map { Ring(seconds: $0) }
     return DeliveredNotification(request: NotificationRequest(identifier: "wake", content: content), delivered: at, due: at)
   }
 
@@ -39,6 +39,33 @@ import Testing
     #expect(RingRule.withSound(NotificationRequest(identifier: "a", content: content)).content.sound == .named("bell.wav"))
     // No ring: the sound stays as given (silent).
     #expect(RingRule.withSound(NotificationRequest(identifier: "a", content: NotificationContent(title: "t"))).content.sound == nil)
+  }
+
+  @Test func autoSnoozeIsZeroToTen() throws {
+    try RingRule.validate(Ring(seconds: 60, autoSnooze: 10), sound: .default, field: "c")
+    #expect {
+      try RingRule.validate(Ring(seconds: 60, autoSnooze: 11), sound: .default, field: "c")
+    } throws: { error in
+      (error as? ChimeError)?.reason == "INVALID_RING" && (error as? ChimeError)?.field == "c.ring.auto_snooze"
+    }
+  }
+
+  /// Only a ring that ran out snoozes itself, while snoozed fewer times than it allows, by the
+  /// category's first duration or ten minutes.
+  @Test func anUnansweredRingSnoozesByTheCategorysFirstDurationWhileItHasSnoozesLeft() {
+    var alarm = Self.delivered(ring: 60)
+    alarm.request.content.ring?.autoSnooze = 2
+    #expect(RingRule.autoSnoozeSeconds(alarm, why: .timedOut) == 600)
+    for why in [RingEnd.answered, .dismissed, .removed] { #expect(RingRule.autoSnoozeSeconds(alarm, why: why) == nil) }
+    var category = NotificationCategory(identifier: "alarm")
+    category.snoozeSeconds = [300, 3600]
+    alarm.category = category
+    #expect(RingRule.autoSnoozeSeconds(alarm, why: .timedOut) == 300)
+    alarm.snoozeCount = 1
+    #expect(RingRule.autoSnoozeSeconds(alarm, why: .timedOut) == 300)
+    alarm.snoozeCount = 2
+    #expect(RingRule.autoSnoozeSeconds(alarm, why: .timedOut) == nil)
+    #expect(RingRule.autoSnoozeSeconds(Self.delivered(ring: 60), why: .timedOut) == nil, "no auto-snooze asked")
   }
 
   @Test func theValidatorChecksTheRing() {

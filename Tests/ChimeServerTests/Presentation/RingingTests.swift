@@ -77,6 +77,63 @@ import Testing
     try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
   }
 
+  /// An alarm with auto-snooze that runs out unanswered snoozes itself by its category's first
+  /// snooze duration, comes back with its count and rings again, until it has been snoozed
+  /// `autoSnooze` times; then it stays delivered, its ring timed out.
+  @Test func anUnansweredAlarmSnoozesItselfAndRingsAgainUpToItsCount() async throws {
+    let s = try Setup()
+    var category = NotificationCategory(identifier: "alarm")
+    category.snoozeSeconds = [300, 900]
+    try await s.client.setCategories([category])
+    var events = s.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var request = Self.alarm(ring: 30)
+    request.content.ring?.autoSnooze = 2
+    request.content.categoryIdentifier = "alarm"
+    var plays = s.plays.count
+    _ = try await s.client.add(request)
+    for round in 0...2 {
+      let delivered = try await nextEvent(&events) { $0.kind == .delivered }
+      #expect(delivered.delivered?.snoozeCount == round)
+      let before = plays
+      let rang = pollUntil(within: 10) { s.plays.count > before }
+      try #require(rang, "round \(round) rings")
+      s.daemon.advance(seconds: 31)
+      let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+      #expect(ended.note == "timed-out")
+      if round < 2 {
+        let snoozed = try await nextEvent(&events) { $0.kind == .snoozed }
+        let entry = try #require(snoozed.pending)
+        #expect(entry.snoozeCount == round + 1)
+        #expect(entry.nextFire == s.daemon.clock.now().adding(millis: 300_000), "the category's first duration")
+        #expect(try await s.client.allDelivered().isEmpty)
+        plays = s.plays.count
+        s.daemon.advance(seconds: 300)
+      }
+    }
+    // Snoozed twice: the third time out leaves it delivered.
+    s.daemon.advance(seconds: 5)
+    let last = try #require(try await s.client.allDelivered().first)
+    #expect(last.snoozeCount == 2 && last.ringEnded == .timedOut)
+    #expect(try await s.client.allPending().isEmpty)
+  }
+
+  /// Answered in time, an alarm with auto-snooze is not snoozed.
+  @Test func anAnsweredAlarmDoesNotSnoozeItself() async throws {
+    let s = try Setup()
+    var events = s.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var request = Self.alarm(ring: 30)
+    request.content.ring?.autoSnooze = 3
+    _ = try await s.client.add(request)
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try await s.client.respond(to: "wake")
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.note == "answered")
+    s.daemon.advance(seconds: 31)
+    #expect(try await s.client.allPending().isEmpty)
+  }
+
   /// A play that is running when the ring ends is stopped: its process is gone.
   @Test(arguments: ["answered", "removed", "remove-all", "timed-out"])
   func eachEndStopsThePlayingPlayer(_ how: String) async throws {

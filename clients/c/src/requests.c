@@ -132,6 +132,14 @@ int chime_request_set_ring(chime_request *request, uint32_t seconds) {
   return CHIME_OK;
 }
 
+int chime_request_set_ring_auto_snooze(chime_request *request, uint32_t times) {
+  if (request == NULL || request->message->content->ring == NULL) {
+    return CHIME_INVALID_ARGUMENT;
+  }
+  request->message->content->ring->auto_snooze = times;
+  return CHIME_OK;
+}
+
 /* The content's sound, made when it has none; NULL when out of memory. */
 static Chime__V1__Sound *sound_of(chime_request *request) {
   Chime__V1__NotificationContent *content = request->message->content;

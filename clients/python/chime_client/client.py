@@ -231,7 +231,8 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
                          interruption_level: Union[None, str, int] = None,
                          relevance_score: Optional[float] = None,
                          attachments: Iterable[Union[str, os.PathLike, request_pb2.Attachment]] = (),
-                         ring_seconds: Optional[int] = None
+                         ring_seconds: Optional[int] = None,
+                         auto_snooze: Optional[int] = None
                          ) -> request_pb2.NotificationRequest:
     """Builds a chime.v1.NotificationRequest.
 
@@ -248,7 +249,9 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     copied when inside the app's bundle) or chime.v1.Attachment messages with options.
     ``ring_seconds`` (5...1800) makes it an alarm: once delivered its sound repeats until it is
     answered, dismissed or removed, or that many seconds pass (without a sound, the default
-    sound rings).
+    sound rings). ``auto_snooze`` (0...10, with ``ring_seconds``): when the ring runs out
+    unanswered, the notification is snoozed (by its category's first snooze duration, else
+    10 minutes) and rings again when it comes back, up to that many snoozes.
     """
     if sum(x is not None for x in (in_seconds, calendar, rrule)) > 1:
         raise ValueError("give one of in_seconds, calendar and rrule")
@@ -276,6 +279,10 @@ def notification_request(identifier: str, title: str = "", body: str = "", subti
     content.attachments.extend(_attachment(item) for item in attachments)
     if ring_seconds is not None:
         content.ring.seconds = ring_seconds
+        if auto_snooze is not None:
+            content.ring.auto_snooze = auto_snooze
+    elif auto_snooze is not None:
+        raise ValueError("auto_snooze needs ring_seconds")
 
     request = request_pb2.NotificationRequest(identifier=identifier, content=content)
     if in_seconds is not None:

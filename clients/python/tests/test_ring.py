@@ -39,3 +39,13 @@ def test_a_ring_out_of_range_or_silent_is_refused(client, seconds, sound):
     with pytest.raises(ChimeError) as caught:
         client.add("bad", title="Bad", in_seconds=60, ring_seconds=seconds, sound=sound)
     assert (caught.value.code, caught.value.reason) == (Code.INVALID_ARGUMENT, "INVALID_RING")
+
+
+def test_auto_snooze_is_kept_and_bounded(client):
+    added = client.add("nap", title="Up", in_seconds=3600, ring_seconds=120, auto_snooze=3)
+    assert added.request.content.ring.auto_snooze == 3
+    with pytest.raises(ChimeError) as caught:
+        client.add("nap", title="Up", in_seconds=3600, ring_seconds=120, auto_snooze=11)
+    assert (caught.value.code, caught.value.reason) == (Code.INVALID_ARGUMENT, "INVALID_RING")
+    with pytest.raises(ValueError):
+        client.add("nap", title="Up", in_seconds=3600, auto_snooze=2)

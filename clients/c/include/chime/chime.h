@@ -156,6 +156,11 @@ int chime_request_set_sound_volume(chime_request *request, double volume); /* cr
  * removed, for at most `seconds` (5...1800; INVALID_RING otherwise, or when the sound is
  * CHIME_SOUND_NONE). Without a sound the default sound rings. */
 int chime_request_set_ring(chime_request *request, uint32_t seconds);
+/* After chime_request_set_ring: when the ring runs out unanswered, the notification is snoozed
+ * (by its category's first snooze duration, else 10 minutes) and rings again when it comes
+ * back, while it has been snoozed fewer than `times` times (0...10; INVALID_RING above).
+ * CHIME_INVALID_ARGUMENT without a ring. */
+int chime_request_set_ring_auto_snooze(chime_request *request, uint32_t times);
 
 /* Attaches the file at `path` (absolute; moved into the daemon's store when accepted, copied
  * when inside the app's bundle). `identifier` NULL: the daemon picks; `type_hint` a UTI or

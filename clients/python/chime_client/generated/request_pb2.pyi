@@ -381,10 +381,12 @@ class RepeatEnd(_message.Message):
     def __init__(self, until_unix_ms: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
 
 class Ring(_message.Message):
-    __slots__ = ["seconds"]
+    __slots__ = ["auto_snooze", "seconds"]
+    AUTO_SNOOZE_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    auto_snooze: int
     seconds: int
-    def __init__(self, seconds: _Optional[int] = ...) -> None: ...
+    def __init__(self, seconds: _Optional[int] = ..., auto_snooze: _Optional[int] = ...) -> None: ...
 
 class Sound(_message.Message):
     __slots__ = ["kind", "name", "volume"]

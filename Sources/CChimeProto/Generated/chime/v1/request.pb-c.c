@@ -2048,7 +2048,7 @@ const ProtobufCMessageDescriptor chime__v1__notification_content__descriptor =
   (ProtobufCMessageInit) chime__v1__notification_content__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor chime__v1__ring__field_descriptors[1] =
+static const ProtobufCFieldDescriptor chime__v1__ring__field_descriptors[2] =
 {
   {
     "seconds",
@@ -2062,14 +2062,27 @@ static const ProtobufCFieldDescriptor chime__v1__ring__field_descriptors[1] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "auto_snooze",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__Ring, auto_snooze),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned chime__v1__ring__field_indices_by_name[] = {
+  1,   /* field[1] = auto_snooze */
   0,   /* field[0] = seconds */
 };
 static const ProtobufCIntRange chime__v1__ring__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor chime__v1__ring__descriptor =
 {
@@ -2079,7 +2092,7 @@ const ProtobufCMessageDescriptor chime__v1__ring__descriptor =
   "Chime__V1__Ring",
   "chime.v1",
   sizeof(Chime__V1__Ring),
-  1,
+  2,
   chime__v1__ring__field_descriptors,
   chime__v1__ring__field_indices_by_name,
   1,  chime__v1__ring__number_ranges,

@@ -345,10 +345,16 @@ struct  Chime__V1__Ring
 {
   ProtobufCMessage base;
   uint32_t seconds;
+  /*
+   * 0 ... 10: when the ring runs out unanswered, the notification is snoozed by its category's
+   * first snooze duration (10 minutes without one) and rings again when it comes back, while
+   * it has been snoozed fewer than this many times (by hand or by itself).
+   */
+  uint32_t auto_snooze;
 };
 #define CHIME__V1__RING__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&chime__v1__ring__descriptor) \
-    , 0 }
+    , 0, 0 }
 
 
 struct  Chime__V1__AlertLocalization
