@@ -26,13 +26,14 @@ let chimeReleaseLinking: [LinkerSetting] = [
                .when(platforms: [.linux], configuration: .release)),
 ]
 // The CLI links less than chimed: its modules import FoundationEssentials, not Foundation (no
-// CoreFoundation, no Foundation code or conformances), and it does not link GRDB (`chime doctor`
-// loads libsqlite3 itself). And it exports no symbols: `-static-stdlib` passes -export-dynamic,
-// which put ~7,400 of chime's own symbols in the dynamic table for ld.so to hash through at every
-// start; nothing loads into chime that needs them (`--no-export-dynamic` comes after it and wins).
-// LinkedTimeZones.swift keeps ICU's time zones linked.
+// CoreFoundation, no Foundation code or conformances, no ICU: zones are Chime's own, from the
+// system's TZif files), and it does not link GRDB (`chime doctor` loads libsqlite3 itself). And
+// it exports no symbols: `-static-stdlib` passes -export-dynamic, which put ~7,400 of chime's own
+// symbols in the dynamic table for ld.so to hash through at every start; nothing loads into
+// chime that needs them (`--no-export-dynamic` comes after it and wins).
+let staticEssentials = ["-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims"]
 let chimeCLIReleaseLinking: [LinkerSetting] = [
-  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation + staticFoundation
+  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticEssentials + staticEssentials
                  + ["-Xlinker", "--no-export-dynamic"],
                .when(platforms: [.linux], configuration: .release)),
 ]
@@ -118,7 +119,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("protobuf-c")]
     ),
 
-    // The items of ICU's data that chime and chimed load (time zones), 1.2 MB: linked statically
+    // The items of ICU's data that chimed loads (time zones, through swift-corelibs Foundation), 1.2 MB: linked statically
     // in release in place of the toolchain's whole package, 34 MB of each binary (icudata.S;
     // scripts/gen-icu-data.sh writes data/ from the toolchain).
     .target(
@@ -216,7 +217,6 @@ let package = Package(
       name: "chime",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
-        .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,

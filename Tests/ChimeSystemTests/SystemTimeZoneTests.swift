@@ -1,3 +1,4 @@
+import ChimeCore
 import ChimeSystem
 import Foundation
 import Testing

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// The user's Do Not Disturb setting: switched on by hand (until switched off, or until an
 /// instant), and a schedule of nightly (or daily) windows. Pure: `status(at:zone:)` answers from
 /// the instant and the floating zone passed in.
@@ -28,8 +26,8 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
 
   /// Whether Do Not Disturb is on at `instant`, from which source, and when that changes. The
   /// schedule's wall times are read in `zone` (floating: the zone the daemon runs in now).
-  public func status(at instant: Instant, zone: TimeZone) -> DoNotDisturbStatus {
-    let table = ZoneTables.table(for: zone)
+  public func status(at instant: Instant, zone: Zone) -> DoNotDisturbStatus {
+    let table = zone.table
     if let manual, manual.until.map({ instant < $0 }) ?? true {
       return DoNotDisturbStatus(active: true, source: .manual, until: manual.until,
                                 nextStart: nil)
@@ -43,7 +41,7 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
   }
 
   /// Whether Do Not Disturb is on at `instant` and from which source (nil when off).
-  public func isActive(at instant: Instant, zone: TimeZone) -> DoNotDisturbSource? {
+  public func isActive(at instant: Instant, zone: Zone) -> DoNotDisturbSource? {
     status(at: instant, zone: zone).source
   }
 

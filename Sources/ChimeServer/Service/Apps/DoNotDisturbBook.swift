@@ -20,7 +20,7 @@ final class DoNotDisturbBook: Sendable {
   }
 
   /// Where Do Not Disturb is on from at `instant` (nil: off); schedule times read in `zone`.
-  func source(at instant: Instant, zone: TimeZone) -> DoNotDisturbSource? {
+  func source(at instant: Instant, zone: Zone) -> DoNotDisturbSource? {
     current.isActive(at: instant, zone: zone)
   }
 }
