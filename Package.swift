@@ -18,7 +18,7 @@ let strictSettings: [SwiftSetting] = [
 // daemon (bench/NOTES.md has the figures).
 // The static Foundation archives refer to one another: they are named after the objects, twice,
 // so the linker resolves each one's references to the others. ICU's data comes from ChimeICUData
-// (only the items Chime loads), so the archive's 34 MB package stays out.
+// (its time-zone items), so the archive's 34 MB package stays out of chimed.
 let staticFoundation = ["-lFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials",
                         "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation"]
 let chimeReleaseLinking: [LinkerSetting] = [
@@ -119,9 +119,10 @@ let package = Package(
       linkerSettings: [.linkedLibrary("protobuf-c")]
     ),
 
-    // The items of ICU's data that chimed loads (time zones, through swift-corelibs Foundation), 1.2 MB: linked statically
-    // in release in place of the toolchain's whole package, 34 MB of each binary (icudata.S;
-    // scripts/gen-icu-data.sh writes data/ from the toolchain).
+    // chimed links ICU through swift-corelibs Foundation (GRDB needs it), and ICU's code refers to
+    // its data symbol: these items of ICU's data (its time zones), 1.2 MB, are linked statically in
+    // release in place of the toolchain's whole package, 34 MB (icudata.S; scripts/gen-icu-data.sh
+    // writes data/ from the toolchain). Chime's own zones do not use them.
     .target(
       name: "ChimeICUData",
       path: "Sources/ChimeICUData",
