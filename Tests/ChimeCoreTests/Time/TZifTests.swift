@@ -105,6 +105,19 @@ import Testing
     #expect(table.offset(at: Self.utc(1991, 3, 31, 1)) == 7200)
   }
 
+  /// Found by the tzif fuzz target: a transition past the table's end (year 3000) with a DST
+  /// footer asked for footer years from 3000 down to 2503, a range that traps.
+  @Test func aTransitionPastTheTableWithADaylightFooter() throws {
+    for last in [Self.utc(3000, 1, 1), Int64.max, ZoneTable.tableEnd, ZoneTable.tableEnd - 1] {
+      let data = try TZif.parse(Self.file(times: [Self.utc(1990, 1, 1), last], indices: [1, 0],
+                                          types: [(3600, false), (7200, true)], footer: "CET-1CEST,M3.5.0,M10.5.0/3"))
+      let table = ZoneTable(identifier: "Test/Late", data: data)
+      #expect(table.offset(at: Self.utc(2026, 7, 1)) == 7200)
+      let noDaylight = try TZif.parse(Self.file(times: [last], indices: [0], types: [(3600, false)], footer: "<+02>-2"))
+      #expect(ZoneTable(identifier: "Test/LateFixed", data: noDaylight).offset(at: Self.utc(2026, 7, 1)) == 3600)
+    }
+  }
+
   struct Malformed: CustomTestStringConvertible, Sendable {
     var bytes: [UInt8]
     var reason: String

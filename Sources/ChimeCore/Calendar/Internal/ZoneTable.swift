@@ -41,7 +41,8 @@ final class ZoneTable: Sendable {
       // The footer holds after the last transition, or for all time when there is none.
       let after = data.transitions.last ?? Int64.min
       if data.transitions.isEmpty { builder.add(Int64.min, rule.standardOffset) }
-      if rule.daylight != nil {
+      // A last transition at or past the table's end (none in tzdata) leaves nothing to add.
+      if rule.daylight != nil, after < Self.tableEnd {
         periodic = true
         let from = max(after, Self.tableStart)
         let firstYear = CivilDate.civil(Int(CivilDate.floorDiv(from, CivilDate.secondsPerDay))).year - 1
@@ -56,7 +57,8 @@ final class ZoneTable: Sendable {
         for change in changes where change.at > after || data.transitions.isEmpty {
           builder.add(change.at, change.offset)
         }
-      } else if rule.standardOffset != builder.offsets[builder.offsets.count - 1], after != Int64.min {
+      } else if rule.daylight == nil, rule.standardOffset != builder.offsets[builder.offsets.count - 1],
+                after != Int64.min, after < Self.tableEnd {
         // A footer that disagrees with the last transition's offset: the footer rules after it.
         builder.add(after + 1, rule.standardOffset)
       }
