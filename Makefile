@@ -5,7 +5,7 @@ DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
 .PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
-	man release-installed check-icu-data install install-c-client uninstall uninstall-c-client install-user uninstall-user
+	man release-installed check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
 
@@ -149,11 +149,13 @@ release-installed: deps
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-thumbnail
 
-# Release chime links only the ICU data items Chime loads (Sources/ChimeICUData): its fire dates
-# in every tzdata zone must equal debug chime's, which has the toolchain's whole ICU data.
-# After a toolchain upgrade, scripts/gen-icu-data.sh rewrites the items (ICUDataTests says when).
-check-icu-data: release-installed build
-	scripts/check-icu-data.sh .build/release .build/debug
+# Chime's zones (TZif files read by ChimeCore's ZoneDirectory) against Python's zoneinfo on the
+# same files: every zone Python knows, at each transition and day by day from 1900 to 2500, and
+# past the table (scripts/zones/zoneinfo_oracle.py). `make test` checks the odd zones and every
+# 15th zone, every 5 days (ZoneinfoOracleTests).
+check-zones: deps
+	$(SWIFT) build --build-tests
+	ZONEINFO_ORACLE_ZONES=all $(SWIFT) test --skip-build --filter ZoneinfoOracleTests
 
 # Man pages, generated from the binaries' --help (help2man) into $(MAN_OUT); not committed.
 man: $(INSTALL_BUILD)

@@ -18,7 +18,7 @@ let strictSettings: [SwiftSetting] = [
 // daemon (bench/NOTES.md has the figures).
 // The static Foundation archives refer to one another: they are named after the objects, twice,
 // so the linker resolves each one's references to the others. ICU's data comes from ChimeICUData
-// (only the items Chime loads), so the archive's 34 MB package stays out.
+// (its time-zone items), so the archive's 34 MB package stays out of chimed.
 let staticFoundation = ["-lFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials",
                         "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation"]
 let chimeReleaseLinking: [LinkerSetting] = [
@@ -26,13 +26,14 @@ let chimeReleaseLinking: [LinkerSetting] = [
                .when(platforms: [.linux], configuration: .release)),
 ]
 // The CLI links less than chimed: its modules import FoundationEssentials, not Foundation (no
-// CoreFoundation, no Foundation code or conformances), and it does not link GRDB (`chime doctor`
-// loads libsqlite3 itself). And it exports no symbols: `-static-stdlib` passes -export-dynamic,
-// which put ~7,400 of chime's own symbols in the dynamic table for ld.so to hash through at every
-// start; nothing loads into chime that needs them (`--no-export-dynamic` comes after it and wins).
-// LinkedTimeZones.swift keeps ICU's time zones linked.
+// CoreFoundation, no Foundation code or conformances, no ICU: zones are Chime's own, from the
+// system's TZif files), and it does not link GRDB (`chime doctor` loads libsqlite3 itself). And
+// it exports no symbols: `-static-stdlib` passes -export-dynamic, which put ~7,400 of chime's own
+// symbols in the dynamic table for ld.so to hash through at every start; nothing loads into
+// chime that needs them (`--no-export-dynamic` comes after it and wins).
+let staticEssentials = ["-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims"]
 let chimeCLIReleaseLinking: [LinkerSetting] = [
-  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation + staticFoundation
+  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticEssentials + staticEssentials
                  + ["-Xlinker", "--no-export-dynamic"],
                .when(platforms: [.linux], configuration: .release)),
 ]
@@ -118,9 +119,10 @@ let package = Package(
       linkerSettings: [.linkedLibrary("protobuf-c")]
     ),
 
-    // The items of ICU's data that chime and chimed load (time zones), 1.2 MB: linked statically
-    // in release in place of the toolchain's whole package, 34 MB of each binary (icudata.S;
-    // scripts/gen-icu-data.sh writes data/ from the toolchain).
+    // chimed links ICU through swift-corelibs Foundation (GRDB needs it), and ICU's code refers to
+    // its data symbol: these items of ICU's data (its time zones), 1.2 MB, are linked statically in
+    // release in place of the toolchain's whole package, 34 MB (icudata.S; scripts/gen-icu-data.sh
+    // writes data/ from the toolchain). Chime's own zones do not use them.
     .target(
       name: "ChimeICUData",
       path: "Sources/ChimeICUData",
@@ -216,7 +218,6 @@ let package = Package(
       name: "chime",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
-        .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,

@@ -5,7 +5,7 @@
 // CHIME_FUZZ_TARGET picks one: the media and sound inspectors (png jpeg gif mp3 isobmff riff
 // aiff mpegps caf sound media options) and the text readers (push: an APNs payload; calendar:
 // `--calendar` specs; duration; instant: ISO 8601 with or without an offset; userinfo: the
-// user-info JSON check).
+// user-info JSON check) and the TZif reader (tzif: a zone file and its footer rule).
 // Any trap (overflow, out-of-bounds index, force unwrap) or sanitizer report is a crash.
 
 #if canImport(Glibc)
@@ -15,7 +15,7 @@ import Foundation
 
 enum FuzzTarget: String, CaseIterable {
   case png, jpeg, gif, mp3, isobmff, riff, aiff, mpegps, caf, sound, media, options
-  case push, calendar, duration, instant, userinfo
+  case push, calendar, duration, instant, userinfo, tzif
 }
 
 let selectedTarget: FuzzTarget = {
@@ -63,6 +63,7 @@ func fuzz(_ target: FuzzTarget, _ bytes: [UInt8]) {
   case .media: media(bytes)
   case .options: options(bytes)
   case .push: push(bytes)
+  case .tzif: tzif(bytes)
   case .calendar, .duration, .instant, .userinfo: text(target, bytes)
   }
 }
@@ -92,7 +93,7 @@ private func text(_ target: FuzzTarget, _ bytes: [UInt8]) {
       _ = DurationText.format(seconds)
     }
   case .instant:
-    if let parsed = InstantText.parse(string, zone: TimeZone(identifier: "Europe/Berlin")!) {
+    if let parsed = InstantText.parse(string, zone: Zone.named("Europe/Berlin") ?? .utc) {
       precondition(parsed.date.timeIntervalSince1970.isFinite, "an instant that is not a time")
     }
   case .userinfo:
@@ -167,4 +168,16 @@ private func thumbnail(_ o: AttachmentOptions, width: Int, height: Int, frames: 
   let seconds = ThumbnailGeometry.movieTime(time: o.thumbnailTime, duration: duration)
   precondition(seconds.isFinite && seconds >= 0, "instant not a time")
   if duration.isFinite && duration > 0 { precondition(seconds <= duration, "instant after the end") }
+}
+
+/// A TZif file: refused, or a table whose offsets stay within tzdata's bounds wherever asked.
+func tzif(_ bytes: [UInt8]) {
+  guard let data = try? TZif.parse(bytes) else { return }
+  precondition(data.offsets.count == data.transitions.count + 1, "offsets and transitions out of step")
+  let table = ZoneTable(identifier: "Fuzz/Zone", data: data)
+  for t in [Int64.min / 4, -2_208_988_801, 0, 1_800_000_000, 16_725_225_600, 200_000_000_000] {
+    precondition(abs(table.offset(at: t)) <= TZif.offsetLimit, "an offset out of range")
+    _ = table.resolve(wall: t)
+    _ = table.earliestWall(after: t)
+  }
 }

@@ -19,7 +19,7 @@ write_seeds=0
 if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; set -- 1 frame requests records; fi
 seconds="${1:-60}"
 shift || true
-core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo)
+core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo tzif)
 wire_targets=(frame requests records dbus)
 grpc_targets=(grpc)
 all_targets=("${core_targets[@]}" "${wire_targets[@]}" "${grpc_targets[@]}")
@@ -185,6 +185,9 @@ seeds() {
     sound) ls "$fixtures"/sounds/* ;;
     media) ls "$fixtures"/images/* "$fixtures"/audio/* "$fixtures"/movies/* ;;
     options) ;;
+    # A few of the system's zones: a fixed offset, one with DST rules, odd footers.
+    tzif) for z in UTC Etc/GMT+5 Europe/Berlin Australia/Lord_Howe America/Nuuk Asia/Jerusalem Antarctica/Troll; do
+            [ -f "/usr/share/zoneinfo/$z" ] && echo "/usr/share/zoneinfo/$z"; done ;;
     push|calendar|duration|instant|userinfo|frame|requests|records|grpc) ls "$here/corpus/$1"/* ;;
   esac
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes Sources/ChimeICUData/data/: the items of the toolchain's ICU data that Chime needs
 # (items.txt), as an ICU common-data package, and the name of ICU's data symbol. Run it when the
-# toolchain's ICU version changes (ICUDataTests says so). Static release builds of chime and
-# chimed then link this 1.2 MB package instead of the toolchain's whole one (34 MB).
+# toolchain's ICU version changes (ICUDataTests says so). Static release builds of chimed
+# then link this 1.2 MB package instead of the toolchain's whole one (34 MB).
 # Usage: scripts/gen-icu-data.sh [SWIFT_STATIC_LIB_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -31,6 +31,7 @@ packages=(
   protoc-gen-go         # generates its messages from Protos/ (clients/go/generate.sh)
   protoc-gen-go-grpc    # generates its gRPC stubs
   python3-dateutil      # the recurrence rule cross-check (scripts/rrule, make test-rrule)
+  tzdata                # /usr/share/zoneinfo: the TZif files every named time zone is read from
   valgrind              # the C client's leak check (clients/c: make test-valgrind)
   time                  # GNU time: chime-bench reads a child's own peak RSS through it
   libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)

@@ -1,6 +1,6 @@
 public import ChimeCore
 import ChimeSystem
-public import Foundation
+import Foundation
 public import Logging
 
 /// Everything the daemon needs to start. `chimed` fills it from flags; tests fill it with a
@@ -18,7 +18,7 @@ public struct ServerConfiguration: Sendable {
   public var clock: any WallClock = SystemWallClock()
   /// The zone floating calendar triggers follow, asked again every few seconds and whenever
   /// the wall clock is set; a change re-plans those triggers.
-  public var timeZone: @Sendable () -> TimeZone = SystemTimeZone.current
+  public var timeZone: @Sendable () -> Zone = SystemTimeZone.current
   /// A fire later than this after its due instant is marked missed (and follows the
   /// request's missed-fire policy).
   public var missedGraceMillis: Int64 = 2_000

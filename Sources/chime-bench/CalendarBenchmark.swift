@@ -98,9 +98,9 @@ enum CalendarBenchmark {
   static func run(cases: [Case] = mixedCases, queriesPerCase: Int = 2000, repeats: Int = 3, seed: UInt64 = 0x5EED) -> Result {
     let clock = ContinuousClock()
     let warmStart = clock.now
-    var zones: [String: TimeZone] = [:]
+    var zones: [String: Zone] = [:]
     for c in cases where zones[c.zone] == nil {
-      let zone = TimeZone(identifier: c.zone) ?? TimeZone(secondsFromGMT: 0)!
+      let zone = Zone.named(c.zone) ?? .utc
       zones[c.zone] = zone
       _ = CalendarEngine.nextFire(after: Instant(unixMillis: 0), trigger: c.trigger, zone: zone)
     }

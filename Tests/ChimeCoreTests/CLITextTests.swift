@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CLITextTests {
   @Test func instantsWithAndWithoutOffset() throws {
-    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let berlin = try #require(Zone.named("Europe/Berlin"))
     let z = try #require(InstantText.parse("2026-11-24T08:30:00Z", zone: berlin))
     #expect(z.assumedZone == nil)
     #expect(z.date.timeIntervalSince1970 == 1_795_509_000)

@@ -128,7 +128,7 @@ import Testing
     let store = try StoreFixture()
     let pending = try store.add("app", Fixtures.request("r", after: 60, repeats: true))
     guard case .current(let row) = try store.db.dueRows([key(pending)])[0] else { Issue.record("not due"); return }
-    let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: pending.nextFire, missedGraceMillis: grace, zone: .current)
+    let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: pending.nextFire, missedGraceMillis: grace, zone: .utc)
     let fire = Fire(row, plan: plan, now: pending.nextFire, sound: row.pending.sound)
     let results = store.db.commit([fire, fire])
     #expect(try (results[0].get() as? Fire.Outcome)?.delivered != nil)

@@ -22,7 +22,7 @@ import Testing
   struct NoCurrentRow: Error {}
 
   func fire(_ row: PendingRow, at now: Instant) -> Fire {
-    let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: grace, zone: TimeZone(identifier: "UTC")!)
+    let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: now, missedGraceMillis: grace, zone: Zone.named("UTC")!)
     return Fire(row, plan: plan, now: now, sound: row.pending.sound)
   }
 
@@ -69,7 +69,7 @@ import Testing
     let replacement = try store.add("app", daily(10, title: "new"))
     let moved = read.key.due.adding(seconds: 3600 * 5)
 
-    let outcome = try store.commit(ReplanFloating(zone: TimeZone(identifier: "Asia/Tokyo")!,
+    let outcome = try store.commit(ReplanFloating(zone: Zone.named("Asia/Tokyo")!,
                                                   changes: [.init(row: read, decision: .move(to: moved))], at: t0))
     #expect(outcome.rescheduled.isEmpty)
     #expect(outcome.appEvents.isEmpty)

@@ -43,7 +43,7 @@ final class StoreFixture {
   /// Fires `key` as the scheduler would: reads the row, plans the fire (`FirePlan`) and commits
   /// it with the sound as stored. `.stale` when the row no longer has that due instant.
   @discardableResult
-  func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: TimeZone = .current) throws -> Fire.Outcome {
+  func fire(_ key: ScheduleKey, now: Instant, missedGraceMillis: Int64, zone: Zone = .utc) throws -> Fire.Outcome {
     guard case .current(let row) = try db.dueRows([key])[0] else { return .stale }
     let plan = FirePlan.decide(row.pending.request, due: key.due, now: now, missedGraceMillis: missedGraceMillis, zone: zone)
     return try commit(Fire(row, plan: plan, now: now, sound: row.pending.sound))

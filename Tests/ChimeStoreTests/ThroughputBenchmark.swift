@@ -46,7 +46,7 @@ struct ThroughputBenchmark {
         commits += 1
         let fires: [any Mutation] = try store.db.dueRows(keys).compactMap { due in
           guard case .current(let row) = due else { return nil }
-          let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: row.key.due, missedGraceMillis: 2000, zone: .current)
+          let plan = FirePlan.decide(row.pending.request, due: row.key.due, now: row.key.due, missedGraceMillis: 2000, zone: .utc)
           return Fire(row, plan: plan, now: row.key.due, sound: row.pending.sound)
         }
         for result in store.db.commit(fires) {

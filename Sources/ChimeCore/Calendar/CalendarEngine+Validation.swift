@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 extension CalendarEngine {
   /// Checks a calendar trigger when it is added. `field` is the trigger's path, e.g.
   /// `request.trigger.calendar`.
@@ -8,13 +6,13 @@ extension CalendarEngine {
   ///   - `INVALID_DATE_COMPONENT` for a component out of range: year and year_for_week_of_year
   ///     1...9999, month 1...12, day 1...31, hour 0...23, minute 0...59, second 0...59,
   ///     weekday and each of weekdays 1...7 (not both given), weekday_ordinal 1...5 or -1, week_of_month 1...6, week_of_year 1...53;
-  ///   - `INVALID_TIME_ZONE` for a zone name Foundation does not know (field `time_zone`);
+  ///   - `INVALID_TIME_ZONE` for a zone name the zoneinfo tree does not hold (field `time_zone`);
   ///   - `NOTIFICATION_INVALID_NO_DATE` (field `<field>.components`) when no component is
   ///     given, when the combination can never match (30 February, day 31 with month 4, week 53
   ///     of a year with 52), or, if `now` is given, when nothing matches after `now` (a year in
   ///     the past). Without `now` the check uses no clock.
   /// - Parameter zone: the floating zone, used only with `now` for a trigger without a zone.
-  public static func validate(_ trigger: CalendarTrigger, field: String, now: Instant? = nil, zone: TimeZone = .current) throws(ChimeError) {
+  public static func validate(_ trigger: CalendarTrigger, field: String, now: Instant? = nil, zone: Zone = .utc) throws(ChimeError) {
     let c = trigger.components
     let base = "\(field).components"
     try check(c.year, 1...9999, "year", base)
@@ -35,7 +33,7 @@ extension CalendarEngine {
     try check(c.weekOfYear, 1...53, "week_of_year", base)
     try check(c.yearForWeekOfYear, 1...9999, "year_for_week_of_year", base)
     if let id = c.timeZone, !id.isEmpty {
-      guard id.utf8.count <= 64, ZoneTables.table(named: id) != nil else {
+      guard id.utf8.count <= 64, Zone.named(id) != nil else {
         throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id.prefix(64))\"", field: "\(base).time_zone")
       }
     }

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// Computes when calendar triggers fire (UNCalendarNotificationTrigger semantics). Pure: the
 /// instant to start from and the floating zone are passed in.
 ///
@@ -66,15 +64,15 @@ public import FoundationEssentials
 /// ## Cost
 /// No Foundation call on the hot path: dates are computed on day numbers, months and years a
 /// component rules out are skipped whole, and wall times are converted with a per-zone table
-/// of offset changes read from Foundation once (about 1 ms per zone, on first use).
+/// of offset changes read from the zone's TZif file once (on first use).
 public enum CalendarEngine {
   /// The next fire strictly after `after`, or nil if the trigger never fires again (a past
-  /// year, a zone Foundation does not know, every match in a skipped gap or on a skipped day,
+  /// year, a zone the zoneinfo tree does not hold, every match in a skipped gap or on a skipped day,
   /// or no match before year 10000).
   ///
   /// - Parameter zone: the zone of a floating trigger (one without `timeZone`); ignored when
   ///   the trigger names its zone.
-  public static func nextFire(after: Instant, trigger: CalendarTrigger, zone: TimeZone) -> FireDate? {
+  public static func nextFire(after: Instant, trigger: CalendarTrigger, zone: Zone) -> FireDate? {
     guard let search = search(for: trigger, zone: zone),
           let found = search.next(after: CivilDate.floorDiv(after.unixMillis, 1000))
     else { return nil }
@@ -84,7 +82,7 @@ public enum CalendarEngine {
   /// Up to `count` successive fires after `after`, strictly increasing (for previews such as
   /// `NextTriggerDates`). Fewer when the trigger runs out; a non-repeating trigger still lists
   /// the matches it could fire at, the first of which is the one it will.
-  public static func nextFires(after: Instant, count: Int, trigger: CalendarTrigger, zone: TimeZone) -> [FireDate] {
+  public static func nextFires(after: Instant, count: Int, trigger: CalendarTrigger, zone: Zone) -> [FireDate] {
     guard count > 0, let search = search(for: trigger, zone: zone) else { return [] }
     var result: [FireDate] = []
     result.reserveCapacity(min(count, 1000))
@@ -98,13 +96,13 @@ public enum CalendarEngine {
 
   /// The first fire of a trigger added at `after`.
   ///
-  /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` for a zone Foundation does not know, or
+  /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` for a zone the zoneinfo tree does not hold, or
   ///   `NOTIFICATION_INVALID_NO_DATE` when the trigger matches no date after `after` (a year in
   ///   the past, every match skipped by a DST gap under `.skip`, or every match on a day the
   ///   zone skipped), with `field` +
   ///   `.components` as the field path.
-  public static func firstFire(after: Instant, trigger: CalendarTrigger, zone: TimeZone, field: String) throws(ChimeError) -> FireDate {
-    if let id = trigger.components.timeZone, !id.isEmpty, ZoneTables.table(named: id) == nil {
+  public static func firstFire(after: Instant, trigger: CalendarTrigger, zone: Zone, field: String) throws(ChimeError) -> FireDate {
+    if let id = trigger.components.timeZone, !id.isEmpty, Zone.named(id) == nil {
       throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id)\"", field: "\(field).components.time_zone")
     }
     guard let fire = nextFire(after: after, trigger: trigger, zone: zone) else {
@@ -116,19 +114,19 @@ public enum CalendarEngine {
   }
 
   /// The identifier of the zone a trigger fires in: its own, or `zone` for a floating one.
-  public static func zoneIdentifier(of trigger: CalendarTrigger, floating zone: TimeZone) -> String {
+  public static func zoneIdentifier(of trigger: CalendarTrigger, floating zone: Zone) -> String {
     if let id = trigger.components.timeZone, !id.isEmpty { return id }
     return zone.identifier
   }
 
-  static func search(for trigger: CalendarTrigger, zone: TimeZone) -> FireSearch? {
+  static func search(for trigger: CalendarTrigger, zone: Zone) -> FireSearch? {
     guard let pattern = CalendarPattern(trigger.components) else { return nil }
     let table: ZoneTable
     if let id = trigger.components.timeZone, !id.isEmpty {
-      guard let named = ZoneTables.table(named: id) else { return nil }
+      guard let named = Zone.named(id)?.table else { return nil }
       table = named
     } else {
-      table = ZoneTables.table(for: zone)
+      table = zone.table
     }
     return FireSearch(pattern: pattern, table: table, gap: trigger.dstGap, overlap: trigger.dstOverlap)
   }

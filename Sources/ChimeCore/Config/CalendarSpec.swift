@@ -103,16 +103,17 @@ public enum CalendarSpec {
   /// The components of `date` in UTC, year to second (fractions dropped): one instant as a
   /// calendar pattern.
   public static func instant(_ date: Date) -> CalendarComponents {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let day = CivilDate.floorDiv(seconds, CivilDate.secondsPerDay)
+    let civil = CivilDate.civil(Int(day))
+    let time = Int(seconds - day * CivilDate.secondsPerDay)
     var c = CalendarComponents()
-    c.year = parts.year
-    c.month = parts.month
-    c.day = parts.day
-    c.hour = parts.hour
-    c.minute = parts.minute
-    c.second = parts.second
+    c.year = civil.year
+    c.month = civil.month
+    c.day = civil.day
+    c.hour = time / 3600
+    c.minute = time / 60 % 60
+    c.second = time % 60
     c.timeZone = "UTC"
     return c
   }

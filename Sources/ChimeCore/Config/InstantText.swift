@@ -14,7 +14,7 @@ public enum InstantText {
   }
 
   /// The instant, or nil when `text` is not a date-time in any of the accepted forms.
-  public static func parse(_ text: String, zone: TimeZone) -> Parsed? {
+  public static func parse(_ text: String, zone: Zone) -> Parsed? {
     let s = text.trimmingWhitespace()
     let utf8 = Array(s.utf8)
     var i = 0
@@ -74,13 +74,22 @@ public enum InstantText {
       }
     }
     guard i == utf8.count else { return nil }
-    guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+    guard (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 59 else { return nil }
 
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = offset.flatMap { TimeZone(secondsFromGMT: $0) } ?? zone
-    var parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    parts.calendar = calendar
-    guard parts.isValidDate(in: calendar), let base = calendar.date(from: parts) else { return nil }
+    guard day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+    let wall = Int64(CivilDate.dayNumber(year: year, month: month, day: day)) * CivilDate.secondsPerDay
+      + Int64(hour * 3600 + minute * 60 + second)
+    // A wall time the zone skipped is no time at all; one it shows twice is its first.
+    let seconds: Int64
+    if let offset {
+      seconds = wall - Int64(offset)
+    } else {
+      switch zone.table.resolve(wall: wall) {
+      case .single(let t), .repeated(let t, _): seconds = t
+      case .skipped: return nil
+      }
+    }
+    let base = Date(timeIntervalSince1970: Double(seconds))
     return Parsed(date: base.addingTimeInterval(fraction), assumedZone: offset == nil ? zone.identifier : nil,
                   hasFraction: fraction != 0)
   }

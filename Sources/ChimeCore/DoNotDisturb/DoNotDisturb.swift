@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// The user's Do Not Disturb setting: switched on by hand (until switched off, or until an
 /// instant), a schedule of nightly (or daily) windows, whether the desktop's own Do Not Disturb
 /// (a paused or inhibited notification server) counts, and whether a summary is shown when it
@@ -43,9 +41,9 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
   /// schedule's wall times are read in `zone` (floating: the zone the daemon runs in now);
   /// `desktop` is the notification server's own state (nil: not paused), counted only while
   /// the setting follows the desktop.
-  public func status(at instant: Instant, zone: TimeZone, desktop: DesktopQuiet? = nil) -> DoNotDisturbStatus {
+  public func status(at instant: Instant, zone: Zone, desktop: DesktopQuiet? = nil) -> DoNotDisturbStatus {
     let followed = followDesktop ? desktop : nil
-    let table = ZoneTables.table(for: zone)
+    let table = zone.table
     if let manual, manual.until.map({ instant < $0 }) ?? true {
       return DoNotDisturbStatus(active: true, source: .manual, until: manual.until, nextStart: nil, desktop: followed)
     }
@@ -61,15 +59,15 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
   }
 
   /// Whether Do Not Disturb is on at `instant` and from which source (nil when off).
-  public func isActive(at instant: Instant, zone: TimeZone, desktop: DesktopQuiet? = nil) -> DoNotDisturbSource? {
+  public func isActive(at instant: Instant, zone: Zone, desktop: DesktopQuiet? = nil) -> DoNotDisturbSource? {
     status(at: instant, zone: zone, desktop: desktop).source
   }
 
   /// The next instant after `instant` at which the manual or scheduled part may turn on or off
   /// (a manual `until`, a window's end or the next window's start), or nil when none will by
   /// itself: when to look again to notice Do Not Disturb ending.
-  public func nextChange(after instant: Instant, zone: TimeZone) -> Instant? {
-    let table = ZoneTables.table(for: zone)
+  public func nextChange(after instant: Instant, zone: Zone) -> Instant? {
+    let table = zone.table
     var candidates: [Instant] = []
     if let until = manual?.until, instant < until { candidates.append(until) }
     if let schedule {

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// Computes when a recurrence (an RFC 5545 rule with a start, a zone and exclusions) fires.
 /// Pure: the instant to start from and the floating zone are passed in.
 ///
@@ -26,19 +24,19 @@ public import FoundationEssentials
 /// follows cron at a gap (its `--dst-gap`).
 ///
 /// ## Cost
-/// No Foundation call after the zone's table is built; periods before the one asked about are
+/// No system call after the zone's table is built; periods before the one asked about are
 /// skipped at once (or counted without converting instants when COUNT needs them), and a rule
 /// that makes nothing for a whole 400-year calendar cycle is known never to fire.
 public enum RecurrenceEngine {
   /// The next fire strictly after `after`, or nil when the rule has ended or never fires.
   ///
   /// - Parameter zone: the zone of a floating recurrence (one without `timeZone`).
-  public static func nextFire(after: Instant, recurrence: Recurrence, zone: TimeZone) -> FireDate? {
+  public static func nextFire(after: Instant, recurrence: Recurrence, zone: Zone) -> FireDate? {
     nextFires(after: after, count: 1, recurrence: recurrence, zone: zone).first
   }
 
   /// Up to `count` fires strictly after `after`, strictly increasing.
-  public static func nextFires(after: Instant, count: Int, recurrence: Recurrence, zone: TimeZone) -> [FireDate] {
+  public static func nextFires(after: Instant, count: Int, recurrence: Recurrence, zone: Zone) -> [FireDate] {
     guard count > 0, let walk = walk(for: recurrence, zone: zone) else { return [] }
     let seconds = CivilDate.floorDiv(after.unixMillis, 1000)
     return walk.next(after: seconds, limit: count).map { fireDate($0, walk.table) }
@@ -47,7 +45,7 @@ public enum RecurrenceEngine {
   /// The first `count` occurrences from the start in wall-time order, exclusions removed,
   /// whether past or not, up to wall time `through`: what the rule makes, for checks and
   /// previews.
-  public static func occurrences(count: Int, through: LocalDateTime? = nil, recurrence: Recurrence, zone: TimeZone) -> [Occurrence] {
+  public static func occurrences(count: Int, through: LocalDateTime? = nil, recurrence: Recurrence, zone: Zone) -> [Occurrence] {
     guard let walk = walk(for: recurrence, zone: zone) else { return [] }
     return walk.occurrences(limit: count, through: through?.wallSeconds ?? Int64.max).map { Occurrence(wall: LocalDateTime(wallSeconds: $0.wall), fire: fireDate($0, walk.table)) }
   }
@@ -60,12 +58,12 @@ public enum RecurrenceEngine {
 
   /// Checks a recurrence when it is added, and gives its first fire after `after`.
   ///
-  /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` for a zone Foundation does not know
+  /// - Throws: INVALID_ARGUMENT `INVALID_TIME_ZONE` for a zone the zoneinfo tree does not hold
   ///   (`field` + `.time_zone`), or `NOTIFICATION_INVALID_NO_DATE` (`field`) when the rule
   ///   never makes an occurrence (`FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`) or makes none after
   ///   `after` that an exclusion leaves.
-  public static func firstFire(after: Instant, recurrence: Recurrence, zone: TimeZone, field: String) throws(ChimeError) -> FireDate {
-    if let id = recurrence.timeZone, !id.isEmpty, id.utf8.count > 64 || ZoneTables.table(named: id) == nil {
+  public static func firstFire(after: Instant, recurrence: Recurrence, zone: Zone, field: String) throws(ChimeError) -> FireDate {
+    if let id = recurrence.timeZone, !id.isEmpty, id.utf8.count > 64 || Zone.named(id) == nil {
       throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id.prefix(64))\"", field: "\(field).time_zone")
     }
     guard let walk = walk(for: recurrence, zone: zone) else {
@@ -98,7 +96,7 @@ public enum RecurrenceEngine {
   ///   `INVALID_RECURRENCE_RULE` for a rule over 1,000 bytes or over 1,000 exclusions, or
   ///   `NOTIFICATION_INVALID_NO_DATE` (`field`) for a rule that never fires.
   public static func validate(_ recurrence: Recurrence, field: String) throws(ChimeError) {
-    if let id = recurrence.timeZone, !id.isEmpty, id.utf8.count > 64 || ZoneTables.table(named: id) == nil {
+    if let id = recurrence.timeZone, !id.isEmpty, id.utf8.count > 64 || Zone.named(id) == nil {
       throw ChimeError(.invalidTimeZone, "unknown time zone \"\(id.prefix(64))\"", field: "\(field).time_zone")
     }
     guard recurrence.ruleText.utf8.count <= 1000 else {
@@ -113,22 +111,22 @@ public enum RecurrenceEngine {
     guard reread.rule == recurrence.rule, reread.start == recurrence.start, reread.exclusions == recurrence.exclusions else {
       throw ChimeError(.invalidRecurrenceRule, "the rule, start or exclusions as given do not match their parsed values", field: field)
     }
-    _ = try firstFire(after: Instant.distantPast, recurrence: recurrence, zone: TimeZone(identifier: "UTC") ?? .current, field: field)
+    _ = try firstFire(after: Instant.distantPast, recurrence: recurrence, zone: .utc, field: field)
   }
 
   /// The identifier of the zone a recurrence fires in: its own, or `zone` for a floating one.
-  public static func zoneIdentifier(of recurrence: Recurrence, floating zone: TimeZone) -> String {
+  public static func zoneIdentifier(of recurrence: Recurrence, floating zone: Zone) -> String {
     if let id = recurrence.timeZone, !id.isEmpty { return id }
     return zone.identifier
   }
 
-  static func walk(for recurrence: Recurrence, zone: TimeZone) -> RecurrenceWalk? {
+  static func walk(for recurrence: Recurrence, zone: Zone) -> RecurrenceWalk? {
     let table: ZoneTable
     if let id = recurrence.timeZone, !id.isEmpty {
-      guard let named = ZoneTables.table(named: id) else { return nil }
+      guard let named = Zone.named(id)?.table else { return nil }
       table = named
     } else {
-      table = ZoneTables.table(for: zone)
+      table = zone.table
     }
     return RecurrenceWalk(recurrence, table: table)
   }

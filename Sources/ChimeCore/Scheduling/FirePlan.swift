@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// What a due request becomes: delivered (on time or marked missed) or skipped, and when it
 /// fires next. Pure: the request, the instant it was due, now, the missed-fire grace and the
 /// zone are passed in; the store carries the plan out.
@@ -30,7 +28,7 @@ public struct FirePlan: Hashable, Sendable {
   /// `firedBefore`: how many times the request fired before this fire (a trigger with a
   /// `RepeatEnd` count stops after its last).
   public static func decide(_ request: NotificationRequest, due: Instant, now: Instant, missedGraceMillis: Int64,
-                            zone: TimeZone, firedBefore: UInt64 = 0) -> FirePlan {
+                            zone: Zone, firedBefore: UInt64 = 0) -> FirePlan {
     let lateness = now.millis(since: due)
     let delivery: Delivery
     if lateness > missedGraceMillis {

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// What a pending request with a floating calendar trigger (no zone of its own) becomes when
 /// the daemon's zone changes: 08:00 stays 08:00 on the new wall clock. Pure.
 public enum FloatingReplan: Hashable, Sendable {
@@ -12,7 +10,7 @@ public enum FloatingReplan: Hashable, Sendable {
 
   /// Re-plans a request whose next fire is `current` for `zone`, from `now` on. A request
   /// whose trigger is not floating is `unchanged`.
-  public static func decide(_ request: NotificationRequest, current: Instant, zone: TimeZone, now: Instant) -> FloatingReplan {
+  public static func decide(_ request: NotificationRequest, current: Instant, zone: Zone, now: Instant) -> FloatingReplan {
     guard request.trigger?.isFloating == true else { return .unchanged }
     let next: Instant?
     switch request.trigger {
@@ -25,7 +23,7 @@ public enum FloatingReplan: Hashable, Sendable {
   }
 
   /// The note events carry for a re-plan into `zone`.
-  public static func note(zone: TimeZone, removed: Bool) -> String {
+  public static func note(zone: Zone, removed: Bool) -> String {
     let note = "re-planned: the time zone is now \(zone.identifier)"
     return removed ? note + "; the trigger matches no later date" : note
   }

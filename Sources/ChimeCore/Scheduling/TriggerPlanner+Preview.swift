@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 extension TriggerPlanner {
   /// The next `count` fires of `trigger` strictly after `after`, as the daemon would schedule
   /// them: for a one-shot trigger at most one; for a time interval, every `seconds` from
@@ -8,7 +6,7 @@ extension TriggerPlanner {
   ///
   /// - Throws: INVALID_ARGUMENT for an invalid trigger (with a `trigger...` field path) or a
   ///   count outside 1...1000 (`INVALID_COUNT`).
-  public static func preview(_ trigger: Trigger, after: Instant, count: Int, zone: TimeZone = .current) throws(ChimeError) -> [FireDate] {
+  public static func preview(_ trigger: Trigger, after: Instant, count: Int, zone: Zone = .utc) throws(ChimeError) -> [FireDate] {
     guard count >= 1, count <= 1000 else {
       throw ChimeError(.invalidCount, "count must be within 1...1000 (got \(count))", field: "count")
     }
@@ -18,7 +16,7 @@ extension TriggerPlanner {
       let n = t.repeats ? count : 1
       return (1...n).map { k in
         let instant = after.adding(seconds: t.seconds * Double(k))
-        return FireDate(instant: instant, utcOffsetSeconds: zone.secondsFromGMT(for: instant.date), zoneIdentifier: zone.identifier)
+        return FireDate(instant: instant, utcOffsetSeconds: zone.secondsFromUTC(at: instant), zoneIdentifier: zone.identifier)
       }
     case .calendar(let c):
       // Validates against `after` too (a year in the past matches nothing).

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// Computes fire instants for triggers. Pure: "now" is passed in.
 public enum TriggerPlanner {
   /// The first instant a request added at `added` fires; `added` itself for no trigger.
@@ -10,7 +8,7 @@ public enum TriggerPlanner {
   ///   `NOTIFICATION_INVALID_NO_DATE` when it matches nothing after `added` (e.g. a year in the
   ///   past, a rule that ended) or `INVALID_TIME_ZONE`, with a `request.trigger.calendar...` or
   ///   `request.trigger.recurrence...` field path.
-  public static func firstFire(of trigger: Trigger?, added: Instant, zone: TimeZone = .current) throws(ChimeError) -> Instant {
+  public static func firstFire(of trigger: Trigger?, added: Instant, zone: Zone = .utc) throws(ChimeError) -> Instant {
     let first = try unendedFirstFire(of: trigger, added: added, zone: zone)
     if let until = trigger?.repeatEnd?.until, first > until {
       throw ChimeError(.notificationInvalidNoDate, "the first fire, \(first), is after the trigger's end (until \(until))",
@@ -19,7 +17,7 @@ public enum TriggerPlanner {
     return first
   }
 
-  private static func unendedFirstFire(of trigger: Trigger?, added: Instant, zone: TimeZone) throws(ChimeError) -> Instant {
+  private static func unendedFirstFire(of trigger: Trigger?, added: Instant, zone: Zone) throws(ChimeError) -> Instant {
     switch trigger {
     case nil:
       return added
@@ -40,13 +38,13 @@ public enum TriggerPlanner {
   /// - Parameter zone: the zone floating calendar triggers follow.
   /// - Parameter fired: how many times the request has fired, this fire included: a trigger
   ///   with an end (`RepeatEnd`) stops after its `count`th fire and at its `until`.
-  public static func nextFire(of trigger: Trigger?, due: Instant, now: Instant, zone: TimeZone = .current, fired: UInt64 = 1) -> Instant? {
+  public static func nextFire(of trigger: Trigger?, due: Instant, now: Instant, zone: Zone = .utc, fired: UInt64 = 1) -> Instant? {
     guard let trigger, trigger.repeats, let next = unendedNextFire(of: trigger, due: due, now: now, zone: zone) else { return nil }
     if let end = trigger.repeatEnd, !end.allows(next, number: fired + 1) { return nil }
     return next
   }
 
-  private static func unendedNextFire(of trigger: Trigger, due: Instant, now: Instant, zone: TimeZone) -> Instant? {
+  private static func unendedNextFire(of trigger: Trigger, due: Instant, now: Instant, zone: Zone) -> Instant? {
     switch trigger {
     case .timeInterval(let t):
       let step = max(Int64((t.seconds * 1000).rounded()), 1)

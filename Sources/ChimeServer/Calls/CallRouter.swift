@@ -120,7 +120,7 @@ final class CallRouter {
         throw ChimeError(.triggerRequired, "give a trigger to preview", field: "trigger")
       }
       let count = request.count == 0 ? 5 : request.count
-      reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count)))
+      reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count, zone: service.floatingZone)))
     }
     table.unary(Calls.setCategories) { call, categories, reply in
       service.apps.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }

@@ -1,4 +1,4 @@
-import Foundation
+import ChimeSystem
 
 /// A plain thread that runs one closure (the loop, when serving in the background).
 struct LoopThread {
@@ -7,8 +7,6 @@ struct LoopThread {
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 
   func start() {
-    let thread = Thread(block: body)
-    thread.name = "chimed-loop"
-    thread.start()
+    SystemThread.start(name: "chimed-loop", body)
   }
 }

@@ -30,7 +30,7 @@ struct FirePreparation: Sendable {
 
   /// Blocking: call on the work pool. One answer per key, in order. `wokeMicros` is when the
   /// timer woke for these keys; each delivery records how late that was after its due instant.
-  func prepare(_ keys: [ScheduleKey], now: Instant, zone: TimeZone, wokeMicros: Int64? = nil) -> [Prepared] {
+  func prepare(_ keys: [ScheduleKey], now: Instant, zone: Zone, wokeMicros: Int64? = nil) -> [Prepared] {
     prepareRows(keys, now: now, zone: zone).map { prepared in
       guard let wokeMicros, case .ready(var fire) = prepared, case .deliver(var record, let note) = fire.delivery else { return prepared }
       record.fireLatenessMicros = max(wokeMicros - record.due.unixMillis * 1000, 0)
@@ -39,7 +39,7 @@ struct FirePreparation: Sendable {
     }
   }
 
-  private func prepareRows(_ keys: [ScheduleKey], now: Instant, zone: TimeZone) -> [Prepared] {
+  private func prepareRows(_ keys: [ScheduleKey], now: Instant, zone: Zone) -> [Prepared] {
     let rows: [DueRow]
     do {
       rows = try database.dueRows(keys)

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// Loop thread only.
 protocol SchedulerHost: AnyObject {
   /// The zone floating calendar triggers follow now.
-  var floatingZone: TimeZone { get }
+  var floatingZone: Zone { get }
   /// A prepared fire with what the loop adds just before it goes to the writer (the content
   /// extension live now for its category).
   func stamped(_ fire: Fire) -> Fire

@@ -5,7 +5,7 @@ import Logging
 
 /// The service as the scheduler sees it (`SchedulerHost`).
 extension NotificationService: SchedulerHost {
-  var floatingZone: TimeZone { zones.zone }
+  var floatingZone: Zone { zones.zone }
 
   func stamped(_ fire: Fire) -> Fire {
     responses.withExtensionSnapshot(fire)

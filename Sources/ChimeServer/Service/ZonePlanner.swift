@@ -12,13 +12,13 @@ final class ZonePlanner {
   static let replanBatchSize = 256
 
   let context: ServiceContext
-  private let zoneProvider: @Sendable () -> TimeZone
+  private let zoneProvider: @Sendable () -> Zone
   /// The zone floating calendar triggers follow now.
-  private(set) var zone: TimeZone
+  private(set) var zone: Zone
   /// Bumped by every zone change: a re-plan still walking batches for an older zone stops.
   private var replanGeneration = 0
 
-  init(context: ServiceContext, zoneProvider: @escaping @Sendable () -> TimeZone) {
+  init(context: ServiceContext, zoneProvider: @escaping @Sendable () -> Zone) {
     self.context = context
     self.zoneProvider = zoneProvider
     zone = zoneProvider()

@@ -1,6 +1,5 @@
 public import ChimeCore
 import GRDB
-public import Foundation
 
 /// Carries out re-plans of floating calendar triggers after the daemon's zone changed: each
 /// change moves a row's next fire (event `.pendingReplaced`) or removes it (event
@@ -17,12 +16,12 @@ public struct ReplanFloating: Mutation {
     }
   }
 
-  public var zone: TimeZone
+  public var zone: Zone
   public var changes: [Change]
   public var at: Instant
   public var app: String { "*" }
 
-  public init(zone: TimeZone, changes: [Change], at: Instant) {
+  public init(zone: Zone, changes: [Change], at: Instant) {
     self.zone = zone
     self.changes = changes
     self.at = at

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
+import ChimeSystem
 import FoundationEssentials
 
 struct Add: AsyncParsableCommand {
@@ -68,7 +69,7 @@ struct Add: AsyncParsableCommand {
 
   /// What the CLI assumed reading --at, when it had no offset.
   var atNote: String? {
-    guard let at, let zone = InstantText.parse(at, zone: TimeZone.current)?.assumedZone else { return nil }
+    guard let at, let zone = InstantText.parse(at, zone: SystemTimeZone.current())?.assumedZone else { return nil }
     return "--at \(at) has no offset: read in the local zone \(zone)"
   }
 
@@ -222,7 +223,7 @@ struct Add: AsyncParsableCommand {
 /// `--at` and `next --after`: an instant with or without an offset (read in the local zone).
 enum AtOption {
   static func parse(_ text: String, option: String) throws -> InstantText.Parsed {
-    guard let parsed = InstantText.parse(text, zone: TimeZone.current) else {
+    guard let parsed = InstantText.parse(text, zone: SystemTimeZone.current()) else {
       throw ValidationError("""
         \(option): "\(text)" is not a date-time; write 2026-11-24T09:30:00Z, 2026-11-24T09:30:00+01:00, \
         or without an offset (read in the local zone) 2026-11-24T09:30, 2026-11-24 09:30 or 2026-11-24

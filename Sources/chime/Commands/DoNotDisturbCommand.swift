@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChimeClient
 import ChimeCore
+import ChimeSystem
 import FoundationEssentials
 
 /// `chime dnd`: the user's Do Not Disturb setting (SetDoNotDisturb, GetDoNotDisturb).
@@ -114,7 +115,7 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
       if let until {
         if let seconds = DurationText.parse(until), seconds > 0 {
           end = Instant(Date()).adding(seconds: seconds)
-        } else if let parsed = InstantText.parse(until, zone: TimeZone.current) {
+        } else if let parsed = InstantText.parse(until, zone: SystemTimeZone.current()) {
           end = Instant(parsed.date)
         } else {
           throw ValidationError("--until takes a duration (90m, 2h) or an instant (2026-12-01T08:00); got \"\(until)\"")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChimeCore
+import ChimeSystem
 import FoundationEssentials
 
 struct Next: ParsableCommand {
@@ -77,7 +78,7 @@ struct Next: ParsableCommand {
     }
     let dates: [FireDate]
     do {
-      dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5)
+      dates = try TriggerPlanner.preview(trigger, after: start, count: count ?? 5, zone: SystemTimeZone.current())
     } catch {
       report(error, json: json, status: 1)
       throw ExitCode(1)

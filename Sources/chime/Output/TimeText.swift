@@ -3,7 +3,7 @@ import ChimeSystem
 import FoundationEssentials
 
 /// Times as the CLI prints them. Formatted here from the C library's broken-down time (the zone
-/// of `$TZ`, else `/etc/localtime`, as Foundation's `TimeZone.current` reads it), not with
+/// of `$TZ`, else `/etc/localtime`, as `SystemTimeZone` reads it), not with
 /// `DateFormatter`: that loads ICU's formatters and data, which more than doubled the memory of
 /// a `chime pending` that prints a table.
 enum TimeText {

@@ -40,7 +40,7 @@ import Testing
 
     func run(gap: DSTGapPolicy? = nil, overlap: DSTOverlapPolicy? = nil) -> [FireDate] {
       let trigger = CalendarTrigger(components: components, repeats: true, dstGap: gap ?? self.gap, dstOverlap: overlap ?? self.overlap)
-      return CalendarEngine.nextFires(after: S.instant(after), count: fires.count, trigger: trigger, zone: .current)
+      return CalendarEngine.nextFires(after: S.instant(after), count: fires.count, trigger: trigger, zone: .utc)
     }
   }
 
@@ -233,7 +233,7 @@ import Testing
       let t = S.trigger(zone: "Pacific/Apia", repeats: false, gap: gap) { $0.year = 2011; $0.month = 12; $0.day = 30; $0.hour = 12 }
       #expect(S.fires(t, after: "2011-01-01T00:00:00Z", count: 2) == [])
       let error = #expect(throws: ChimeError.self) {
-        _ = try CalendarEngine.firstFire(after: S.instant("2011-01-01T00:00:00Z"), trigger: t, zone: .current, field: "request.trigger.calendar")
+        _ = try CalendarEngine.firstFire(after: S.instant("2011-01-01T00:00:00Z"), trigger: t, zone: .utc, field: "request.trigger.calendar")
       }
       #expect(error?.reason == "NOTIFICATION_INVALID_NO_DATE")
     }

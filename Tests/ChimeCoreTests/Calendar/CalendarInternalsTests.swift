@@ -60,7 +60,7 @@ import Testing
   @Test("zone table offsets agree with Foundation", arguments: CalendarTestSupport.zones)
   func zoneTableAgreesWithFoundation(zoneID: String) throws {
     let zone = try #require(TimeZone(identifier: zoneID))
-    let table = ZoneTable(zone: zone)
+    let table = try #require(Zone.named(zoneID)).table
     // Every 5 hours over 1990-2045, and around every offset change.
     var t: Int64 = 631_152_000
     while t < 2_398_291_200 {
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func resolvesWallTimes() throws {
-    let berlin = ZoneTable(zone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    let berlin = try #require(Zone.named("Europe/Berlin")).table
     // 2027-03-28 02:30 local (gap) and 2026-10-25 02:30 local (overlap), as wall seconds.
     let springDay = Int64(CivilDate.dayNumber(year: 2027, month: 3, day: 28)) * 86_400
     let fallDay = Int64(CivilDate.dayNumber(year: 2026, month: 10, day: 25)) * 86_400
@@ -101,15 +101,15 @@ import Testing
   }
 
   @Test func showsDayIsFalseOnlyForADaySkippedWhole() throws {
-    let apia = ZoneTable(zone: try #require(TimeZone(identifier: "Pacific/Apia")))
+    let apia = try #require(Zone.named("Pacific/Apia")).table
     let skipped = CivilDate.dayNumber(year: 2011, month: 12, day: 30)
     #expect(!apia.showsDay(skipped))
     #expect(apia.showsDay(skipped - 1))
     #expect(apia.showsDay(skipped + 1))
     // A day whose first hour is skipped (Sao Paulo's midnight change) exists.
-    let saoPaulo = ZoneTable(zone: try #require(TimeZone(identifier: "America/Sao_Paulo")))
+    let saoPaulo = try #require(Zone.named("America/Sao_Paulo")).table
     #expect(saoPaulo.showsDay(CivilDate.dayNumber(year: 2018, month: 11, day: 4)))
-    let berlin = ZoneTable(zone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    let berlin = try #require(Zone.named("Europe/Berlin")).table
     #expect(berlin.showsDay(CivilDate.dayNumber(year: 2027, month: 3, day: 28)))
   }
 }

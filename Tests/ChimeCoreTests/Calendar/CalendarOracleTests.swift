@@ -21,7 +21,9 @@ import Testing
 
   @Test("engine agrees with the oracle", arguments: CalendarTestSupport.zones)
   func agreesWithOracle(zoneID: String) throws {
+    // Foundation's zone (ICU's data) is the oracle's; the engine runs on Chime's TZif zone.
     let zone = try #require(TimeZone(identifier: zoneID))
+    let chimeZone = try #require(Zone.named(zoneID))
     var rng = SeededGenerator(seed: 0xC0FFEE &+ UInt64(CalendarTestSupport.zones.firstIndex(of: zoneID)!) &* 7919)
     var tally = Tally()
     for index in 0..<Self.casesPerZone {
@@ -38,7 +40,7 @@ import Testing
       var millis = Int64.random(in: 0...999, using: &rng)
       for _ in 0..<2 {
         let oracle = CalendarOracle(trigger, zone: zone).next(after: cursor, limit: cursor + Self.horizon)
-        let engine = CalendarEngine.nextFire(after: Instant(unixMillis: cursor * 1000 + millis), trigger: trigger, zone: zone)
+        let engine = CalendarEngine.nextFire(after: Instant(unixMillis: cursor * 1000 + millis), trigger: trigger, zone: chimeZone)
         let engineSeconds = engine.map { $0.instant.unixMillis / 1000 }
         tally.compared += 1
         if let oracle {

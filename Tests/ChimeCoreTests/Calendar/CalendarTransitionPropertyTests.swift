@@ -198,7 +198,7 @@ import Testing
   static func engineFires(_ trigger: CalendarTrigger, after start: Int64, through limit: Int64, count: Int = 1000) -> [Int64] {
     var fires: [Int64] = []
     var cursor = Instant(unixMillis: start)
-    while fires.count < count, let fire = CalendarEngine.nextFire(after: cursor, trigger: trigger, zone: .current) {
+    while fires.count < count, let fire = CalendarEngine.nextFire(after: cursor, trigger: trigger, zone: .utc) {
       let seconds = fire.instant.unixMillis / 1000
       if seconds > limit { break }
       fires.append(seconds)

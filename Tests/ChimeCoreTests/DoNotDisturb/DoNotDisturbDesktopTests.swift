@@ -5,7 +5,7 @@ import Testing
 /// The desktop's own Do Not Disturb among the sources (precedence, the setting that turns it
 /// off), when the setting changes by itself, and the summary's text.
 @Suite struct DoNotDisturbDesktopTests {
-  static let utc = TimeZone(identifier: "UTC")!
+  static let utc = Zone.utc
   static func at(_ iso: String) -> Instant { Instant(try! Date(iso, strategy: .iso8601)) }
   /// 22:00-07:00 every day.
   static let nights = DoNotDisturbSchedule(startMinute: 22 * 60, endMinute: 7 * 60)

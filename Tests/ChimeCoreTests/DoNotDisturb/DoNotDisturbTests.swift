@@ -93,7 +93,7 @@ import Testing
 
   @Test(arguments: cases) func scheduleWindows(_ c: Case) throws {
     let setting = DoNotDisturb(schedule: try DoNotDisturbSchedule.parse(c.window, days: c.days))
-    let zone = try #require(TimeZone(identifier: c.zone))
+    let zone = try #require(Zone.named(c.zone))
     for (at, expected) in c.at {
       #expect(setting.isActive(at: S.instant(at), zone: zone) == expected, "at \(at)")
     }
@@ -101,7 +101,7 @@ import Testing
 
   @Test func aScheduleWindowSaysWhenItEndsAndWhenTheNextStarts() throws {
     let setting = DoNotDisturb(schedule: try DoNotDisturbSchedule.parse("22:00-07:00", days: "mon-fri"))
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = try #require(Zone.named("UTC"))
     let on = setting.status(at: S.instant("2027-03-05T23:00:00Z"), zone: utc)
     #expect(on == DoNotDisturbStatus(active: true, source: .schedule, until: S.instant("2027-03-06T07:00:00Z"), nextStart: nil))
     // Saturday noon: the next window is Monday night.
@@ -109,12 +109,12 @@ import Testing
     #expect(off == DoNotDisturbStatus(active: false, source: nil, until: nil, nextStart: S.instant("2027-03-08T22:00:00Z")))
     // On Berlin's spring night the next start in the gap is the gap's end.
     let berlin = DoNotDisturb(schedule: try DoNotDisturbSchedule.parse("02:30-06:00"))
-    let next = berlin.status(at: S.instant("2027-03-27T12:00:00Z"), zone: try #require(TimeZone(identifier: "Europe/Berlin")))
+    let next = berlin.status(at: S.instant("2027-03-27T12:00:00Z"), zone: try #require(Zone.named("Europe/Berlin")))
     #expect(next.nextStart == S.instant("2027-03-28T01:00:00Z"))
   }
 
   @Test func manualOnUntilAnInstantEndsThen() throws {
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = try #require(Zone.named("UTC"))
     let until = S.instant("2027-03-01T10:00:00Z")
     let setting = DoNotDisturb(manual: .init(until: until))
     #expect(setting.status(at: S.instant("2027-03-01T09:59:59.999Z"), zone: utc)
@@ -125,7 +125,7 @@ import Testing
   }
 
   @Test func manualOnWithoutAnEndStaysOnAndWinsOverTheSchedule() throws {
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = try #require(Zone.named("UTC"))
     let schedule = try DoNotDisturbSchedule.parse("22:00-07:00")
     let setting = DoNotDisturb(manual: .init(), schedule: schedule)
     for at in ["2027-03-01T12:00:00Z", "2027-03-01T23:00:00Z", "2099-01-01T00:00:00Z"] {

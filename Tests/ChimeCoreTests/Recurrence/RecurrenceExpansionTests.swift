@@ -113,7 +113,7 @@ import Testing
   @Test func nextFireAfterAnInstantCountsFromTheStart() throws {
     // 10,000 days from 2000-01-01: the scheduler asks in 2026 and in 2027 (the end is 2027-05-18).
     let r = try S.recurrence("FREQ=DAILY;COUNT=10000", "2000-01-01T09:00", zone: "UTC")
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = Zone.named("UTC")!
     let next = RecurrenceEngine.nextFire(after: Instant(try Date("2026-01-01T00:00:00Z", strategy: .iso8601)), recurrence: r, zone: utc)
     #expect(next?.utcISO8601 == "2026-01-01T09:00:00Z")
     let last = RecurrenceEngine.nextFire(after: Instant(try Date("2027-05-18T08:59:59Z", strategy: .iso8601)), recurrence: r, zone: utc)
@@ -130,7 +130,7 @@ import Testing
 
   @Test func aFloatingRecurrenceUsesTheZonePassedIn() throws {
     let r = try Recurrence(rule: "FREQ=DAILY", start: "2027-01-04T09:00", timeZone: nil)
-    let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+    let tokyo = try #require(Zone.named("Asia/Tokyo"))
     let fire = RecurrenceEngine.nextFire(after: Instant(unixMillis: 0), recurrence: r, zone: tokyo)
     #expect(fire?.utcISO8601 == "2027-01-04T00:00:00Z")
     #expect(fire?.zoneIdentifier == "Asia/Tokyo")

@@ -20,12 +20,12 @@ import Testing
     let clock = ContinuousClock()
     let started = clock.now
     let error = RecurrenceSupport.error { () throws(ChimeError) in
-      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .current, field: "request.trigger.recurrence")
+      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .utc, field: "request.trigger.recurrence")
     }
     #expect(error?.reason == "NOTIFICATION_INVALID_NO_DATE")
     #expect(error?.field == "request.trigger.recurrence")
     #expect(error?.message.contains("never makes an occurrence") == true, "\(error?.message ?? "")")
-    #expect(RecurrenceEngine.nextFires(after: Instant(unixMillis: 0), count: 3, recurrence: r, zone: .current).isEmpty)
+    #expect(RecurrenceEngine.nextFires(after: Instant(unixMillis: 0), count: 3, recurrence: r, zone: .utc).isEmpty)
     // Bounded: one 400-year calendar cycle of periods at most (a debug build on a busy machine).
     #expect(clock.now - started < .seconds(5))
   }
@@ -34,18 +34,18 @@ import Testing
     let r = try RecurrenceSupport.recurrence("FREQ=DAILY;COUNT=2", "2026-01-01T09:00", zone: "UTC")
     let after = Instant(try Date("2026-01-03T00:00:00Z", strategy: .iso8601))
     let error = RecurrenceSupport.error { () throws(ChimeError) in
-      try RecurrenceEngine.firstFire(after: after, recurrence: r, zone: .current, field: "t")
+      try RecurrenceEngine.firstFire(after: after, recurrence: r, zone: .utc, field: "t")
     }
     #expect(error?.reason == "NOTIFICATION_INVALID_NO_DATE")
     #expect(error?.message.contains("it ended") == true)
-    let fire = try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .current, field: "t")
+    let fire = try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .utc, field: "t")
     #expect(fire.utcISO8601 == "2026-01-01T09:00:00Z")
   }
 
   @Test func everyOccurrenceExcluded() throws {
     let r = try RecurrenceSupport.recurrence("FREQ=DAILY;COUNT=1", "2026-01-01T09:00", zone: "UTC", exclusions: ["2026-01-01T09:00"])
     let error = RecurrenceSupport.error { () throws(ChimeError) in
-      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .current, field: "t")
+      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .utc, field: "t")
     }
     #expect(error?.reason == "NOTIFICATION_INVALID_NO_DATE")
     #expect(error?.message.contains("exclusions remove") == true)
@@ -54,7 +54,7 @@ import Testing
   @Test func anUnknownZoneIsRefused() throws {
     let r = try RecurrenceSupport.recurrence("FREQ=DAILY", "2026-01-01T09:00", zone: "Mars/Olympus_Mons")
     let error = RecurrenceSupport.error { () throws(ChimeError) in
-      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .current, field: "t")
+      try RecurrenceEngine.firstFire(after: Instant(unixMillis: 0), recurrence: r, zone: .utc, field: "t")
     }
     #expect(error?.reason == "INVALID_TIME_ZONE" && error?.field == "t.time_zone")
   }

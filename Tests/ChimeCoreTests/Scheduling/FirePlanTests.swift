@@ -34,7 +34,7 @@ import Testing
     let request = NotificationRequest(identifier: "r", content: NotificationContent(title: "t"),
                                       trigger: .timeInterval(TimeIntervalTrigger(seconds: 60, repeats: c.repeats)), missedFire: c.policy)
     let now = Self.due.adding(millis: c.lateMillis)
-    let plan = FirePlan.decide(request, due: Self.due, now: now, missedGraceMillis: Self.grace, zone: TimeZone(identifier: "UTC")!)
+    let plan = FirePlan.decide(request, due: Self.due, now: now, missedGraceMillis: Self.grace, zone: Zone.named("UTC")!)
     switch plan.delivery {
     case .deliver(let missed):
       #expect(c.delivers)
@@ -63,7 +63,7 @@ import Testing
     let request = NotificationRequest(identifier: "d", content: NotificationContent(title: "t"),
                                       trigger: .calendar(CalendarTrigger(components: components, repeats: true)))
     let due = Instant(unixMillis: 1_616_808_600_000)  // 2021-03-27T01:30:00Z = 02:30 CET
-    let plan = FirePlan.decide(request, due: due, now: due, missedGraceMillis: Self.grace, zone: TimeZone(identifier: "UTC")!)
+    let plan = FirePlan.decide(request, due: due, now: due, missedGraceMillis: Self.grace, zone: Zone.named("UTC")!)
     #expect(plan.delivery == .deliver(missed: false))
     #expect(plan.next == Instant(unixMillis: 1_616_893_200_000))  // 2021-03-28T01:00:00Z
   }

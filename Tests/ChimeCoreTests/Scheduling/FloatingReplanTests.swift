@@ -18,8 +18,8 @@ import Testing
 
   @Test func wallTimeStaysWhenTheZoneChanges() throws {
     let request = Self.daily(hour: 9)
-    let newYork = try #require(TimeZone(identifier: "America/New_York"))
-    let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+    let newYork = try #require(Zone.named("America/New_York"))
+    let tokyo = try #require(Zone.named("Asia/Tokyo"))
     let current = try #require(CalendarEngine.nextFire(after: Self.now, trigger: Self.calendar(request), zone: newYork)?.instant)
     let decision = FloatingReplan.decide(request, current: current, zone: tokyo, now: Self.now)
     let expected = try #require(CalendarEngine.nextFire(after: Self.now, trigger: Self.calendar(request), zone: tokyo)?.instant)
@@ -29,15 +29,15 @@ import Testing
 
   @Test func theSameInstantIsUnchanged() throws {
     let request = Self.daily(hour: 9)
-    let utc = try #require(TimeZone(identifier: "UTC"))
+    let utc = try #require(Zone.named("UTC"))
     let current = try #require(CalendarEngine.nextFire(after: Self.now, trigger: Self.calendar(request), zone: utc)?.instant)
-    #expect(FloatingReplan.decide(request, current: current, zone: try #require(TimeZone(identifier: "Etc/UTC")), now: Self.now) == .unchanged)
+    #expect(FloatingReplan.decide(request, current: current, zone: try #require(Zone.named("Etc/UTC")), now: Self.now) == .unchanged)
   }
 
   @Test func aTriggerWithAZoneOfItsOwnIsNotFloating() throws {
     let request = Self.daily(hour: 9, zone: "Europe/Paris")
     #expect(request.trigger?.isFloating == false)
-    #expect(FloatingReplan.decide(request, current: Self.now, zone: try #require(TimeZone(identifier: "Asia/Tokyo")), now: Self.now) == .unchanged)
+    #expect(FloatingReplan.decide(request, current: Self.now, zone: try #require(Zone.named("Asia/Tokyo")), now: Self.now) == .unchanged)
     #expect(Self.daily(hour: 9).trigger?.isFloating == true)
     #expect(Trigger.timeInterval(TimeIntervalTrigger(seconds: 5)).isFloating == false)
   }
@@ -50,9 +50,9 @@ import Testing
       trigger.components.day = 15
       request.trigger = .calendar(trigger)
     }
-    let decision = FloatingReplan.decide(request, current: Self.now, zone: try #require(TimeZone(identifier: "Asia/Tokyo")), now: Self.now)
+    let decision = FloatingReplan.decide(request, current: Self.now, zone: try #require(Zone.named("Asia/Tokyo")), now: Self.now)
     #expect(decision == .remove)
-    #expect(FloatingReplan.note(zone: try #require(TimeZone(identifier: "Asia/Tokyo")), removed: true).contains("no later date"))
+    #expect(FloatingReplan.note(zone: try #require(Zone.named("Asia/Tokyo")), removed: true).contains("no later date"))
   }
 
   static func calendar(_ request: NotificationRequest) -> CalendarTrigger {

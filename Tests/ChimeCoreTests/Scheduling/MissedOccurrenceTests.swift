@@ -5,7 +5,7 @@ import Testing
 /// A repeating calendar trigger whose fire came late (the machine slept through several of its
 /// dates) fires next at its first date after now: the dates it missed are not replayed one by one.
 @Suite struct MissedOccurrenceTests {
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = Zone.named("UTC")!
   /// 2027-01-15 09:00:00 UTC.
   let nineOClock = Instant(unixMillis: 1_800_003_600_000)
 

@@ -60,7 +60,7 @@ import Testing
     let layout = AppLayout(appID: "app", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")
     _ = try f.database.commit(RegisterApp(layout: layout, at: Self.t0)).get()
     let key = try f.addNamedSound()
-    let prepared = f.preparation().prepare([key], now: key.due, zone: .current)
+    let prepared = f.preparation().prepare([key], now: key.due, zone: .utc)
     #expect(f.seen.all == [layout])
     guard case .deliver(let delivered, let note)? = Self.fire(prepared[0])?.delivery else { Issue.record("not ready"); return }
     #expect(delivered.sound?.plays == .named)
@@ -70,14 +70,14 @@ import Testing
   @Test func eachDeliveryRecordsHowLongAfterItsDueInstantTheTimerWoke() throws {
     let f = try Fixture()
     let key = try f.addNamedSound()
-    let late = f.preparation().prepare([key], now: key.due, zone: .current, wokeMicros: key.due.unixMillis * 1000 + 1_234)
+    let late = f.preparation().prepare([key], now: key.due, zone: .utc, wokeMicros: key.due.unixMillis * 1000 + 1_234)
     guard case .deliver(let delivered, _)? = Self.fire(late[0])?.delivery else { Issue.record("not ready"); return }
     #expect(delivered.fireLatenessMicros == 1_234)
     // A monotonic wake a hair before the wall-clock due instant is on time, not negative.
-    let early = f.preparation().prepare([key], now: key.due, zone: .current, wokeMicros: key.due.unixMillis * 1000 - 40)
+    let early = f.preparation().prepare([key], now: key.due, zone: .utc, wokeMicros: key.due.unixMillis * 1000 - 40)
     guard case .deliver(let onTime, _)? = Self.fire(early[0])?.delivery else { Issue.record("not ready"); return }
     #expect(onTime.fireLatenessMicros == 0)
-    let untimed = f.preparation().prepare([key], now: key.due, zone: .current)
+    let untimed = f.preparation().prepare([key], now: key.due, zone: .utc)
     guard case .deliver(let plain, _)? = Self.fire(untimed[0])?.delivery else { Issue.record("not ready"); return }
     #expect(plain.fireLatenessMicros == nil)
   }
@@ -87,7 +87,7 @@ import Testing
     _ = try f.database.commit(RegisterApp(layout: AppLayout(appID: "app", container: "/c", groupContainers: [], bundle: "/b"), at: Self.t0)).get()
     try f.database.pool.write { try $0.execute(sql: "UPDATE app SET groups = 'not json' WHERE id = 'app'") }
     let key = try f.addNamedSound()
-    let prepared = f.preparation(answer: SoundResolution(plays: .default)).prepare([key], now: key.due, zone: .current)
+    let prepared = f.preparation(answer: SoundResolution(plays: .default)).prepare([key], now: key.due, zone: .utc)
     #expect(f.seen.all == [nil], "the check runs, told there is no usable registration")
     guard case .deliver(let delivered, let note)? = Self.fire(prepared[0])?.delivery else { Issue.record("not ready"); return }
     #expect(delivered.sound?.plays == .default)
@@ -101,7 +101,7 @@ import Testing
   @Test func aSkippedFireLooksAtNoSound() throws {
     let f = try Fixture()
     let key = try f.addNamedSound(missedFire: MissedFirePolicy(action: .skip))
-    let prepared = f.preparation().prepare([key], now: key.due.adding(seconds: 3600), zone: .current)
+    let prepared = f.preparation().prepare([key], now: key.due.adding(seconds: 3600), zone: .utc)
     #expect(f.seen.all.isEmpty)
     guard case .skip? = Self.fire(prepared[0])?.delivery else { Issue.record("not a skip"); return }
   }
@@ -110,9 +110,9 @@ import Testing
     let f = try Fixture()
     let key = try f.addNamedSound()
     let stale = ScheduleKey(due: key.due.adding(seconds: 1), app: key.app, identifier: key.identifier)
-    guard case .stale = f.preparation().prepare([stale], now: stale.due, zone: .current)[0] else { Issue.record("not stale"); return }
+    guard case .stale = f.preparation().prepare([stale], now: stale.due, zone: .utc)[0] else { Issue.record("not stale"); return }
     // Planned, then replaced before the commit (same due instant, new content): nothing fires.
-    let prepared = f.preparation().prepare([key], now: key.due, zone: .current)
+    let prepared = f.preparation().prepare([key], now: key.due, zone: .utc)
     var replacement = try #require(try f.database.pending(app: "app", identifier: "s"))
     replacement.request.content.title = "replaced"
     _ = try f.database.commit(AddPending(app: "app", pending: replacement, at: Self.t0)).get()

@@ -7,16 +7,16 @@ import Foundation
 import Testing
 
 @Suite(.testTimeLimit) struct TimeZoneChangeTests {
-  final class Zone: Sendable {
-    let current = Locked(TimeZone(identifier: "Europe/Berlin")!)
-    func set(_ name: String) { current.withLock { $0 = TimeZone(identifier: name)! } }
+  final class MachineZone: Sendable {
+    let current = Locked(Zone.named("Europe/Berlin")!)
+    func set(_ name: String) { current.withLock { $0 = Zone.named(name)! } }
   }
 
   // 2027-06-01T04:00:00Z = 06:00 in Berlin (CEST), 00:00 in New York (EDT).
   static let start = Instant(unixMillis: 1_811_822_400_000)
 
   @Test(arguments: Transport.allCases) func floatingTriggersKeepTheirWallTimeWhenTheZoneChangesAndFixedOnesKeepTheirInstant(over transport: Transport) async throws {
-    let zone = Zone()
+    let zone = MachineZone()
     let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
       configuration.timeZone = { zone.current.withLock { $0 } }
     }
@@ -56,7 +56,7 @@ import Testing
   /// More floating requests than one re-plan batch (256), across two apps: every one moves,
   /// each with its own event, and the fixed ones do not.
   @Test func aZoneChangeReplansEveryFloatingRequestInBatches() async throws {
-    let zone = Zone()
+    let zone = MachineZone()
     let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
       configuration.timeZone = { zone.current.withLock { $0 } }
     }

@@ -23,7 +23,7 @@ import Testing
     let d = try InProcessDaemon(clock: clock) { configuration in
       configuration.presentation.presenters = [.command]
       configuration.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
-      configuration.timeZone = { TimeZone(identifier: "UTC")! }
+      configuration.timeZone = { .utc }
       configuration.desktopQuiet = desktop
     }
     return Running(daemon: d, desktop: desktop, out: out, dir: dir)

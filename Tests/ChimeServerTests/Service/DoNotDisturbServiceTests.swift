@@ -10,7 +10,7 @@ import Testing
 /// Do Not Disturb through the whole daemon with a manual clock: quiet deliveries, what breaks
 /// through, until-instants, a schedule window on a DST night, refusals and restarts.
 @Suite(.testTimeLimit) struct DoNotDisturbServiceTests {
-  static let utc = TimeZone(identifier: "UTC")!
+  static let utc = Zone.named("UTC")!
 
   func expectRefused(_ reason: String, _ body: () async throws -> Void) async {
     do {
@@ -26,7 +26,7 @@ import Testing
   static func instant(_ iso: String) -> Instant { Instant(try! Date(iso, strategy: .iso8601)) }
 
   /// A daemon whose command presenter appends each shown notification's JSON to `out`.
-  static func presentingDaemon(_ out: String, zone: TimeZone = utc, clock: ManualWallClock = ManualWallClock()) throws -> InProcessDaemon {
+  static func presentingDaemon(_ out: String, zone: Zone = utc, clock: ManualWallClock = ManualWallClock()) throws -> InProcessDaemon {
     try InProcessDaemon(clock: clock) { configuration in
       configuration.presentation.presenters = [.command]
       configuration.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
@@ -115,7 +115,7 @@ import Testing
   /// at the gap's end, 03:00 +02:00.
   @Test(arguments: Transport.allCases) func aScheduleWindowOnADSTNight(over transport: Transport) async throws {
     let clock = ManualWallClock(Self.instant("2027-03-27T12:00:00Z"))
-    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let berlin = try #require(Zone.named("Europe/Berlin"))
     let d = try InProcessDaemon(clock: clock) { $0.timeZone = { berlin } }
     let app = try d.client(app: "org.example.tea", over: transport)
     let user = try d.client(app: "chime.cli", over: transport)

@@ -1,15 +1,12 @@
-import FoundationEssentials
-import Synchronization
-
-/// A zone's UTC offsets as a sorted table of transitions, read once from Foundation
-/// (`TimeZone.nextDaylightSavingTimeTransition(after:)`, which reports every offset change,
-/// not only DST ones) and then searched with no Foundation call.
+/// A zone's UTC offsets as a sorted table of transitions, built once from the zone's TZif data
+/// (its transitions, then its footer rule up to `tableEnd`) and then searched.
 ///
 /// Covers 1900 to 2501. Instants before 1900 use the zone's 1900 offset. From 2500 on, a zone
 /// whose rules continue is read 400 years earlier: Gregorian dates and weekdays repeat every
 /// 400 years, and so do rules such as "last Sunday of March, 01:00 UTC" (no zone has changes
 /// scheduled after 2100).
 final class ZoneTable: Sendable {
+  /// The name the zone was asked for.
   let identifier: String
   /// UTC seconds at which `offsets[i + 1]` takes over from `offsets[i]`; strictly increasing.
   let transitions: [Int64]
@@ -25,33 +22,78 @@ final class ZoneTable: Sendable {
   /// No offset in tzdata is 26 hours or more from UTC.
   static let offsetBound: Int64 = 26 * 3600
 
-  /// - Parameter identifier: the name to report; the zone's own identifier by default (which
-  ///   can differ from the name it was created with: "UTC" reports "GMT").
-  init(zone: TimeZone, identifier: String? = nil) {
-    self.identifier = identifier ?? zone.identifier
-    var transitions: [Int64] = []
-    var offsets = [zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(Self.tableStart)))]
-    var cursor = Date(timeIntervalSince1970: Double(Self.tableStart))
-    var periodic = false
-    // A bound on the loop whatever Foundation answers: real zones have at most ~1,300 changes here.
-    var budget = 20_000
-    while budget > 0, let next = zone.nextDaylightSavingTimeTransition(after: cursor), next > cursor {
-      budget -= 1
-      let seconds = Int64(next.timeIntervalSince1970.rounded(.down))
-      if seconds >= Self.tableEnd {
-        periodic = true
-        break
-      }
-      let offset = zone.secondsFromGMT(for: next)
-      if offset != offsets[offsets.count - 1], seconds > (transitions.last ?? Int64.min) {
-        transitions.append(seconds)
-        offsets.append(offset)
-      }
-      cursor = next
+  /// One offset for ever.
+  init(identifier: String, fixed offset: Int) {
+    self.identifier = identifier
+    transitions = []
+    offsets = [offset]
+    periodic = false
+  }
+
+  init(identifier: String, data: TZifData) {
+    self.identifier = identifier
+    var builder = Builder(first: data.offsets[0])
+    for (k, t) in data.transitions.enumerated() {
+      builder.add(t, data.offsets[k + 1])
     }
-    self.transitions = transitions
-    self.offsets = offsets
+    var periodic = false
+    if let rule = data.footer {
+      // The footer holds after the last transition, or for all time when there is none.
+      let after = data.transitions.last ?? Int64.min
+      if data.transitions.isEmpty { builder.add(Int64.min, rule.standardOffset) }
+      // A last transition at or past the table's end (none in tzdata) leaves nothing to add.
+      if rule.daylight != nil, after < Self.tableEnd {
+        periodic = true
+        let from = max(after, Self.tableStart)
+        let firstYear = CivilDate.civil(Int(CivilDate.floorDiv(from, CivilDate.secondsPerDay))).year - 1
+        let lastYear = CivilDate.civil(Int(Self.tableEnd / CivilDate.secondsPerDay)).year + 1
+        var changes: [(at: Int64, order: Int, offset: Int)] = []
+        for year in firstYear...lastYear {
+          for (k, change) in rule.changes(year: year).enumerated() {
+            changes.append((change.at, year * 2 + k, change.offset))
+          }
+        }
+        changes.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        for change in changes where change.at > after || data.transitions.isEmpty {
+          builder.add(change.at, change.offset)
+        }
+      } else if rule.daylight == nil, rule.standardOffset != builder.offsets[builder.offsets.count - 1],
+                after != Int64.min, after < Self.tableEnd {
+        // A footer that disagrees with the last transition's offset: the footer rules after it.
+        builder.add(after + 1, rule.standardOffset)
+      }
+    }
+    transitions = builder.transitions
+    offsets = builder.offsets
     self.periodic = periodic
+  }
+
+  /// Collects offset changes in time order, keeping only those inside the table's range that
+  /// change the offset; two changes at one instant leave the later one.
+  private struct Builder {
+    var transitions: [Int64] = []
+    var offsets: [Int]
+
+    init(first: Int) { offsets = [first] }
+
+    mutating func add(_ t: Int64, _ offset: Int) {
+      guard t < ZoneTable.tableEnd else { return }
+      if t <= ZoneTable.tableStart {
+        offsets[0] = offset
+        return
+      }
+      if let last = transitions.last, t <= last {
+        offsets[offsets.count - 1] = offset
+        if offsets[offsets.count - 1] == offsets[offsets.count - 2] {
+          transitions.removeLast()
+          offsets.removeLast()
+        }
+        return
+      }
+      guard offset != offsets[offsets.count - 1] else { return }
+      transitions.append(t)
+      offsets.append(offset)
+    }
   }
 
   /// A time `t` (instant or wall seconds) moved into the table's range, and what was taken off.
@@ -162,36 +204,5 @@ final class ZoneTable: Sendable {
     }
     // Unreachable for a consistent table; answer the naive conversion.
     return .single(w - Int64(offsets[lo]) + shift)
-  }
-}
-
-/// Zone tables by identifier, built on first use and kept for the life of the process (a few
-/// kilobytes each; only identifiers Foundation knows get one). The standard library's `Mutex`
-/// guards the cache, so ChimeCore makes no system call of its own (ThreadSanitizer does not
-/// follow that lock: the pthread-based `Locked` of ChimeSystem is for everything else).
-enum ZoneTables {
-  private static let cache = Mutex<[String: ZoneTable]>([:])
-
-  static func table(for zone: TimeZone) -> ZoneTable {
-    let id = zone.identifier
-    if let table = cache.withLock({ $0[id] }) { return table }
-    let built = ZoneTable(zone: zone)
-    return cache.withLock { tables in
-      if let existing = tables[id] { return existing }
-      tables[id] = built
-      return built
-    }
-  }
-
-  /// The table for an IANA identifier, or nil when Foundation does not know it.
-  static func table(named id: String) -> ZoneTable? {
-    if let table = cache.withLock({ $0[id] }) { return table }
-    guard let zone = TimeZone(identifier: id) else { return nil }
-    let built = ZoneTable(zone: zone, identifier: id)
-    return cache.withLock { tables in
-      if let existing = tables[id] { return existing }
-      tables[id] = built
-      return built
-    }
   }
 }

@@ -29,13 +29,13 @@ final class DoNotDisturbBook: Sendable {
   }
 
   /// The status at `instant`, with a manual until that has passed dropped from the setting.
-  func status(at instant: Instant, zone: TimeZone) -> (setting: DoNotDisturb, status: DoNotDisturbStatus) {
+  func status(at instant: Instant, zone: Zone) -> (setting: DoNotDisturb, status: DoNotDisturbStatus) {
     let (setting, desktop) = state.withLock { ($0.setting.expired(at: instant), $0.desktop) }
     return (setting, setting.status(at: instant, zone: zone, desktop: desktop))
   }
 
   /// Where Do Not Disturb is on from at `instant` (nil: off); schedule times read in `zone`.
-  func source(at instant: Instant, zone: TimeZone) -> DoNotDisturbSource? {
+  func source(at instant: Instant, zone: Zone) -> DoNotDisturbSource? {
     status(at: instant, zone: zone).status.source
   }
 }

@@ -49,7 +49,7 @@ enum CalendarTestSupport {
     return String(format: "%04d-%02d-%02d %02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
   }
 
-  static func fires(_ trigger: CalendarTrigger, after: String, count: Int, zone: TimeZone = TimeZone(identifier: "UTC")!) -> [FireDate] {
+  static func fires(_ trigger: CalendarTrigger, after: String, count: Int, zone: Zone = Zone.named("UTC")!) -> [FireDate] {
     CalendarEngine.nextFires(after: instant(after), count: count, trigger: trigger, zone: zone)
   }
 }
