@@ -198,7 +198,11 @@ final class SoundPlayer {
     }
     // A ring's play holds its pool thread until the sound ends: in the sound lane, as players
     // are, so rings never hold more than one of the threads that commits and reads share.
-    lane.run({ context.playToEnd(file: file, eventID: event, volume: volume, stop: ringStop, timeoutMillis: timeout) }, then: finished,
+    lane.run({
+      // A ring that ended while this play waited for the lane plays nothing.
+      guard !ringStop.isStopped else { return CanberraContext.Played(error: nil, alsaSaid: "") }
+      return context.playToEnd(file: file, eventID: event, volume: volume, stop: ringStop, timeoutMillis: timeout)
+    }, then: finished,
              refuse: { [logger] in
                logger.info("sound not played: chimed is stopping", metadata: ["app": "\(request.app)", "id": "\(request.identifier)"])
                request.finish(false)
