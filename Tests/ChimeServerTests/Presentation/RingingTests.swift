@@ -230,6 +230,26 @@ import Testing
     #expect(try await again.allDelivered().first { $0.request.identifier == "wake" }?.ringEnded == .timedOut)
   }
 
+  /// A ring that ran out while chimed was stopped ends at the restart as it would have: timed
+  /// out (recorded, a `ring-ended` event), and its auto-snooze snoozes it.
+  @Test func aRingThatRanOutWhileChimedWasStoppedTimesOutAtTheRestart() async throws {
+    let s = try Setup()
+    var request = Self.alarm(ring: 30)
+    request.content.ring?.autoSnooze = 1
+    _ = try await s.client.add(request)
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    // The clock moves past the ring's end while chimed is not looking, then it restarts.
+    s.daemon.clock.advance(seconds: 40)
+    try s.daemon.restart()
+    let client = try s.daemon.client(app: Self.app)
+    var events = client.subscribe(after: 0).makeAsyncIterator()
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.identifiers == ["wake"] && ended.note == "timed-out")
+    let snoozed = try await nextEvent(&events) { $0.kind == .snoozed }
+    #expect(snoozed.pending?.snoozeCount == 1)
+    #expect(s.plays.count == 1, "it does not ring again at the restart")
+  }
+
   @Test func aRingOutOfRangeOrSilentIsRefused() async throws {
     let s = try Setup()
     for (ring, sound) in [(UInt32(4), Sound?.none), (1801, nil), (60, Sound.none)] {
