@@ -67,4 +67,36 @@ import Testing
     #expect(try ChimeCLI.run(["delivered", "--remove", "now"], socket: daemon.socketPath, app: app).status == 0)
     try #require(pollUntil(within: 10) { daemon.log.contains("id=now why=removed [ChimeServer] ring ended") }, "\(daemon.log)")
   }
+
+  /// Each libcanberra play of a ring waits for the sound's end on a pool thread; those waits go
+  /// one at a time (the sound lane), so alarms ringing together never hold the pool threads that
+  /// commits and reads need. Here every play blocks (ALSA writes into a FIFO nobody reads): with
+  /// four alarms ringing, listing the delivered notifications must still answer.
+  @Test func ringingAlarmsLeaveThePoolToCommitsAndReads() throws {
+    let dir = TemporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir.file("bin"), withIntermediateDirectories: true)
+    try #require(mkfifo(dir.file("fifo"), 0o600) == 0)
+    try """
+      pcm.!default {
+        type file
+        slave { pcm { type null } }
+        file "\(dir.file("fifo"))"
+        format "raw"
+      }
+
+      """.write(toFile: dir.file("alsa.conf"), atomically: true, encoding: .utf8)
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none", "--log-level", "debug"],
+                               environment: ["PATH": dir.file("bin"), "CA_DRIVER": "alsa", "ALSA_CONFIG_PATH": dir.file("alsa.conf")])
+    try daemon.start()
+    // Its plays never end: killed, not asked to drain.
+    defer { daemon.kill9() }
+    try #require(pollUntil(within: 10) { daemon.log.contains("sounds play through libcanberra") }, "\(daemon.log)")
+    for n in 1...4 {
+      let added = try ChimeCLI.run(["add", "alarm\(n)", "--title", "Wake", "--ring", "5m"], socket: daemon.socketPath, app: app, timeout: 10)
+      try #require(added.status == 0, "alarm\(n): \(added.stderr)\n\(daemon.log)")
+    }
+    try #require(pollUntil(within: 10) { daemon.log.contains("id=alarm4 until=") }, "\(daemon.log)")
+    let listed = try ChimeCLI.run(["delivered"], socket: daemon.socketPath, app: app, timeout: 10)
+    #expect(listed.status == 0 && listed.stdout.contains("alarm4"), "status \(listed.status): \(listed.stderr)\n\(daemon.log)")
+  }
 }

@@ -265,7 +265,7 @@ enum DBusArguments {
     var o = try BusDictionary(value, path: "change")
     var change = DoNotDisturbChange()
     let until = try o.integer("manual-until", in: 1...Int64.max)
-    if let manual = try o.bool("manual") {
+    if let manual = try o.bool("manual"), manual || until == nil {
       change.manual = manual ? .on(until: until.map(Instant.init(unixMillis:))) : .off
     } else if until != nil {
       throw ChimeError(.invalidArgument, "manual-until goes with manual true", field: "change.manual-until")

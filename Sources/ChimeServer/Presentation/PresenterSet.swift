@@ -140,21 +140,35 @@ final class PresenterSet: Presenter {
   }
 
   /// Rings a restart cut short (no end recorded, time not up) ring again for the time left, and
-  /// are shown again on the desktop so they can be answered there.
+  /// are shown again on the desktop so they can be answered there. One that rang and ran out
+  /// while chimed was stopped ends now as timed out, as it would have (its auto-snooze follows).
   func start() {
     let database = self.database, since = clock.now().adding(millis: -Int64(RingRule.maximumSeconds) * 1000)
     loop.runBlocking({ Result { () throws(ChimeError) in try database.ringCandidates(since: since) } }, then: { [weak self] found in
       guard let self else { return }
       switch found {
       case .success(let rings):
-        for (app, delivered) in rings where RingRule.isRinging(delivered, now: clock.now()) {
-          logger.info("ring resumed after a restart", metadata: ["app": "\(app)", "id": "\(delivered.request.identifier)"])
-          present(delivered, app: app, resumed: true)
+        let now = clock.now()
+        for (app, delivered) in rings {
+          if RingRule.isRinging(delivered, now: now) {
+            logger.info("ring resumed after a restart", metadata: ["app": "\(app)", "id": "\(delivered.request.identifier)"])
+            present(delivered, app: app, resumed: true)
+          } else if ranOut(delivered, app: app, now: now) {
+            logger.info("ring ran out while chimed was stopped", metadata: ["app": "\(app)", "id": "\(delivered.request.identifier)"])
+            host?.ringEnded(app: app, identifier: delivered.request.identifier, deliveredAt: delivered.delivered, why: .timedOut)
+          }
         }
       case .failure(let error):
         logger.warning("rings not resumed", metadata: ["error": "\(error)"])
       }
     })
+  }
+
+  /// Whether `delivered` (no ring end recorded) rang and its time is up: it was not quiet and
+  /// had a sound to ring with (as `present` decides).
+  private func ranOut(_ delivered: DeliveredNotification, app: String, now: Instant) -> Bool {
+    guard let host, !delivered.quiet, let end = RingRule.endsAt(delivered), now >= end else { return false }
+    return !PresentationDecision.decide(delivered, allowed: host.deliveryPermissions(of: app)).sound.isSilent
   }
 
   func stop() {

@@ -1,4 +1,5 @@
 import ChimeCore
+import Glibc
 import Logging
 
 /// Rings alarms: a delivered notification whose content has a ring plays its sound again each
@@ -7,7 +8,9 @@ import Logging
 /// ends: answered, dismissed on the desktop, removed, or its time up (this file's own timer,
 /// checked against the injected clock). Each end stops the play that is running (a player is
 /// signalled by its pid) and is reported through `ended` to be recorded; chimed stopping ends
-/// rings without recording them, so a restarted chimed resumes them. Loop thread only.
+/// rings without recording them, so a restarted chimed resumes them. A ring also ends once its
+/// time left when it started has passed on the monotonic clock, so a wall clock set back does
+/// not make it ring longer. Loop thread only.
 final class Ringer {
   struct Key: Hashable {
     var app: String
@@ -19,6 +22,8 @@ final class Ringer {
     /// Known once the presenters decided what Chime plays (nil until then: not yet playing).
     var sound: SoundChoice?
     let endsAt: Instant
+    /// The same end on the monotonic clock (`Ringer.monotonicMillis`).
+    let monotonicEnd: Int64
     let timer: LoopTimer
     /// The play running now, nil between plays.
     var playing: SoundStop?
@@ -26,9 +31,10 @@ final class Ringer {
     /// When to play again; nil while a play runs, or once plays failed.
     var nextPlay: Instant?
 
-    init(deliveredAt: Instant, endsAt: Instant, timer: LoopTimer) {
+    init(deliveredAt: Instant, endsAt: Instant, monotonicEnd: Int64, timer: LoopTimer) {
       self.deliveredAt = deliveredAt
       self.endsAt = endsAt
+      self.monotonicEnd = monotonicEnd
       self.timer = timer
     }
   }
@@ -37,6 +43,8 @@ final class Ringer {
   private let clock: any WallClock
   private let sounds: SoundPlayer?
   private let logger: Logger
+  /// Milliseconds on a clock the wall clock's changes do not move.
+  private let monotonicMillis: () -> Int64
   private var rings: [Key: Ringing] = [:]
   /// A ring ended (not when chimed stops, nor when a new delivery of the identifier replaces it):
   /// the key, when the ringing notification was delivered, and why.
@@ -44,11 +52,20 @@ final class Ringer {
   /// A play could not be made (reported once per ring: plays stop after a failure).
   var failed: ((PresentationFailure) -> Void)?
 
-  init(loop: EventLoop, clock: any WallClock, sounds: SoundPlayer?, logger: Logger) {
+  init(loop: EventLoop, clock: any WallClock, sounds: SoundPlayer?, logger: Logger,
+       monotonicMillis: @escaping () -> Int64 = Ringer.monotonicNow) {
     self.loop = loop
     self.clock = clock
     self.sounds = sounds
     self.logger = logger
+    self.monotonicMillis = monotonicMillis
+  }
+
+  /// CLOCK_MONOTONIC in milliseconds.
+  static func monotonicNow() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
   }
 
   /// Starts the ring of `delivered` as its presentation begins, until its end
@@ -59,9 +76,11 @@ final class Ringer {
   func start(_ delivered: DeliveredNotification, app: String) {
     let key = Key(app: app, identifier: delivered.request.identifier)
     if let old = rings.removeValue(forKey: key) { silence(old) }
-    guard let endsAt = RingRule.endsAt(delivered), clock.now() < endsAt else { return }
+    let now = clock.now()
+    guard let endsAt = RingRule.endsAt(delivered), now < endsAt else { return }
     let timer = LoopTimer(loop: loop) { [unowned self] in check() }
-    let ring = Ringing(deliveredAt: delivered.delivered, endsAt: endsAt, timer: timer)
+    let ring = Ringing(deliveredAt: delivered.delivered, endsAt: endsAt, monotonicEnd: monotonicMillis() + endsAt.millis(since: now),
+                       timer: timer)
     rings[key] = ring
     logger.info("ringing", metadata: ["app": "\(app)", "id": "\(key.identifier)", "until": "\(endsAt)"])
     arm(ring, now: clock.now())
@@ -89,11 +108,12 @@ final class Ringer {
   /// Looks at every ring against the clock: a ring whose time is up ends (timed out), one whose
   /// next play is due plays. The timers call it; so does a change of the clock.
   func check() {
-    let now = clock.now()
+    let now = clock.now(), monotonic = monotonicMillis()
     for (key, ring) in rings {
-      if now >= ring.endsAt {
+      if now >= ring.endsAt || monotonic >= ring.monotonicEnd {
         end(app: key.app, identifier: key.identifier, .timedOut)
-      } else if let next = ring.nextPlay, now >= next {
+      } else if let next = ring.nextPlay, now >= next || next.millis(since: now) > RingRule.minimumGapMillis {
+        // Due, or planned further ahead than a play ever is: the clock was set back.
         play(key, ring)
       } else {
         arm(ring, now: now)
@@ -148,6 +168,7 @@ final class Ringer {
   /// The ring's timer, for its next play or its end, whichever is sooner.
   private func arm(_ ring: Ringing, now: Instant) {
     let next = min(ring.nextPlay ?? ring.endsAt, ring.endsAt)
-    ring.timer.arm(afterMillis: UInt64(max(0, next.millis(since: now))))
+    let left = min(next.millis(since: now), ring.monotonicEnd - monotonicMillis())
+    ring.timer.arm(afterMillis: UInt64(max(0, left)))
   }
 }

@@ -157,10 +157,7 @@ final class SoundPlayer {
     case .silent: return
     }
     let stop = request.stop, timeout = Self.playerTimeoutMillis
-    loop.runBlocking({
-      guard let stop else { return context.play(file: file, eventID: event, volume: volume) }
-      return context.playToEnd(file: file, eventID: event, volume: volume, stop: stop, timeoutMillis: timeout)
-    }, then: { [self] played in
+    let finished = { [self] (played: CanberraContext.Played) in
       if !played.alsaSaid.isEmpty {
         // ALSA's own words, one line under libcanberra's name.
         logger.log(level: played.error == nil ? .info : .warning, "libcanberra: \(played.alsaSaid)",
@@ -195,7 +192,21 @@ final class SoundPlayer {
                        metadata: ["error": "\(error)", "players": "\(players.map { $0.joined(separator: " ") }.joined(separator: ", "))"])
         route(request, kind)
       }
-    })
+    }
+    guard let ringStop = stop else {
+      return loop.runBlocking({ context.play(file: file, eventID: event, volume: volume) }, then: finished)
+    }
+    // A ring's play holds its pool thread until the sound ends: in the sound lane, as players
+    // are, so rings never hold more than one of the threads that commits and reads share.
+    lane.run({
+      // A ring that ended while this play waited for the lane plays nothing.
+      guard !ringStop.isStopped else { return CanberraContext.Played(error: nil, alsaSaid: "") }
+      return context.playToEnd(file: file, eventID: event, volume: volume, stop: ringStop, timeoutMillis: timeout)
+    }, then: finished,
+             refuse: { [logger] in
+               logger.info("sound not played: chimed is stopping", metadata: ["app": "\(request.app)", "id": "\(request.identifier)"])
+               request.finish(false)
+             })
   }
 
   private func playCommand(_ command: [String], _ request: Request) {

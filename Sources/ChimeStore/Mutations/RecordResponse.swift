@@ -36,7 +36,7 @@ public struct RecordResponse: Mutation {
     try WriteTransaction.check(app: app, identifier: identifier)
     let select = try t.db.cachedStatement(sql: "SELECT body FROM delivered WHERE app = ? AND identifier = ?")
     let current = try Row.fetchOne(select, arguments: [app, identifier]).map { row in try ChimeDatabase.delivered(from: row, codec: t.codec) }
-    guard current == checked else {
+    guard Self.isSame(current, as: checked) else {
       throw ChimeError(.notificationNotDelivered, "\"\(identifier)\" was removed or delivered again while the response was checked",
                        field: "response.notification_identifier")
     }
@@ -62,5 +62,16 @@ public struct RecordResponse: Mutation {
       outcome.events.append(try t.append(event, app: app))
     }
     return outcome
+  }
+
+  /// Whether `current` is still the delivery `checked` was read from: a ring's end recorded
+  /// meanwhile (`EndRing`: timed out while an extension was asked, closed on the desktop as
+  /// the dismissal is answered) marks it, it does not make it another delivery.
+  private static func isSame(_ current: DeliveredNotification?, as checked: DeliveredNotification) -> Bool {
+    guard var current else { return false }
+    var checked = checked
+    current.ringEnded = nil
+    checked.ringEnded = nil
+    return current == checked
   }
 }

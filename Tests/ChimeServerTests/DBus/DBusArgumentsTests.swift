@@ -132,6 +132,17 @@ import Testing
     #expect(notDict?.reason == "INVALID_ARGUMENT")
   }
 
+  /// `manual-until` goes only with `manual` true: with `manual` false it is refused, not dropped.
+  @Test func aDoNotDisturbUntilGoesOnlyWithManualOn() throws {
+    let until: BusValue = .int64(4_102_444_800_000)
+    let on = try DBusArguments.doNotDisturb(.vardict([("manual", .boolean(true)), ("manual-until", until)]))
+    #expect(on.manual == .on(until: Instant(unixMillis: 4_102_444_800_000)))
+    for change: Pairs in [[("manual-until", until)], [("manual", .boolean(false)), ("manual-until", until)]] {
+      let error = caught { _ = try DBusArguments.doNotDisturb(.vardict(change)) }
+      #expect(error?.reason == "INVALID_ARGUMENT" && error?.field == "change.manual-until", "\(change): \(String(describing: error))")
+    }
+  }
+
   @Test func aKeyGivenTwiceIsRefused() {
     let twice = BusValue.array(element: "{sv}", [.entry(.string("title"), .variant(.string("a"))), .entry(.string("title"), .variant(.string("b")))])
     let error = caught { _ = try DBusArguments.content(twice) }

@@ -134,6 +134,37 @@ import Testing
     #expect(try await s.client.allPending().isEmpty)
   }
 
+  /// An answer that waits for the category's content extension while the ring times out is
+  /// still recorded: the ring's end marks the notification, it does not make it another one.
+  @Test func anAnswerWaitingForItsExtensionWhileTheRingTimesOutIsRecorded() async throws {
+    let s = try Setup()
+    try await s.client.setCategories([NotificationCategory(identifier: "alarm")])
+    let ext = try s.daemon.client(app: Self.app)
+    var asks = ext.registerExtension("ui", categories: ["alarm"], attributes: ExtensionAttributes(initialContentSizeRatio: 1))
+      .makeAsyncIterator()
+    #expect(try await nextMessage(&asks).registered)
+    var events = s.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    var request = Self.alarm(ring: 5)
+    request.content.categoryIdentifier = "alarm"
+    _ = try await s.client.add(request)
+    #expect(try await nextMessage(&asks).delivered != nil)
+    try #require(pollUntil(within: 10) { s.plays.count >= 1 })
+    // Answered 2 s in: the extension is asked (its answer is due 5 s later, at 7 s).
+    s.daemon.advance(seconds: 2)
+    async let answered = s.client.respond(to: "wake")
+    let asked = try await nextMessage(&asks)
+    #expect(asked.response?.notificationIdentifier == "wake")
+    // At 6 s the ring has timed out, while the extension still thinks.
+    s.daemon.advance(seconds: 4)
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.note == "timed-out")
+    try await ext.answerResponse(asked.responseID, extension: "ui", with: .dismissAndForward)
+    let result = try await answered
+    #expect(result.removed)
+    #expect(try await s.client.allDelivered().isEmpty)
+  }
+
   /// A play that is running when the ring ends is stopped: its process is gone.
   @Test(arguments: ["answered", "removed", "remove-all", "timed-out"])
   func eachEndStopsThePlayingPlayer(_ how: String) async throws {
@@ -197,6 +228,26 @@ import Testing
     _ = try await again.add(Self.alarm("barrier", ring: 5))
     try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
     #expect(try await again.allDelivered().first { $0.request.identifier == "wake" }?.ringEnded == .timedOut)
+  }
+
+  /// A ring that ran out while chimed was stopped ends at the restart as it would have: timed
+  /// out (recorded, a `ring-ended` event), and its auto-snooze snoozes it.
+  @Test func aRingThatRanOutWhileChimedWasStoppedTimesOutAtTheRestart() async throws {
+    let s = try Setup()
+    var request = Self.alarm(ring: 30)
+    request.content.ring?.autoSnooze = 1
+    _ = try await s.client.add(request)
+    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    // The clock moves past the ring's end while chimed is not looking, then it restarts.
+    s.daemon.clock.advance(seconds: 40)
+    try s.daemon.restart()
+    let client = try s.daemon.client(app: Self.app)
+    var events = client.subscribe(after: 0).makeAsyncIterator()
+    let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
+    #expect(ended.identifiers == ["wake"] && ended.note == "timed-out")
+    let snoozed = try await nextEvent(&events) { $0.kind == .snoozed }
+    #expect(snoozed.pending?.snoozeCount == 1)
+    #expect(s.plays.count == 1, "it does not ring again at the restart")
   }
 
   @Test func aRingOutOfRangeOrSilentIsRefused() async throws {
