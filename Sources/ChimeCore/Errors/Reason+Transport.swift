@@ -24,6 +24,9 @@ extension Reason {
   public static let peerNotAllowed = Reason("PEER_NOT_ALLOWED", .permissionDenied)
   /// A sandboxed peer (Flatpak, Snap) named another app than its own.
   public static let appIDMismatch = Reason("APP_ID_MISMATCH", .permissionDenied)
+  /// A sandboxed peer called a method that changes the user's own settings (another app's
+  /// settings, Do Not Disturb): only the user's unconfined programs may.
+  public static let userSettingFromSandbox = Reason("USER_SETTING_FROM_SANDBOX", .permissionDenied)
   /// A host app's D-Bus connection called before `Register` named its app.
   public static let appNotRegistered = Reason("APP_NOT_REGISTERED", .failedPrecondition)
   /// The peer looks sandboxed but chimed cannot tell as which app (or cannot read its process).

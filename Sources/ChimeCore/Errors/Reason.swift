@@ -22,7 +22,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   /// Every reason (the catalogue's groups are in Reason+*.swift), in their order.
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
-    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, appNotRegistered, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
+    invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, userSettingFromSandbox, appNotRegistered, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     grpcProtocolViolation, compressionUnsupported, headerListTooLarge, serviceUnknown,
     daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,

@@ -76,6 +76,15 @@ final class CallRouter {
     }
   }
 
+  /// The user's own settings (another app's settings, Do Not Disturb) are changed by the
+  /// user's programs, not by a sandboxed app: a Flatpak or Snap could otherwise let its own
+  /// notifications, and every other app's, through Do Not Disturb.
+  private static func userSetting(_ call: any ServerCall, _ method: String) throws(ChimeError) {
+    if let app = call.confinedApp {
+      throw ChimeError(.userSettingFromSandbox, "\(method) changes the user's settings; the sandboxed app \(app) may not call it")
+    }
+  }
+
   /// Every method's handler: the service call behind each descriptor.
   private static func routes(service: NotificationService, server: ServerInfo, clock: any WallClock) -> RouteTable {
     var table = RouteTable()
@@ -167,7 +176,8 @@ final class CallRouter {
       service.authorization.setBadgeCount(app: call.app, count: count) { reply($0.map { Empty() }) }
     }
     // A user-side call: the app it changes is in the request; the caller's app id is not used.
-    table.unary(Calls.setAppSettings) { _, change, reply in
+    table.unary(Calls.setAppSettings) { call, change, reply throws(ChimeError) in
+      try userSetting(call, "SetAppSettings")
       service.authorization.setAppSettings(change, reply: reply)
     }
     table.unary(Calls.registerApp) { call, registration, reply in
@@ -185,7 +195,8 @@ final class CallRouter {
       service.apps.checkSound(app: call.app, name: name, reply: reply)
     }
     // User-side calls: the user's setting, not the caller's app.
-    table.unary(Calls.setDoNotDisturb) { _, change, reply in
+    table.unary(Calls.setDoNotDisturb) { call, change, reply throws(ChimeError) in
+      try userSetting(call, "SetDoNotDisturb")
       service.doNotDisturb.set(change, reply: reply)
     }
     table.unary(Calls.getDoNotDisturb) { _, _, reply in

@@ -34,6 +34,22 @@ import Testing
     _ = try await d.client(app: "org.example.bank", over: .inProcess).allPending()
   }
 
+  /// The user's own settings are not a sandboxed app's to change: another app's settings and
+  /// Do Not Disturb are refused to it, and stay as they were; reading them stays open.
+  @Test func aSandboxedAppMayNotChangeTheUsersSettings() async throws {
+    let dir = TemporaryDirectory()
+    let proc = try fakeProc(dir, flatpak: "org.example.maps")
+    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let host = try d.client(app: "org.example.host", over: .inProcess)
+    _ = try await host.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
+    let sandboxed = try d.client(app: "org.example.maps", over: .socket)
+    let dnd = await caughtError { _ = try await sandboxed.setDoNotDisturb(DoNotDisturbChange(manual: .off)) }
+    #expect(dnd?.reason == "USER_SETTING_FROM_SANDBOX" && dnd?.code == .permissionDenied, "\(String(describing: dnd))")
+    let settings = await caughtError { _ = try await sandboxed.setAppSettings(AppSettingsChange(appID: "org.example.bank", status: .denied)) }
+    #expect(settings?.reason == "USER_SETTING_FROM_SANDBOX", "\(String(describing: settings))")
+    #expect(try await sandboxed.doNotDisturb().status.active, "still on, and readable from the sandbox")
+  }
+
   @Test func aSnapActsAsSnapName() async throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, cgroup: "0::/user.slice/user@0.service/app.slice/snap.spotify.spotify-abc123.scope\n")
