@@ -61,12 +61,14 @@ final class Ringer {
     self.monotonicMillis = monotonicMillis
   }
 
-  /// CLOCK_MONOTONIC in milliseconds.
+  /// Milliseconds on the monotonic clock (the standard library's `SuspendingClock`, Linux's
+  /// CLOCK_MONOTONIC), from a fixed start: only differences mean anything.
   static func monotonicNow() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    let elapsed = (SuspendingClock.now - monotonicStart).components
+    return elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
   }
+
+  private static let monotonicStart = SuspendingClock.now
 
   /// Starts the ring of `delivered` as its presentation begins, until its end
   /// (`RingRule.endsAt`): from now on an answer, dismissal or removal ends it, even one that
