@@ -4,8 +4,9 @@ import Logging
 
 /// A connection to the session bus through sd-bus, driven by the loop: its socket sits in a
 /// libuv poll handle and its timeouts in a loop timer, every call is asynchronous, and replies
-/// and signals come back in callbacks on the loop thread. Nothing here blocks. The only file
-/// of the server that touches sd-bus. Loop thread only.
+/// and signals come back in callbacks on the loop thread. Nothing here blocks. With its
+/// extension following the server's own Do Not Disturb (SessionBus+DesktopQuiet.swift), the
+/// only code of the server that touches sd-bus. Loop thread only.
 final class SessionBus {
   enum Signal {
     case actionInvoked(id: UInt32, key: String)
@@ -33,22 +34,22 @@ final class SessionBus {
   static let callTimeoutMicros: UInt64 = 10_000_000
 
   private let loop: EventLoop
-  private let logger: Logger
-  private var bus: OpaquePointer?
+  let logger: Logger
+  var bus: OpaquePointer?
   private var poll: LoopPoll?
   private var timer: LoopTimer?
-  private var slots: [OpaquePointer] = []
+  var slots: [OpaquePointer] = []
   /// Calls waiting for their replies, by token: failed all at once when the connection goes.
   private var pending: [UInt64: (OpaquePointer?) -> Void] = [:]
   private var nextToken: UInt64 = 1
   /// Keeps the signal handler's context alive while its match is installed.
   private var signalBox: Unmanaged<BusCallbackBox>?
   private var ownerChangedBox: Unmanaged<BusCallbackBox>?
-  private var propertiesBox: Unmanaged<BusCallbackBox>?
+  var propertiesBox: Unmanaged<BusCallbackBox>?
   /// Following the server's own Do Not Disturb, and what was last seen of it.
-  private var followingDesktop = false
-  private var dunstPaused = false
-  private var kdeInhibited = false
+  var followingDesktop = false
+  var dunstPaused = false
+  var kdeInhibited = false
   /// Called once when the connection is lost (not after `close()`).
   var onDisconnect: (() -> Void)?
   var onSignal: ((Signal) -> Void)?
@@ -83,17 +84,7 @@ final class SessionBus {
   func capabilities(_ done: @escaping (Result<[String], BusError>) -> Void) {
     call("GetCapabilities", build: { _ in 0 }, done: { reply in
       done(reply.flatMap { message in
-        var strv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let r = sd_bus_message_read_strv(message, &strv)
-        guard r >= 0 else { return .failure(BusError(description: "GetCapabilities: unreadable reply: \(Self.errno(r))")) }
-        defer { chime_bus_strv_free(strv) }
-        var names: [String] = []
-        var i = 0
-        while let item = strv?[i] {
-          names.append(String(cString: item))
-          i += 1
-        }
-        return .success(names)
+        Self.strings(message).map { .success($0) } ?? .failure(BusError(description: "GetCapabilities: unreadable reply"))
       })
     })
   }
@@ -136,99 +127,6 @@ final class SessionBus {
     })
   }
 
-  /// Follows the server's own Do Not Disturb: reads dunst's `paused` and KDE's `Inhibited`
-  /// now and whenever the server changes, and watches their PropertiesChanged signals; each
-  /// reading comes as `.desktopQuiet`. A server without the property counts as not paused.
-  func followDesktopQuiet() {
-    guard let bus, !followingDesktop else { return }
-    followingDesktop = true
-    let box = Unmanaged.passRetained(BusCallbackBox { [unowned self] message in
-      var interface: UnsafePointer<CChar>?
-      guard chime_bus_read_string(message, &interface) >= 0, let interface else { return }
-      let name = String(cString: interface)
-      let key = name == Self.dunstControl ? Self.dunstPaused : name == Self.notifications ? Self.kdeInhibited : nil
-      guard let key else { return }
-      var value: Int32 = 0
-      let found = chime_bus_read_changed_bool(message, key, &value)
-      if found > 0 {
-        if key == Self.dunstPaused {
-          desktopQuietSeen(dunst: value != 0, kde: kdeInhibited)
-        } else {
-          desktopQuietSeen(dunst: dunstPaused, kde: value != 0)
-        }
-      } else if found == 0, Self.invalidated(message).contains(key) {
-        // Said to have changed without its value: asked for it.
-        readDesktopQuiet()
-      }
-    })
-    propertiesBox = box
-    var slot: OpaquePointer?
-    // From the server only: the bus delivers the signals of whoever owns the name.
-    let r = sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.properties, "PropertiesChanged",
-                                      busSignalHandler(), nil, box.toOpaque())
-    if r >= 0, let slot {
-      slots.append(slot)
-    } else {
-      logger.warning("cannot watch the notification server's do not disturb", metadata: ["error": "\(Self.errno(r))"])
-    }
-    readDesktopQuiet()
-  }
-
-  /// Reads both properties; the answer comes as `.desktopQuiet` once both replies are in.
-  private func readDesktopQuiet() {
-    var dunst: Bool?, kde: Bool?
-    let both = { [weak self] in
-      guard let self, let dunst, let kde else { return }
-      desktopQuietSeen(dunst: dunst, kde: kde)
-    }
-    readBool(Self.dunstControl, Self.dunstPaused) { value in
-      dunst = value
-      both()
-    }
-    readBool(Self.notifications, Self.kdeInhibited) { value in
-      kde = value
-      both()
-    }
-  }
-
-  /// `Properties.Get` of a boolean; false when the server has no such property (or none runs).
-  private func readBool(_ interface: String, _ property: String, _ done: @escaping (Bool) -> Void) {
-    call("Get", interface: Self.properties, build: { m in
-      var r = chime_bus_append_string(m, interface)
-      if r >= 0 { r = chime_bus_append_string(m, property) }
-      return r
-    }, done: { [logger] reply in
-      switch reply {
-      case .success(let message):
-        var value: Int32 = 0
-        done(chime_bus_read_variant_bool(message, &value) >= 0 && value != 0)
-      case .failure(let error):
-        logger.debug("no desktop do not disturb property", metadata: ["property": "\(interface).\(property)", "error": "\(error)"])
-        done(false)
-      }
-    })
-  }
-
-  /// The invalidated property names that end a PropertiesChanged signal.
-  private static func invalidated(_ message: OpaquePointer) -> [String] {
-    var strv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-    guard sd_bus_message_read_strv(message, &strv) >= 0 else { return [] }
-    defer { chime_bus_strv_free(strv) }
-    var names: [String] = []
-    var i = 0
-    while let item = strv?[i] {
-      names.append(String(cString: item))
-      i += 1
-    }
-    return names
-  }
-
-  private func desktopQuietSeen(dunst: Bool, kde: Bool) {
-    dunstPaused = dunst
-    kdeInhibited = kde
-    onSignal?(.desktopQuiet(DesktopQuiet.from(dunstPaused: dunst, kdeInhibited: kde)))
-  }
-
   /// Closes the connection; no callback runs afterwards.
   func close() {
     guard let bus else { return }
@@ -255,7 +153,7 @@ final class SessionBus {
 
   // MARK: internals
 
-  private func call(_ method: String, interface: String = notifications, build: (OpaquePointer) -> Int32,
+  func call(_ method: String, interface: String = notifications, build: (OpaquePointer) -> Int32,
                     done: @escaping (Result<OpaquePointer, BusError>) -> Void) {
     guard let bus else { return done(.failure(BusError(description: "\(method): not connected"))) }
     var message: OpaquePointer?
@@ -370,6 +268,20 @@ final class SessionBus {
     logger.warning("session bus connection lost", metadata: ["why": "\(why)"])
     close()
     onDisconnect?()
+  }
+
+  /// The string array (`as`) a message holds next; nil when it holds none.
+  static func strings(_ message: OpaquePointer) -> [String]? {
+    var strv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    guard sd_bus_message_read_strv(message, &strv) >= 0 else { return nil }
+    defer { chime_bus_strv_free(strv) }
+    var names: [String] = []
+    var i = 0
+    while let item = strv?[i] {
+      names.append(String(cString: item))
+      i += 1
+    }
+    return names
   }
 
   static func errno(_ r: Int32) -> String {

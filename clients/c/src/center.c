@@ -5,7 +5,7 @@
 
 #include "chime-private.h"
 
-/* An AddResponse or PushResponse as a notification that owns it, into *out. */
+/* An AddResponse, PushResponse or SnoozeResponse as a notification that owns it, into *out. */
 static int notification_result(ProtobufCMessage *response, chime_notification **out, chime_error *error) {
   if (out == NULL) {
     protobuf_c_message_free_unpacked(response, NULL);
@@ -23,6 +23,11 @@ static int notification_result(ProtobufCMessage *response, chime_notification **
       chimei_notification_of_pending(n, added->pending);
     }
     n->replaced = added->replaced;
+  } else if (response->descriptor == &chime__v1__snooze_response__descriptor) {
+    const Chime__V1__SnoozeResponse *snoozed = (const Chime__V1__SnoozeResponse *)response;
+    if (snoozed->snoozed != NULL) {
+      chimei_notification_of_pending(n, snoozed->snoozed);
+    }
   } else {
     const Chime__V1__PushResponse *pushed = (const Chime__V1__PushResponse *)response;
     if (pushed->delivered != NULL) {
@@ -204,22 +209,5 @@ int chime_snooze(chime_client *client, const char *identifier, int64_t seconds, 
   request.duration_seconds = seconds;
   ProtobufCMessage *response = NULL;
   int code = chimei_unary(client, "Snooze", &request.base, &chime__v1__snooze_response__descriptor, &response, error);
-  if (code != CHIME_OK) {
-    return code;
-  }
-  if (out == NULL) {
-    protobuf_c_message_free_unpacked(response, NULL);
-    return chimei_ok(error);
-  }
-  chime_notification *n = chimei_notification_owning(response);
-  if (n == NULL) {
-    return chimei_oom(error);
-  }
-  const Chime__V1__SnoozeResponse *snoozed = (const Chime__V1__SnoozeResponse *)response;
-  if (snoozed->snoozed != NULL) {
-    chimei_notification_of_pending(n, snoozed->snoozed);
-  }
-  n->owner = response; /* of_pending resets it */
-  *out = n;
-  return chimei_ok(error);
+  return code != CHIME_OK ? code : notification_result(response, out, error);
 }
