@@ -1,6 +1,5 @@
 public import ChimeCore
 import ChimeSystem
-import Foundation
 public import Logging
 
 /// Everything the daemon needs to start. `chimed` fills it from flags; tests fill it with a

@@ -5,7 +5,7 @@ import ChimeCore
 import ChimeServer
 import ChimeStore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 import Logging
 
 @main
@@ -168,7 +168,7 @@ struct Chimed: ParsableCommand {
     do throws(ConfigError) {
       settings = try loader.load()
     } catch {
-      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      StandardStreams.writeError("chimed: \(error.message)\n")
       if !printConfig && !compactStore, try InvalidConfigService.serveIfActivated(error) { return }
       throw ExitCode(ConfigLoader.invalidExitCode)
     }
@@ -183,7 +183,7 @@ struct Chimed: ParsableCommand {
         print("chimed: compacted \(path): \(report.bytesBefore) -> \(report.bytesAfter) bytes, pages of \(report.pageSizeBefore) -> \(report.pageSizeAfter) bytes")
         return
       } catch {
-        FileHandle.standardError.write(Data("chimed: \(error.code) \(error.reason): \(error.message)\n".utf8))
+        StandardStreams.writeError("chimed: \(error.code) \(error.reason): \(error.message)\n")
         throw ExitCode(error.code == .unavailable ? 75 : 1)  // EX_TEMPFAIL: in use, try once chimed is stopped
       }
     }
@@ -238,12 +238,12 @@ struct Chimed: ParsableCommand {
       try daemon.run(handleSignals: true) { path in
         // One line on stdout once listening: scripts and tests wait for it; systemd hears READY=1.
         print("chimed listening on \(path)")
-        fflush(nil)
+        StandardStreams.flush()
         ServiceManager.notify("READY=1\n" + Watchdog.status(DaemonStats(), socketPath: path))
         Watchdog.start(daemon, everyMillis: ServiceManager.watchdogPingMillis(), socketPath: path)
       }
     } catch {
-      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      StandardStreams.writeError("chimed: \(error.message)\n")
       throw ExitCode(1)
     }
   }

@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeConfig
 import ChimeSystem
-import Foundation
 import Glibc
 import Logging
 
@@ -79,7 +78,7 @@ enum ConfigReloader {
 
   /// Runs `action` on a thread of its own each time SIGHUP arrives (blocked by `blockHangup`).
   static func onEachHangup(_ action: @escaping @Sendable () -> Void) {
-    let thread = Thread {
+    SystemThread.start(name: "chimed-reload") {
       var set = sigset_t()
       sigemptyset(&set)
       sigaddset(&set, SIGHUP)
@@ -89,8 +88,6 @@ enum ConfigReloader {
         action()
       }
     }
-    thread.name = "chimed-reload"
-    thread.start()
   }
 
   static func reload(loader: ConfigLoader, running: ChimedConfig, started: ChimedConfig, logger: Logger) -> ChimedConfig {

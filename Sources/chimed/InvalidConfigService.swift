@@ -3,7 +3,6 @@ import ChimeConfig
 import ChimeCore
 import ChimeServer
 import ChimeSystem
-import Foundation
 import Logging
 
 /// chimed with an invalid configuration file, started by socket activation. Exiting would leave
@@ -36,13 +35,13 @@ enum InvalidConfigService {
       let status = "STATUS=configuration invalid, answering every call with CONFIG_INVALID: \(error.message)"
       try daemon.run(handleSignals: true) { path in
         print("chimed refusing every call on \(path): the configuration is invalid")
-        fflush(nil)
+        StandardStreams.flush()
         ServiceManager.notify("READY=1\n" + status)
         Watchdog.start(daemon, everyMillis: ServiceManager.watchdogPingMillis()) { _ in status }
       }
       return true
     } catch {
-      FileHandle.standardError.write(Data("chimed: \(error.message)\n".utf8))
+      StandardStreams.writeError("chimed: \(error.message)\n")
       throw ExitCode(1)
     }
   }

@@ -1,7 +1,7 @@
 import ChimeCore
 import ChimeSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the chimed process sets up before a daemon runs in it.

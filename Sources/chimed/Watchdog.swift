@@ -1,5 +1,6 @@
 import ChimeServer
-import Foundation
+import ChimeSystem
+import Glibc
 
 /// Pings systemd's watchdog (when `WatchdogSec=` is set) while the daemon's loop answers: each
 /// ping follows a round trip through the loop (`stats()`), so a loop that hangs stops the pings
@@ -12,16 +13,14 @@ enum Watchdog {
   /// Pings with the `STATUS=` line `status` makes of each round trip's counters.
   static func start(_ daemon: ChimeDaemon, everyMillis millis: UInt64?, status: @escaping @Sendable (DaemonStats) -> String) {
     guard let millis else { return }
-    let thread = Thread {
+    SystemThread.start(name: "chimed-watchdog") {
       while true {
-        Thread.sleep(forTimeInterval: Double(millis) / 1000)
+        usleep(useconds_t(min(millis * 1000, UInt64(UInt32.max))))
         let stats = daemon.stats()
         if daemon.isStopped { return }
         ServiceManager.notify(status(stats) + "\nWATCHDOG=1")
       }
     }
-    thread.name = "chimed-watchdog"
-    thread.start()
   }
 
   static func status(_ stats: DaemonStats, socketPath: String) -> String {

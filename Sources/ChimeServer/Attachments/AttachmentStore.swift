@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeSystem
-import Foundation
+import FoundationEssentials
 import Logging
 
 /// The attachment store: `<data dir>/attachments/<app>/<uuid>.<ext>`, files private to the

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import Foundation
 import Logging
 
 /// Turns due keys into the store mutations that fire them, on the work pool and outside any

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import Foundation
 import Logging
 
 /// Drives the `SchedulerMachine`: owns the one timer (a timerfd, see `PreciseTimer`), reads the store's index to refill

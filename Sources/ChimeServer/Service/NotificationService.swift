@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import Foundation
 import Logging
 
 /// The NotificationCenter calls, on ChimeCore values, in parts named for what they own over

@@ -1,7 +1,6 @@
 import ChimeCore
 import Logging
 import ChimeStore
-import Foundation
 
 /// The zone floating calendar triggers follow. A change re-plans them in bounded batches: each
 /// batch is read off the loop, decided by `FloatingReplan` and committed as one mutation that

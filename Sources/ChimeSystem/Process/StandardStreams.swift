@@ -19,6 +19,18 @@ public enum StandardStreams {
   /// for events, so a reader of a pipe sees each line as it happens.
   public static func flush() { fflush(nil) }
 
+  /// Writes `text` to standard error at once (unbuffered, all of it unless the stream is gone):
+  /// a daemon's last words before it exits.
+  public static func writeError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
+  }
+
   /// Flushes and ends the process with `status`, running no Swift deinitializers.
   public static func exit(_ status: Int32) -> Never {
     Glibc.exit(status)

@@ -1,6 +1,5 @@
 import ChimeSystem
 import ChimeCore
-import Foundation
 
 /// The user's Do Not Disturb setting as committed, read at start and replaced after each commit
 /// of a change, with the desktop's own state as last seen. Locked, because fires are prepared

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import Foundation
 import Logging
 
 /// The user's Do Not Disturb: `SetDoNotDisturb` and `GetDoNotDisturb`, the desktop's own Do Not

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeStore
-import Foundation
+import FoundationEssentials
 
 /// Pushed notifications: an APNs-style payload delivered at once, with `Add`'s content rules,
 /// sound resolution and authorization; a mutable one goes to the app's live service extension
