@@ -39,6 +39,19 @@ public final class ProcessSlot: Sendable {
     }
   }
 
+  /// Kills a child that ran out of time (SIGKILL to its process group and to it) and forgets its
+  /// pid, under the lock. The blocking reap that follows runs without the lock: a child in
+  /// uninterruptible sleep dies only when its I/O ends, and a `stop()` from the event loop
+  /// meanwhile must return at once (it signals nothing: the child is already killed, and a pid
+  /// cannot be reused before its reap).
+  func killForTimeout(_ pid: Int32) {
+    state.withLock { state in
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+      if state.pid == pid { state.pid = 0 }
+    }
+  }
+
   /// Runs `waitpid` (`reap`) under the lock; a reaped child's pid is forgotten before the lock
   /// is released.
   func reaping(_ pid: Int32, _ reap: () -> Int32) -> Int32 {

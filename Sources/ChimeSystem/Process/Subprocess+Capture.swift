@@ -103,9 +103,13 @@ extension Subprocess {
         return result
       }
       if monotonicMillis() >= deadline {
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
-        _ = slot.map { $0.reaping(pid) { waitpid(pid, &status, 0) } } ?? waitpid(pid, &status, 0)
+        if let slot {
+          slot.killForTimeout(pid)
+        } else {
+          kill(-pid, SIGKILL)
+          kill(pid, SIGKILL)
+        }
+        _ = waitpid(pid, &status, 0)
         result.outcome = .timedOut(millis: timeoutMillis)
         return result
       }

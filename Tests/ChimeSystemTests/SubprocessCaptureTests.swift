@@ -1,0 +1,37 @@
+import ChimeCore
+import ChimeSystem
+import ChimeTestSupport
+import Foundation
+import Glibc
+import Testing
+
+@Suite(.testTimeLimit) struct SubprocessCaptureTests {
+  /// A child still running at its time-out is killed with its process group (a grandchild it
+  /// left running too), reaped, and reported timed out, through a slot as without one.
+  @Test(arguments: [false, true]) func aChildOutOfTimeIsKilledWithItsGroup(withSlot: Bool) throws {
+    let captured = Subprocess.capture(["/bin/sh", "-c", "sleep 30 & echo $!; wait"], timeoutMillis: 300,
+                                      slot: withSlot ? ProcessSlot() : nil)
+    #expect(captured.outcome == .timedOut(millis: 300))
+    let grandchild = try #require(Int32(String(decoding: captured.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(pollUntil(within: 10) { !Self.isRunning(grandchild) }, "the grandchild died with its group")
+  }
+
+  /// `stop()` from another thread ends the child with SIGTERM long before its time-out.
+  @Test func aStopFromAnotherThreadEndsTheChild() {
+    let slot = ProcessSlot()
+    let started = Date()
+    BackgroundThread.start(name: "test-stop") { slot.stop() }
+    let captured = Subprocess.capture(["/bin/sleep", "30"], timeoutMillis: 30_000, slot: slot)
+    #expect(captured.outcome == .signaled(SIGTERM))
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(slot.isStopped)
+  }
+
+  /// Running: the process exists and is not a zombie waiting for its parent.
+  private static func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)...].first
+    return state != "Z" && state != "X"
+  }
+}
