@@ -197,3 +197,24 @@ void chime_message_free(void *message) {
     protobuf_c_message_free_unpacked((ProtobufCMessage *)message, NULL);
   }
 }
+
+/* Runs a unary call into *response and, when `wanted`, makes *made: a zeroed result object of
+ * `size` bytes for the caller to fill. */
+int chimei_result_call(chime_client *client, const char *method, const ProtobufCMessage *request,
+                          const ProtobufCMessageDescriptor *response_type, bool wanted, size_t size, void **made,
+                          ProtobufCMessage **response, chime_error *error) {
+  *made = NULL;
+  int code = chimei_unary(client, method, request, response_type, response, error);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  if (wanted) {
+    *made = calloc(1, size);
+    if (*made == NULL) {
+      protobuf_c_message_free_unpacked(*response, NULL);
+      *response = NULL;
+      return chimei_oom(error);
+    }
+  }
+  return chimei_ok(error);
+}

@@ -165,12 +165,19 @@ enum chimei_read chimei_read_frame(int fd, int stop_fd, int64_t deadline, Chime_
 /* A unary call with a protobuf-c request; on success *response is the unpacked answer. */
 int chimei_unary(chime_client *client, const char *method, const ProtobufCMessage *request,
                  const ProtobufCMessageDescriptor *response_type, ProtobufCMessage **response, chime_error *error);
+/* chimei_unary into *response and, when `wanted`, a zeroed result object of `size` bytes in
+ * *made for the caller to fill (nothing made and the response freed when that fails). */
+int chimei_result_call(chime_client *client, const char *method, const ProtobufCMessage *request,
+                       const ProtobufCMessageDescriptor *response_type, bool wanted, size_t size, void **made,
+                       ProtobufCMessage **response, chime_error *error);
 
 /* ---- requests.c ---- */
 /* The request's first setter failure, reported in `error`; CHIME_OK when it is usable. */
 int chimei_request_check(const chime_request *request, chime_error *error);
 /* Replaces the malloc'd string at *slot (empty-string default or malloc'd) with a copy of `value`. */
 int chimei_set_text(char **slot, const char *value);
+/* Remembers a setter's first failure for the call that sends the request; returns `code`. */
+int chimei_request_note(chime_request *request, int code);
 
 /* ---- notifications.c ---- */
 void chimei_notification_of_request(chime_notification *n, const Chime__V1__NotificationRequest *request);
