@@ -14,8 +14,10 @@ and ``pb.notification_center_grpc`` is the generated stub module.
 
 from types import SimpleNamespace as _Namespace
 
-from .client import (DEFAULT_ACTION, DISMISS_ACTION, SNOOZE_ACTION, Client, Subscription, category, category_json,
-                     default_socket_path, duration_seconds, notification_request)
+from .client import Client, default_socket_path
+from .requests import (DEFAULT_ACTION, DISMISS_ACTION, SNOOZE_ACTION, category, category_json, duration_seconds,
+                       notification_request)
+from .subscription import Subscription
 from .errors import ChimeError, Code, code_name
 from .generated import frame_pb2, notification_center_pb2, notification_center_pb2_grpc, request_pb2
 from .types import AppLayout, Authorization, AuthorizationStatus, Delivered, FireDate, Pending, ServerInfo, Settings
