@@ -102,6 +102,11 @@ final class Database {
     }
   }
 
+  /// Whether the main database has a table named `name`.
+  func tableExists(_ name: String) throws(DatabaseError) -> Bool {
+    try Row.fetchOne(self, sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [name]) != nil
+  }
+
   /// True between BEGIN and its COMMIT or ROLLBACK (SQLite may roll back by itself on an I/O
   /// or full-disk error).
   var isInsideTransaction: Bool { sqlite3_get_autocommit(sqliteConnection) == 0 }

@@ -18,8 +18,7 @@ struct DatabaseMigrator: Sendable {
   /// Every identifier recorded as applied, registered here or not; none before the first
   /// migration created the table.
   func appliedIdentifiers(_ db: Database) throws -> Set<String> {
-    let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", arguments: [Self.table])
-    guard exists == 1 else { return [] }
+    guard try db.tableExists(Self.table) else { return [] }
     return Set(try String.fetchAll(db, sql: "SELECT identifier FROM \(Self.table)"))
   }
 
