@@ -57,7 +57,6 @@ let package = Package(
     .library(name: "ChimeClient", targets: ["ChimeClient"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -69,6 +68,12 @@ let package = Package(
       name: "CLibUV",
       pkgConfig: "libuv",
       providers: [.apt(["libuv1-dev"])]
+    ),
+    // The store's database: SQLite's C API, under ChimeStore's own thin layer (ChimeStore/SQLite).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
     ),
     // Linux calls Glibc's module does not export (pidfd_open, pidfd_send_signal); glibc itself.
     .systemLibrary(name: "CLinux"),
@@ -145,10 +150,7 @@ let package = Package(
     .target(
       name: "ChimeStore",
       dependencies: [
-        "ChimeCore", "ChimeSystem", "ChimeWire",
-        .product(name: "GRDB", package: "GRDB.swift"),
-        // sqlite3 calls for the statements every add runs (Internal/DirectStatement.swift).
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        "ChimeCore", "ChimeSystem", "ChimeWire", "CSQLite",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings
@@ -230,8 +232,8 @@ let package = Package(
         // chimed's store in-process: what the storage alone does with the same adds.
         "ChimeStore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        // The sqlite3 C library alone (GRDB's system-library module, not GRDB): the SQLite floor.
-        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        // The sqlite3 C library alone: the SQLite floor.
+        "CSQLite",
         // The gRPC phase's client: nghttp2 sessions over chimed's socket.
         "CNGHTTP2",
       ],
@@ -257,7 +259,6 @@ let package = Package(
         "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
         // An HTTP/2 client for the gRPC transport's tests.
         "CNGHTTP2",
-        .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSettings
     ),
@@ -266,8 +267,8 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail",
-        // To damage a stopped daemon's store the way a hand edit would.
-        .product(name: "GRDB", package: "GRDB.swift"),
+        // Its SQLite layer, to damage a stopped daemon's store the way a hand edit would.
+        "ChimeStore",
       ],
       swiftSettings: strictSettings
     ),

@@ -10,7 +10,7 @@ packages=(
   libprotobuf-c-dev     # wire messages
   protobuf-c-compiler   # protoc-c, for `make proto` and the drift check
   protobuf-compiler     # protoc (used by protoc-c)
-  libsqlite3-dev        # the store (GRDB links the system SQLite)
+  libsqlite3-dev        # the store (ChimeStore on SQLite's C API: the CSQLite module)
   pkg-config
   libsystemd-dev        # socket activation and readiness (sd_listen_fds, sd_notify)
   systemd               # systemd-socket-activate and systemd-analyze for the service tests

@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension ChimeDatabase {
   /// The registered layout of `app`, or nil when it never registered.

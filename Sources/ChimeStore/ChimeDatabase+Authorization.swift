@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 import Logging
 
 extension ChimeDatabase {

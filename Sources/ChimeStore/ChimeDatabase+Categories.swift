@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension ChimeDatabase {
   /// `app`'s categories in the order they were set; empty when none.

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 import Logging
 
 extension ChimeDatabase {
@@ -39,7 +38,7 @@ extension ChimeDatabase {
   private func commitNow(_ batch: [any QueuedMutation]) {
     do {
       try pool.writeWithoutTransaction { db in
-        try Self.inTransaction(db) {
+        try db.inTransaction {
           let transaction = WriteTransaction(db: db, store: self)
           if batch.count == 1 {
             // Alone in its batch, a mutation that fails rolls the transaction back: no
@@ -61,28 +60,6 @@ extension ChimeDatabase {
       let status = failure.code == .resourceExhausted || failure.reason == StoreError.closed.reason
         ? failure : StoreError.unavailable(.write)
       for change in batch { change.batchFailed(status) }
-    }
-  }
-
-  /// `body` in one IMMEDIATE transaction, committed when it answers `.commit` and rolled back
-  /// when it answers `.rollback` or throws (its error is rethrown). GRDB's `inTransaction` does
-  /// the same but prepares BEGIN and COMMIT again for every transaction, a fifth of a lone add's
-  /// work; these are prepared once per connection.
-  private static func inTransaction(_ db: Database, _ body: () throws -> Database.TransactionCompletion) throws {
-    try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
-    do {
-      switch try body() {
-      case .commit:
-        // An I/O or full-disk error may have rolled the transaction back already: say so,
-        // rather than "cannot commit - no transaction is active".
-        guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back by an earlier error") }
-        try db.cachedStatement(sql: "COMMIT").execute()
-      case .rollback:
-        try db.rollback()
-      }
-    } catch {
-      if db.isInsideTransaction { try? db.rollback() }
-      throw error
     }
   }
 

@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// What `ChimeDatabase.compact(path:)` did.
 public struct CompactionReport: Sendable, Equatable {
@@ -31,7 +30,7 @@ extension ChimeDatabase {
     let bytesBefore = size()
     do {
       let queue = try DatabaseQueue(path: path)
-      defer { try? queue.close() }
+      defer { queue.close() }
       let (before, after) = try queue.writeWithoutTransaction { db throws -> (Int, Int) in
         let before = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
         // Out of WAL mode (SQLite answers the mode it is in: still "wal" while another

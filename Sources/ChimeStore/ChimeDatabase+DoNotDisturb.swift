@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 extension ChimeDatabase {
   /// The user's Do Not Disturb setting (`.off` when it was never set).

@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 import Logging
 
 /// Reads that feed the scheduler's and the re-planner's decisions, in one snapshot each.

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 extension ChimeDatabase {
   /// Every app's delivered notifications delivered at or after `since` whose content rings and
@@ -16,7 +15,7 @@ extension ChimeDatabase {
       while let row = try rows.next() {
         let delivered = try Self.delivered(from: row, codec: codec)
         guard delivered.request.content.ring != nil, delivered.ringEnded == nil else { continue }
-        found.append((app: row[1], delivered: delivered))
+        found.append((app: try StoreError.decoding("delivered notification") { try row.decode(String.self, atIndex: 1) }, delivered: delivered))
       }
       return found
     }

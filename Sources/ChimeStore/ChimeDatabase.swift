@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 public import Logging
 
 /// The durable store: pending requests, delivered notifications and the event log of every
@@ -68,30 +67,21 @@ public final class ChimeDatabase: Sendable {
       logger.error("cannot create the database file", metadata: ["path": "\(path)", "cause": "\(error)"])
       throw StoreError.unavailable(.open)
     }
-    var configuration = Configuration()
-    configuration.label = "chime.store"
-    configuration.journalMode = .wal
-    configuration.busyMode = .timeout(5)
-    configuration.maximumReaderCount = 4
-    configuration.prepareDatabase { db in
-      // Takes effect only on a new, empty file (see `pageSize`); an existing store keeps its own.
-      try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
-      try db.execute(sql: "PRAGMA synchronous = FULL")
-      // Readers page through listings and the scheduler's index; SQLite's default 2 MiB cache
-      // each (four of them) was most of what a daemon holding 100,000 requests kept over an
-      // empty one. 512 KiB each; a miss is a pread from the kernel's page cache.
-      if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -512") }
-    }
     do {
-      // Checked read-only first: opening the pool writes (GRDB makes sure a WAL file exists),
-      // and nothing may write to a damaged store.
+      // Checked read-only first: opening the pool writes (the switch to WAL mode), and nothing
+      // may write to a damaged store.
       deferredCheck = try Self.verify(path: path, limit: checkAtOpenLimit, logger: logger)
       // The writer and the readers write the WAL through the store's VFS (WALWriteBuffer).
-      pool = try DatabasePool(path: WALWriteBuffer.openPath(path), configuration: configuration)
-      // GRDB sets synchronous=NORMAL on the writer after `prepareDatabase` when it enables WAL.
-      // An answered call must survive power loss, so the writer commits with FULL.
-      try pool.writeWithoutTransaction { db in
+      pool = try DatabasePool(path: WALWriteBuffer.openPath(path), maximumReaderCount: 4) { db in
+        // Takes effect only on a new, empty file (see `pageSize`); an existing store keeps its own.
+        try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
+        // An answered call must survive power loss: the writer commits with FULL (WAL mode's
+        // NORMAL syncs only at checkpoints).
         try db.execute(sql: "PRAGMA synchronous = FULL")
+        // Readers page through listings and the scheduler's index; SQLite's default 2 MiB cache
+        // each (four of them) was most of what a daemon holding 100,000 requests kept over an
+        // empty one. 512 KiB each; a miss is a pread from the kernel's page cache.
+        if db.readonly { try db.execute(sql: "PRAGMA cache_size = -512") }
       }
       if try pool.read({ db in try Schema.migrator.hasBeenSuperseded(db) }) {
         logger.error("the database was migrated by a newer version", metadata: ["path": "\(path)"])
@@ -126,10 +116,8 @@ public final class ChimeDatabase: Sendable {
   private static func verify(path: String, limit: Int64, logger: Logger) throws -> Bool {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
     guard size > 0 else { return false }
-    var configuration = Configuration()
-    configuration.readonly = true
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
-    defer { try? queue.close() }
+    let queue = try DatabaseQueue(path: path, readonly: true)
+    defer { queue.close() }
     guard size <= limit else {
       _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
       return true
@@ -176,7 +164,7 @@ public final class ChimeDatabase: Sendable {
     try? FileManager.default.removeItem(atPath: copyPath)
     let copy = try DatabaseQueue(path: copyPath)
     try pool.backup(to: copy)
-    try copy.close()
+    copy.close()
     logger.notice("copied the store before migrating it", metadata: ["copy": "\(copyPath)", "from": "\(applied.last ?? "")"])
     do {
       try Schema.migrator.migrate(pool)
@@ -211,8 +199,8 @@ public final class ChimeDatabase: Sendable {
     pool.interrupt()
   }
 
-  /// A store dropped without `close()` lets go of the writer's statements first: GRDB closes
-  /// its connections with `sqlite3_close`, which refuses a connection with a live statement.
+  /// A store dropped without `close()` lets go of the writer's statements before its
+  /// connections close.
   deinit {
     writerStatements.removeAll()
   }
@@ -223,11 +211,7 @@ public final class ChimeDatabase: Sendable {
   public func close() {
     guard gate.close() else { return }
     writerStatements.removeAll()
-    do {
-      try pool.close()
-    } catch {
-      logger.error("closing the store failed", metadata: ["cause": "\(error)"])
-    }
+    pool.close()
   }
 
   /// Runs `body` in a read transaction (a consistent snapshot), mapping every error.

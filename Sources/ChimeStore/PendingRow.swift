@@ -1,5 +1,5 @@
 public import ChimeCore
-import Foundation
+import FoundationEssentials
 
 /// A pending request as read for planning, with the revision a mutation built from it names so
 /// the store applies it only to the row it was planned from.

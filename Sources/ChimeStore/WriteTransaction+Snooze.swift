@@ -1,6 +1,5 @@
 import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Snoozing a delivered notification and its return, as row operations the mutations share
 /// (`SnoozeDelivered`, `RecordResponse`, `Fire`).

@@ -1,5 +1,4 @@
 import ChimeCore
-import GRDB
 
 /// The open write transaction a batch's mutations apply in. Only ChimeStore can use it: its
 /// members are the row operations the mutations are made of.
@@ -54,7 +53,7 @@ public final class WriteTransaction {
   }
 
   /// `sql`'s statement, prepared once for the writer's connection and kept by the store (by
-  /// index, not by its text in GRDB's cache, which builds the text and hashes it once per batch).
+  /// index, not by its text in the connection's cache, which builds the text and hashes it once per batch).
   func direct(_ sql: DirectSQL) throws -> DirectStatement {
     try store.writerStatements.statement(sql, db)
   }

@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 
 /// A SQLite connection opened by the benchmark itself (its floors, the copies of pending
 /// requests), through the C API so that nothing of chimed's store code is measured.

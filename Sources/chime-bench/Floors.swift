@@ -1,6 +1,6 @@
 import ChimeSystem
 import Foundation
-import GRDBSQLite
+import CSQLite
 import Glibc
 
 /// What the machine itself can do, measured in the same run as chimed's figures so that a

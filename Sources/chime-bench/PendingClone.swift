@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 
 /// Fills a stopped daemon's store with `copies` more pending requests in seconds (a million
 /// real adds at 5k/s would take minutes): copies of the latest stored request of `app`, filed

@@ -1,6 +1,5 @@
 import ChimeCore
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 

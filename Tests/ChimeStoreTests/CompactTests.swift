@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 

@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -53,7 +52,7 @@ import Testing
     // Everything into the main file, and no WAL left for the next open to replay.
     let queue = try DatabaseQueue(path: path)
     try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-    try queue.close()
+    queue.close()
     // Scribble over a page in the middle of the file, past the schema.
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     let pageSize = 4096
@@ -73,7 +72,7 @@ import Testing
     let path = dir.file("chime.db")
     let old = try DatabaseQueue(path: path)
     try Schema.migrator.migrate(old, upTo: "v5: authorization and badge")
-    try old.close()
+    old.close()
     let db = try ChimeDatabase(path: path)
     _ = try db.commit(AddPending(app: "app", pending: Fixtures.pending(Fixtures.request("a"), added: t0), at: t0)).get()
     #expect(try db.pendingCount() == 1)
@@ -93,13 +92,13 @@ import Testing
       try db.execute(sql: "CREATE TABLE app_pending (x INTEGER)")
       try db.execute(sql: "INSERT INTO app_authorization (app, status, badge_count, changed_at) VALUES ('kept', 2, 3, 0)")
     }
-    try old.close()
+    old.close()
     #expect(throws: ChimeError.self) { _ = try ChimeDatabase(path: path) }
     let copy = try DatabaseQueue(path: path + ".before-migration")
     #expect(try copy.read { db in try Int.fetchOne(db, sql: "SELECT badge_count FROM app_authorization WHERE app = 'kept'") } == 3)
-    try copy.close()
+    copy.close()
     let store = try DatabaseQueue(path: path)
     #expect(try store.read { db in try Schema.migrator.appliedMigrations(db).last } == "v5: authorization and badge")
-    try store.close()
+    store.close()
   }
 }

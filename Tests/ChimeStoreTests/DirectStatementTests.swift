@@ -1,12 +1,11 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
 /// The statements every add runs bind and step with sqlite3 calls (`DirectStatement`): values
-/// arrive as bound, errors are GRDB's as `execute` would throw them, the statement is usable
+/// arrive as bound, errors are `DatabaseError`s as `execute` would throw them, the statement is usable
 /// again after a failure, and a damaged cell reads as corrupt.
 @Suite struct DirectStatementTests {
   @Test func valuesArriveAsBoundAndAnEmptyBlobIsNotNull() throws {
@@ -33,7 +32,7 @@ import Testing
     }
   }
 
-  @Test func aFailedStepThrowsGRDBsErrorAndTheStatementRunsAgain() throws {
+  @Test func aFailedStepThrowsTheDatabaseErrorAndTheStatementRunsAgain() throws {
     let queue = try DatabaseQueue()
     try queue.write { db in
       try db.execute(sql: "CREATE TABLE t (k TEXT PRIMARY KEY)")
@@ -50,7 +49,7 @@ import Testing
       }
       try insert.execute([.text("b")])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 2)
-      // Left reset with its bindings cleared: GRDB's own use of the cached statement works.
+      // Left reset with its bindings cleared: the cached statement's other uses work.
       try db.cachedStatement(sql: "INSERT INTO t (k) VALUES (?)").execute(arguments: ["c"])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") == 3)
     }
@@ -62,7 +61,7 @@ import Testing
     store.db.close()
     let queue = try DatabaseQueue(path: store.path)
     try queue.write { db in try db.execute(sql: "UPDATE app_pending SET count = 'many' WHERE app = 'a'") }
-    try queue.close()
+    queue.close()
     try store.reopen()
     do {
       try store.add("a", Fixtures.request("second"))

@@ -2,7 +2,7 @@ import ChimeSystem
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
+internal import CSQLite
 import Testing
 @testable import ChimeStore
 
@@ -101,7 +101,7 @@ import Testing
   @Test func aBatchOfAThousandAddsIsOneTransaction() throws {
     let store = try StoreFixture()
     let counter = CommitCounter()
-    store.db.pool.writeWithoutTransaction { db in db.add(transactionObserver: counter, extent: .databaseLifetime) }
+    try store.db.pool.writeWithoutTransaction { db in counter.install(on: db) }
     let batch: [AddPending] = (0..<1000).map { i in
       .add(app: "app", pending: Fixtures.pending(Fixtures.request("r\(i)", after: Double(60 + i)), added: t0), at: t0)
     }
@@ -127,8 +127,8 @@ import Testing
   }
 
   /// chimed closes the store on SIGTERM while a pool thread may still be reading (the
-  /// scheduler's refill, a page). Such a read used to slip past the closed check into a
-  /// connection GRDB had just closed and crash in SQLite; now it either completes or is told
+  /// scheduler's refill, a page). Such a read must not slip past the closed check into a
+  /// connection the close just closed and crash in SQLite: it either completes or is told
   /// STORE_CLOSED, and nothing after the close reaches the pool.
   @Test func closingWhileOthersReadAndCommitAnswersThemAll() throws {
     for round in 0..<20 {
@@ -201,11 +201,15 @@ import Testing
   }
 }
 
-/// Counts commits of the writer connection.
-final class CommitCounter: TransactionObserver, @unchecked Sendable {
+/// Counts commits of the writer connection (SQLite's commit hook; the counter must outlive
+/// the connection's commits).
+final class CommitCounter: @unchecked Sendable {
   private(set) var commits = 0
-  func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
-  func databaseDidChange(with event: DatabaseEvent) {}
-  func databaseDidCommit(_ db: Database) { commits += 1 }
-  func databaseDidRollback(_ db: Database) {}
+
+  func install(on db: Database) {
+    sqlite3_commit_hook(db.sqliteConnection, { context in
+      Unmanaged<CommitCounter>.fromOpaque(context!).takeUnretainedValue().commits += 1
+      return 0  // let it commit
+    }, Unmanaged.passUnretained(self).toOpaque())
+  }
 }

@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -25,7 +24,7 @@ import Testing
       }
       if let delete { try db.execute(sql: delete) }
     }
-    try queue.close()
+    queue.close()
   }
 
   @Test func eventsAndCursorsSurviveAndNewOnesGoOn() throws {

@@ -1,6 +1,5 @@
 import Foundation
 import ChimeCore
-import GRDB
 import Testing
 @testable import ChimeStore
 

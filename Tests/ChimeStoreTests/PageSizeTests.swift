@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -31,11 +30,10 @@ import Testing
   /// A migrated store made with SQLite's 4 KiB pages, as chimed made them before 2 KiB.
   static func fourKiBStore(_ path: String) throws {
     try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    var configuration = Configuration()
-    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 4096") }
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
+    let queue = try DatabaseQueue(path: path)
+    try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 4096") }
     try Schema.migrator.migrate(queue)
-    try queue.close()
+    queue.close()
   }
 
   @Test func aStoreWithFourKiBPagesKeepsThemAndWorks() throws {

@@ -1,5 +1,4 @@
 import ChimeCore
-import GRDB
 import Testing
 @testable import ChimeStore
 

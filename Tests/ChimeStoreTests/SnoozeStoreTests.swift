@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -40,7 +39,7 @@ import Testing
         INSERT INTO attachment (path, app, identifier, bytes, in_pending, in_delivered) VALUES ('/s/old.png', 'app', 'a', 7, 0, 1)
         """)
     }
-    try queue.close()
+    queue.close()
     let database = try ChimeDatabase(path: path)
     defer { database.close() }
     try database.pool.read { db in

@@ -1,5 +1,4 @@
 import ChimeCore
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -49,8 +48,8 @@ import Testing
   func listingQueriesWalkAnIndex(sql: String) throws {
     let store = try StoreFixture()
     let plan = try store.db.pool.read { db in
-      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(Array(repeating: 0, count: sql.count { $0 == "?" })))
-        .map { $0["detail"] as String }
+      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments((0..<sql.count { $0 == "?" }).map { _ in 0 }))
+        .map { try $0.decode(String.self, atIndex: 3) }  // id, parent, notused, detail
     }
     let text = plan.joined(separator: "; ")
     #expect(!text.contains("TEMP B-TREE"), "\(text)")
@@ -63,7 +62,7 @@ import Testing
   @Test func pruningReadsOnlyThePrunedRange() throws {
     let store = try StoreFixture()
     let plan = try store.db.pool.read { db in
-      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Queries.recordPruned, arguments: [0]).map { $0["detail"] as String }
+      try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Queries.recordPruned, arguments: [0]).map { try $0.decode(String.self, atIndex: 3) }
     }
     #expect(plan.contains { $0.contains("SEARCH event USING INTEGER PRIMARY KEY (rowid<?)") }, "\(plan)")
     #expect(!plan.contains { $0.contains("event_by_app") }, "\(plan)")

@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
@@ -122,5 +121,13 @@ extension Optional {
   func unwrap(_ what: String) throws -> Wrapped {
     guard let self else { throw ChimeError.internal("expected \(what)") }
     return self
+  }
+}
+
+extension Row {
+  /// The cell at `index` as `T`, for tests that know what they stored (the store's own code
+  /// reads with the throwing `decode`).
+  subscript<T: DatabaseValueConvertible>(_ index: Int) -> T {
+    try! decode(T.self, atIndex: index)
   }
 }

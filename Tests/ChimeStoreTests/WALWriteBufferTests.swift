@@ -2,8 +2,7 @@ import ChimeSystem
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
-internal import GRDBSQLite
+internal import CSQLite
 import Testing
 @testable import ChimeStore
 
@@ -13,11 +12,10 @@ import Testing
 @Suite struct WALWriteBufferTests {
   let dir = TemporaryDirectory()
 
-  /// A GRDB pool on `name` in the temporary directory, WAL mode, with `synchronous` on its writer.
+  /// A pool on `name` in the temporary directory through the store's VFS, WAL mode, with
+  /// `synchronous` on its writer.
   func pool(_ name: String, synchronous: String) throws -> DatabasePool {
-    var configuration = Configuration()
-    configuration.maximumReaderCount = 2
-    let pool = try DatabasePool(path: WALWriteBuffer.openPath(dir.file(name)), configuration: configuration)
+    let pool = try DatabasePool(path: WALWriteBuffer.openPath(dir.file(name)), maximumReaderCount: 2)
     try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
     return pool
   }
@@ -94,7 +92,7 @@ import Testing
         #expect(try Data.fetchOne(db, sql: "SELECT body FROM t WHERE n = ?", arguments: [i]) == blob, "read back in the transaction")
       }
     }
-    try writer.close()
+    writer.close()
     // Reopened: what the WAL holds (about 1.4 MB, many pieces of one write) is all there.
     let reopened = try pool("large.db", synchronous: "FULL")
     let read = try reopened.read { db in try Data.fetchAll(db, sql: "SELECT body FROM t ORDER BY n") }

@@ -1,12 +1,11 @@
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
 @testable import ChimeStore
 
 /// A cell of another type than its column's (SQLite keeps one whatever the declared type or NOT
-/// NULL says; a damaged or hand-edited store can hold it) is read with GRDB's throwing decode:
+/// NULL says; a damaged or hand-edited store can hold it) is read with the throwing `Row.decode`:
 /// the read answers INTERNAL `STORE_CORRUPT` naming the record, instead of trapping in a `row[i]`
 /// subscript, which would stop the process (the end-to-end `DamagedRowTests` checks chimed).
 @Suite struct WrongTypedCellTests {
@@ -26,7 +25,7 @@ import Testing
     store.db.close()
     let queue = try DatabaseQueue(path: store.path)
     try queue.write { db in try db.execute(sql: sql) }
-    try queue.close()
+    queue.close()
     try store.reopen()
   }
 

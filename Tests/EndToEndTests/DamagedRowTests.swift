@@ -2,12 +2,12 @@ import ChimeClient
 import ChimeCore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
+@testable import ChimeStore
 
 /// Cells of another type than their column's, written into a stopped daemon's store (SQLite
-/// keeps them whatever the declared type or NOT NULL; GRDB's `row[i]` subscripts trap on them,
-/// which would stop chimed at its first read of the row): chimed starts and keeps serving, what reads a damaged row answers INTERNAL `STORE_CORRUPT` naming the record, other
+/// keeps them whatever the declared type or NOT NULL; a decode that trapped on them would stop
+/// chimed at its first read of the row): chimed starts and keeps serving, what reads a damaged row answers INTERNAL `STORE_CORRUPT` naming the record, other
 /// apps are served, and the scheduler leaves a damaged due row pending and fires the rest.
 @Suite(.testTimeLimit) struct DamagedRowTests {
   let damaged = "org.example.damaged"
@@ -48,14 +48,14 @@ import Testing
     // Both due now: the scheduler reads them in one snapshot at start-up.
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     let store = try DatabaseQueue(path: daemon.dataDirectory + "/chime.db")
-    try await store.write { db in
+    try store.write { db in
       try db.execute(sql: "UPDATE pending SET body = 42, next_fire = ? WHERE app = ? AND identifier = 'bad'", arguments: [now, damaged])
       try db.execute(sql: "UPDATE pending SET next_fire = ? WHERE app = ? AND identifier = 'soon'", arguments: [now, healthy])
       try db.execute(sql: "UPDATE delivered SET body = 7 WHERE app = ?", arguments: [damaged])
       try db.execute(sql: "INSERT INTO app (id, container, groups, bundle, registered_at) VALUES (?, '', 3, '', 0)", arguments: [damaged])
       #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending WHERE typeof(body) = 'integer'") == 1)
     }
-    try store.close()
+    store.close()
 
     daemon = DaemonProcess(directory: dir)
     try daemon.start()

@@ -2,8 +2,8 @@ import ChimeCore
 import ChimeTestSupport
 import Foundation
 import Glibc
-import GRDB
 import Testing
+@testable import ChimeStore
 
 /// `chime doctor` against a healthy daemon, a dead one and a read-only data directory.
 @Suite(.testTimeLimit) struct DoctorTests {
@@ -106,7 +106,7 @@ import Testing
       try db.execute(sql: "PRAGMA page_size = 4096")
       try db.execute(sql: "CREATE TABLE made_before (x)")
     }
-    try old.close()
+    old.close()
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()  // migrates it, keeping its pages
     #expect(daemon.terminate() == 0)

@@ -4,10 +4,9 @@ import Dispatch
 
 /// Lets accesses in and, once closed, keeps new ones out and waits for those inside.
 ///
-/// GRDB's `DatabasePool.close()` is not safe against a read that has already passed its own
-/// closed check: that read can run on a connection the close just finalised and crash in
-/// SQLite. Every access therefore enters this gate first, and `close()` closes the pool only
-/// after the last one has left.
+/// `DatabasePool.close()` is not safe against a read or write in progress: it would run on a
+/// connection the close just finalised and crash in SQLite. Every access therefore enters this
+/// gate first, and `close()` closes the pool only after the last one has left.
 final class AccessGate: Sendable {
   private struct State {
     var closed = false

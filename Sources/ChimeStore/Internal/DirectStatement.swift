@@ -1,27 +1,22 @@
-import GRDB
-internal import GRDBSQLite
+internal import CSQLite
 
-/// One of GRDB's cached statements run with sqlite3 calls: bind, step, reset. For the few
-/// statements every add runs inside the writer's transaction, where GRDB's `execute` and
-/// `fetchOne` cost more than SQLite's own work: arguments boxed as `DatabaseValueConvertible`
-/// existentials, a `DatabaseValue` and a `Data` copy per value, a statement-cache lookup that
-/// hashes the SQL text, observer hooks, a row cursor (a third of the store's instructions per
-/// add: bench/NOTES.md).
+/// One of the connection's cached statements run with sqlite3 calls: bind, step, reset. For the
+/// few statements every add runs inside the writer's transaction: values bound without boxing
+/// each as an existential (`StatementArguments`), the one integer read without a `Row`.
 ///
-/// GRDB prepares the statement, keeps it and finalizes it with its connection; each use here
-/// leaves it reset with its bindings cleared, as GRDB expects to find it. Errors are GRDB's
-/// `DatabaseError` with SQLite's extended result code, as `execute` would throw them.
+/// The connection prepares the statement, keeps it and finalizes it when it closes; each use
+/// here leaves it reset with its bindings cleared. Errors are `DatabaseError`s with SQLite's
+/// extended result code, as `execute` throws them.
 struct DirectStatement {
   private let statement: Statement
   private let connection: OpaquePointer
 
   init(_ db: Database, _ sql: String) throws {
     statement = try db.cachedStatement(sql: sql)
-    guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed") }
-    self.connection = connection
+    connection = db.sqliteConnection
   }
 
-  private var handle: OpaquePointer { statement.sqliteStatement }
+  private var handle: OpaquePointer { statement.handle }
 
   /// Binds `values` (1-based, in order), steps once and resets.
   func execute(_ values: [Value] = []) throws {
@@ -40,20 +35,8 @@ struct DirectStatement {
       let code: Int32
       switch value {
       case .integer(let n): code = sqlite3_bind_int64(handle, index, n)
-      case .text(var s):
-        // Its UTF-8 length, not up to a NUL: an identifier holding one is stored whole, as
-        // GRDB stored it (cut at the NUL it could collide with another).
-        code = s.withUTF8 { utf8 in
-          utf8.withMemoryRebound(to: CChar.self) { text in
-            // The empty string's view may have no storage, and a NULL pointer would bind NULL.
-            guard let start = text.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, sqliteTransient) }
-            return sqlite3_bind_text(handle, index, start, Int32(text.count), sqliteTransient)
-          }
-        }
-      case .blob(let bytes) where bytes.isEmpty:
-        code = sqlite3_bind_zeroblob(handle, index, 0)  // a NULL pointer would bind NULL
-      case .blob(let bytes):
-        code = bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
+      case .text(let s): code = s.bind(to: handle, at: index)
+      case .blob(let bytes): code = bytes.bind(to: handle, at: index)
       }
       guard code == SQLITE_OK else { throw error(code) }
     }
@@ -65,8 +48,7 @@ struct DirectStatement {
   }
 
   private func error(_ code: Int32) -> DatabaseError {
-    DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                  message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
+    DatabaseError(code: code, connection: connection, sql: statement.sql)
   }
 
   enum Value {
@@ -89,6 +71,3 @@ struct DirectStatement {
     }
   }
 }
-
-/// SQLITE_TRANSIENT: SQLite copies the value before `sqlite3_bind_*` returns.
-private let sqliteTransient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)

@@ -1,5 +1,4 @@
 import ChimeCore
-import GRDB
 
 /// The `event` table: appended in the transaction of the change it describes, pruned to the
 /// retention bound, replayed by cursor.

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeWire
-import Foundation
+import FoundationEssentials
 
 /// The `body` columns: protobuf (the wire contract's messages, through ChimeWire). A record
 /// costs a few microseconds to pack; the JSON this replaced took about two thirds of the

@@ -1,8 +1,7 @@
 import ChimeCore
-import GRDB
 import Logging
 
-/// Turns what SQLite, GRDB and the JSON coders throw into `ChimeError`s. The cause (SQL,
+/// Turns what SQLite, row decoding and the JSON coders throw into `ChimeError`s. The cause (SQL,
 /// result code, message) goes to the log only.
 enum StoreError {
   enum Access: String {

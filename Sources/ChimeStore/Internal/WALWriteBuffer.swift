@@ -1,7 +1,7 @@
 import ChimeSystem
 import ChimeCore
 import Glibc
-internal import GRDBSQLite
+internal import CSQLite
 
 /// An SQLite VFS over the default "unix" one that gathers a transaction's writes to the WAL
 /// file into one `pwrite`, made just before the commit's fsync.

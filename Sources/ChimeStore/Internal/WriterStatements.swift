@@ -1,10 +1,9 @@
-import GRDB
 
 /// The direct statements of the writer's connection (`WriteTransaction.DirectSQL`), prepared on
 /// first use and kept for the store's life, so a lone add does not look them up again.
 ///
-/// Only write transactions touch it, and GRDB runs those one at a time on the writer's queue,
-/// which orders every access: hence `@unchecked Sendable` without a lock. `ChimeDatabase.close`
+/// Only write transactions touch it, and the pool runs those one at a time under the writer's
+/// lock, which orders every access: hence `@unchecked Sendable` without a lock. `ChimeDatabase.close`
 /// empties it once no write can run, before the connection closes.
 final class WriterStatements: @unchecked Sendable {
   private var statements = [DirectStatement?](repeating: nil, count: WriteTransaction.DirectSQL.allCases.count)

@@ -1,6 +1,5 @@
 public import ChimeCore
-import Foundation
-import GRDB
+import FoundationEssentials
 
 /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
 /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// A request with no trigger, delivered at once. Removes a pending request with the same
 /// identifier (`replaced`, event `.pendingRemoved`), records `delivered` (replacing a delivered

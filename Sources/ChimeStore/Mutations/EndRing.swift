@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Records that a delivered notification's ring stopped, and why: the notification (when it is
 /// still the delivery that rang, delivered at `deliveredAt`) keeps `ringEnded`, so a restarted

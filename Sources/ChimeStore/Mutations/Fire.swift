@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Carries out a planned fire of the pending row it was planned from: records the delivered
 /// notification with the snapshot of its category taken in this transaction (event

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Carries out an accepted response (`ResponsePlan`) to the delivered notification it was
 /// checked against: appends a `.response` event when the plan forwards it to the app, and

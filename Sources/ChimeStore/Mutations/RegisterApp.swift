@@ -1,6 +1,5 @@
 public import ChimeCore
-import GRDB
-import Foundation
+import FoundationEssentials
 
 /// Records (or replaces) an app's layout. No event.
 public struct RegisterApp: Mutation {

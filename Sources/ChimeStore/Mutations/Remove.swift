@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Removes pending requests or delivered notifications by identifier (nil: all of the app's).
 /// Either way a snoozed notification of a removed identifier is cancelled too (it is listed

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Carries out re-plans of floating calendar triggers after the daemon's zone changed: each
 /// change moves a row's next fire (event `.pendingReplaced`) or removes it (event

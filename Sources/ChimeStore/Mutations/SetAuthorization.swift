@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Records an app's authorization status and granted permissions, decided before (by the
 /// policy for an app's request, or by the user's change). `firstDecision`: only when nothing

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Replaces all of `app`'s categories with `categories` (validated before), in their order.
 /// Delivered notifications keep the snapshots they were delivered with. No event.

@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Keeps what a content extension reported about a delivered notification's media
 /// (`DeliveredNotification.mediaPlayback`), after checking in the same transaction that the

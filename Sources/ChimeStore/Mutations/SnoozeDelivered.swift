@@ -1,5 +1,4 @@
 public import ChimeCore
-import GRDB
 
 /// Snoozes the app's delivered notification `identifier`: it leaves the delivered list (its
 /// files move to the snoozed holder) and waits in the snoozed table until `at + duration`, when

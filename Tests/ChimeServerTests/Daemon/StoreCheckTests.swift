@@ -3,8 +3,8 @@ import ChimeCore
 import ChimeServer
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Testing
+@testable import ChimeStore
 
 /// A store too large to check whole before serving is checked right after: damage found then
 /// stops the daemon with STORE_DAMAGED, as the check before serving refuses a small one.
@@ -30,7 +30,7 @@ import Testing
   static func scribble(_ path: String) throws {
     let queue = try DatabaseQueue(path: path)
     try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-    try queue.close()
+    queue.close()
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     let pageSize = 4096
     let page = bytes.count / pageSize / 2

@@ -3,7 +3,6 @@ import ChimeCore
 @testable import ChimeStore
 import ChimeTestSupport
 import Foundation
-import GRDB
 import Logging
 import Testing
 @testable import ChimeServer
