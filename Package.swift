@@ -11,28 +11,19 @@ let strictSettings: [SwiftSetting] = [
   .unsafeFlags(["-warnings-as-errors"]),
 ]
 
-// `chime` starts for every command a person or a script types: in release builds it links the
-// Swift runtime and Foundation statically (no dynamic symbol binding of libFoundation, ICU and
-// the runtime at each start) and as a fixed-address executable (no relative relocations, whose
-// pages would be written and kept). `chimed` links the same way: a smaller, faster-starting
-// daemon (bench/NOTES.md has the figures).
-// The static Foundation archives refer to one another: they are named after the objects, twice,
-// so the linker resolves each one's references to the others. ICU's data comes from ChimeICUData
-// (its time-zone items), so the archive's 34 MB package stays out of chimed.
-let staticFoundation = ["-lFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials",
-                        "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation"]
-let chimeReleaseLinking: [LinkerSetting] = [
-  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticFoundation + staticFoundation,
-               .when(platforms: [.linux], configuration: .release)),
-]
-// The CLI links less than chimed: its modules import FoundationEssentials, not Foundation (no
-// CoreFoundation, no Foundation code or conformances, no ICU: zones are Chime's own, from the
-// system's TZif files), and it does not link GRDB (`chime doctor` loads libsqlite3 itself). And
-// it exports no symbols: `-static-stdlib` passes -export-dynamic, which put ~7,400 of chime's own
-// symbols in the dynamic table for ld.so to hash through at every start; nothing loads into
-// chime that needs them (`--no-export-dynamic` comes after it and wins).
+// `chime` and `chimed` link the Swift runtime statically in release builds, as fixed-address
+// executables: no dynamic loading and binding of the runtime at each start (`chime pending`
+// linked dynamically took 8.3 ms where the static one took 4.7) and no relative relocations,
+// whose pages would be written and kept (bench/NOTES.md has the figures). They export no
+// symbols: `-static-stdlib` passes -export-dynamic, which put thousands of their own symbols in
+// the dynamic table for ld.so to hash through at every start; nothing loads into them that
+// needs them (`--no-export-dynamic` comes after it and wins).
+// Their modules import FoundationEssentials at most, never Foundation: no CoreFoundation and no
+// ICU (zones are Chime's own, from the system's TZif files; scripts/check-binaries.sh checks).
+// The static FoundationEssentials archives refer to one another: they are named twice, so the
+// linker resolves each one's references to the others.
 let staticEssentials = ["-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims"]
-let chimeCLIReleaseLinking: [LinkerSetting] = [
+let staticReleaseLinking: [LinkerSetting] = [
   .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticEssentials + staticEssentials
                  + ["-Xlinker", "--no-export-dynamic"],
                .when(platforms: [.linux], configuration: .release)),
@@ -124,17 +115,6 @@ let package = Package(
       linkerSettings: [.linkedLibrary("protobuf-c")]
     ),
 
-    // chimed links ICU through swift-corelibs Foundation (GRDB needs it), and ICU's code refers to
-    // its data symbol: these items of ICU's data (its time zones), 1.2 MB, are linked statically in
-    // release in place of the toolchain's whole package, 34 MB (icudata.S; scripts/gen-icu-data.sh
-    // writes data/ from the toolchain). Chime's own zones do not use them.
-    .target(
-      name: "ChimeICUData",
-      path: "Sources/ChimeICUData",
-      exclude: ["data/items.txt", "data/icudata-subset.dat"],
-      cSettings: [.headerSearchPath("data")]
-    ),
-
     // Swift layers, dependencies point down.
     .target(
       name: "ChimeCore",
@@ -204,12 +184,11 @@ let package = Package(
       name: "chimed",
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
-        .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: chimeReleaseLinking
+      linkerSettings: staticReleaseLinking
     ),
     .target(
       name: "ChimeClient",
@@ -223,7 +202,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: chimeCLIReleaseLinking
+      linkerSettings: staticReleaseLinking
     ),
     .executableTarget(
       name: "chime-bench",
