@@ -1,6 +1,7 @@
 import ChimeCore
 import FoundationEssentials
 
+/// `Date` for `--at`, `--until` and `next --after` (ChimeCore reads instants without Foundation).
 extension InstantText.Parsed {
   /// The parsed instant, its fraction of a second included.
   var date: Date { Date(timeIntervalSince1970: Double(unixSeconds)).addingTimeInterval(fraction) }
