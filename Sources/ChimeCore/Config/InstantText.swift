@@ -6,7 +6,7 @@ public enum InstantText {
   public struct Parsed: Equatable, Sendable {
     /// The whole second, in seconds since the Unix epoch.
     public var unixSeconds: Int64
-    /// The fraction of a second after it, in 0..<1.
+    /// The fraction of a second after it, 0 to 1 (digits like `.99999999999999999` read as 1).
     public var fraction: Double
     /// The text had no offset: it was read as a wall time in this zone.
     public var assumedZone: String?
