@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// Parses the CLI's calendar component text: `weekday=2,hour=9,minute=30`, with weekday names
 /// (`weekday=mon` or `weekday=monday`) and `ordinal`/`weekday-ordinal` (`-1` = last).
 ///
@@ -100,10 +98,9 @@ public enum CalendarSpec {
       && c.yearForWeekOfYear == nil && (c.timeZone == "UTC" || c.timeZone == "Etc/UTC" || c.timeZone == "GMT")
   }
 
-  /// The components of `date` in UTC, year to second (fractions dropped): one instant as a
-  /// calendar pattern.
-  public static func instant(_ date: Date) -> CalendarComponents {
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+  /// The components of the second `unixSeconds` (since the Unix epoch) in UTC, year to second:
+  /// one instant as a calendar pattern.
+  public static func instant(unixSeconds seconds: Int64) -> CalendarComponents {
     let day = CivilDate.floorDiv(seconds, CivilDate.secondsPerDay)
     let civil = CivilDate.civil(Int(day))
     let time = Int(seconds - day * CivilDate.secondsPerDay)

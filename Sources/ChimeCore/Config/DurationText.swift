@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Parses and prints durations the way people type them: `90s`, `10m`, `2h`, `1h30m`, `1d`,
 /// `1.5h`, `250ms`, or a bare number of seconds.
 public enum DurationText {

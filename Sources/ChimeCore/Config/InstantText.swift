@@ -1,16 +1,20 @@
-public import FoundationEssentials
-
 /// Reads an instant the way people type one: ISO 8601 / RFC 3339 with an offset
 /// (`2026-11-24T08:30:00Z`, `2026-11-24T09:30:00+01:00`), or without one
 /// (`2026-11-24T09:30:00`, `2026-11-24 09:30`, `2026-11-24`), which is read in `zone` (the local
 /// zone on the command line) and says so.
 public enum InstantText {
   public struct Parsed: Equatable, Sendable {
-    public var date: Date
+    /// The whole second, in seconds since the Unix epoch.
+    public var unixSeconds: Int64
+    /// The fraction of a second after it, 0 to 1 (digits like `.99999999999999999` read as 1).
+    public var fraction: Double
     /// The text had no offset: it was read as a wall time in this zone.
     public var assumedZone: String?
     /// The text had a fraction of a second other than zero.
     public var hasFraction: Bool
+
+    /// The instant to the millisecond.
+    public var instant: Instant { Instant(unixMillis: unixSeconds * 1000 + Int64((fraction * 1000).rounded())) }
   }
 
   /// The instant, or nil when `text` is not a date-time in any of the accepted forms.
@@ -89,8 +93,7 @@ public enum InstantText {
       case .skipped: return nil
       }
     }
-    let base = Date(timeIntervalSince1970: Double(seconds))
-    return Parsed(date: base.addingTimeInterval(fraction), assumedZone: offset == nil ? zone.identifier : nil,
+    return Parsed(unixSeconds: seconds, fraction: fraction, assumedZone: offset == nil ? zone.identifier : nil,
                   hasFraction: fraction != 0)
   }
 }

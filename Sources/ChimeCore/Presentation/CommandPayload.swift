@@ -1,11 +1,14 @@
-import FoundationEssentials
-
 /// The JSON a command presenter gets on stdin: one object per delivery. Keys are stable;
 /// `userInfo` is the content's own JSON object, embedded as is.
 public struct CommandPayload: Hashable, Sendable, Encodable {
   public struct Action: Hashable, Sendable, Encodable {
     public var identifier: String
     public var title: String
+
+    public init(identifier: String, title: String) {
+      self.identifier = identifier
+      self.title = title
+    }
   }
 
   public var app: String
@@ -60,17 +63,33 @@ public struct CommandPayload: Hashable, Sendable, Encodable {
       deliveredMillis, missed, soundFile, soundDefault, attachments, actions
   }
 
-  /// The JSON object (sorted keys; `userInfo` last) and a newline.
+  /// The JSON object (keys sorted, as `JSONEncoder`'s `.sortedKeys` writes them; `userInfo`
+  /// last) and a newline. Strings as `JSONWriter` writes them, slashes unescaped.
   public func json() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var text = (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "{}"
+    typealias M = JSONWriter.Member
+    let object = JSONWriter.Value.object([
+      M("actions", .array(actions.map { .object([M("identifier", .string($0.identifier)), M("title", .string($0.title))]) })),
+      M("app", .string(app)),
+      M("appName", .string(appName)),
+      M("attachments", .array(attachments.map { .string($0) })),
+      M("body", .string(body)),
+      M("categoryIdentifier", .string(categoryIdentifier)),
+      M("deliveredMillis", .integer(deliveredMillis)),
+      M("identifier", .string(identifier)),
+      M("interruptionLevel", .string(interruptionLevel)),
+      M("missed", .bool(missed)),
+      M("soundDefault", .bool(soundDefault)),
+      M("soundFile", .string(soundFile)),
+      M("subtitle", .string(subtitle)),
+      M("threadIdentifier", .string(threadIdentifier)),
+      M("title", .string(title)),
+      M("urgency", .integer(Int64(urgency))),
+    ])
+    var text = JSONWriter.text(object)
     // userInfo was validated as a JSON object when the request was added.
     let info = userInfoJSON.trimmingWhitespaceAndNewlines()
-    if text.hasSuffix("}") {
-      text.removeLast()
-      text += ",\"userInfo\":" + (info.isEmpty ? "{}" : info) + "}"
-    }
+    text.removeLast()
+    text += ",\"userInfo\":" + (info.isEmpty ? "{}" : info) + "}"
     return text + "\n"
   }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Where a delivered notification is shown besides chimed's log.
 public enum PresenterKind: String, Hashable, Sendable, CaseIterable {
   /// org.freedesktop.Notifications on the session bus.

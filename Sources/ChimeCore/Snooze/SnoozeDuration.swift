@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// How long a delivered notification is snoozed: 1 minute to 1 week, in whole seconds. Read
 /// from the `Snooze` call, a category's snooze durations and `chime snooze ID 10m`; shown on the
 /// presenter's snooze buttons ("Snooze 5 min").

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// A wall-clock instant with millisecond resolution, as stored and sent on the wire.
 public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   /// Milliseconds since 1970-01-01T00:00:00Z.
@@ -7,15 +5,10 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
   public init(unixMillis: Int64) { self.unixMillis = unixMillis }
 
-  public init(_ date: Date) {
-    self.unixMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
-  }
-
   public init(unixSeconds: Double) {
     self.unixMillis = Int64((unixSeconds * 1000).rounded())
   }
 
-  public var date: Date { Date(timeIntervalSince1970: Double(unixMillis) / 1000) }
   public var unixSeconds: Double { Double(unixMillis) / 1000 }
 
   public static func < (a: Instant, b: Instant) -> Bool { a.unixMillis < b.unixMillis }
@@ -37,5 +30,13 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
   public static let distantPast = Instant(unixMillis: Int64.min / 4)
 
   /// ISO 8601 in UTC with milliseconds, e.g. `2026-11-22T05:32:23.000Z`.
-  public var description: String { date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) }
+  public var description: String {
+    let seconds = CivilDate.floorDiv(unixMillis, 1000)
+    let millis = Int(unixMillis - seconds * 1000)
+    let day = CivilDate.floorDiv(seconds, CivilDate.secondsPerDay)
+    let secondOfDay = Int(seconds - day * CivilDate.secondsPerDay)
+    let fraction = String(millis)
+    return WallTimeFormat.date(Int(day)) + "T" + WallTimeFormat.time(secondOfDay, alwaysSeconds: true)
+      + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
+  }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Where "now" comes from. Production uses ChimeSystem's `SystemWallClock` (the domain never
 /// reads the system clock itself); tests move a `ManualWallClock` by hand and never sleep.
 public protocol WallClock: Sendable {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Checks a request before it is scheduled. Pure: no disk, no clock.
 ///
 /// Every failure is INVALID_ARGUMENT with a stable reason and the field path.

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeSystem
-import FoundationEssentials
 import Logging
 
 /// The attachment store: `<data dir>/attachments/<app>/<uuid>.<ext>`, files private to the
@@ -39,7 +38,7 @@ final class AttachmentStore: Sendable {
       var attachment = attachment
       if attachment.identifier.isEmpty {
         var generated: String
-        repeat { generated = UUID().uuidString.lowercased() } while used.contains(generated)
+        repeat { generated = RandomUUID.make() } while used.contains(generated)
         used.insert(generated)
         attachment.identifier = generated
       }
@@ -95,7 +94,7 @@ final class AttachmentStore: Sendable {
     } catch {
       throw moveFailed("cannot create the attachment store directory", error, field: field)
     }
-    let base = appDirectory + "/" + UUID().uuidString.lowercased()
+    let base = appDirectory + "/" + RandomUUID.make()
     let temporary = base + ".staging"
     // The stored file and the descriptor we inspect: the same inode, so what was inspected is
     // what is stored. A move links the opened inode (no copy); a bundle file, or a source on
@@ -286,10 +285,9 @@ final class AttachmentStore: Sendable {
     var report = SweepReport()
     let heldFiles = known.map(Self.storeKey)
     let held = Set(heldFiles + heldFiles.map { $0 + thumbnailSuffix })
-    let files = FileManager.default
-    for app in (try? files.contentsOfDirectory(atPath: root)) ?? [] {
+    for app in (try? FileSystem.directoryEntries(root)) ?? [] {
       let directory = root + "/" + app
-      guard let names = try? files.contentsOfDirectory(atPath: directory) else { continue }
+      guard let names = try? FileSystem.directoryEntries(directory) else { continue }
       for name in names where !held.contains(app + "/" + name) {
         let path = directory + "/" + name
         if (try? FileSystem.unlink(path)) != nil { report.removed.append(path) }

@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import FoundationEssentials
 
 /// What the scheduler asks of the service that holds it: the zone floating triggers follow,
 /// what only the loop knows about a fire before it is committed, and what to do once it is.

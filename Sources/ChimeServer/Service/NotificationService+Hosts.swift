@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeStore
-import FoundationEssentials
 import Logging
 
 /// The service as the scheduler sees it (`SchedulerHost`).

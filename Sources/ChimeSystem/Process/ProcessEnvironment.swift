@@ -1,10 +1,31 @@
-import FoundationEssentials
 import Glibc
 
 /// What this process was started with: its environment variables and its user.
 public enum ProcessEnvironment {
-  /// The environment as it is now.
-  public static var variables: [String: String] { ProcessInfo.processInfo.environment }
+  /// The environment as it is now (`environ`): each `NAME=value` entry split at its first `=`;
+  /// an entry without one is skipped, and of a name given twice the first is kept, as
+  /// `getenv(3)` finds it.
+  public static var variables: [String: String] {
+    var result: [String: String] = [:]
+    // `environ` is NULL after clearenv(3); Swift imports it as non-optional.
+    guard var entry = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(bitPattern: UInt(bitPattern: environ)) else {
+      return result
+    }
+    while let pointer = entry.pointee {
+      let text = String(cString: pointer)
+      if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+        let name = String(text[..<equals])
+        if result[name] == nil { result[name] = String(text[text.utf8.index(after: equals)...]) }
+      }
+      entry += 1
+    }
+    return result
+  }
+
+  /// One variable, as `getenv(3)` finds it; nil when it is not set.
+  public static func variable(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
 
   /// The real user id (`getuid(2)`).
   public static var userID: UInt32 { getuid() }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 extension Subprocess {
@@ -46,7 +45,7 @@ extension Subprocess {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessEnvironment.variables
     for (key, value) in extra { environment[key] = value }
     let (pid, rc) = spawn(argv, actions: &actions, environment: environment)
     close(out[1])

@@ -1,4 +1,3 @@
-import FoundationEssentials
 public import Glibc
 
 /// Runs a program to its end with bytes on its stdin and a time limit: for presenter commands
@@ -71,7 +70,7 @@ public enum Subprocess {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
     posix_spawn_file_actions_adddup2(&actions, 2, 1)
-    var environment = ProcessInfo.processInfo.environment
+    var environment = ProcessEnvironment.variables
     for (key, value) in extra { environment[key] = value }
     let (pid, rc) = spawn(argv, actions: &actions, environment: environment)
     close(readEnd)
@@ -114,7 +113,7 @@ public enum Subprocess {
 
   /// The full path of `name` on `$PATH`, nil when none is executable.
   public static func which(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+    let path = ProcessEnvironment.variable("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
     for dir in path.split(separator: ":") where !dir.isEmpty {
       let candidate = dir + "/" + name
       if access(candidate, X_OK) == 0 { return candidate }

@@ -1,11 +1,26 @@
 public import ChimeCore
-import FoundationEssentials
+import Glibc
 
-/// The machine's real-time clock: what production reads "now" from.
+/// The machine's real-time clock (`CLOCK_REALTIME`): what production reads "now" from.
 public struct SystemWallClock: WallClock {
   public init() {}
-  public func now() -> Instant { Instant(Date()) }
-  public func nowMicros() -> Int64 { Int64((Date().timeIntervalSince1970 * 1_000_000).rounded(.down)) }
+  /// Now to the nearest millisecond.
+  public func now() -> Instant {
+    let (seconds, nanos) = Self.realtime()
+    return Instant(unixMillis: seconds &* 1000 &+ (nanos + 500_000) / 1_000_000)
+  }
+  /// Now in whole microseconds (truncated).
+  public func nowMicros() -> Int64 {
+    let (seconds, nanos) = Self.realtime()
+    return seconds &* 1_000_000 &+ nanos / 1000
+  }
+
+  /// Seconds and nanoseconds since the Unix epoch.
+  static func realtime() -> (seconds: Int64, nanos: Int64) {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return (Int64(now.tv_sec), Int64(now.tv_nsec))
+  }
 }
 
 /// The system clock shifted by a fixed offset. `chimed --clock-offset` uses it so end-to-end
@@ -13,6 +28,6 @@ public struct SystemWallClock: WallClock {
 public struct OffsetWallClock: WallClock {
   public let offsetMillis: Int64
   public init(offsetMillis: Int64) { self.offsetMillis = offsetMillis }
-  public func now() -> Instant { Instant(Date()).adding(millis: offsetMillis) }
+  public func now() -> Instant { SystemWallClock().now().adding(millis: offsetMillis) }
   public func nowMicros() -> Int64 { SystemWallClock().nowMicros() &+ offsetMillis &* 1000 }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeClient
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials

@@ -1,3 +1,4 @@
+import ChimeClient
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials

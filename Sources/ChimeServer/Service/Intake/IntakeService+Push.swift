@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeStore
-import FoundationEssentials
+import ChimeSystem
 
 /// Pushed notifications: an APNs-style payload delivered at once, with `Add`'s content rules,
 /// sound resolution and authorization; a mutable one goes to the app's live service extension
@@ -19,7 +19,7 @@ extension IntakeService {
     let request: NotificationRequest
     do throws(ChimeError) {
       payload = try PushPayload.parse(submission.payload, maxBytes: pushLimits.payloadMaxBytes)
-      let identifier = submission.identifier.isEmpty ? UUID().uuidString.lowercased() : submission.identifier
+      let identifier = submission.identifier.isEmpty ? RandomUUID.make() : submission.identifier
       try RequestValidator.validateIdentifier(identifier, field: "identifier")
       request = NotificationRequest(identifier: identifier, content: payload.content)
       try RequestValidator.validate(request.content, field: "aps")
