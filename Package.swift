@@ -52,6 +52,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
   ],
   targets: [
     // C boundary
@@ -132,6 +133,8 @@ let package = Package(
       dependencies: [
         "ChimeCore", "ChimeSystem", "ChimeWire", "CSQLite",
         .product(name: "Logging", package: "swift-log"),
+        // Page tokens are base64url.
+        .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ],
       swiftSettings: strictSettings
     ),

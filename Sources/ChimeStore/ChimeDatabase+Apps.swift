@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 extension ChimeDatabase {
   /// The registered layout of `app`, or nil when it never registered.
@@ -23,7 +22,10 @@ extension ChimeDatabase {
 
   static func layout(from row: Row) throws -> AppLayout {
     try StoreError.decoding("app registration") {
-      let groups = try JSONDecoder().decode([String].self, from: Data(try row.decode(String.self, atIndex: 2).utf8))
+      let text: String = try row.decode(atIndex: 2)
+      guard let groups = JSONStringList.strings(from: text) else {
+        throw RowDecodingError(column: 2, value: .text(text), type: [String].self)
+      }
       return AppLayout(appID: try row.decode(atIndex: 0), container: try row.decode(atIndex: 1), groupContainers: groups,
                        bundle: try row.decode(atIndex: 3), displayName: try row.decode(atIndex: 4), desktopEntry: try row.decode(atIndex: 5))
     }

@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// Attachment files are held by a request lineage, (app, identifier): by its pending request,
 /// its delivered notification, its snoozed notification, or several. The mutations move the

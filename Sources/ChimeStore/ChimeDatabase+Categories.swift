@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 extension ChimeDatabase {
   /// `app`'s categories in the order they were set; empty when none.

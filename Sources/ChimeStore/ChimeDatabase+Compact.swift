@@ -1,5 +1,5 @@
 public import ChimeCore
-import FoundationEssentials
+import ChimeSystem
 
 /// What `ChimeDatabase.compact(path:)` did.
 public struct CompactionReport: Sendable, Equatable {
@@ -19,12 +19,12 @@ extension ChimeDatabase {
   /// of SQLite's rollback journal: an interruption leaves the store as it was, and the next
   /// start puts it back in WAL mode. Ends with `PRAGMA quick_check`.
   public static func compact(path: String) throws(ChimeError) -> CompactionReport {
-    guard FileManager.default.fileExists(atPath: path) else {
+    guard FileSystem.status(path) != nil else {
       throw ChimeError(.storeMissing, "\(path) does not exist: there is no store to compact")
     }
     func size() -> Int64 {
       ["", "-wal"].reduce(0) { total, suffix in
-        total + ((try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int64) ?? 0)
+        total + (FileSystem.status(path + suffix)?.size ?? 0)
       }
     }
     let bytesBefore = size()

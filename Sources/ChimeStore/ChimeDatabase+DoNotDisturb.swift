@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 extension ChimeDatabase {
   /// The user's Do Not Disturb setting (`.off` when it was never set).
@@ -53,7 +52,7 @@ extension ChimeDatabase {
         """), arguments: [since, through.unixMillis])
       var counts: [String: Int] = [:]
       while let row = try rows.next() {
-        let body = try StoreError.decoding("delivered notification") { try row.decode(Data.self, atIndex: 1) }
+        let body = try StoreError.decoding("delivered notification") { try row.decode([UInt8].self, atIndex: 1) }
         let delivered = try StoreError.decoding("delivered notification") { try codec.decode(DeliveredNotification.self, from: body) }
         guard delivered.quiet else { continue }
         let name: String = try row.decode(atIndex: 2)

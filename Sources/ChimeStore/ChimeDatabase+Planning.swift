@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 import Logging
 
 /// Reads that feed the scheduler's and the re-planner's decisions, in one snapshot each.
@@ -68,7 +67,7 @@ extension ChimeDatabase {
 
   /// Columns next_fire, fire_count, body.
   private static func pendingRow(_ row: Row, key: ScheduleKey, codec: RecordCodec) throws -> PendingRow {
-    let body: Data = try row.decode(atIndex: 2)
+    let body: [UInt8] = try row.decode(atIndex: 2)
     let fireCount: Int64 = try row.decode(atIndex: 1)
     var pending = try codec.decode(PendingRequest.self, from: body)
     pending.nextFire = key.due

@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// Decides where a page ends: after `size` records, or earlier when the next record's bytes
 /// would pass `maxBytes` (never before the first record). `full` says a later page exists.
@@ -54,7 +53,7 @@ extension ChimeDatabase {
         snoozedRows = try Row.fetchCursor(db.cachedStatement(sql: Queries.snoozedFirst), arguments: [app, size + 1])
       }
       while let row = try snoozedRows.next() {
-        let bodyBytes = try StoreError.decoding("snoozed notification") { try row.decode(Data.self, atIndex: 2).count }
+        let bodyBytes = try StoreError.decoding("snoozed notification") { try row.decode([UInt8].self, atIndex: 2).count }
         snoozed.append((try Self.snoozed(from: row, codec: codec).entry, bodyBytes))
       }
       let rows: RowCursor
@@ -68,14 +67,14 @@ extension ChimeDatabase {
       var budget = PageBudget(size: size, maxBytes: maxBytes)
       if snoozed.isEmpty {
         while let row = try rows.next() {
-          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode([UInt8].self, atIndex: 2).count }
           guard budget.admit(bodyBytes: bodyBytes) else { break }
           items.append(try Self.pending(from: row, codec: codec))
         }
       } else {
         var listed = snoozed
         while let row = try rows.next() {
-          let bodyBytes = try StoreError.decoding("pending request") { try row.decode(Data.self, atIndex: 2).count }
+          let bodyBytes = try StoreError.decoding("pending request") { try row.decode([UInt8].self, atIndex: 2).count }
           listed.append((try Self.pending(from: row, codec: codec), bodyBytes))
         }
         listed.sort { Self.listedBefore($0.item, $1.item) }
@@ -130,7 +129,7 @@ extension ChimeDatabase {
       var items: [DeliveredNotification] = []
       var budget = PageBudget(size: size, maxBytes: maxBytes)
       while let row = try rows.next() {
-        let body = try StoreError.decoding("delivered notification") { try row.decode(Data.self, atIndex: 0) }
+        let body = try StoreError.decoding("delivered notification") { try row.decode([UInt8].self, atIndex: 0) }
         guard budget.admit(bodyBytes: body.count) else { break }
         items.append(try StoreError.decoding("delivered notification") { try codec.decode(DeliveredNotification.self, from: body) })
       }

@@ -1,5 +1,6 @@
 public import ChimeCore
-import FoundationEssentials
+import ChimeSystem
+import Glibc
 public import Logging
 
 /// The durable store: pending requests, delivered notifications and the event log of every
@@ -114,7 +115,7 @@ public final class ChimeDatabase: Sendable {
   /// then, and the caller runs `verifyDeferred()` once serving. A new, empty file has nothing
   /// to check.
   private static func verify(path: String, limit: Int64, logger: Logger) throws -> Bool {
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+    let size = FileSystem.status(path)?.size ?? 0
     guard size > 0 else { return false }
     let queue = try DatabaseQueue(path: path, readonly: true)
     defer { queue.close() }
@@ -161,7 +162,7 @@ public final class ChimeDatabase: Sendable {
     guard !complete else { return }
     guard !applied.isEmpty else { return try Schema.migrator.migrate(pool) }
     let copyPath = path + ".before-migration"
-    try? FileManager.default.removeItem(atPath: copyPath)
+    try? FileSystem.unlink(copyPath)
     let copy = try DatabaseQueue(path: copyPath)
     try pool.backup(to: copy)
     copy.close()
@@ -172,21 +173,21 @@ public final class ChimeDatabase: Sendable {
       logger.error("the migration failed; the store as it was is kept", metadata: ["copy": "\(copyPath)", "cause": "\(error)"])
       throw error
     }
-    try? FileManager.default.removeItem(atPath: copyPath)
+    try? FileSystem.unlink(copyPath)
   }
 
   /// Creates missing parent directories (0700) and an empty database file (0600), so the
   /// database and its -wal and -shm files (which copy the file's mode) are private.
   private static func prepareFile(at path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent()
-    let files = FileManager.default
-    if !files.fileExists(atPath: directory.path) {
-      try files.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let directory = FileSystem.directory(of: FileSystem.absolute(path))
+    if FileSystem.status(directory) == nil {
+      try FileSystem.makeDirectories(directory)
     }
-    if !files.fileExists(atPath: path) {
-      guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-        throw CocoaError(.fileWriteUnknown)
+    if FileSystem.lstatus(path) == nil {
+      do {
+        try FileDescriptor.createNew(path, mode: 0o600).close()
+      } catch where error == Errno(EEXIST) {
+        // Created meanwhile by another opener: theirs is as good.
       }
     }
   }

@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// A pending request as read for planning, with the revision a mutation built from it names so
 /// the store applies it only to the row it was planned from.
@@ -16,7 +15,7 @@ public struct PendingRow: Sendable {
 /// Identifies one stored state of a pending row: a replacement, a fire or a re-plan changes it.
 public struct PendingRevision: Sendable, Hashable {
   let fireCount: Int64
-  let body: Data
+  let body: [UInt8]
 }
 
 /// A due key as the store found it.

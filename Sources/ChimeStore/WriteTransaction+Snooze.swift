@@ -1,5 +1,4 @@
 import ChimeCore
-import FoundationEssentials
 
 /// Snoozing a delivered notification and its return, as row operations the mutations share
 /// (`SnoozeDelivered`, `RecordResponse`, `Fire`).

@@ -19,7 +19,7 @@ import Testing
       let rows = try Row.fetchAll(db, sql: "SELECT n, s, b, typeof(b) FROM t ORDER BY rowid")
       #expect(rows[0][0] as Int64 == Int64.min)
       #expect(rows[0][1] as String == "Grüße, 日本 🔔")
-      #expect(rows[0][2] as Data == Data([0, 1, 255]))
+      #expect(rows[0][2] as [UInt8] == [0, 1, 255])
       #expect(rows[1][1] as String == "")
       #expect(rows[1][3] as String == "blob", "an empty body is stored as an empty blob, not NULL")
       #expect(try Int.fetchOne(db, sql: "SELECT length(CAST(s AS BLOB)) FROM t WHERE n = 8") == 3, "text is bound whole, not cut at a NUL")

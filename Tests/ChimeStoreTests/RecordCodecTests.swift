@@ -18,7 +18,7 @@ import Testing
 
     #expect(try codec.decode(PendingRequest.self, from: codec.encode(pending)) == pending)
     #expect(try codec.decode(DeliveredNotification.self, from: codec.encode(delivered)) == delivered)
-    let decoded = try codec.decode(EventBody.self, from: Data(codec.eventBody(event))).event(cursor: 7, at: t0, kind: .delivered)
+    let decoded = try codec.decode(EventBody.self, from: codec.eventBody(event)).event(cursor: 7, at: t0, kind: .delivered)
     var expected = event
     expected.cursor = 7
     #expect(decoded == expected)
@@ -35,12 +35,12 @@ import Testing
 
   @Test func minimalEventBody() throws {
     let codec = RecordCodec()
-    let body = Data(codec.eventBody(Event(at: t0, kind: .pendingRemoved)))
+    let body = codec.eventBody(Event(at: t0, kind: .pendingRemoved))
     #expect(try codec.decode(EventBody.self, from: body).event(cursor: 1, at: t0, kind: .pendingRemoved) == Event(cursor: 1, at: t0, kind: .pendingRemoved))
   }
 
   @Test func garbageBodyIsAnErrorNotACrash() {
     let codec = RecordCodec()
-    #expect(throws: (any Error).self) { try codec.decode(PendingRequest.self, from: Data([0xFF, 0xFF, 0xFF])) }
+    #expect(throws: (any Error).self) { try codec.decode(PendingRequest.self, from: [0xFF, 0xFF, 0xFF]) }
   }
 }

@@ -160,8 +160,8 @@ import Testing
       #expect(throws: RowDecodingError.self) { try row.decode(Int.self, atIndex: 1) }
       #expect(try row.decode(Int?.self, atIndex: 1) == nil)
       #expect(try row.decode(Int?.self, atIndex: 2) == 7)
-      #expect(throws: RowDecodingError.self) { try row.decode(Data.self, atIndex: 2) }
-      #expect(try row.decode(Data.self, atIndex: 3) == Data([0]))
+      #expect(throws: RowDecodingError.self) { try row.decode([UInt8].self, atIndex: 2) }
+      #expect(try row.decode([UInt8].self, atIndex: 3) == [0])
       #expect(try row.decode(String.self, atIndex: 4) == "a\0b", "text is read whole, past a NUL")
       #expect(try row.decode(Int64.self, atIndex: 5) == 2)
       #expect(try Int.fetchOne(db, sql: "SELECT NULL") == nil)

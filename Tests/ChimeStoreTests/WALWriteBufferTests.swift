@@ -68,11 +68,11 @@ import Testing
     let pool = try pool("seen.db", synchronous: synchronous)
     try pool.write { db in try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, body BLOB NOT NULL)") }
     for n in 0..<150 {
-      let body = Data((0..<(n * 97 % 9000)).map { UInt8(truncatingIfNeeded: $0 &* n) })
+      let body = (0..<(n * 97 % 9000)).map { UInt8(truncatingIfNeeded: $0 &* n) }
       try pool.write { db in try db.execute(sql: "INSERT INTO t (n, body) VALUES (?, ?)", arguments: [n, body]) }
       // A reader on another connection, right after the commit: without a sync (NORMAL, OFF)
       // only the barrier before the WAL index is published put the frames in the file.
-      let read = try pool.read { db in try Data.fetchOne(db, sql: "SELECT body FROM t WHERE n = ?", arguments: [n]) }
+      let read = try pool.read { db in try [UInt8].fetchOne(db, sql: "SELECT body FROM t WHERE n = ?", arguments: [n]) }
       #expect(read == body, "row \(n) with synchronous=\(synchronous)")
       #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM t") } == n + 1)
     }
@@ -82,20 +82,20 @@ import Testing
     let writer = try pool("large.db", synchronous: "FULL")
     // A tiny cache: the transaction spills pages to the WAL and reads them back before it commits.
     try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = 8") }
-    let blobs = (0..<40).map { i in Data((0..<(20_000 + i * 1_000)).map { UInt8(truncatingIfNeeded: $0 ^ i) }) }
+    let blobs = (0..<40).map { i in (0..<(20_000 + i * 1_000)).map { UInt8(truncatingIfNeeded: $0 ^ i) } }
     try writer.write { db in
       try db.execute(sql: "CREATE TABLE t (n INTEGER PRIMARY KEY, body BLOB NOT NULL)")
       for (i, blob) in blobs.enumerated() {
         try db.execute(sql: "INSERT INTO t (n, body) VALUES (?, ?)", arguments: [i, blob])
       }
       for (i, blob) in blobs.enumerated() {
-        #expect(try Data.fetchOne(db, sql: "SELECT body FROM t WHERE n = ?", arguments: [i]) == blob, "read back in the transaction")
+        #expect(try [UInt8].fetchOne(db, sql: "SELECT body FROM t WHERE n = ?", arguments: [i]) == blob, "read back in the transaction")
       }
     }
     writer.close()
     // Reopened: what the WAL holds (about 1.4 MB, many pieces of one write) is all there.
     let reopened = try pool("large.db", synchronous: "FULL")
-    let read = try reopened.read { db in try Data.fetchAll(db, sql: "SELECT body FROM t ORDER BY n") }
+    let read = try reopened.read { db in try [UInt8].fetchAll(db, sql: "SELECT body FROM t ORDER BY n") }
     #expect(read == blobs)
     #expect(try reopened.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
   }

@@ -1,5 +1,5 @@
 import ChimeCore
-import FoundationEssentials
+import ExtrasBase64
 
 /// The opaque position a listing resumes after: the sort key of the last item of a page.
 ///
@@ -26,9 +26,7 @@ struct PageToken: Equatable {
     var bytes: [UInt8] = [kind.rawValue]
     withUnsafeBytes(of: instant.bigEndian) { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: identifier.utf8)
-    return String(Data(bytes).base64EncodedString().compactMap { c -> Character? in
-      c == "+" ? "-" : c == "/" ? "_" : c == "=" ? nil : c
-    })
+    return Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
   }
 
   /// nil for an empty token (the first page). `kinds`: the positions the listing resumes from.
@@ -39,11 +37,9 @@ struct PageToken: Equatable {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D || b == 0x5F
           })
     else { throw invalid }
-    var base64 = String(token.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-    base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-    guard let data = Data(base64Encoded: base64), data.count > 9, let kind = data.first.flatMap(Kind.init(rawValue:)), kinds.contains(kind)
+    guard let bytes = try? Base64.decode(string: token, options: [.base64UrlAlphabet, .omitPaddingCharacter]),
+          bytes.count > 9, let kind = Kind(rawValue: bytes[0]), kinds.contains(kind)
     else { throw invalid }
-    let bytes = [UInt8](data)
     var bits: UInt64 = 0
     for b in bytes[1..<9] { bits = (bits << 8) | UInt64(b) }
     let instant = Int64(bitPattern: bits)

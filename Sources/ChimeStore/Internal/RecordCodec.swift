@@ -1,13 +1,12 @@
 import ChimeCore
 import ChimeWire
-import FoundationEssentials
 
 /// The `body` columns: protobuf (the wire contract's messages, through ChimeWire). A record
 /// costs a few microseconds to pack; the JSON this replaced took about two thirds of the
 /// writer's CPU per add.
 struct RecordCodec: Sendable {
-  func encode(_ pending: PendingRequest) -> Data {
-    Data(WireCodec.encodePendingRequest(pending))
+  func encode(_ pending: PendingRequest) -> [UInt8] {
+    WireCodec.encodePendingRequest(pending)
   }
 
   /// The request packed once, for its row and its event (`eventBody(_:packedPending:)`).
@@ -15,24 +14,24 @@ struct RecordCodec: Sendable {
     WireCodec.encodePendingRequest(pending)
   }
 
-  func encode(_ delivered: DeliveredNotification) -> Data {
-    Data(WireCodec.encodeDeliveredNotification(delivered))
+  func encode(_ delivered: DeliveredNotification) -> [UInt8] {
+    WireCodec.encodeDeliveredNotification(delivered)
   }
 
-  func decode(_ type: PendingRequest.Type, from body: Data) throws -> PendingRequest {
-    try WireCodec.decodePendingRequest([UInt8](body))
+  func decode(_ type: PendingRequest.Type, from body: [UInt8]) throws -> PendingRequest {
+    try WireCodec.decodePendingRequest(body)
   }
 
-  func decode(_ type: DeliveredNotification.Type, from body: Data) throws -> DeliveredNotification {
-    try WireCodec.decodeDeliveredNotification([UInt8](body))
+  func decode(_ type: DeliveredNotification.Type, from body: [UInt8]) throws -> DeliveredNotification {
+    try WireCodec.decodeDeliveredNotification(body)
   }
 
-  func encode(_ category: NotificationCategory) -> Data {
-    Data(WireCodec.encodeCategory(category))
+  func encode(_ category: NotificationCategory) -> [UInt8] {
+    WireCodec.encodeCategory(category)
   }
 
-  func decode(_ type: NotificationCategory.Type, from body: Data) throws -> NotificationCategory {
-    try WireCodec.decodeCategory([UInt8](body))
+  func decode(_ type: NotificationCategory.Type, from body: [UInt8]) throws -> NotificationCategory {
+    try WireCodec.decodeCategory(body)
   }
 
   /// The `event.body` of `event` (cursor, app, instant and kind are columns too; the columns win).
@@ -45,8 +44,8 @@ struct RecordCodec: Sendable {
     WireCodec.encodeEvent(event, packedPending: packedPending)
   }
 
-  func decode(_ type: EventBody.Type, from body: Data) throws -> EventBody {
-    EventBody(event: try WireCodec.decodeEvent([UInt8](body)))
+  func decode(_ type: EventBody.Type, from body: [UInt8]) throws -> EventBody {
+    EventBody(event: try WireCodec.decodeEvent(body))
   }
 }
 

@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
 /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one

@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// Records (or replaces) an app's layout. No event.
 public struct RegisterApp: Mutation {
@@ -14,7 +13,7 @@ public struct RegisterApp: Mutation {
 
   public func apply(in t: WriteTransaction) throws {
     guard !layout.appID.isEmpty else { throw ChimeError(.invalidAppID, "app id is empty", field: "app_id") }
-    let groups = String(decoding: try JSONEncoder().encode(layout.groupContainers), as: UTF8.self)
+    let groups = JSONStringList.text(layout.groupContainers)
     try t.db.cachedStatement(sql: """
       INSERT INTO app (id, container, groups, bundle, registered_at, display_name, desktop_entry) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET container = excluded.container, groups = excluded.groups,

@@ -1,5 +1,4 @@
 internal import CSQLite
-import FoundationEssentials
 
 /// One cell as SQLite stores it (its storage class, not the column's declared type).
 enum DatabaseValue: Sendable, Equatable, CustomStringConvertible {
@@ -7,7 +6,7 @@ enum DatabaseValue: Sendable, Equatable, CustomStringConvertible {
   case integer(Int64)
   case real(Double)
   case text(String)
-  case blob(Data)
+  case blob([UInt8])
 
   /// Column `index` of the row `statement` is on. Text and blobs are copied whole (a NUL inside
   /// text is kept, as binding keeps it).
@@ -27,7 +26,7 @@ enum DatabaseValue: Sendable, Equatable, CustomStringConvertible {
     default:
       let bytes = sqlite3_column_blob(statement, index)
       let count = Int(sqlite3_column_bytes(statement, index))
-      self = .blob(bytes.map { Data(bytes: $0, count: count) } ?? Data())
+      self = .blob(bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: count)) } ?? [])
     }
   }
 
@@ -131,29 +130,20 @@ extension String: DatabaseValueConvertible {
   }
 }
 
-extension Data: DatabaseValueConvertible {
+extension Array: DatabaseValueConvertible where Element == UInt8 {
   func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
     // A NULL pointer would bind NULL: an empty blob is a zero-length blob.
     guard !isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
     return withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
   }
 
-  static func fromDatabaseValue(_ cell: DatabaseValue) -> Data? {
+  static func fromDatabaseValue(_ cell: DatabaseValue) -> [UInt8]? {
     switch cell {
-    case .blob(let d): d
-    case .text(let s): Data(s.utf8)
+    case .blob(let bytes): bytes
+    case .text(let s): Array(s.utf8)
     default: nil
     }
   }
-}
-
-extension Array: DatabaseValueConvertible where Element == UInt8 {
-  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-    guard !isEmpty else { return sqlite3_bind_zeroblob(statement, index, 0) }
-    return withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), sqliteTransient) }
-  }
-
-  static func fromDatabaseValue(_ cell: DatabaseValue) -> [UInt8]? { Data.fromDatabaseValue(cell).map { [UInt8]($0) } }
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
