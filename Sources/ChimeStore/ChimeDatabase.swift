@@ -1,6 +1,5 @@
 public import ChimeCore
 import ChimeSystem
-import Glibc
 public import Logging
 
 /// The durable store: pending requests, delivered notifications and the event log of every
@@ -186,7 +185,7 @@ public final class ChimeDatabase: Sendable {
     if FileSystem.lstatus(path) == nil {
       do {
         try FileDescriptor.createNew(path, mode: 0o600).close()
-      } catch where error == Errno(EEXIST) {
+      } catch where error == .fileExists {
         // Created meanwhile by another opener: theirs is as good.
       }
     }

@@ -17,6 +17,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// ENOENT.
   public static let noSuchFile = Errno(ENOENT)
+  /// EEXIST: the name is taken.
+  public static let fileExists = Errno(EEXIST)
   /// ENOSPC: the file system is full.
   public static let noSpace = Errno(ENOSPC)
   /// EDQUOT: the user's disk quota is used up.
