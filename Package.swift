@@ -202,7 +202,6 @@ let package = Package(
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
         .target(name: "ChimeICUData", condition: .when(platforms: [.linux])),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
