@@ -15,7 +15,9 @@ the parsed document in a canonical form both sides write:
   dates  odtYYYY-MM-DDTHH:MM:SS.ffffff+MINUTES, ldt..., ldYYYY-MM-DD, ltHH:MM:SS.ffffff
 
 About half the cases are documents generated valid (every kind of key, table, value and string,
-comments, CRLF); the rest are those with one mutation (a character deleted, inserted, replaced,
+comments, CRLF; some with keys of a few letters only, and some only headers and dotted keys over
+the names a, b and c, so that tables are defined twice, extended and appended to, validly or
+not); the rest are those with one mutation (a character deleted, inserted, replaced,
 a line doubled or two lines swapped), most of which are invalid.
 """
 import argparse
@@ -72,17 +74,24 @@ def verdict(document):
 class Generator:
     def __init__(self, rng):
         self.r = rng
+        # Some documents draw their keys from a few letters only, so that keys, tables, dotted
+        # keys and arrays of tables meet (duplicates, redefinitions, extensions).
+        self.few_keys = False
 
     def pick(self, *choices):
         return self.r.choice(choices)
 
     # Keys
     def bare_key(self):
+        if self.few_keys:
+            return self.r.choice("abc")
         alphabet = "abcdefghijklmnopqrstuvwxyzABCXYZ0123456789-_"
         return "".join(self.r.choice(alphabet) for _ in range(self.r.randint(1, 6)))
 
     def simple_key(self):
         n = self.r.random()
+        if self.few_keys:
+            return self.r.choice(["a", "b", "c", "a", "b", "\"a\"", "'b'"])
         if n < 0.7:
             return self.bare_key()
         if n < 0.85:
@@ -134,6 +143,8 @@ class Generator:
     def dec_int(self):
         if self.r.random() < 0.2:
             return "0"
+        if self.r.random() < 0.02:
+            return "0" + self.digits(self.r.randint(1, 3))  # a leading zero: refused
         return self.r.choice("123456789") + self.digits(self.r.randint(0, 18))
 
     def integer(self):
@@ -159,7 +170,7 @@ class Generator:
 
     # Dates and times
     def date(self):
-        return f"{self.r.randint(1, 9999):04d}-{self.r.randint(1, 12):02d}-{self.r.randint(1, 28):02d}"
+        return f"{self.r.randint(1, 9999):04d}-{self.r.randint(1, 12):02d}-{self.r.choice([self.r.randint(1, 28), self.r.randint(29, 31)]):02d}"
 
     def time(self):
         text = f"{self.r.randint(0, 23):02d}:{self.r.randint(0, 59):02d}:{self.r.randint(0, 59):02d}"
@@ -205,12 +216,24 @@ class Generator:
 
     def inline_table(self, depth):
         pairs = [f"{self.key()} = {self.value(depth)}" for _ in range(self.r.randint(0, 3))]
-        return "{" + self.r.choice(["", " "]) + ", ".join(pairs) + self.r.choice(["", " "]) + "}"
+        comma = "," if pairs and self.r.random() < 0.05 else ""  # a trailing comma: refused
+        return "{" + self.r.choice(["", " "]) + ", ".join(pairs) + comma + self.r.choice(["", " "]) + "}"
 
     def comment(self):
         return self.r.choice(["", "", " # c", "  #", " # é ünïcode", "\t# tab\tin"])
 
+    def table_statements(self):
+        """A few headers and keys over the names a, b, c: TOML's rules on which table may be
+        defined, extended or appended to where."""
+        path = lambda: ".".join(self.r.choice("abc") for _ in range(self.r.randint(1, 3)))
+        statements = [lambda: f"[{path()}]", lambda: f"[[{path()}]]", lambda: f"{path()} = 1",
+                      lambda: f"{path()} = {{ {path()} = 2 }}", lambda: f"{path()} = []", lambda: f"{path()} = [{{}}]"]
+        return "\n".join(self.r.choice(statements)() for _ in range(self.r.randint(2, 6))) + "\n"
+
     def document(self):
+        if self.r.random() < 0.15:
+            return self.table_statements()
+        self.few_keys = self.r.random() < 0.3
         lines = []
         for _ in range(self.r.randint(0, 4)):
             equals = self.pick(" = ", "=", " =\t")
