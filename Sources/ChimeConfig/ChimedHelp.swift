@@ -1,5 +1,7 @@
-/// `chimed --help`: what chimed does, its configuration keys, and its options (the hidden ones
-/// left out), wrapped at 80 columns. help2man makes chimed's man page from it.
+/// `chimed --help`: what chimed does, its configuration keys, examples, and its options (the
+/// hidden ones left out), wrapped at 80 columns. help2man makes chimed's man page from it: the
+/// keys, examples and options are lists of a label and its text in two columns, which it
+/// makes tagged paragraphs of.
 extension ChimedCommandLine {
   /// The width lines are wrapped to (ArgumentParser's, kept for the man page).
   public static let width = 80
@@ -9,22 +11,46 @@ extension ChimedCommandLine {
   public static var help: String {
     var text = "OVERVIEW: The Chime notification scheduler daemon.\n\n"
     for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-      text += wrap(String(line), width: width).joined(separator: "\n") + "\n"
+      switch line {
+      case keysPlaceholder:
+        text += twoColumns(ConfigKey.all.map { ("\($0.name) (\($0.kind.tomlName))", $0.summary) })
+      case examplePlaceholder:
+        text += twoColumns(exampleFile)
+      case commandsPlaceholder:
+        text += twoColumns(exampleCommands)
+      default:
+        text += wrap(String(line), width: width).joined(separator: "\n") + "\n"
+      }
     }
     text += "\nUSAGE: chimed <options>\n\nOPTIONS:\n"
     let listed = ChimedOption.all.compactMap { option in option.help.map { (option.label, $0) } }
-    for (label, help) in listed + [("--version", "Show the version."), ("-h, --help", "Show help information.")] {
+    text += twoColumns(listed + [("--version", "Show the version."), ("-h, --help", "Show help information.")])
+    return text + "\n"
+  }
+
+  /// Each row's label indented by two, its text from `helpColumn` on (below the label when the
+  /// label is too long to leave two spaces), wrapped: the layout help2man makes a list of.
+  /// At least two spaces stand between a label and its text on one line (help2man needs two
+  /// to tell them apart).
+  static func twoColumns(_ rows: [(String, String)]) -> String {
+    var text = ""
+    let indent = String(repeating: " ", count: helpColumn)
+    for (label, help) in rows {
       let lines = wrap(help, width: width - helpColumn)
-      let indent = String(repeating: " ", count: helpColumn)
-      if 2 + label.count < helpColumn {
+      if 2 + label.count + 2 <= helpColumn {
         text += "  " + label + String(repeating: " ", count: helpColumn - 2 - label.count) + lines[0] + "\n"
         text += lines.dropFirst().map { indent + $0 + "\n" }.joined()
       } else {
         text += "  " + label + "\n" + lines.map { indent + $0 + "\n" }.joined()
       }
     }
-    return text + "\n"
+    return text
   }
+
+  /// Where `discussion` lists the configuration keys (in two columns, as the options).
+  static let keysPlaceholder = "{keys}"
+  static let examplePlaceholder = "{example}"
+  static let commandsPlaceholder = "{commands}"
 
   static var discussion: String {
     """
@@ -44,22 +70,31 @@ extension ChimedCommandLine {
     keys are applied on restart.
 
     Configuration keys:
-    \(ConfigKey.all.map { "  \($0.name) (\($0.kind.tomlName)): \($0.summary)" }.joined(separator: "\n"))
+    \(keysPlaceholder)
 
     Example chimed.toml:
-      log-level = "debug"
-      missed-grace = 5
-      attachment-quota = "500MB"
-      presenter = "freedesktop,command"
-      present-command = "/usr/local/bin/notify-hook"
+    \(examplePlaceholder)
 
     Examples:
-      chimed
-      chimed --print-config
-      chimed --compact-store          (with chimed stopped)
-      chimed --socket /tmp/chime-test/chimed.sock --data-dir /tmp/chime-test --log-level debug
+    \(commandsPlaceholder)
     """
   }
+
+  /// The lines of an example chimed.toml, each with what it does.
+  static let exampleFile = [
+    ("log-level = \"debug\"", "more detail in the log"),
+    ("missed-grace = 5", "a fire up to 5 seconds late is still on time"),
+    ("attachment-quota = \"500MB\"", "each app may keep 500 MB of attachments"),
+    ("presenter = \"freedesktop,command\"", "show each delivery on the desktop and run present-command"),
+    ("present-command = \"/usr/local/bin/notify-hook\"", "the program run for each delivery"),
+  ]
+
+  static let exampleCommands = [
+    ("chimed", "serve, with the settings of flags, environment and file"),
+    ("chimed --print-config", "print the effective settings and where each came from"),
+    ("chimed --compact-store", "rebuild the store in place, with chimed stopped"),
+    ("chimed --socket /tmp/t/chimed.sock --data-dir /tmp/t --log-level debug", "a chimed of its own, for a test"),
+  ]
 
   /// `line` in lines of fewer than `width` characters (the last may have `width`), broken at
   /// spaces (a line that fits is kept as it is); a line that starts indented keeps its indent, and its continuation lines

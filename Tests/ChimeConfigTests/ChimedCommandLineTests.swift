@@ -95,16 +95,22 @@ import Testing
     }
     for key in ConfigKey.all {
       #expect(ChimedOption.named(key.name)?.kind == .setting, "\(key.name) is a flag")
-      #expect(help.contains("\n  \(key.name) (\(key.kind.tomlName)): "), "\(key.name) in the key list")
+      #expect(help.contains("\n  \(key.name) (\(key.kind.tomlName))"), "\(key.name) in the key list")
     }
     #expect(help.hasSuffix("  --version               Show the version.\n  -h, --help              Show help information.\n\n"))
     let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.allSatisfy { $0.count <= ChimedCommandLine.width }, "\(lines.filter { $0.count > 80 })")
-    // A label too long for its column stands on its own line.
+    // Keys, examples and options are two columns, two spaces apart at least (help2man makes
+    // tagged paragraphs of them); a label too long for its column stands on its own line.
     #expect(help.contains("  --max-pending-per-app <max-pending-per-app>\n                          Pending requests"))
-    #expect(help.contains("  --log-level <log-level> trace, debug, info"))
-    // Continuation lines of the key list are indented under their key.
-    #expect(help.contains("  socket (string): Unix socket path (default: $CHIME_SOCKET, else\n    $XDG_RUNTIME_DIR/chime/chimed.sock)\n"))
-    #expect(help.contains("  chimed --compact-store          (with chimed stopped)\n"), "lines that fit keep their spacing")
+    #expect(help.contains("  --log-level <log-level>\n                          trace, debug, info"))
+    #expect(help.contains("\n  socket (string)         Unix socket path (default: $CHIME_SOCKET, else\n                          $XDG_RUNTIME_DIR/chime/chimed.sock)\n"))
+    #expect(help.contains("\n  attachment-quota (size)\n                          bytes of attachments"))
+    #expect(help.contains("\nExample chimed.toml:\n  log-level = \"debug\"     more detail in the log\n"))
+    #expect(help.contains("\nExamples:\n  chimed                  serve"))
+    for line in lines where line.hasPrefix("  ") && !line.hasPrefix("   ") && line.count > 26 {
+      let characters = Array(line)
+      if characters[24] == " " && characters[25] != " " { #expect(characters[23] == " ", "one space between label and text: \(line)") }
+    }
   }
 }
