@@ -99,7 +99,7 @@ public struct TOMLParser {
       case .table(let table, _):
         node = table
       case .arrayOfTables(let tables, _):
-        node = tables[tables.count - 1]
+        node = tables.nodes[tables.nodes.count - 1]
       case let other?:
         throw error(at: start, key: dotted(keys.prefix(depth + 1)),
                     "is \(article(other.typeName)) (line \(other.line)): a header cannot add to it")
@@ -111,9 +111,9 @@ public struct TOMLParser {
       let table = TOMLNode(.header)
       switch node[last] {
       case nil:
-        node.set(last, .arrayOfTables([table], line: line))
-      case .arrayOfTables(let tables, let firstLine):
-        node.set(last, .arrayOfTables(tables + [table], line: firstLine))
+        node.set(last, .arrayOfTables(TOMLNodeList([table]), line: line))
+      case .arrayOfTables(let tables, _):
+        tables.nodes.append(table)
       case let other?:
         throw error(at: start, key: name, "is \(article(other.typeName)) (line \(other.line)), not an array of tables: [[\(name)]] cannot add to it")
       }

@@ -16,7 +16,8 @@ final class TOMLNode {
     /// A finished value: scalars, arrays and inline tables, which nothing may add to.
     case value(TOMLValue, line: Int)
     case table(TOMLNode, line: Int)
-    case arrayOfTables([TOMLNode], line: Int)
+    /// `[[name]]`: its tables, appended to in place (a document may hold thousands).
+    case arrayOfTables(TOMLNodeList, line: Int)
 
     var line: Int {
       switch self {
@@ -55,9 +56,15 @@ final class TOMLNode {
       case .table(let node, let line):
         table.append(key, TOMLTable.Entry(value: .table(node.table), line: line))
       case .arrayOfTables(let nodes, let line):
-        table.append(key, TOMLTable.Entry(value: .array(nodes.map { .table($0.table) }), line: line))
+        table.append(key, TOMLTable.Entry(value: .array(nodes.nodes.map { .table($0.table) }), line: line))
       }
     }
     return table
   }
+}
+
+/// The tables of an array of tables, in order.
+final class TOMLNodeList {
+  var nodes: [TOMLNode]
+  init(_ nodes: [TOMLNode]) { self.nodes = nodes }
 }
