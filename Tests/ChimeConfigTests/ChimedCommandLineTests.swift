@@ -1,4 +1,5 @@
 import ChimeConfig
+import Foundation
 import Testing
 
 /// chimed's command line: each form of option, and each way a command line is refused (what
@@ -112,5 +113,14 @@ import Testing
       let characters = Array(line)
       if characters[24] == " " && characters[25] != " " { #expect(characters[23] == " ", "one space between label and text: \(line)") }
     }
+  }
+
+  /// `--help` is what Tests/Fixtures/help/chimed.txt holds (help2man makes the man page of it):
+  /// a change to it is made on purpose, with the file (`chimed --help > Tests/Fixtures/help/chimed.txt`).
+  @Test func helpIsTheRecordedText() throws {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<2 { url.deleteLastPathComponent() }  // this file, ChimeConfigTests
+    let recorded = try String(contentsOf: url.appendingPathComponent("Fixtures/help/chimed.txt"), encoding: .utf8)
+    #expect(ChimedCommandLine.help == recorded)
   }
 }
