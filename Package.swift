@@ -194,7 +194,7 @@ let package = Package(
     // flags and environment; chimed's command line. Read by chimed and by `chime doctor`.
     .target(
       name: "ChimeConfig",
-      dependencies: ["ChimeCore"],
+      dependencies: ["ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings
     ),
     .executableTarget(

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeSystem
 
 /// What is wrong with a configuration: the key and where it was given, so a person can fix it.
 public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -27,10 +28,11 @@ public struct ConfigFile: Equatable, Sendable {
   /// Reads and parses `path`; nil when it does not exist and `required` is false.
   public static func load(path: String, required: Bool) throws(ConfigError) -> ConfigFile? {
     let bytes: [UInt8]
-    switch TextFile.read(path) {
-    case .success(let read): bytes = read
-    case .failure(.missing) where !required: return nil
-    case .failure(let failure): throw ConfigError("\(path): cannot read the configuration file: \(failure)")
+    do throws(Errno) {
+      bytes = try FileSystem.contents(path)
+    } catch {
+      if error == .noSuchFile && !required { return nil }
+      throw ConfigError("\(path): cannot read the configuration file: \(error)")
     }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw ConfigError("\(path): not UTF-8 text")
