@@ -51,7 +51,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
   ],
   targets: [
@@ -176,18 +175,17 @@ let package = Package(
       plugins: ["GitRevision"]
     ),
     .plugin(name: "GitRevision", capability: .buildTool()),
-    // chimed.toml: parsed (TOMLKit), checked and merged with flags and environment; read by
-    // chimed and by `chime doctor`.
+    // chimed.toml: parsed (a TOML 1.0 reader of its own, no Foundation), checked and merged with
+    // flags and environment; chimed's command line. Read by chimed and by `chime doctor`.
     .target(
       name: "ChimeConfig",
-      dependencies: ["ChimeCore", .product(name: "TOMLKit", package: "TOMLKit")],
+      dependencies: ["ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "chimed",
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,

@@ -5,7 +5,9 @@
 // CHIME_FUZZ_TARGET picks one: the media and sound inspectors (png jpeg gif mp3 isobmff riff
 // aiff mpegps caf sound media options) and the text readers (push: an APNs payload; calendar:
 // `--calendar` specs; duration; instant: ISO 8601 with or without an offset; userinfo: the
-// user-info JSON check) and the TZif reader (tzif: a zone file and its footer rule).
+// user-info JSON check) and the TZif reader (tzif: a zone file and its footer rule). The
+// binary also holds chimed's TOML reader and command line (Sources/ChimeConfig/TOML and the
+// ChimeConfig files that import nothing): toml (a chimed.toml), flags (chimed's arguments).
 // Any trap (overflow, out-of-bounds index, force unwrap) or sanitizer report is a crash.
 
 #if canImport(Glibc)
@@ -16,6 +18,7 @@ import Foundation
 enum FuzzTarget: String, CaseIterable {
   case png, jpeg, gif, mp3, isobmff, riff, aiff, mpegps, caf, sound, media, options
   case push, calendar, duration, instant, userinfo, tzif
+  case toml, flags
 }
 
 let selectedTarget: FuzzTarget = {
@@ -64,6 +67,8 @@ func fuzz(_ target: FuzzTarget, _ bytes: [UInt8]) {
   case .options: options(bytes)
   case .push: push(bytes)
   case .tzif: tzif(bytes)
+  case .toml: toml(bytes)
+  case .flags: flags(bytes)
   case .calendar, .duration, .instant, .userinfo: text(target, bytes)
   }
 }
@@ -180,5 +185,60 @@ func tzif(_ bytes: [UInt8]) {
     precondition(abs(table.offset(at: t)) <= TZif.offsetLimit, "an offset out of range")
     _ = table.resolve(wall: t)
     _ = table.earliestWall(after: t)
+  }
+}
+
+/// A TOML document: read, or refused at a place inside it with a reason; what is read holds
+/// each key once, on a line of the document.
+func toml(_ bytes: [UInt8]) {
+  let text = String(decoding: bytes, as: UTF8.self)
+  let lines = text.utf8.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+  func check(_ table: TOMLTable) {
+    precondition(table.keys.count == table.entries.count && Set(table.keys).count == table.keys.count, "keys and entries out of step")
+    for key in table.keys {
+      let entry = table.entries[key]!
+      precondition((1...lines).contains(entry.line), "a key on a line outside the document")
+      check(entry.value)
+    }
+  }
+  func check(_ value: TOMLValue) {
+    switch value {
+    case .table(let inner): check(inner)
+    case .array(let items): items.forEach(check)
+    case .integer, .float, .boolean, .string: break
+    case .offsetDateTime(let date, let time, let offset):
+      check(date)
+      check(time)
+      precondition(abs(offset) < 24 * 60, "offset out of range")
+    case .localDateTime(let date, let time):
+      check(date)
+      check(time)
+    case .localDate(let date): check(date)
+    case .localTime(let time): check(time)
+    }
+  }
+  func check(_ date: TOMLDate) {
+    precondition((1...12).contains(date.month) && (1...31).contains(date.day) && (0...9999).contains(date.year), "date out of range")
+  }
+  func check(_ time: TOMLTime) {
+    precondition(time.hour < 24 && time.minute < 60 && time.second < 60 && (0..<1_000_000_000).contains(time.nanosecond), "time out of range")
+  }
+  do throws(TOMLError) {
+    check(try TOMLParser.parse(text))
+  } catch {
+    precondition((1...lines).contains(error.line) && error.column >= 1 && !error.message.isEmpty, "an error without a place or reason")
+  }
+}
+
+/// chimed's command line, the arguments split at NUL bytes: a command, or a usage error with
+/// a message.
+func flags(_ bytes: [UInt8]) {
+  let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+  do throws(UsageError) {
+    if case .run(let parsed) = try ChimedCommandLine.parse(arguments) {
+      precondition(parsed.settings.keys.allSatisfy { ConfigKey.named($0) != nil }, "a setting that is no key")
+    }
+  } catch {
+    precondition(error.text.hasPrefix("Error: ") && !error.message.isEmpty, "a usage error without a message")
   }
 }

@@ -7,7 +7,9 @@
 #
 # Two binaries, both standalone swiftc builds (see shared PLATFORM-NOTES: the reliable route for
 # libFuzzer) with the same strict settings as the package:
-#   chime-fuzz       every source of Sources/ChimeCore as one module (media, sound, text parsers);
+#   chime-fuzz       every source of Sources/ChimeCore as one module (media, sound, text parsers),
+#                    with chimed's TOML reader and command line (the ChimeConfig files that
+#                    import nothing);
 #   chime-fuzz-wire  ChimeCore and ChimeWire as their own modules, the generated protobuf-c code
 #                    (clang -fsanitize=fuzzer-no-link,address) and libprotobuf-c: the frame
 #                    decoder, the request decoders and the stored records.
@@ -19,7 +21,7 @@ write_seeds=0
 if [ "${1:-}" = "--seeds" ]; then write_seeds=1; shift; set -- 1 frame requests records; fi
 seconds="${1:-60}"
 shift || true
-core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo tzif)
+core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo tzif toml flags)
 wire_targets=(frame requests records dbus)
 grpc_targets=(grpc)
 all_targets=("${core_targets[@]}" "${wire_targets[@]}" "${grpc_targets[@]}")
@@ -65,9 +67,12 @@ quiet_build() {
 
 core="$root/Sources/ChimeCore"
 mapfile -t core_sources < <(find "$core" -name '*.swift' | sort)
+config="$root/Sources/ChimeConfig"
+mapfile -t config_sources < <(find "$config/TOML" -name '*.swift' | sort)
+config_sources+=("$config/ConfigKey.swift" "$config/ChimedOptions.swift" "$config/ChimedCommandLine.swift" "$config/ChimedHelp.swift")
 
 if [ $need_core -eq 1 ]; then
-  sources=("$here/FuzzEntry.swift" "${core_sources[@]}")
+  sources=("$here/FuzzEntry.swift" "${core_sources[@]}" "${config_sources[@]}")
   if newer "$bin" "${sources[@]}"; then
     echo "building $bin"
     quiet_build "$work/build.log" swiftc "${swift_flags[@]}" -module-name ChimeFuzz "${sources[@]}" -o "$bin"
@@ -188,7 +193,7 @@ seeds() {
     # A few of the system's zones: a fixed offset, one with DST rules, odd footers.
     tzif) for z in UTC Etc/GMT+5 Europe/Berlin Australia/Lord_Howe America/Nuuk Asia/Jerusalem Antarctica/Troll; do
             [ -f "/usr/share/zoneinfo/$z" ] && echo "/usr/share/zoneinfo/$z"; done ;;
-    push|calendar|duration|instant|userinfo|frame|requests|records|grpc) ls "$here/corpus/$1"/* ;;
+    push|calendar|duration|instant|userinfo|frame|requests|records|grpc|toml|flags) ls "$here/corpus/$1"/* ;;
   esac
 }
 

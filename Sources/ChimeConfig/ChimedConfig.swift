@@ -1,5 +1,4 @@
 public import ChimeCore
-import FoundationEssentials
 
 /// Where a setting's value came from, for `--print-config` and error messages.
 public enum ConfigSource: Hashable, Sendable, CustomStringConvertible {

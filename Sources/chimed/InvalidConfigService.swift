@@ -1,4 +1,3 @@
-import ArgumentParser
 import ChimeConfig
 import ChimeCore
 import ChimeServer

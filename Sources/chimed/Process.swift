@@ -1,7 +1,6 @@
 import ChimeCore
 import ChimeSystem
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// What the chimed process sets up before a daemon runs in it.
@@ -37,11 +36,21 @@ enum DaemonProcess {
   ///
   /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` with the system's reason.
   static func makePrivateDirectory(_ path: String) throws(ChimeError) {
-    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    let absolute = path.hasPrefix("/") ? path : workingDirectory() + "/" + path
     do {
       try FileSystem.makeDirectories(absolute)
     } catch {
       throw ChimeError(.dataDirUnavailable, "cannot create \(absolute): \(error)")
     }
+  }
+
+  /// The working directory (`getcwd(3)`); "." when it cannot be read (removed, or too long).
+  static func workingDirectory() -> String {
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let found = buffer.withUnsafeMutableBufferPointer { pointer in
+      pointer.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil }
+    }
+    guard found else { return "." }
+    return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
   }
 }

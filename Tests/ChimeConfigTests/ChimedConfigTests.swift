@@ -137,6 +137,49 @@ import Testing
     #expect(error("attachment-quota = true\n")?.hasPrefix("/c/chimed.toml:1: attachment-quota: expected a size") == true)
   }
 
+  @Test func everyTOMLTypeIsNamedWhenWrong() {
+    #expect(error("log-level = [\"debug\"]\n") == "/c/chimed.toml:1: log-level: expected a string, got array")
+    #expect(error("log-level = { level = \"debug\" }\n") == "/c/chimed.toml:1: log-level: expected a string, got table")
+    #expect(error("\nlog-level.x = 1\n") == "/c/chimed.toml:2: log-level: expected a string, got table")
+    #expect(error("[missed-grace]\nseconds = 3\n") == "/c/chimed.toml:1: missed-grace: expected a number of seconds, got table")
+    #expect(error("missed-grace = 1979-05-27T07:32:00Z\n") == "/c/chimed.toml:1: missed-grace: expected a number of seconds, got date-time")
+    #expect(error("missed-grace = 07:32:00\n") == "/c/chimed.toml:1: missed-grace: expected a number of seconds, got time")
+    #expect(error("max-connections = 1979-05-27\n") == "/c/chimed.toml:1: max-connections: expected an integer, got date")
+    #expect(error("max-connections = true\n") == "/c/chimed.toml:1: max-connections: expected an integer, got bool")
+    #expect(error("[[socket]]\n") == "/c/chimed.toml:1: socket: expected a string, got array")
+  }
+
+  @Test func valuesInEveryTOMLForm() throws {
+    let config = try resolve("""
+      'log-level' = '''warning'''
+      "max-connections" = 0x40
+      max-subscribers = 1_000
+      missed-grace = 2.5e1
+      extension-timeout = +7
+      attachment-quota = 2_000_000
+      present-command = \"\"\"
+      /usr/bin/hook \\
+        --flag\"\"\"\r\n
+      """)
+    #expect(config.logLevel == "warning" && config.maxConnections == 64 && config.maxSubscribers == 1000)
+    #expect(config.missedGraceSeconds == 25 && config.extensionTimeoutSeconds == 7)
+    #expect(config.attachmentQuotaBytes == 2_000_000)
+    #expect(config.presentCommand == "/usr/bin/hook --flag")
+    #expect(config.values["present-command"]?.source == .file(path: "/c/chimed.toml", line: 7))
+  }
+
+  @Test func duplicateKeysAreRefusedWithBothLines() {
+    #expect(error("log-level = \"debug\"\n\nlog-level = \"info\"\n") == "/c/chimed.toml:3: log-level: duplicate key (first on line 1) (column 1)")
+    #expect(error("missed-grace = 1\n\"missed-grace\" = 2\n")?.hasPrefix("/c/chimed.toml:2: missed-grace: duplicate key (first on line 1)") == true)
+  }
+
+  @Test func syntaxErrorsSayWhatAndWhere() {
+    #expect(error("log-level = \"debug\"\nmissed-grace = = 3\n") == "/c/chimed.toml:2: expected a value, found '=' (column 16)")
+    #expect(error("log-level = \"debug\n") == "/c/chimed.toml:1: unterminated string (no closing '\"' on its line; use \"\"\" for a multi-line string) (column 13)")
+    #expect(error("max-connections = 0123\n") == "/c/chimed.toml:1: invalid number 0123: leading zeros are not allowed (column 19)")
+    #expect(error("[a]\n[a]\n") == "/c/chimed.toml:2: a: table defined twice (first on line 1) (column 1)")
+  }
+
   @Test func badValuesNameKeyAndLine() {
     #expect(error("\n\nlog-level = \"loud\"\n")?.hasPrefix("/c/chimed.toml:3: log-level: unknown log level \"loud\"") == true)
     #expect(error("attachment-quota = \"lots\"\n") == "/c/chimed.toml:1: attachment-quota: \"lots\" is not a size such as 100MB or 5000000")

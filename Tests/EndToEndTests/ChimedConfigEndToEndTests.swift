@@ -29,6 +29,28 @@ import Testing
     #expect(missing.errors.contains("absent.toml: cannot read"), "\(missing.errors)")
   }
 
+  /// chimed's own command line: usage errors exit 64 with the message and the usage lines on
+  /// stderr, nothing on stdout; `--help` and `--version` print on stdout and exit 0.
+  @Test func usageErrorsExit64AndHelpPrints() throws {
+    let dir = TemporaryDirectory()
+    let elsewhere = ["--config", "/dev/null", "--socket", dir.socketPath, "--data-dir", dir.file("data")]
+    for (arguments, message) in [(["--bogus"], "Error: Unknown option '--bogus'\n"),
+                                 (["--socket"], "Error: Missing value for '--socket <socket>'\nHelp:  --socket <socket>  Unix socket path"),
+                                 (["--print-config=yes"], "Error: The option '--print-config' does not take any value, but 'yes' was specified.\n"),
+                                 (["--thumbnail-timeout", "0"] + elsewhere, "Error: --thumbnail-timeout must be more than 0\n")] {
+      let run = try ChildProcess.run(Self.chimed, arguments)
+      #expect(run.status == 64, "\(arguments): \(run.status)")
+      #expect(run.errors.hasPrefix(message) && run.errors.hasSuffix("Usage: chimed <options>\n  See 'chimed --help' for more information.\n"),
+              "\(arguments): \(run.errors)")
+      #expect(run.output.isEmpty)
+    }
+    let help = try ChildProcess.run(Self.chimed, ["--help"])
+    #expect(help.status == 0 && help.output.hasPrefix("OVERVIEW: The Chime notification scheduler daemon.\n"), "\(help.errors)")
+    #expect(help.output.contains("\n  --missed-grace <missed-grace>\n") && !help.output.contains("--clock-offset"))
+    let version = try ChildProcess.run(Self.chimed, ["--version"])
+    #expect(version.status == 0 && version.output.hasPrefix("0.") && version.output.hasSuffix("\n"), "\(version.output)")
+  }
+
   /// `chimed --compact-store` refuses a store the running chimed has open (exit 75, which says
   /// to try again later), rebuilds it once chimed is stopped, and the next chimed finds
   /// everything.
