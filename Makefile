@@ -5,7 +5,7 @@ DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
 .PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
-	man release-installed check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
+	man release-installed check-binaries check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
 
@@ -23,7 +23,7 @@ run: build
 
 # The installed products are built in release too: whole-module builds resolve some imports
 # differently from the debug build the tests use, and an error only they see would otherwise
-# first meet the user at `make install`.
+# first meet the user at `make install`; then what they carry is checked (check-binaries).
 test: deps proto-check
 	scripts/realworld/build.sh --short
 	$(SWIFT) build --build-tests
@@ -31,6 +31,7 @@ test: deps proto-check
 	$(MAKE) test-clients
 	$(MAKE) test-grpc
 	$(MAKE) release-installed
+	scripts/check-binaries.sh
 
 test-clients:
 	clients/test.sh
@@ -161,6 +162,11 @@ release-installed: deps
 	$(SWIFT) build -c release --product chime
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-thumbnail
+
+# What the installed binaries carry: each within its size ceiling once stripped, none linking
+# Foundation, CoreFoundation or ICU, chimed not even FoundationEssentials (`make test` runs it).
+check-binaries: release-installed
+	scripts/check-binaries.sh
 
 # Chime's zones (TZif files read by ChimeCore's ZoneDirectory) against Python's zoneinfo on the
 # same files: every zone Python knows, at each transition and day by day from 1900 to 2500, and

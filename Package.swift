@@ -18,15 +18,20 @@ let strictSettings: [SwiftSetting] = [
 // symbols: `-static-stdlib` passes -export-dynamic, which put thousands of their own symbols in
 // the dynamic table for ld.so to hash through at every start; nothing loads into them that
 // needs them (`--no-export-dynamic` comes after it and wins).
-// Their modules import FoundationEssentials at most, never Foundation: no CoreFoundation and no
-// ICU (zones are Chime's own, from the system's TZif files; scripts/check-binaries.sh checks).
-// The static FoundationEssentials archives refer to one another: they are named twice, so the
-// linker resolves each one's references to the others.
+let staticLinking = ["-static-stdlib", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"]
+// chimed: the standard library alone. Its modules import no Foundation of any kind (source
+// checks in FoundationBoundaryTests and ConfigImportTests; a stray import fails this link):
+// FoundationEssentials' metadata alone would keep about 7 MB of its code in the binary.
+let chimedReleaseLinking: [LinkerSetting] = [
+  .unsafeFlags(staticLinking, .when(platforms: [.linux], configuration: .release)),
+]
+// chime: FoundationEssentials too (ArgumentParser and the CLI's JSON need it), never Foundation:
+// no CoreFoundation and no ICU (zones are Chime's own, from the system's TZif files;
+// scripts/check-binaries.sh checks). The static archives refer to one another: they are named
+// twice, so the linker resolves each one's references to the others.
 let staticEssentials = ["-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims"]
-let staticReleaseLinking: [LinkerSetting] = [
-  .unsafeFlags(["-static-stdlib", "-Xclang-linker", "-no-pie"] + staticEssentials + staticEssentials
-                 + ["-Xlinker", "--no-export-dynamic"],
-               .when(platforms: [.linux], configuration: .release)),
+let chimeReleaseLinking: [LinkerSetting] = [
+  .unsafeFlags(staticLinking + staticEssentials + staticEssentials, .when(platforms: [.linux], configuration: .release)),
 ]
 
 // The include directories `pkg-config --cflags gdk-pixbuf-2.0` names on Debian (glibconfig.h
@@ -189,7 +194,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: staticReleaseLinking
+      linkerSettings: chimedReleaseLinking
     ),
     .target(
       name: "ChimeClient",
@@ -203,7 +208,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,
-      linkerSettings: staticReleaseLinking
+      linkerSettings: chimeReleaseLinking
     ),
     .executableTarget(
       name: "chime-bench",

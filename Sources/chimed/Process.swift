@@ -18,13 +18,12 @@ enum DaemonProcess {
     pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 
-  /// Starts libdispatch's worker pool and its event manager now. The store's connection pool
-  /// (GRDB) guards itself with a concurrent dispatch queue; the first time two readers meet
-  /// there, libdispatch starts a worker thread and, with it, a manager holding an epoll, an
-  /// eventfd and a timerfd for the rest of the process. Left lazy, that happens at some
-  /// unpredictable point under load, and chimed's descriptor count steps up by three minutes or
-  /// hours after start: indistinguishable from a leak to anyone watching `/proc/PID/fd` (the
-  /// soak test does). Paid at start, the count is flat from the first call.
+  /// Starts libdispatch's worker pool and its event manager now. The first block a dispatch
+  /// queue runs (the service manager's notifications, `ServiceManager.notify`) starts a worker
+  /// thread and, with it, a manager holding an epoll, an eventfd and a timerfd for the rest of
+  /// the process. Left lazy, that happens at some point after start, and chimed's descriptor
+  /// count steps up by three while it serves: indistinguishable from a leak to anyone watching
+  /// `/proc/PID/fd` (the soak test does). Paid at start, the count is flat from the first call.
   static func startDispatchRuntime() {
     let started = DispatchSemaphore(value: 0)
     DispatchQueue.global().async { started.signal() }
@@ -36,21 +35,11 @@ enum DaemonProcess {
   ///
   /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` with the system's reason.
   static func makePrivateDirectory(_ path: String) throws(ChimeError) {
-    let absolute = path.hasPrefix("/") ? path : workingDirectory() + "/" + path
+    let absolute = FileSystem.absolute(path)
     do {
       try FileSystem.makeDirectories(absolute)
     } catch {
       throw ChimeError(.dataDirUnavailable, "cannot create \(absolute): \(error)")
     }
-  }
-
-  /// The working directory (`getcwd(3)`); "." when it cannot be read (removed, or too long).
-  static func workingDirectory() -> String {
-    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-    let found = buffer.withUnsafeMutableBufferPointer { pointer in
-      pointer.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil }
-    }
-    guard found else { return "." }
-    return String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
   }
 }
