@@ -288,11 +288,13 @@ let recordCodecs: [Codec] = [
         samples: { [FullValues.fullEvent(), Event(cursor: 3, at: Instant(unixMillis: 1_000), kind: .badgeChanged, identifiers: ["t"], badgeCount: 0)] }),
   Codec("AppLayout", decode: WireCodec.decodeAppLayout, encode: WireCodec.encodeAppLayout,
         samples: { [AppLayout(appID: "org.example.tea", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")] }),
-  // `app.groups` is a JSON array of strings; ChimeDatabase.layout(from:) decodes it like this.
+  // `app.groups` is a JSON array of strings, read and written by ChimeDatabase.layout(from:)
+  // and RegisterApp through JSONStringList.
   Codec("app.groups", check: { bytes in
-    if let groups = try? JSONDecoder().decode([String].self, from: Data(String(decoding: bytes, as: UTF8.self).utf8)) {
-      let again = try? JSONDecoder().decode([String].self, from: JSONEncoder().encode(groups))
-      require(again == groups, "app.groups does not round-trip")
+    if let groups = JSONStringList.strings(from: String(decoding: bytes, as: UTF8.self)) {
+      require(JSONStringList.strings(from: JSONStringList.text(groups)) == groups, "app.groups does not round-trip")
+      require(JSONStringList.strings(from: JSONStringList.text(groups, escapingSlashes: false)) == groups,
+              "app.groups does not round-trip unescaped")
     }
   }, sample: { [Array(#"["/g1","/g2"]"#.utf8), Array("[]".utf8)] }),
 ]

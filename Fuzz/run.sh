@@ -122,14 +122,28 @@ if [ $need_wire -eq 1 ]; then
       quiet_build "$wb/c.log" clang -O1 -g -fsanitize=fuzzer-no-link,address -I"$generated" -c "$c" -o "$o"
     fi
   done
+  # swift-extras-base64 from the package's checkout, for PageToken (with the package's own
+  # language features).
+  b64_src="$root/.build/checkouts/swift-extras-base64/Sources/ExtrasBase64"
+  [ -d "$b64_src" ] || (cd "$root" && swift package resolve >/dev/null)
+  mapfile -t b64_sources < <(find "$b64_src" -name '*.swift' | sort)
+  lib_b64="$wb/libExtrasBase64.a"
+  if newer "$lib_b64" "${b64_sources[@]}"; then
+    echo "building $lib_b64"
+    quiet_build "$wb/base64.log" swiftc -O -swift-version 6 -parse-as-library -module-name ExtrasBase64 \
+      -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility \
+      -enable-experimental-feature SuppressedAssociatedTypesWithDefaults -enable-experimental-feature Lifetimes \
+      -enable-upcoming-feature LifetimeDependence \
+      -emit-library -static -emit-module -emit-module-path "$wb/mods/ExtrasBase64.swiftmodule" "${b64_sources[@]}" -o "$lib_b64"
+  fi
   entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
          "$root/Tests/ChimeTestSupport/FullValues.swift" "$here/DBusFuzz.swift")
   # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
   for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
-  if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "${objects[@]}"; then
+  if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "$lib_b64" "${objects[@]}"; then
     echo "building $wire_bin"
     quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$wb/include/CChimeProto" \
-      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
+      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "$lib_b64" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
   fi
 fi
 
