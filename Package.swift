@@ -20,7 +20,7 @@ let strictSettings: [SwiftSetting] = [
 // needs them (`--no-export-dynamic` comes after it and wins).
 let staticLinking = ["-static-stdlib", "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"]
 // chimed: the standard library alone. Its modules import no Foundation of any kind (source
-// checks in FoundationBoundaryTests and ConfigImportTests; a stray import fails this link):
+// check in FoundationBoundaryTests; a stray import fails this link):
 // FoundationEssentials' metadata alone would keep about 7 MB of its code in the binary.
 let chimedReleaseLinking: [LinkerSetting] = [
   .unsafeFlags(staticLinking, .when(platforms: [.linux], configuration: .release)),

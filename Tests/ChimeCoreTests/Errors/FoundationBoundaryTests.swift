@@ -1,9 +1,10 @@
 import Testing
 
-/// The daemon's layers link no Foundation at all: one `import FoundationEssentials` in
-/// ChimeCore, ChimeSystem, ChimeStore or ChimeServer keeps FoundationEssentials' JSON, plist,
-/// Calendar and regex code in the static chimed (about 7 MB stripped). The CLI and ChimeClient may use it.
-/// Debug builds link it dynamically, so only a source check sees an import creep back.
+/// chimed and every module it links import no Foundation at all: one `import
+/// FoundationEssentials` (or ArgumentParser or TOMLKit, which import it) keeps
+/// FoundationEssentials' JSON, plist, Calendar and regex code in the static chimed (about 7 MB
+/// stripped; its release link would fail first). The CLI and ChimeClient may use it. Debug
+/// builds link it dynamically, so only a source check sees an import creep back there.
 @Suite struct FoundationBoundaryTests {
   /// The module an `import` line names (`import Foundation`, `public import struct
   /// FoundationEssentials.Date`, `@preconcurrency import Foundation`), or nil.
@@ -28,12 +29,13 @@ import Testing
 
   @Test func theDaemonsLayersImportNoFoundation() throws {
     var found: [String] = []
-    for directory in ["Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeStore", "Sources/ChimeServer"] {
+    for directory in ["Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeStore", "Sources/ChimeServer",
+                      "Sources/ChimeConfig", "Sources/chimed"] {
       let files = RepositoryFiles.swiftFiles(under: directory)
-      #expect(files.count > 10, "no sources under \(directory)")
+      #expect(files.count > 5, "no sources under \(directory)")
       for file in files {
         for (index, line) in try RepositoryFiles.text(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-          if let module = Self.importedModule(line), module.hasPrefix("Foundation") {
+          if let module = Self.importedModule(line), module.hasPrefix("Foundation") || module == "ArgumentParser" || module == "TOMLKit" {
             found.append("\(file):\(index + 1): \(line)")
           }
         }
