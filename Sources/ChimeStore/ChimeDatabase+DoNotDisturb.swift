@@ -32,35 +32,38 @@ extension ChimeDatabase {
     }
   }
 
-  /// The notifications delivered quietly after the last summary (`MarkDoNotDisturbSummarized`)
-  /// and at or before `through`, still in the delivered lists, counted by app under the name
-  /// the desktop shows (its registered display name, else its id). A quiet delivery the user
-  /// removed before Do Not Disturb ended is not counted.
+  /// The notifications delivered quietly and not yet counted in a summary
+  /// (`MarkDoNotDisturbSummarized` clears them), still in the delivered lists, counted by app
+  /// under the name the desktop shows (its registered display name, else its id), with the
+  /// rows to mark once the summary is decided. A quiet delivery the user removed before Do Not
+  /// Disturb ended is not counted. Whatever the clock did meanwhile: no instant is compared.
   ///
   /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
-  public func quietDeliveriesSinceSummary(through: Instant) throws(ChimeError) -> DoNotDisturbSummary {
-    let codec = self.codec
-    return try read("quiet deliveries") { db in
-      let since = try Int64.fetchOne(db, sql: "SELECT summarized_through FROM do_not_disturb WHERE id = 1") ?? 0
-      // Only bodies holding `delivered_quietly = true` (field 11, varint: the bytes 58 01) are
-      // decoded: at start every delivered row since the last summary is looked at, and most
-      // are not quiet. A body with those bytes elsewhere is decoded and left out.
+  public func quietDeliveriesNotSummarized() throws(ChimeError) -> QuietDeliveries {
+    try read("quiet deliveries") { db in
       let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-        SELECT d.app, d.body, COALESCE(NULLIF(a.display_name, ''), d.app)
+        SELECT d.rowid, COALESCE(NULLIF(a.display_name, ''), d.app)
         FROM delivered d LEFT JOIN app a ON a.id = d.app
-        WHERE d.delivered_at > ? AND d.delivered_at <= ? AND instr(d.body, X'5801') > 0
-        """), arguments: [since, through.unixMillis])
+        WHERE d.quiet_unsummarized = 1
+        """))
       var counts: [String: Int] = [:]
+      var marks: [Int64] = []
       while let row = try rows.next() {
-        let body = try StoreError.decoding("delivered notification") { try row.decode([UInt8].self, atIndex: 1) }
-        let delivered = try StoreError.decoding("delivered notification") { try codec.decode(DeliveredNotification.self, from: body) }
-        guard delivered.quiet else { continue }
-        let name: String = try row.decode(atIndex: 2)
+        marks.append(try row.decode(atIndex: 0))
+        let name: String = try row.decode(atIndex: 1)
         counts[name, default: 0] += 1
       }
-      return DoNotDisturbSummary(counts.map { DoNotDisturbSummary.AppCount(name: $0.key, count: $0.value) })
+      return QuietDeliveries(summary: DoNotDisturbSummary(counts.map { DoNotDisturbSummary.AppCount(name: $0.key, count: $0.value) }),
+                             rows: marks)
     }
   }
+}
+
+/// What a Do Not Disturb summary counts, and the delivered rows it counted.
+public struct QuietDeliveries: Sendable {
+  public var summary: DoNotDisturbSummary
+  /// The rows to mark summarized (`MarkDoNotDisturbSummarized`).
+  public var rows: [Int64]
 }
 
 extension WriteTransaction {
@@ -79,11 +82,11 @@ extension WriteTransaction {
                                setting.summary ? 1 : 0, at.unixMillis])
   }
 
-  /// Quiet deliveries up to `through` are summarized: the next summary counts those after it.
-  func markDoNotDisturbSummarized(through: Instant) throws {
-    try db.cachedStatement(sql: """
-      INSERT INTO do_not_disturb (id, manual_on, summarized_through, changed_at) VALUES (1, 0, ?, ?)
-      ON CONFLICT (id) DO UPDATE SET summarized_through = MAX(summarized_through, excluded.summarized_through)
-      """).execute(arguments: [through.unixMillis, through.unixMillis])
+  /// The quiet deliveries `rows` (from `quietDeliveriesNotSummarized`) are summarized: the next
+  /// summary leaves them out. A row removed or delivered again (not quietly) meanwhile is
+  /// left as it is.
+  func markDoNotDisturbSummarized(rows: [Int64]) throws {
+    let mark = try db.cachedStatement(sql: "UPDATE delivered SET quiet_unsummarized = 0 WHERE rowid = ? AND quiet_unsummarized = 1")
+    for rowid in rows { try mark.execute(arguments: [rowid]) }
   }
 }

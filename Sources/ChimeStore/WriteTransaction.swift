@@ -93,12 +93,12 @@ public final class WriteTransaction {
   func storeDelivered(_ delivered: DeliveredNotification, app: String) throws {
     let body = codec.encode(delivered)
     try db.cachedStatement(sql: """
-      INSERT INTO delivered (app, identifier, delivered_at, due, missed, body) VALUES (?, ?, ?, ?, ?, ?)
+      INSERT INTO delivered (app, identifier, delivered_at, due, missed, body, quiet_unsummarized) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (app, identifier) DO UPDATE SET delivered_at = excluded.delivered_at, due = excluded.due,
-        missed = excluded.missed, body = excluded.body
+        missed = excluded.missed, body = excluded.body, quiet_unsummarized = excluded.quiet_unsummarized
       """).execute(arguments: [
         app, delivered.request.identifier, delivered.delivered.unixMillis, delivered.due.unixMillis,
-        delivered.missed, body,
+        delivered.missed, body, delivered.quiet ? 1 : 0,
       ])
   }
 

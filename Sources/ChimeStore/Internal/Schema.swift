@@ -1,3 +1,4 @@
+import ChimeCore
 
 /// The store's schema as append-only named migrations. Never edit a shipped migration: add
 /// the next one ("v2", ...) — attachments, apps and categories come that way.
@@ -219,6 +220,30 @@ enum Schema {
         CREATE INDEX snoozed_by_app_due ON snoozed (app, until, identifier);
         ALTER TABLE attachment ADD COLUMN in_snoozed INTEGER NOT NULL DEFAULT 0 CHECK (in_snoozed IN (0, 1));
         """)
+    }
+    migrator.registerMigration("v12: quiet deliveries marked until summarized") { db in
+      // 1 on a delivered row made quietly (Do Not Disturb) and not yet counted in a summary:
+      // the summary counts and clears these rows, not those after an instant, so a clock set
+      // back (or two deliveries in the summary's millisecond) cannot hide one from it.
+      // `do_not_disturb.summarized_through` is no longer read. Rows already delivered are
+      // marked as that instant left them: quiet ones after it.
+      try db.execute(sql: """
+        ALTER TABLE delivered ADD COLUMN quiet_unsummarized INTEGER NOT NULL DEFAULT 0 CHECK (quiet_unsummarized IN (0, 1));
+        CREATE INDEX delivered_quiet_unsummarized ON delivered (app) WHERE quiet_unsummarized = 1;
+        """)
+      let since = try Int64.fetchOne(db, sql: "SELECT summarized_through FROM do_not_disturb WHERE id = 1") ?? 0
+      let codec = RecordCodec()
+      var quiet: [Int64] = []
+      // Only bodies holding `delivered_quietly = true` (field 11: the bytes 58 01) are decoded.
+      let rows = try Row.fetchCursor(db.makeStatement(sql: """
+        SELECT rowid, body FROM delivered WHERE delivered_at > ? AND instr(body, X'5801') > 0
+        """), arguments: [since])
+      while let row = try rows.next() {
+        let body: [UInt8] = try row.decode(atIndex: 1)
+        if (try? codec.decode(DeliveredNotification.self, from: body))?.quiet == true { quiet.append(try row.decode(atIndex: 0)) }
+      }
+      let mark = try db.makeStatement(sql: "UPDATE delivered SET quiet_unsummarized = 1 WHERE rowid = ?")
+      for rowid in quiet { try mark.execute(arguments: [rowid]) }
     }
     return migrator
   }()

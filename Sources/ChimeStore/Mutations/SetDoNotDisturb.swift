@@ -21,17 +21,17 @@ public struct SetDoNotDisturb: Mutation {
   }
 }
 
-/// Marks quiet deliveries up to an instant as summarized (Do Not Disturb ended and its summary
-/// was decided): the next summary counts only later ones.
+/// Marks the quiet deliveries a summary counted as summarized (Do Not Disturb ended and its
+/// summary was decided): the next summary counts only others.
 public struct MarkDoNotDisturbSummarized: Mutation {
-  public var through: Instant
+  public var rows: [Int64]
   public var app: String { "*" }
 
-  public init(through: Instant) {
-    self.through = through
+  public init(rows: [Int64]) {
+    self.rows = rows
   }
 
   public func apply(in t: WriteTransaction) throws {
-    try t.markDoNotDisturbSummarized(through: through)
+    try t.markDoNotDisturbSummarized(rows: rows)
   }
 }

@@ -81,13 +81,10 @@ import Testing
 
     // Paused and resumed with nothing delivered meanwhile: no summary; the next one with a
     // delivery counts only that one (the three were summarized).
-    // Summaries count deliveries after the instant of the last one: the clock moves on.
-    run.daemon.advance(seconds: 1)
     run.desktop.set(.kdeInhibited)
     #expect(try await waitForSource(user, .desktop).status.desktop == .kdeInhibited)
     run.desktop.set(nil)
     _ = try await waitForSource(user, nil)
-    run.daemon.advance(seconds: 1)
     _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
     #expect(try await mail.add(.tea("later", in: nil)).delivered?.quiet == true)
     _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
@@ -149,6 +146,42 @@ import Testing
     #expect(try await tea.add(.tea("b", in: nil)).delivered?.quiet == true)
     _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
     #expect(try waitForSummaries(run, count: 1) == ["1 notification while Do Not Disturb was on: org.example.tea"])
+  }
+
+  /// Each quiet delivery is counted once, whatever the wall clock did: set back an hour after a
+  /// summary, the deliveries of the next window (earlier on the clock than the first summary)
+  /// are still summarized, and the first window's are not counted again.
+  @Test func aClockSetBackLosesNoQuietDeliveryFromTheNextSummary() async throws {
+    let run = try start()
+    let tea = try run.daemon.client(app: "org.example.tea")
+    let user = try run.daemon.client(app: "chime.cli")
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
+    #expect(try await tea.add(.tea("first", in: nil)).delivered?.quiet == true)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
+    #expect(try waitForSummaries(run, count: 1) == ["1 notification while Do Not Disturb was on: org.example.tea"])
+
+    run.daemon.advance(seconds: -3600)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
+    #expect(try await tea.add(.tea("second", in: nil)).delivered?.quiet == true)
+    #expect(try await tea.add(.tea("third", in: nil)).delivered?.quiet == true)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
+    #expect(try waitForSummaries(run, count: 2).last == "2 notifications while Do Not Disturb was on: org.example.tea (2)")
+  }
+
+  /// A window that starts in the millisecond the last summary was made counts its deliveries
+  /// (no instant separates what was summarized from what was not).
+  @Test func aWindowInTheSummarysMillisecondIsCounted() async throws {
+    let run = try start()
+    let tea = try run.daemon.client(app: "org.example.tea")
+    let user = try run.daemon.client(app: "chime.cli")
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
+    #expect(try await tea.add(.tea("a", in: nil)).delivered?.quiet == true)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
+    #expect(try waitForSummaries(run, count: 1).count == 1)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
+    #expect(try await tea.add(.tea("b", in: nil)).delivered?.quiet == true)
+    _ = try await user.setDoNotDisturb(DoNotDisturbChange(manual: .off))
+    #expect(try waitForSummaries(run, count: 2).last == "1 notification while Do Not Disturb was on: org.example.tea")
   }
 
   /// The count is derived from the store: a restart in the middle of the window loses nothing.

@@ -135,7 +135,7 @@ final class DoNotDisturbService {
     if !status.active && was != false { summarize(through: now) }
   }
 
-  /// Counts the quiet deliveries since the last summary, through `now`; when there are some,
+  /// Counts the quiet deliveries not yet summarized (shown at `now`); when there are some,
   /// marks them summarized and shows the summary (if the setting asks for it).
   private func summarize(through now: Instant) {
     guard !summarizing else {
@@ -143,11 +143,12 @@ final class DoNotDisturbService {
       return
     }
     summarizing = true
-    context.read({ [weak self] (result: Result<DoNotDisturbSummary, ChimeError>) in
+    context.read({ [weak self] (result: Result<QuietDeliveries, ChimeError>) in
       guard let self else { return }
       switch result {
-      case .success(let summary) where !summary.isEmpty:
-        context.writer.submit(MarkDoNotDisturbSummarized(through: now)) { [weak self] marked in
+      case .success(let quiet) where !quiet.summary.isEmpty:
+        let summary = quiet.summary
+        context.writer.submit(MarkDoNotDisturbSummarized(rows: quiet.rows)) { [weak self] marked in
           guard let self else { return }
           if case .failure(let error) = marked {
             context.logger.warning("cannot mark the do not disturb summary", metadata: ["error": "\(error)"])
@@ -165,7 +166,7 @@ final class DoNotDisturbService {
         context.logger.warning("cannot count the quiet deliveries", metadata: ["error": "\(error)"])
         finishedSummarizing()
       }
-    }, { database throws(ChimeError) in try database.quietDeliveriesSinceSummary(through: now) })
+    }, { database throws(ChimeError) in try database.quietDeliveriesNotSummarized() })
   }
 
   private func finishedSummarizing() {
