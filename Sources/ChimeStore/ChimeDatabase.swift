@@ -173,6 +173,9 @@ public final class ChimeDatabase: Sendable {
     guard !applied.isEmpty else { return try Schema.migrator.migrate(pool) }
     let copyPath = path + ".before-migration"
     try? FileSystem.unlink(copyPath)
+    // Made 0600 before SQLite opens it, as the store is (`prepareFile`): SQLite would create
+    // it with the umask's mode, and the store's directory may be readable by others.
+    try FileDescriptor.createNew(copyPath, mode: 0o600).close()
     let copy = try DatabaseQueue(path: copyPath)
     try pool.backup(to: copy)
     copy.close()
