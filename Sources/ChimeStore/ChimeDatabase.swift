@@ -116,7 +116,18 @@ public final class ChimeDatabase: Sendable {
   private static func verify(path: String, limit: Int64, logger: Logger) throws -> Bool {
     let size = FileSystem.status(path)?.size ?? 0
     guard size > 0 else { return false }
-    let queue = try DatabaseQueue(path: path, readonly: true)
+    let queue: DatabaseQueue
+    do {
+      queue = try DatabaseQueue(path: path, readonly: true)
+    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_READONLY_ROLLBACK {
+      // A hot rollback journal: `compact(path:)`, the one time the store leaves WAL mode, was
+      // cut short. A read-only connection cannot roll it back; a read-write one does as it
+      // opens (SQLite's recovery, before anything can be read), which puts the store back as it
+      // was before the rebuild. Then it is checked as any other.
+      logger.notice("rolling back an interrupted rebuild of the store", metadata: ["path": "\(path)"])
+      try DatabaseQueue(path: path).close()
+      queue = try DatabaseQueue(path: path, readonly: true)
+    }
     defer { queue.close() }
     guard size <= limit else {
       _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_schema") }
@@ -162,6 +173,9 @@ public final class ChimeDatabase: Sendable {
     guard !applied.isEmpty else { return try Schema.migrator.migrate(pool) }
     let copyPath = path + ".before-migration"
     try? FileSystem.unlink(copyPath)
+    // Made 0600 before SQLite opens it, as the store is (`prepareFile`): SQLite would create
+    // it with the umask's mode, and the store's directory may be readable by others.
+    try FileDescriptor.createNew(copyPath, mode: 0o600).close()
     let copy = try DatabaseQueue(path: copyPath)
     try pool.backup(to: copy)
     copy.close()

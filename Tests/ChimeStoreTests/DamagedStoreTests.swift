@@ -101,4 +101,20 @@ import Testing
     #expect(try store.read { db in try Schema.migrator.appliedMigrations(db).last } == "v5: authorization and badge")
     store.close()
   }
+
+  /// The copy holds every reminder the store does: it is made with the store's mode (0600),
+  /// not the umask's, whatever the directory's own mode (a store path set to a file in a home
+  /// directory readable by others), and stays so when a failed migration leaves it there.
+  @Test func theCopyBeforeAMigrationIsAsPrivateAsTheStore() throws {
+    let dir = TemporaryDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+    let path = dir.file("chime.db")
+    let old = try DatabaseQueue(path: path)
+    try Schema.migrator.migrate(old, upTo: "v5: authorization and badge")
+    try old.write { db in try db.execute(sql: "CREATE TABLE app_pending (x INTEGER)") }  // v6 fails
+    old.close()
+    #expect(throws: ChimeError.self) { _ = try ChimeDatabase(path: path) }
+    let mode = try FileManager.default.attributesOfItem(atPath: path + ".before-migration")[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
 }

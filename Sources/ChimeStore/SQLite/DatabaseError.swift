@@ -33,6 +33,7 @@ struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible
   static let SQLITE_MISUSE = ResultCode(rawValue: CSQLite.SQLITE_MISUSE)
   static let SQLITE_RANGE = ResultCode(rawValue: CSQLite.SQLITE_RANGE)
   static let SQLITE_NOTADB = ResultCode(rawValue: CSQLite.SQLITE_NOTADB)
+  static let SQLITE_READONLY_ROLLBACK = ResultCode(rawValue: CSQLite.SQLITE_READONLY | (3 << 8))
   static let SQLITE_CONSTRAINT_UNIQUE = ResultCode(rawValue: CSQLite.SQLITE_CONSTRAINT | (8 << 8))
   static let SQLITE_CONSTRAINT_PRIMARYKEY = ResultCode(rawValue: CSQLite.SQLITE_CONSTRAINT | (6 << 8))
 }
