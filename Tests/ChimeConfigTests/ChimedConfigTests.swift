@@ -180,12 +180,19 @@ import Testing
     #expect(error("[a]\n[a]\n") == "/c/chimed.toml:2: a: table defined twice (first on line 1) (column 1)")
   }
 
-  @Test func badValuesNameKeyAndLine() {
+  @Test func badValuesNameKeyAndLine() throws {
     #expect(error("\n\nlog-level = \"loud\"\n")?.hasPrefix("/c/chimed.toml:3: log-level: unknown log level \"loud\"") == true)
     #expect(error("attachment-quota = \"lots\"\n") == "/c/chimed.toml:1: attachment-quota: \"lots\" is not a size such as 100MB or 5000000")
     #expect(error("max-pending-per-app = 0\n") == "/c/chimed.toml:1: max-pending-per-app: must be at least 1, got 0")
     #expect(error("missed-grace = -1\n") == "/c/chimed.toml:1: missed-grace: must not be negative, got -1")
     #expect(error("present-timeout = 0\n") == "/c/chimed.toml:1: present-timeout: must be more than 0 seconds, got 0")
+    // chimed counts seconds in milliseconds in an Int64: a longer time is refused, not a trap.
+    #expect(error("missed-grace = 1e300\n") == "/c/chimed.toml:1: missed-grace: must be at most 1000000000 seconds, got 1e+300")
+    #expect(error("", flags: ["present-timeout": "1e16"]) == "--present-timeout: must be at most 1000000000 seconds, got 1e16")
+    for key in ["missed-grace", "extension-timeout", "service-extension-timeout", "service-extension-grace", "present-timeout"] {
+      #expect(error("", flags: [key: "1000000000.5"]) == "--\(key): must be at most 1000000000 seconds, got 1000000000.5")
+      #expect(try resolve("\(key) = 1_000_000_000\n").values[key]?.text == "1000000000")
+    }
     #expect(error("authorization = \"maybe\"\n") == "/c/chimed.toml:1: authorization: \"maybe\" is not allow or ask-denies")
     #expect(error("thumbnail-box = \"big\"\n")?.hasPrefix("/c/chimed.toml:1: thumbnail-box:") == true)
     #expect(error("presenter = \"telegraph\"\n")?.hasPrefix("/c/chimed.toml:1: presenter:") == true)
