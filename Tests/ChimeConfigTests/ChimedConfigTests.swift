@@ -244,5 +244,11 @@ import Testing
   @Test func missingFiles() throws {
     #expect(try ConfigFile.load(path: "/nonexistent/chimed.toml", required: false) == nil)
     #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/nonexistent/chimed.toml", required: true) }
+    // A file where a directory on the way should be (~/.config/chime a file): no chimed.toml
+    // there either.
+    #expect(try ConfigFile.load(path: "/dev/null/chimed.toml", required: false) == nil)
+    #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/dev/null/chimed.toml", required: true) }
+    // What is there but cannot be read is an error, not a missing file.
+    #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/", required: false) }
   }
 }
