@@ -166,6 +166,8 @@ import Testing
     #expect(config.attachmentQuotaBytes == 2_000_000)
     #expect(config.presentCommand == "/usr/bin/hook --flag")
     #expect(config.values["present-command"]?.source == .file(path: "/c/chimed.toml", line: 7))
+    // A file saved with a byte order mark (Notepad) reads as without it.
+    #expect(try resolve("\u{FEFF}log-level = \"debug\"\r\n").logLevel == "debug")
   }
 
   @Test func duplicateKeysAreRefusedWithBothLines() {

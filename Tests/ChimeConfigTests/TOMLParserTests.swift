@@ -344,7 +344,15 @@ import Testing
     #expect(refusal("a = 1 # \u{1}")?.message == "control character U+0001 in a comment")
     #expect(refusal("a = 1\rb = 2")?.message == "expected the end of the line, found U+000D")
     #expect(refusal("a = 1\r")?.message == "expected the end of the line, found U+000D")
-    #expect(refusal("\u{FEFF}a = 1")?.message == "expected a key, found U+FEFF")
+    // A byte order mark at the start is skipped (columns are counted without it); anywhere
+    // else it is refused.
+    #expect(try parse("\u{FEFF}a = 1\r\nb = 2")["b"] == .integer(2))
+    #expect(try parse("\u{FEFF}").keys.isEmpty)
+    let bom = refusal("\u{FEFF}a = x")
+    #expect(bom?.line == 1 && bom?.column == 5)
+    #expect(refusal("\u{FEFF}\u{FEFF}a = 1")?.message == "expected a key, found U+FEFF")
+    #expect(refusal("a = 1\n\u{FEFF}b = 2")?.message == "expected a key, found U+FEFF")
+    #expect(refusal("a = \u{FEFF}1")?.message == "expected a value, found U+FEFF")
   }
 
   @Test func errorsGiveLineAndColumnInCharacters() {

@@ -29,11 +29,12 @@ public struct TOMLParser {
   var lineScanned = 0
   var linesBefore = 1
 
-  /// Parses a whole document.
+  /// Parses a whole document. A byte order mark at its start is skipped, as editors on Windows
+  /// write one (anywhere else it is refused).
   ///
   /// - Throws: `TOMLError` at the first thing that is not valid TOML.
   public static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
-    var parser = TOMLParser(bytes: Array(text.utf8))
+    var parser = TOMLParser(bytes: Array(text.utf8.trimmingPrefix([0xEF, 0xBB, 0xBF])))
     try parser.document()
     return parser.root.table
   }
