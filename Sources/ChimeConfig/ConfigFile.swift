@@ -25,13 +25,14 @@ public struct ConfigFile: Equatable, Sendable {
     return home + "/.config/chime/chimed.toml"
   }
 
-  /// Reads and parses `path`; nil when it does not exist and `required` is false.
+  /// Reads and parses `path`; nil when it does not exist (nothing there, or a file where a
+  /// directory on the way should be) and `required` is false.
   public static func load(path: String, required: Bool) throws(ConfigError) -> ConfigFile? {
     let bytes: [UInt8]
     do throws(Errno) {
       bytes = try FileSystem.contents(path)
     } catch {
-      if error == .noSuchFile && !required { return nil }
+      if (error == .noSuchFile || error == .notADirectory) && !required { return nil }
       throw ConfigError("\(path): cannot read the configuration file: \(error)")
     }
     guard let text = String(validating: bytes, as: UTF8.self) else {

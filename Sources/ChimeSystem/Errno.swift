@@ -17,6 +17,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// ENOENT.
   public static let noSuchFile = Errno(ENOENT)
+  /// ENOTDIR: a name on the way to a path is not a directory.
+  public static let notADirectory = Errno(ENOTDIR)
   /// EEXIST: the name is taken.
   public static let fileExists = Errno(EEXIST)
   /// ENOSPC: the file system is full.

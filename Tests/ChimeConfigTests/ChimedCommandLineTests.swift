@@ -58,7 +58,7 @@ import Testing
     #expect(refusal(["--", "--help"])?.message == "Unexpected argument '--help'")
   }
 
-  @Test func usageErrors() {
+  @Test func usageErrors() throws {
     #expect(refusal(["--bogus"])?.message == "Unknown option '--bogus'")
     #expect(refusal(["--bogus=1"])?.message == "Unknown option '--bogus'")
     #expect(refusal(["-x"])?.message == "Unknown option '-x'")
@@ -70,6 +70,13 @@ import Testing
     #expect(refusal(["--print-config=yes"])?.message == "The option '--print-config' does not take any value, but 'yes' was specified.")
     #expect(refusal(["--thumbnail-timeout", "abc"])?.message == "The value 'abc' is invalid for '--thumbnail-timeout'")
     #expect(refusal(["--file-lane-width=1.5"])?.message == "The value '1.5' is invalid for '--file-lane-width'")
+    // chimed counts these seconds in milliseconds in an Int64: NaN, infinity and times past
+    // ChimedConfig.maximumSeconds are refused, not a trap at start.
+    for value in ["nan", "inf", "-inf", "1e300", "-1e300", "1000000000.5"] {
+      #expect(refusal(["--clock-offset=\(value)"])?.message == "The value '\(value)' is invalid for '--clock-offset'")
+      #expect(refusal(["--thumbnail-timeout=\(value)"])?.message == "The value '\(value)' is invalid for '--thumbnail-timeout'")
+    }
+    #expect(try run(["--clock-offset=-1000000000", "--thumbnail-timeout=1e9"]).clockOffset == -1e9)
     // A value that looks like an option is not taken as one.
     #expect(refusal(["--clock-offset", "-5"])?.message == "Missing value for '--clock-offset'")
     let missing = refusal(["--socket", "--print-config"])

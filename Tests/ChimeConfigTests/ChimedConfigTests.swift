@@ -166,6 +166,8 @@ import Testing
     #expect(config.attachmentQuotaBytes == 2_000_000)
     #expect(config.presentCommand == "/usr/bin/hook --flag")
     #expect(config.values["present-command"]?.source == .file(path: "/c/chimed.toml", line: 7))
+    // A file saved with a byte order mark (Notepad) reads as without it.
+    #expect(try resolve("\u{FEFF}log-level = \"debug\"\r\n").logLevel == "debug")
   }
 
   @Test func duplicateKeysAreRefusedWithBothLines() {
@@ -180,12 +182,19 @@ import Testing
     #expect(error("[a]\n[a]\n") == "/c/chimed.toml:2: a: table defined twice (first on line 1) (column 1)")
   }
 
-  @Test func badValuesNameKeyAndLine() {
+  @Test func badValuesNameKeyAndLine() throws {
     #expect(error("\n\nlog-level = \"loud\"\n")?.hasPrefix("/c/chimed.toml:3: log-level: unknown log level \"loud\"") == true)
     #expect(error("attachment-quota = \"lots\"\n") == "/c/chimed.toml:1: attachment-quota: \"lots\" is not a size such as 100MB or 5000000")
     #expect(error("max-pending-per-app = 0\n") == "/c/chimed.toml:1: max-pending-per-app: must be at least 1, got 0")
     #expect(error("missed-grace = -1\n") == "/c/chimed.toml:1: missed-grace: must not be negative, got -1")
     #expect(error("present-timeout = 0\n") == "/c/chimed.toml:1: present-timeout: must be more than 0 seconds, got 0")
+    // chimed counts seconds in milliseconds in an Int64: a longer time is refused, not a trap.
+    #expect(error("missed-grace = 1e300\n") == "/c/chimed.toml:1: missed-grace: must be at most 1000000000 seconds, got 1e+300")
+    #expect(error("", flags: ["present-timeout": "1e16"]) == "--present-timeout: must be at most 1000000000 seconds, got 1e16")
+    for key in ["missed-grace", "extension-timeout", "service-extension-timeout", "service-extension-grace", "present-timeout"] {
+      #expect(error("", flags: [key: "1000000000.5"]) == "--\(key): must be at most 1000000000 seconds, got 1000000000.5")
+      #expect(try resolve("\(key) = 1_000_000_000\n").values[key]?.text == "1000000000")
+    }
     #expect(error("authorization = \"maybe\"\n") == "/c/chimed.toml:1: authorization: \"maybe\" is not allow or ask-denies")
     #expect(error("thumbnail-box = \"big\"\n")?.hasPrefix("/c/chimed.toml:1: thumbnail-box:") == true)
     #expect(error("presenter = \"telegraph\"\n")?.hasPrefix("/c/chimed.toml:1: presenter:") == true)
@@ -237,5 +246,11 @@ import Testing
   @Test func missingFiles() throws {
     #expect(try ConfigFile.load(path: "/nonexistent/chimed.toml", required: false) == nil)
     #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/nonexistent/chimed.toml", required: true) }
+    // A file where a directory on the way should be (~/.config/chime a file): no chimed.toml
+    // there either.
+    #expect(try ConfigFile.load(path: "/dev/null/chimed.toml", required: false) == nil)
+    #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/dev/null/chimed.toml", required: true) }
+    // What is there but cannot be read is an error, not a missing file.
+    #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/", required: false) }
   }
 }

@@ -230,6 +230,26 @@ import Testing
     #expect(refusal("a = { b = 1 }\n[a.c]")?.message == "is an inline table (line 1): a header cannot add to it")
   }
 
+  /// Keys make tables within tables as arrays and inline tables nest, and the finished tables
+  /// are built and compared by recursion: a hostile file of deep keys is refused as deep arrays
+  /// are, not read until the stack runs out.
+  @Test func deepKeysAreRefused() throws {
+    let deep = Array(repeating: "a", count: 100_000).joined(separator: ".")
+    let header = refusal("x = 1\n[" + deep + "]")
+    #expect(header?.message == "tables nested more than 128 keys deep" && header?.line == 2 && header?.column == 1)
+    #expect(refusal("[[" + deep + "]]")?.message == "tables nested more than 128 keys deep")
+    #expect(refusal(deep + " = 1")?.message == "tables nested more than 128 keys deep")
+    #expect(refusal("v = { " + deep + " = 1 }")?.message == "tables nested more than 128 keys deep")
+    // A section's keys and those of the inline tables around a key count together.
+    let half = Array(repeating: "a", count: 64).joined(separator: ".")
+    #expect(refusal("[" + half + "]\n" + half + ".b = 1")?.message == "tables nested more than 128 keys deep")
+    #expect(refusal(half + " = { " + half + ".b = 1 }")?.message == "tables nested more than 128 keys deep")
+    let inline = String(repeating: "a = { ", count: 100) + "a = 1" + String(repeating: " }", count: 100)
+    #expect(refusal("[" + half + "]\n" + inline)?.message == "tables nested more than 128 keys deep")
+    // 128 keys is fine.
+    #expect(try parse("[" + half + "]\n" + half + " = 1").keys == ["a"])
+  }
+
   // MARK: Tables
 
   @Test func tablesAndSubtables() throws {
@@ -324,7 +344,15 @@ import Testing
     #expect(refusal("a = 1 # \u{1}")?.message == "control character U+0001 in a comment")
     #expect(refusal("a = 1\rb = 2")?.message == "expected the end of the line, found U+000D")
     #expect(refusal("a = 1\r")?.message == "expected the end of the line, found U+000D")
-    #expect(refusal("\u{FEFF}a = 1")?.message == "expected a key, found U+FEFF")
+    // A byte order mark at the start is skipped (columns are counted without it); anywhere
+    // else it is refused.
+    #expect(try parse("\u{FEFF}a = 1\r\nb = 2")["b"] == .integer(2))
+    #expect(try parse("\u{FEFF}").keys.isEmpty)
+    let bom = refusal("\u{FEFF}a = x")
+    #expect(bom?.line == 1 && bom?.column == 5)
+    #expect(refusal("\u{FEFF}\u{FEFF}a = 1")?.message == "expected a key, found U+FEFF")
+    #expect(refusal("a = 1\n\u{FEFF}b = 2")?.message == "expected a key, found U+FEFF")
+    #expect(refusal("a = \u{FEFF}1")?.message == "expected a value, found U+FEFF")
   }
 
   @Test func errorsGiveLineAndColumnInCharacters() {

@@ -4,7 +4,8 @@
 /// Chime reads chimed.toml with it; its values are a few top-level scalars, but the whole
 /// language is read so that a value of the wrong kind is named as what it is.
 public struct TOMLParser {
-  /// Deeper nesting of arrays and inline tables is refused (no stack runs out on a hostile file).
+  /// Deeper nesting of arrays and inline tables is refused, as are tables more keys deep (no
+  /// stack runs out on a hostile file).
   static let maximumDepth = 128
 
   let bytes: [UInt8]
@@ -20,15 +21,20 @@ public struct TOMLParser {
   /// The keys of the last header, to name a key in an error in full.
   var sectionPath: [String] = []
   var depth = 0
+  /// The keys above the value being read: the section's and those of the key/value pairs whose
+  /// inline tables enclose it. Keys, as arrays and inline tables, make tables within tables,
+  /// which building and comparing the finished tables recurse through.
+  var keyDepth = 0
   /// Lines counted up to `lineScanned` (for the line of each key, found as the text is read).
   var lineScanned = 0
   var linesBefore = 1
 
-  /// Parses a whole document.
+  /// Parses a whole document. A byte order mark at its start is skipped, as editors on Windows
+  /// write one (anywhere else it is refused).
   ///
   /// - Throws: `TOMLError` at the first thing that is not valid TOML.
   public static func parse(_ text: String) throws(TOMLError) -> TOMLTable {
-    var parser = TOMLParser(bytes: Array(text.utf8))
+    var parser = TOMLParser(bytes: Array(text.utf8.trimmingPrefix([0xEF, 0xBB, 0xBF])))
     try parser.document()
     return parser.root.table
   }
@@ -80,6 +86,7 @@ public struct TOMLParser {
     index += isArray ? 2 : 1
     skipWhitespace()
     let keys = try key()
+    try checkKeyDepth(keys.count, at: start)
     guard peek() == UInt8(ascii: "]") else { throw error("expected ']' to close the table header, found \(found())") }
     index += 1
     if isArray {
@@ -148,11 +155,14 @@ public struct TOMLParser {
     let line = lineNumber(at: start)
     let relative = try key()
     let keys = path + relative
+    try checkKeyDepth(keys.count, at: start)
     guard peek() == UInt8(ascii: "=") else {
       throw error("expected '=' after the key \(dotted(relative)), found \(found())")
     }
     index += 1
     skipWhitespace()
+    keyDepth += keys.count
+    defer { keyDepth -= keys.count }
     let value = try self.value()
     var node = table
     for (depth, key) in relative.dropLast().enumerated() {
@@ -182,6 +192,13 @@ public struct TOMLParser {
       throw error(at: start, key: dotted(keys), "duplicate key (first on line \(existing.line))")
     }
     node.set(last, .value(value, line: line))
+  }
+
+  /// Deeper tables than `maximumDepth` keys down are refused, as deeper arrays and inline tables
+  /// are (no stack runs out on a hostile file: `[a.a.a...]`).
+  func checkKeyDepth(_ count: Int, at start: Int) throws(TOMLError) {
+    guard keyDepth + count > Self.maximumDepth else { return }
+    throw error(at: start, "tables nested more than \(Self.maximumDepth) keys deep")
   }
 
   /// A key: bare, quoted or dotted; the whitespace after it is skipped.

@@ -6,11 +6,14 @@ public enum ProcessEnvironment {
   /// an entry without one is skipped, and of a name given twice the first is kept, as
   /// `getenv(3)` finds it.
   public static var variables: [String: String] {
-    var result: [String: String] = [:]
     // `environ` is NULL after clearenv(3); Swift imports it as non-optional.
-    guard var entry = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>(bitPattern: UInt(bitPattern: environ)) else {
-      return result
-    }
+    variables(of: UnsafeMutablePointer(bitPattern: UInt(bitPattern: environ)))
+  }
+
+  /// The variables of a NULL-terminated list of `NAME=value` entries laid out as `environ` is.
+  static func variables(of entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
+    var result: [String: String] = [:]
+    guard var entry = entries else { return result }
     while let pointer = entry.pointee {
       let text = String(cString: pointer)
       if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
