@@ -24,7 +24,10 @@ run: build
 # The installed products are built in release too: whole-module builds resolve some imports
 # differently from the debug build the tests use, and an error only they see would otherwise
 # first meet the user at `make install`; then what they carry is checked (check-binaries).
+# Every entry of the mutation list must still apply to the source (`make test-mutations` plants
+# them; the check alone takes a second).
 test: deps proto-check
+	python3 scripts/mutations/run.py --check
 	scripts/realworld/build.sh --short
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
