@@ -6,6 +6,25 @@ protocol DatabaseReader: Sendable {
   func read<T>(_ body: (Database) throws -> T) throws -> T
 }
 
+/// What writes a database: its writing connection, one thread at a time.
+protocol DatabaseWriter {
+  func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T
+}
+
+extension DatabaseWriter {
+  /// `body` in an IMMEDIATE transaction on the writing connection, committed when it returns.
+  func write<T>(_ body: (Database) throws -> T) throws -> T {
+    try writeWithoutTransaction { db in
+      var value: T?
+      try db.inTransaction {
+        value = try body(db)
+        return .commit
+      }
+      return value!
+    }
+  }
+}
+
 /// A WAL database's connections: one writer, used by one thread at a time, and up to
 /// `maximumReaderCount` read-only readers, each read in a transaction of its own so that it
 /// sees one committed state while the writer goes on committing.
@@ -13,7 +32,7 @@ protocol DatabaseReader: Sendable {
 /// `prepare` runs on every connection as it opens (pragmas); the writer then switches the file
 /// to WAL. Readers open lazily and are kept. `close()` is not safe against accesses in progress:
 /// the store's AccessGate waits for them first.
-final class DatabasePool: DatabaseReader, @unchecked Sendable {
+final class DatabasePool: DatabaseReader, DatabaseWriter, @unchecked Sendable {
   private struct Readers {
     var idle: [Database] = []
     /// Every reader opened (idle or in use), for `interrupt()`.
@@ -55,18 +74,6 @@ final class DatabasePool: DatabaseReader, @unchecked Sendable {
     try writer.withLock { db in
       guard !isClosed else { throw Self.closedError }
       return try body(db)
-    }
-  }
-
-  /// `body` in an IMMEDIATE transaction on the writer, committed when it returns.
-  func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try writeWithoutTransaction { db in
-      var value: T?
-      try db.inTransaction {
-        value = try body(db)
-        return .commit
-      }
-      return value!
     }
   }
 

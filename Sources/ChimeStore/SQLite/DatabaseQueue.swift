@@ -2,7 +2,7 @@ import ChimeSystem
 
 /// One connection behind a lock: the store's check before opening (read-only), the copy made
 /// before a migration, compaction and the tests' direct edits of a store file.
-final class DatabaseQueue: DatabaseReader, @unchecked Sendable {
+final class DatabaseQueue: DatabaseReader, DatabaseWriter, @unchecked Sendable {
   private let connection: Locked<Database>
 
   /// Opens `path` (created unless `readonly`); no path: a private in-memory database.
@@ -12,18 +12,6 @@ final class DatabaseQueue: DatabaseReader, @unchecked Sendable {
 
   func writeWithoutTransaction<T>(_ body: (Database) throws -> T) throws -> T {
     try connection.withLock { db in try body(db) }
-  }
-
-  /// `body` in an IMMEDIATE transaction, committed when it returns.
-  func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try writeWithoutTransaction { db in
-      var value: T?
-      try db.inTransaction {
-        value = try body(db)
-        return .commit
-      }
-      return value!
-    }
   }
 
   /// `body` in one snapshot.
