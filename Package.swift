@@ -121,8 +121,15 @@ let package = Package(
     ),
 
     // Swift layers, dependencies point down.
+    // Reading a zone's TZif file (open, fstat, read): the one system call the domain needs, as
+    // it checks and expands zones by name wherever a request names one.
+    .target(
+      name: "ChimeZoneFiles",
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeCore",
+      dependencies: ["ChimeZoneFiles"],
       swiftSettings: strictSettings
     ),
     // The few syscalls the domain needs (files opened safely, the system zone, the environment,
@@ -232,7 +239,7 @@ let package = Package(
       path: "Tests/ChimeTestSupport",
       swiftSettings: strictSettings
     ),
-    .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeZoneFiles", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),

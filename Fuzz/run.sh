@@ -71,11 +71,25 @@ config="$root/Sources/ChimeConfig"
 mapfile -t config_sources < <(find "$config/TOML" -name '*.swift' | sort)
 config_sources+=("$config/ConfigKey.swift" "$config/ChimedOptions.swift" "$config/ChimedCommandLine.swift" "$config/ChimedHelp.swift")
 
+# ChimeZoneFiles, the module ChimeCore reads TZif files through, as a static library both
+# binaries link.
+zf="$build/zonefiles"
+zf_sources=("$root/Sources/ChimeZoneFiles/ZoneFiles.swift")
+lib_zf="$zf/libChimeZoneFiles.a"
+if [ $need_core -eq 1 ] || [ $need_wire -eq 1 ]; then
+  mkdir -p "$zf"
+  if newer "$lib_zf" "${zf_sources[@]}"; then
+    echo "building $lib_zf"
+    quiet_build "$zf/build.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeZoneFiles -emit-library -static \
+      -emit-module -emit-module-path "$zf/ChimeZoneFiles.swiftmodule" "${zf_sources[@]}" -o "$lib_zf"
+  fi
+fi
+
 if [ $need_core -eq 1 ]; then
   sources=("$here/FuzzEntry.swift" "${core_sources[@]}" "${config_sources[@]}")
-  if newer "$bin" "${sources[@]}"; then
+  if newer "$bin" "${sources[@]}" "$lib_zf"; then
     echo "building $bin"
-    quiet_build "$work/build.log" swiftc "${swift_flags[@]}" -module-name ChimeFuzz "${sources[@]}" -o "$bin"
+    quiet_build "$work/build.log" swiftc "${swift_flags[@]}" -module-name ChimeFuzz -I "$zf" "${sources[@]}" "$lib_zf" -o "$bin"
   fi
 fi
 
@@ -102,15 +116,15 @@ if [ $need_wire -eq 1 ]; then
   mapfile -t c_headers < <(find "$generated" -name '*.h' | sort)
   lib_core="$wb/libChimeCore.a"
   lib_wire="$wb/libChimeWire.a"
-  if newer "$lib_core" "${core_sources[@]}"; then
+  if newer "$lib_core" "${core_sources[@]}" "$lib_zf"; then
     echo "building $lib_core"
-    quiet_build "$wb/core.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeCore -emit-library -static \
+    quiet_build "$wb/core.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeCore -emit-library -static -I "$zf" \
       -emit-module -emit-module-path "$wb/mods/ChimeCore.swiftmodule" "${core_sources[@]}" -o "$lib_core"
   fi
   if newer "$lib_wire" "${wire_sources[@]}" "${c_headers[@]}" "$lib_core"; then
     echo "building $lib_wire"
     quiet_build "$wb/wire.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeWire -emit-library -static \
-      -I "$wb/mods" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
+      -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
       -emit-module -emit-module-path "$wb/mods/ChimeWire.swiftmodule" "${wire_sources[@]}" -o "$lib_wire"
   fi
   objects=()
@@ -142,8 +156,8 @@ if [ $need_wire -eq 1 ]; then
   for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
   if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "$lib_b64" "${objects[@]}"; then
     echo "building $wire_bin"
-    quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$wb/include/CChimeProto" \
-      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "$lib_b64" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
+    quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" \
+      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "$lib_zf" "$lib_b64" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
   fi
 fi
 
@@ -176,9 +190,9 @@ if [ $need_grpc -eq 1 ]; then
   grpc_sources+=("$server/Calls/ServerCall.swift" "$server/Calls/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
   if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"
-    quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" \
+    quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" -I "$zf" \
       -I "$wb/include/CChimeProto" -I "$root/Sources/CNGHTTP2" -I "$gb/include/CChimeDescriptors" -Xcc -I"$generated" \
-      "${grpc_sources[@]}" "$lib_wire" "$lib_core" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
+      "${grpc_sources[@]}" "$lib_wire" "$lib_core" "$lib_zf" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
   fi
 fi
 

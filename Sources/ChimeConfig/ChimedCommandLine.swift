@@ -96,10 +96,10 @@ public enum ChimedCommandLine {
     case (_, "config"): parsed.configPath = value
     case (_, "proc-root"): parsed.procRoot = value
     case (_, "thumbnail-timeout"):
-      guard let seconds = Double(value), abs(seconds) <= ChimedConfig.maximumSeconds else { throw invalid }
+      guard let seconds = Double(value), abs(seconds) <= ConfigKey.maximumSeconds else { throw invalid }
       parsed.thumbnailTimeout = seconds
     case (_, "clock-offset"):
-      guard let seconds = Double(value), abs(seconds) <= ChimedConfig.maximumSeconds else { throw invalid }
+      guard let seconds = Double(value), abs(seconds) <= ConfigKey.maximumSeconds else { throw invalid }
       parsed.clockOffset = seconds
     case (_, "file-lane-width"):
       guard let width = Int(value) else { throw invalid }

@@ -71,10 +71,6 @@ public struct ChimedConfig: Equatable, Sendable {
   public let eventRetention: Int
 
   public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
-  /// The longest time a key of seconds takes (about 31 years): chimed counts each in
-  /// milliseconds in an Int64 and adds it to clock readings, which a larger value overflows.
-  public static let maximumSeconds: Double = 1_000_000_000
-
   /// Merges `flags` (key name → text as given on the command line), the environment, `file` and
   /// the defaults, then checks every value.
   ///
@@ -136,7 +132,7 @@ public struct ChimedConfig: Equatable, Sendable {
       }
       if positive, double <= 0 { throw ConfigError("\(prefix): must be more than 0 seconds, got \(text)") }
       if !positive, double < 0 { throw ConfigError("\(prefix): must not be negative, got \(text)") }
-      if double > Self.maximumSeconds { throw ConfigError("\(prefix): must be at most 1000000000 seconds, got \(text)") }
+      if double > ConfigKey.maximumSeconds { throw ConfigError("\(prefix): must be at most 1000000000 seconds, got \(text)") }
       return double
     }
     socket = string(.socket) ?? ""

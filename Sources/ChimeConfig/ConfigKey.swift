@@ -23,6 +23,11 @@ public struct ConfigKey: Hashable, Sendable {
   }
 
   public let name: String
+  /// The longest time a key of seconds (or a seconds flag) takes, about 31 years: chimed
+  /// counts each in milliseconds in an Int64 and adds it to clock readings, which a larger
+  /// value overflows.
+  public static let maximumSeconds: Double = 1_000_000_000
+
   public let kind: Kind
   /// The value when neither flag, environment nor file gives one (nil: none, or derived from
   /// the environment at resolve time).

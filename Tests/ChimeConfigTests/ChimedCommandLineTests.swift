@@ -71,7 +71,7 @@ import Testing
     #expect(refusal(["--thumbnail-timeout", "abc"])?.message == "The value 'abc' is invalid for '--thumbnail-timeout'")
     #expect(refusal(["--file-lane-width=1.5"])?.message == "The value '1.5' is invalid for '--file-lane-width'")
     // chimed counts these seconds in milliseconds in an Int64: NaN, infinity and times past
-    // ChimedConfig.maximumSeconds are refused, not a trap at start.
+    // ConfigKey.maximumSeconds are refused, not a trap at start.
     for value in ["nan", "inf", "-inf", "1e300", "-1e300", "1000000000.5"] {
       #expect(refusal(["--clock-offset=\(value)"])?.message == "The value '\(value)' is invalid for '--clock-offset'")
       #expect(refusal(["--thumbnail-timeout=\(value)"])?.message == "The value '\(value)' is invalid for '--thumbnail-timeout'")

@@ -12,9 +12,6 @@ import Testing
     "Sources/ChimeStore/Internal/WALWriteBuffer.swift": "the WAL write-gathering VFS",
     // The protobuf-c allocator: a few chunks per message, malloc'd and freed here.
     "Sources/ChimeWire/Internal/CArena.swift": "the codec's arena",
-    // The domain checks and expands zones by name wherever a request is (as Foundation's own
-    // TimeZone reads its data): one TZif file read whole with open(2) and read(2), no Foundation.
-    "Sources/ChimeCore/Time/Zone/ZoneFile.swift": "reading a zone's TZif file",
   ]
 
   @Test func glibcStaysOutOfTheDomainTheStoreAndTheCLI() throws {

@@ -29,10 +29,10 @@ import Testing
 
   @Test func theDaemonsLayersImportNoFoundation() throws {
     var found: [String] = []
-    for directory in ["Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeStore", "Sources/ChimeServer",
+    for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeStore", "Sources/ChimeServer",
                       "Sources/ChimeConfig", "Sources/chimed"] {
       let files = RepositoryFiles.swiftFiles(under: directory)
-      #expect(files.count > 5, "no sources under \(directory)")
+      #expect(!files.isEmpty, "no sources under \(directory)")
       for file in files {
         for (index, line) in try RepositoryFiles.text(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
           if let module = Self.importedModule(line), module.hasPrefix("Foundation") || module == "ArgumentParser" || module == "TOMLKit" {

@@ -1,4 +1,5 @@
 @testable import ChimeCore
+import ChimeZoneFiles
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -57,7 +58,7 @@ import Testing
   }
 }
 
-/// A zone's file is read whole, as Foundation's `FileManager.contents(atPath:)` read it.
+/// A zone's file is read whole (ChimeZoneFiles), as Foundation's `FileManager.contents(atPath:)` read it.
 @Suite struct ZoneFileTests {
   let dir = TemporaryDirectory()
 
@@ -67,14 +68,14 @@ import Testing
       let bytes = generator.bytes(size)
       let path = dir.file("f\(size)")
       #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-      #expect(ZoneFile.read(path) == bytes)
-      #expect(ZoneFile.read(path).map { Data($0) } == FileManager.default.contents(atPath: path))
+      #expect(ZoneFiles.contents(path) == bytes)
+      #expect(ZoneFiles.contents(path).map { Data($0) } == FileManager.default.contents(atPath: path))
     }
-    #expect(ZoneFile.read(dir.file("missing")) == nil)
-    #expect(ZoneFile.read(dir.path) == nil)
+    #expect(ZoneFiles.contents(dir.file("missing")) == nil)
+    #expect(ZoneFiles.contents(dir.path) == nil)
     #expect(FileManager.default.contents(atPath: dir.path) == nil)
     try FileManager.default.createSymbolicLink(atPath: dir.file("link"), withDestinationPath: "f1")
-    #expect(ZoneFile.read(dir.file("link"))?.count == 1)
+    #expect(ZoneFiles.contents(dir.file("link"))?.count == 1)
   }
 
   @Test func aZoneTreeIsReadThroughIt() throws {

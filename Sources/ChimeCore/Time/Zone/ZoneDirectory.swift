@@ -1,11 +1,12 @@
+import ChimeZoneFiles
 import Synchronization
 
 /// Zones by IANA identifier from a zoneinfo tree of TZif files (the system's is
 /// `/usr/share/zoneinfo`), read on first use and kept for the life of the process (a few
-/// kilobytes each). Reading tzdata is the one file access in ChimeCore (`ZoneFile`, open(2) and
-/// read(2)), as Foundation's own `TimeZone` reads its zone data: named zones are data of a
-/// request, checked wherever a request is. The standard library's `Mutex` guards the
-/// cache.
+/// kilobytes each). Named zones are data of a request, checked wherever a request is, so the
+/// domain reads tzdata as Foundation's own `TimeZone` reads its zone data: through
+/// `ChimeZoneFiles`, the module below ChimeCore that makes that one system call. The standard
+/// library's `Mutex` guards the cache.
 public final class ZoneDirectory: Sendable {
   /// Why a zone was not found.
   public struct LookupError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -35,7 +36,7 @@ public final class ZoneDirectory: Sendable {
     if let table = cache.withLock({ $0[id] }) { return Zone(table: table) }
     try Self.check(id)
     let built: ZoneTable
-    if let bytes = ZoneFile.read(root + "/" + id) {
+    if let bytes = ZoneFiles.contents(root + "/" + id) {
       do { built = ZoneTable(identifier: id, data: try TZif.parse(bytes)) } catch {
         throw LookupError(reason: "\(root)/\(id): \(error.reason)")
       }

@@ -1,10 +1,12 @@
 import Glibc
 
-/// Reads one zone's TZif file whole: the one file ChimeCore reads itself (see `ZoneDirectory`).
-enum ZoneFile {
+/// Reads one zone's TZif file whole, for ChimeCore's `ZoneDirectory`: the domain looks zones up
+/// by name wherever a request names one, and this module (open(2), fstat(2), read(2)) is the
+/// system call it makes for that, so ChimeCore itself stays free of them.
+public enum ZoneFiles {
   /// The bytes of the regular file at `path` (symlinks followed), or nil when there is none,
   /// it is not a regular file, or it cannot be read.
-  static func read(_ path: String) -> [UInt8]? {
+  public static func contents(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
