@@ -22,13 +22,9 @@ public enum StandardStreams {
   /// Writes `text` to standard error at once (unbuffered, all of it unless the stream is gone):
   /// a daemon's last words before it exits.
   public static func writeError(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
-      bytes = bytes.dropFirst(written)
-    }
+    let bytes = Array(text.utf8)
+    guard !bytes.isEmpty else { return }
+    bytes.withUnsafeBytes { try? FileDescriptor(rawValue: STDERR_FILENO).writeAll($0) }
   }
 
   /// Flushes and ends the process with `status`, running no Swift deinitializers.
