@@ -55,7 +55,7 @@ public enum DurationInput {
     if trimmed.hasPrefix("-") { throw Refusal(message: "\(trimmed) is negative: give a positive duration, how long from now (\(unsigned))") }
     if seconds == 0 {
       if bounds.allowsZero { return 0 }
-      throw Refusal(message: "\(trimmed) is no time at all: give a \(bounds.noun) longer than 0")
+      throw Refusal(message: "\(trimmed) is no time at all: give a positive duration")
     }
     if bounds.wholeSeconds, seconds != seconds.rounded() {
       throw Refusal(message: "\(trimmed) is not a whole number of seconds: a \(bounds.noun) is counted in whole seconds")
