@@ -7,9 +7,10 @@ import FoundationEssentials
 /// The trigger flags `chime add` and `chime next` share, one group so the two read a trigger
 /// the same way and a hint that names one of these flags is right for both.
 struct TriggerOptions: ParsableArguments {
-  @Option(name: .customLong("in"), parsing: .unconditional, help: "Fire after this long: 90s, 10m, 2h, 1h30m, 1d (a unit is required).")
+  @Option(name: .customLong("in"), parsing: .unconditional,
+          help: ArgumentHelp("Fire after this long: 90s, 10m, 2h, 1h30m, 1d (a unit is required).", valueName: "duration"))
   var interval: String?
-  @Option(parsing: .unconditional, help: "Fire at this instant: ISO 8601 with an offset (2099-11-23T09:30:00Z, ...+01:00), or without one (2099-11-23T09:30, 2099-11-23 09:30, 2099-11-23), read in the local zone.")
+  @Option(parsing: .unconditional, help: ArgumentHelp("Fire at this instant: ISO 8601 with an offset (2099-11-23T09:30:00Z, ...+01:00), or without one (2099-11-23T09:30, 2099-11-23 09:30, 2099-11-23), read in the local zone.", valueName: "instant"))
   var at: String?
   @Option(help: "Fire when the date matches these components, e.g. \"weekday=mon+wed,hour=9,minute=30\" (see chime next --help).")
   var calendar: String?
