@@ -18,7 +18,7 @@ import Testing
   }
 
   static let titles: [(id: String, title: String, columns: Int)] = [
-    ("cjk", "日本語のタイトル", 16), ("emoji", "🍵 Tea ☕", 9), ("accent", "Cafe\u{301}", 4), (String(repeating: "x", count: 256), "Long", 4),
+    ("cjk", "日本語のタイトル", 16), ("emoji", "🍵 Tea ☕", 9), ("accent", "Cafe\u{301}", 4), ("standup-reminder", "Long", 4),
   ]
 
   @Test func tablesPadByDisplayWidthAndCutOnlyWhenAsked() throws {
@@ -36,7 +36,7 @@ import Testing
     let run = try ChildProcess.run(DaemonProcess.binDirectory + "/chime", ["pending"], environment: environment, timeout: 60)
     let piped = (status: run.status, stdout: run.output, stderr: run.errors)
     #expect(piped.status == 0, "\(piped.stderr)")
-    #expect(piped.stdout.contains(String(repeating: "x", count: 256) + "  Long"))
+    #expect(piped.stdout.contains("standup-reminder  Long"))
     #expect(!piped.stdout.contains("…"))
     for row in Self.titles {
       // The widest title is 16 columns: each is followed by the spaces that reach 16, then 2.
@@ -45,13 +45,17 @@ import Testing
     }
     #expect(piped.stdout.contains("TITLE" + String(repeating: " ", count: 16 - 5 + 2) + "TRIGGER"))
 
-    // --width 80: every line fits, the long identifier is cut with …, columns still line up.
+    // --width 80: every line fits, every identifier whole (it is what people type next) and the
+    // titles cut first, columns still line up.
     let cut = try chime(["pending", "--width", "80"], socket: daemon.socketPath)
     #expect(cut.status == 0, "\(cut.stderr)")
     let lines = cut.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 5)
     #expect(lines.allSatisfy { Self.columns($0) <= 80 }, "\(cut.stdout)")
-    #expect(lines.contains { $0.hasPrefix("xxxxxx") && $0.contains("…") })
+    for row in Self.titles {
+      #expect(lines.contains { $0.hasPrefix(row.id + " ") }, "\(row.id) cut: \(cut.stdout)")
+    }
+    #expect(lines.contains { $0.hasPrefix("cjk") && $0.contains("日本…") }, "\(cut.stdout)")
     // The time columns are kept whole while the free text can narrow, and start in one column.
     let triggerStarts = lines.map { line in
       line.range(of: line.hasPrefix("ID") ? "TRIGGER" : "in 1h from ").map { Self.columns(String(line[..<$0.lowerBound])) }
@@ -61,7 +65,7 @@ import Testing
 
     // JSON is never cut.
     let json = try chime(["pending", "--json", "--width", "20"], socket: daemon.socketPath)
-    #expect(json.objects?.contains { ($0["id"] as? String)?.count == 256 } == true)
+    #expect(json.objects?.contains { ($0["content"] as? [String: Any])?["title"] as? String == "日本語のタイトル" } == true, "\(json.stdout)")
 
     // On a terminal (a pty from script(1)), $COLUMNS is the width.
     let chimePath = DaemonProcess.binDirectory + "/chime"
@@ -102,6 +106,14 @@ import Testing
     let short = try chime(["add", "d", "--title", "Pic", "--attach", "d.png,clip=0,0,0.5"], directory: work)
     #expect(short.status == 64)
     #expect(short.stderr.contains("clip= takes x,y,w,h or x:y:w:h"), "\(short.stderr)")
+
+    // The file is moved, and chime add says so (and how to keep an original), as --help does.
+    let moved = try chime(["add", "d", "--title", "Pic", "--in", "1h", "--attach", "d.png"], socket: daemon.socketPath, directory: work)
+    #expect(moved.status == 0, "\(moved.stderr)")
+    #expect(moved.stdout.contains("moved from \(work)/d.png to ") && moved.stdout.contains("attach a copy"), "\(moved.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: work + "/d.png"))
+    let help = try chime(["add", "--help"]).stdout
+    #expect(help.contains("--attach MOVES each file into chimed's store") && help.contains("attach a copy"), "\(help)")
   }
 
   @Test func soundInspectOfADirectorySaysItIsOne() throws {
@@ -231,7 +243,7 @@ import Testing
     let count = try chime(["watch", "--count", "-2"])
     #expect(count.status == 64)
     #expect(count.stderr.contains("--count must be at least 1 (got -2)"), "\(count.stderr)")
-    let width = try chime(["next", "--interval", "90s", "--width", "-3"])
+    let width = try chime(["next", "--in", "90s", "--width", "-3"])
     #expect(width.status == 64, "\(width.stderr)")
     let next = try chime(["next", "--calendar", "hour=99", "--json"])
     #expect(next.status == 1)

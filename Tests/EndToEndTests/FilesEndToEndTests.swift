@@ -87,6 +87,10 @@ import Testing
 
     let traversal = try ChimeCLI.run(["sound", "check", "../knock.caf"], socket: socket, app: app)
     #expect(traversal.status == 1 && traversal.stderr.contains("INVALID_SOUND_NAME"), "\(traversal.stderr)")
+    // A path where a name belongs says where sounds go and how to see the places searched.
+    let path = try ChimeCLI.run(["add", "p", "--title", "P", "--sound", "/usr/share/sounds/x.wav"], socket: socket, app: app)
+    #expect(path.status == 1 && path.stderr.contains("INVALID_SOUND_NAME") && path.stderr.contains("Library/Sounds")
+      && path.stderr.contains("`chime sound check x.wav`"), "\(path.stderr)")
 
     // The add still schedules with a missing sound, and says what plays.
     let add = try ChimeCLI.run(["add", "s", "--title", "Knock", "--in", "1h", "--sound", "nope.wav"], socket: socket, app: app)

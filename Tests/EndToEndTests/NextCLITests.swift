@@ -12,22 +12,26 @@ import Testing
     try #require(run.objects, "not a JSON array: \(run.stdout) \(run.stderr)").compactMap { $0["utc"] as? String }
   }
 
-  @Test func countWithoutRepeatsPrintsOneInstantAndSaysWhy() throws {
+  @Test func limitWithoutRepeatsPrintsOneInstantAndSaysWhy() throws {
     let once = try next(["--calendar", "weekday=mon,hour=9,minute=30", "--tz", "Europe/Berlin",
-                         "--after", "2026-01-01T00:00:00Z", "--count", "5", "--json"])
+                         "--after", "2026-01-01T00:00:00Z", "--limit", "5", "--json"])
     #expect(once.status == 0)
     #expect(try utc(once) == ["2026-01-05T08:30:00Z"])
     #expect(once.stderr.contains("without --repeats the trigger fires once"), "\(once.stderr)")
 
     let repeating = try next(["--calendar", "weekday=mon,hour=9,minute=30", "--tz", "Europe/Berlin",
-                              "--after", "2026-01-01T00:00:00Z", "--count", "5", "--repeats", "--json"])
+                              "--after", "2026-01-01T00:00:00Z", "--limit", "5", "--repeats", "--json"])
     #expect(try utc(repeating).count == 5)
     #expect(repeating.stderr.isEmpty, "\(repeating.stderr)")
 
-    // No --count asked for: one instant, nothing to explain.
+    // No --limit asked for: one instant, nothing to explain.
     let plain = try next(["--calendar", "hour=9", "--tz", "UTC", "--after", "2026-01-01T00:00:00Z", "--json"])
     #expect(try utc(plain) == ["2026-01-01T09:00:00Z"])
     #expect(plain.stderr.isEmpty, "\(plain.stderr)")
+
+    // --count is the trigger's end, as for chime add: it needs --repeats.
+    let count = try next(["--calendar", "hour=9", "--count", "5"])
+    #expect(count.status == 64 && count.stderr.contains("--until and --count go with --repeats"), "\(count.stderr)")
   }
 
   @Test func gapOccurrenceFromOneSecondBeforeTheJump() throws {

@@ -65,6 +65,8 @@ import Testing
     #expect(notOffered.status == 1 && notOffered.stderr.contains("SNOOZE_NOT_OFFERED"), "\(notOffered.stderr)")
     let button = try chime(["respond", "nap", "--snooze", "5m"], socket: socket)
     #expect(button.status == 0 && button.stdout.contains("chime.snooze"), "\(button.stdout) \(button.stderr)")
+    // It says when the notification comes back.
+    #expect(button.stdout.contains("; snoozed until ") && button.stdout.contains("(in "), "\(button.stdout)")
 
     // Kept across a restart; removal cancels one.
     #expect(daemon.terminate() == 0)

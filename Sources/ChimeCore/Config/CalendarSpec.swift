@@ -2,16 +2,25 @@
 /// (`weekday=mon` or `weekday=monday`) and `ordinal`/`weekday-ordinal` (`-1` = last).
 ///
 /// Each value is read whole or refused: `weekday=monxyz` is not Monday. `weekday` alone takes
-/// several days: a range (`weekday=mon-fri`; `fri-mon` wraps over the weekend) and a list joined
-/// with `+` (`weekday=mon+wed+fri`, `weekday=mon-wed+sat`). `+` because the comma already
-/// separates components, and `+` needs no quoting in a shell (`|` and `;` do). Other
-/// components take one value.
+/// several days, written as everywhere else (`WeekdaySetText`): a range (`weekday=mon-fri`;
+/// `fri-mon` wraps over the weekend) and a list joined with `+` (`weekday=mon+wed+fri`,
+/// `weekday=mon-wed+sat`), the form written back. A comma also joins days when what follows it
+/// is no component (`weekday=mon,wed,hour=9`: `wed` has no `=`, so it can only be a day).
+/// Other components take one value.
 public enum CalendarSpec {
   /// - Throws: INVALID_ARGUMENT `INVALID_CALENDAR_SPEC` naming the bad part and what is accepted.
   public static func parse(_ text: String, timeZone: String? = nil) throws(ChimeError) -> CalendarComponents {
     var c = CalendarComponents()
     c.timeZone = timeZone
-    let parts = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    var parts: [String] = []
+    for part in text.split(separator: ",").map({ $0.trimmingWhitespace() }) where !part.isEmpty {
+      // A piece without `=` right after weekday's is one more of its days.
+      if !part.contains("="), let last = parts.last, weekdayKey(last) {
+        parts[parts.count - 1] = last + "," + part
+      } else {
+        parts.append(part)
+      }
+    }
     guard !parts.isEmpty else { throw bad("give at least one component, e.g. hour=9,minute=30") }
     var seen: Set<String> = []
     var previousKey: String?
@@ -58,22 +67,7 @@ public enum CalendarSpec {
 
   /// Weekdays as `parse` reads them: `mon`, `mon-fri` (a run of three or more), `mon+wed+fri`.
   public static func weekdaysText(_ days: [Int]) -> String {
-    let sorted = Array(Set(days)).sorted()
-    var parts: [String] = []
-    var i = 0
-    while i < sorted.count {
-      var j = i
-      while j + 1 < sorted.count && sorted[j + 1] == sorted[j] + 1 { j += 1 }
-      let first = weekdayName(sorted[i]) ?? String(sorted[i])
-      let last = weekdayName(sorted[j]) ?? String(sorted[j])
-      if j - i >= 2 {
-        parts.append("\(first)-\(last)")
-      } else {
-        parts.append(contentsOf: sorted[i...j].map { weekdayName($0) ?? String($0) })
-      }
-      i = j + 1
-    }
-    return parts.joined(separator: "+")
+    WeekdaySetText.text(days.filter { (1...7).contains($0) })
   }
 
   /// The components as `parse` reads them back (`weekday=mon,hour=9,minute=30`), zone aside.
@@ -121,59 +115,25 @@ public enum CalendarSpec {
   private static var componentNames: String { keys.joined(separator: ", ") }
 
   private static let weekdays = ["sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7]
-  private static let weekdayFullNames = ["sunday": 1, "monday": 2, "tuesday": 3, "wednesday": 4, "thursday": 5, "friday": 6,
-                                         "saturday": 7]
 
-  /// What `weekday=` accepts, for refusals.
-  private static let weekdaysAccepted = "sun, mon, tue, wed, thu, fri or sat (or the full name, e.g. monday), or 1–7 (1 = Sunday)"
-
-  /// `mon`, `2`, `mon-fri`, `fri-mon`, `mon+wed+fri`: the days, 1 = Sunday ... 7 = Saturday,
-  /// in week order from Sunday, each once.
-  private static func weekdaySet(_ raw: String) throws(ChimeError) -> [Int] {
-    func day(_ text: String) -> Int? {
-      if let day = weekdays[text.lowercased()] ?? weekdayFullNames[text.lowercased()] { return day }
-      if let n = Int(text), (1...7).contains(n) { return n }
-      return nil
-    }
-    func refuse(_ piece: String) -> ChimeError {
-      if looksLikeListOrRange(piece) && !piece.contains("-") {
-        return bad("weekday=\(raw): \(listsNotSupported("weekday"))")
-      }
-      return bad("weekday=\(raw): \"\(piece)\" is not a weekday: give \(weekdaysAccepted); "
-        + "or a range (mon-fri) or days joined with + (mon+wed+fri)")
-    }
-    var days: Set<Int> = []
-    // A leading + is a number's sign (weekday=+3), as for the other components.
-    let list = raw.hasPrefix("+") && raw.dropFirst().first?.isNumber == true ? String(raw.dropFirst()) : raw
-    for item in list.split(separator: "+", omittingEmptySubsequences: false) {
-      let piece = item.trimmingWhitespace()
-      guard !piece.isEmpty else { throw bad("weekday=\(raw) has an empty day: join days with + (weekday=mon+wed+fri)") }
-      if let one = day(piece) {
-        days.insert(one)
-        continue
-      }
-      let ends = piece.split(separator: "-", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
-      guard ends.count == 2, let from = day(ends[0]), let to = day(ends[1]) else { throw refuse(piece) }
-      // A range runs forward through the week and may wrap: fri-mon is Friday to Monday.
-      var d = from
-      while true {
-        days.insert(d)
-        if d == to { break }
-        d = d % 7 + 1
-      }
-    }
-    return days.sorted()
+  /// True for a `weekday=...` piece.
+  private static func weekdayKey(_ part: String) -> Bool {
+    let key = part.split(separator: "=", maxSplits: 1).first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+    return key == "weekday"
   }
 
-  /// The value of `key`, read whole: a decimal integer (with an optional sign), or for
-  /// `weekday` a day's name.
-  private static func number(_ raw: String, for key: String) throws(ChimeError) -> Int {
-    if key == "weekday" {
-      if let day = weekdays[raw.lowercased()] ?? weekdayFullNames[raw.lowercased()] { return day }
-      if let n = Int(raw), (1...7).contains(n) { return n }
-      if looksLikeListOrRange(raw) { throw bad("weekday=\(raw): \(listsNotSupported(key))") }
-      throw bad("\(raw) is not a weekday: give \(weekdaysAccepted)")
+  /// `mon`, `2`, `mon-fri`, `fri-mon`, `mon+wed+fri`, `mon,wed`: the days, 1 = Sunday ... 7 =
+  /// Saturday, in week order from Sunday, each once.
+  private static func weekdaySet(_ raw: String) throws(ChimeError) -> [Int] {
+    do {
+      return try WeekdaySetText.parse(raw, numbers: true)
+    } catch {
+      throw bad("weekday=\(raw): \(error.message) (or 1–7, 1 = Sunday)")
     }
+  }
+
+  /// The value of `key`, read whole: a decimal integer (with an optional sign).
+  private static func number(_ raw: String, for key: String) throws(ChimeError) -> Int {
     if let n = Int(raw) { return n }
     if looksLikeListOrRange(raw) { throw bad("\(key)=\(raw): \(listsNotSupported(key))") }
     throw bad("\"\(raw)\" is not a number for \(key) (give one whole number, e.g. \(key)=\(example(key)))")
@@ -186,9 +146,6 @@ public enum CalendarSpec {
   }
 
   private static func listsNotSupported(_ key: String) -> String {
-    if key == "weekday" {
-      return "give a day (\(weekdaysAccepted)), a range (mon-fri) or days joined with + (mon+wed+fri)"
-    }
     return "lists and ranges are taken only by weekday (weekday=mon-fri, weekday=mon+wed+fri); "
       + "\(key) takes one value, e.g. \(key)=\(example(key))"
   }

@@ -148,59 +148,28 @@ public struct DoNotDisturbDays: OptionSet, Hashable, Sendable, Codable {
   /// Short names, Monday first: the parsed and printed form.
   public static let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
-  /// A list of days and ranges: `mon-fri`, `sat,sun`, `mon,wed-fri`, `fri-mon` (a range may
-  /// wrap past Sunday); `all` or `every-day` for every day. Names are the first three letters
-  /// of the English weekday, or the whole name, in any case.
+  /// Days as `WeekdaySetText` reads them everywhere: `mon-fri`, `sat+sun` (or `sat,sun`),
+  /// `mon+wed-fri`, `fri-mon` (a range may wrap past Sunday); `all`, `daily` or `every-day`
+  /// for every day. Names are the English weekday's, whole or its first three letters or
+  /// more, in any case.
   ///
-  /// - Throws: `INVALID_DND_DAYS` naming the part it does not know.
+  /// - Throws: `INVALID_DND_DAYS` with `WeekdaySetText`'s refusal, the message a calendar
+  ///   trigger's `weekday=` gives.
   public static func parse(_ text: String, field: String = "days") throws(ChimeError) -> DoNotDisturbDays {
-    let trimmed = text.lowercased()
-    if trimmed == "all" || trimmed == "every-day" || trimmed == "daily" { return .everyDay }
-    var set = DoNotDisturbDays()
-    for part in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
-      let ends = part.split(separator: "-", omittingEmptySubsequences: false)
-      guard (1...2).contains(ends.count) else { throw unknown(String(part), field: field) }
-      var numbers: [Int] = []
-      for end in ends {
-        guard end.count >= 3, let index = fullNames.firstIndex(where: { $0.hasPrefix(end) }) else {
-          throw unknown(String(part), field: field)
-        }
-        numbers.append(index)
-      }
-      var i = numbers[0]
-      let last = numbers[numbers.count - 1]
-      while true {
-        set.insert(DoNotDisturbDays(rawValue: 1 << UInt8(i)))
-        if i == last { break }
-        i = (i + 1) % 7
-      }
+    do {
+      var set = DoNotDisturbDays()
+      // Calendar numbering (1 = Sunday) to ISO (1 = Monday).
+      for day in try WeekdaySetText.parse(text) { set.insert(DoNotDisturbDays(isoWeekday: (day + 5) % 7 + 1)) }
+      return set
+    } catch {
+      throw ChimeError(.invalidDNDDays, error.message, field: field)
     }
-    return set
   }
 
-  static let fullNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
-  private static func unknown(_ part: String, field: String) -> ChimeError {
-    ChimeError(.invalidDNDDays, "\"\(part)\" is not a weekday or a range of weekdays (mon, tue, wed, thu, fri, sat, sun; e.g. mon-fri)",
-               field: field)
-  }
-
-  /// `mon-fri`, `sat,sun`, `every day`: runs of three or more days as ranges.
+  /// `mon-fri`, `sat+sun`, `every day`: as `WeekdaySetText` writes a set, but every day in words.
   public var text: String {
     if self == .everyDay { return "every day" }
-    var parts: [String] = []
-    var i = 0
-    while i < 7 {
-      guard contains(DoNotDisturbDays(rawValue: 1 << UInt8(i))) else { i += 1; continue }
-      var j = i
-      while j + 1 < 7, contains(DoNotDisturbDays(rawValue: 1 << UInt8(j + 1))) { j += 1 }
-      if j - i >= 2 {
-        parts.append(Self.names[i] + "-" + Self.names[j])
-      } else {
-        for k in i...j { parts.append(Self.names[k]) }
-      }
-      i = j + 1
-    }
-    return parts.joined(separator: ",")
+    let calendarDays = (1...7).filter { contains(DoNotDisturbDays(isoWeekday: $0)) }.map { $0 % 7 + 1 }
+    return WeekdaySetText.text(calendarDays)
   }
 }

@@ -40,14 +40,14 @@ public struct Recurrence: Hashable, Sendable, Codable {
     let rule = try RecurrenceRule.parse(text, field: "\(field).rule")
     guard let startTime = LocalDateTime(parsing: start.trimmingWhitespace()) else {
       throw ChimeError(.invalidRecurrenceRule,
-        "start \"\(start)\" is not a local date and time: give e.g. 2026-12-01T17:00 (read in the rule's zone, no offset)",
+        "start \"\(start)\" is not a local date and time: give e.g. 2099-12-01T17:00 (read in the rule's zone, no offset)",
         field: "\(field).start")
     }
     var excluded: [LocalDateTime] = []
     for text in exclusions {
       guard let wall = LocalDateTime(parsing: text.trimmingWhitespace()) else {
         throw ChimeError(.invalidRecurrenceRule,
-          "exclusion \"\(text)\" is not a local date and time: give e.g. 2026-12-31T17:00 (an occurrence's wall time, no offset)",
+          "exclusion \"\(text)\" is not a local date and time: give e.g. 2099-12-31T17:00 (an occurrence's wall time, no offset)",
           field: "\(field).exclusions")
       }
       excluded.append(wall)

@@ -41,7 +41,7 @@ extension RecurrenceRule {
     guard let frequency = Frequency(rawValue: freqText.uppercased()) else {
       if ["HOURLY", "MINUTELY", "SECONDLY"].contains(freqText.uppercased()) {
         throw bad("FREQ=\(freqText.uppercased()) is not supported: a rule repeats by the wall clock from DAILY up; "
-          + "to repeat every so many hours, minutes or seconds use an interval trigger (--interval 2h --repeats)")
+          + "to repeat every so many hours, minutes or seconds use an interval trigger (--in 2h --repeats)")
       }
       throw bad("FREQ=\(freqText) is not a frequency: give DAILY, WEEKLY, MONTHLY or YEARLY")
     }

@@ -19,22 +19,25 @@ public struct SnoozeDuration: Hashable, Sendable, Comparable {
   /// - Throws: INVALID_ARGUMENT `INVALID_SNOOZE_DURATION` outside 1 minute ... 1 week.
   public init(seconds: Int64, field: String = "duration_seconds") throws(ChimeError) {
     guard seconds >= Self.minimumSeconds, seconds <= Self.maximumSeconds else {
-      throw ChimeError(.invalidSnoozeDuration,
-                       "snooze for 1 minute to 1 week (60 to 604800 seconds), not \(seconds) seconds", field: field)
+      let given = seconds < 0 ? "\(seconds) seconds" : DurationText.exact(Double(seconds))
+      let crossed = seconds < Self.minimumSeconds ? "shorter than the shortest snooze, 1 minute" : "longer than the longest snooze, 1 week"
+      throw ChimeError(.invalidSnoozeDuration, "\(given) is \(crossed) (60 to 604800 seconds)", field: field)
     }
     self.seconds = seconds
   }
 
-  /// Reads `text` as `DurationText` does (`10m`, `1h30m`, `1w`, `90`): whole seconds only.
+  /// Reads `text` in the command line's duration grammar (`DurationInput`: `10m`, `1h30m`,
+  /// `1w`; a unit required), whole seconds only.
   ///
-  /// - Throws: INVALID_ARGUMENT `INVALID_SNOOZE_DURATION` for text that is not a duration, has
-  ///   a fraction of a second, or is outside 1 minute ... 1 week.
+  /// - Throws: INVALID_ARGUMENT `INVALID_SNOOZE_DURATION` for text that is not a duration, a
+  ///   bare number, a fraction of a second, or one outside 1 minute ... 1 week (the message
+  ///   names the bound crossed).
   public init(parsing text: String, field: String = "duration") throws(ChimeError) {
-    guard let value = DurationText.parse(text) else {
-      throw ChimeError(.invalidSnoozeDuration, "\"\(text)\" is not a duration: write e.g. 5m, 10m, 1h or 1d", field: field)
-    }
-    guard value == value.rounded(), value <= Double(Self.maximumSeconds) else {
-      throw ChimeError(.invalidSnoozeDuration, "snooze for whole seconds between 1 minute and 1 week, not \"\(text)\"", field: field)
+    let value: Double
+    do {
+      value = try DurationInput.parse(text, .snooze)
+    } catch {
+      throw ChimeError(.invalidSnoozeDuration, error.message, field: field)
     }
     try self.init(seconds: Int64(value), field: field)
   }

@@ -151,6 +151,14 @@ public enum SoundName {
   /// A plain file name: not empty, no `/`, not `.` or `..`, no NUL, at most 255 bytes.
   public static func validate(_ name: String, field: String) throws(ChimeError) {
     let bytes = name.utf8.count
+    if name.contains("/"), !name.containsNUL, let base = name.split(separator: "/").last, base != ".", base != ".." {
+      // A path: say where sounds belong instead, and how to see the places searched.
+      throw ChimeError(.invalidSoundName, """
+        sound name must be a plain file name, not a path: copy \(base) into the app's sound directories (its container's \
+        Library/Sounds, a group container's Library/Sounds, or the top of its bundle) and give "\(base)"; \
+        `chime sound check \(base)` lists the directories searched
+        """, field: field)
+    }
     guard bytes > 0, bytes <= 255, !name.contains("/"), !name.containsNUL, name != ".", name != ".." else {
       throw ChimeError(.invalidSoundName, "sound name must be a plain file name (no '/', no '..', 1...255 bytes)", field: field)
     }

@@ -6,7 +6,18 @@ import FoundationEssentials
 /// `--attach FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T]` (clip also as x:y:w:h,
 /// the same two spellings `attachment check --clip` takes).
 enum AttachOption {
-  static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T] (clip also x:y:w:h). Repeatable. The file is moved into chimed's store (copied when it is inside the app's bundle)."
+  static let help = "Attach a file: FILE[,id=ID][,type=UTI][,hidden][,clip=x,y,w,h][,time=T] (clip also x:y:w:h). Repeatable. The file is MOVED into chimed's store and leaves its directory (copied when it is inside the app's bundle or has other hard links); to keep the original, attach a copy."
+
+  /// What `chime add` says of a stored attachment: whether the file was moved (it is gone from
+  /// where it was) or copied, and where it is now; after a move, how to keep an original.
+  static func storedText(identifier: String, info: AttachmentInfo, source: String, sourceRemains: Bool) -> String {
+    let what = "attachment \(identifier): \(info.type), \(info.bytes) bytes"
+    if sourceRemains {
+      return "\(what), copied from \(source) to \(info.storePath) (the original stays)"
+    }
+    return "\(what), moved from \(source) to \(info.storePath) (it is no longer at \(source); "
+      + "to keep an original, attach a copy: cp FILE COPY, then --attach COPY)"
+  }
 
   static func parse(_ text: String, currentDirectory: String = FileManager.default.currentDirectoryPath) throws -> Attachment {
     // Options are taken from the end while they look like options, so a file name with a comma

@@ -26,9 +26,12 @@ struct ClientOptions: ParsableArguments {
                              valueName: "duration"))
   var timeout: String = "60s"
 
+  /// `--timeout`: any duration, or 0 for none.
+  static let timeoutBounds = DurationInput.Bounds(noun: "timeout", allowsZero: true)
+
   /// `--timeout` in seconds; nil for 0 (no deadline).
   var timeoutSeconds: Double? {
-    let seconds = DurationText.parse(timeout) ?? 60
+    let seconds = (try? DurationInput.parse(timeout, Self.timeoutBounds)) ?? 60
     return seconds == 0 ? nil : seconds
   }
 
@@ -37,9 +40,7 @@ struct ClientOptions: ParsableArguments {
     if let app, app.trimmingWhitespace().isEmpty {
       throw ValidationError("--app is empty; give an app identifier, or leave --app out for $CHIME_APP or chime.cli")
     }
-    guard let seconds = DurationText.parse(timeout), seconds >= 0 else {
-      throw ValidationError("--timeout takes a duration such as 30s or 2m, or 0 for none (got \"\(timeout)\")")
-    }
+    _ = try DurationOption.parse(timeout, option: "--timeout", Self.timeoutBounds, hint: "--timeout takes a duration such as 30s or 2m, or 0 for none")
   }
 
   var appID: String {

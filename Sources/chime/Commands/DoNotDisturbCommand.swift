@@ -30,7 +30,7 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
       Examples:
         chime dnd
         chime dnd on --until 1h
-        chime dnd on --until 2026-12-01T08:00
+        chime dnd on --until 2099-12-01T08:00
         chime dnd off
         chime dnd schedule 22:00-07:00 --days mon-fri
         chime dnd schedule --clear
@@ -106,19 +106,20 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
   struct On: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "on", abstract: "Switch Do Not Disturb on, until switched off or until --until.")
-    @Option(help: "When it ends: a duration (90m, 2h) from now, or an instant (2026-12-01T08:00, local unless it has an offset).")
+    @Option(help: "When it ends: a duration (90m, 2h) from now, or an instant (2099-12-01T08:00, local unless it has an offset).")
     var until: String?
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
       var end: Instant?
       if let until {
-        if let seconds = DurationText.parse(until), seconds > 0 {
-          end = Instant(Date()).adding(seconds: seconds)
-        } else if let parsed = InstantText.parse(until, zone: SystemTimeZone.current()) {
+        if let parsed = InstantText.parse(until, zone: SystemTimeZone.current()) {
           end = Instant(parsed.date)
         } else {
-          throw ValidationError("--until takes a duration (90m, 2h) or an instant (2026-12-01T08:00); got \"\(until)\"")
+          // Not an instant: a duration from now, in the one duration grammar (`10` needs a unit).
+          let seconds = try DurationOption.parse(until, option: "--until", DurationInput.Bounds(noun: "Do Not Disturb"),
+                                                 hint: "or an instant such as 2099-12-01T08:00")
+          end = Instant(Date()).adding(seconds: seconds)
         }
       }
       try await reporting(json: options.json) {
@@ -143,7 +144,7 @@ struct DoNotDisturbCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       commandName: "schedule", abstract: "Set the schedule (START-END, e.g. 22:00-07:00), or --clear it.")
     @Argument(help: "The window in 24-hour time, START-END; an end at or before the start is the next day.") var window: String?
-    @Option(help: "The weekdays a window starts on: mon-fri, sat,sun, mon,wed-fri (default: every day).") var days: String?
+    @Option(help: "The weekdays a window starts on, written as a calendar trigger's weekday=: mon-fri, sat+sun, mon+wed-fri (a comma also joins days; default: every day).") var days: String?
     @Flag(help: "Remove the schedule.") var clear = false
     @OptionGroup var options: ClientOptions
 

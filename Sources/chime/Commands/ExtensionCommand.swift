@@ -61,7 +61,7 @@ struct ExtensionCommand: AsyncParsableCommand {
   func validate() throws {
     guard ["keep", "dismiss", "forward"].contains(answer) else { throw ValidationError("--answer is keep, dismiss or forward") }
     if service {
-      guard DurationText.parse(delay) != nil else { throw ValidationError("--delay is a duration such as 2s or 500ms") }
+      _ = try DurationOption.parse(delay, option: "--delay", DurationInput.Bounds(noun: "delay", allowsZero: true), hint: "e.g. 2s or 500ms")
       _ = try identifier()
       return
     }

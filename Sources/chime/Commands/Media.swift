@@ -10,7 +10,7 @@ struct MediaCommandLine: AsyncParsableCommand {
     abstract: "Press a delivered notification's media play/pause button.",
     discussion: """
       The content extension live for the notification's category is shown mediaPlay or \
-      mediaPause; it must have registered a media button (--media-button on `chime extension`). \
+      mediaPause; it must have registered a media button (`chime extension run --media-button ...`). \
       What it reports back (playing, paused) shows in `chime delivered --json` as media_playback.
 
       Examples:

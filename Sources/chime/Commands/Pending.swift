@@ -32,7 +32,7 @@ struct Pending: AsyncParsableCommand {
         return
       }
       let now = Instant(Date())
-      var table = Table(headers: ["ID", "TITLE", "TRIGGER", "NEXT FIRE"], keep: [2, 3])
+      var table = Table(headers: ["ID", "TITLE", "TRIGGER", "NEXT FIRE"], keep: [3], whole: [0], cutFirst: [1])
       for pending in requests {
         table.add([
           pending.request.identifier,

@@ -38,15 +38,29 @@ struct Respond: AsyncParsableCommand {
     let chosen = dismiss ? NotificationAction.dismissIdentifier
       : snooze != nil ? NotificationAction.snoozeIdentifier : action ?? NotificationAction.defaultIdentifier
     try await reporting(json: options.json) {
-      let result = if let snooze {
-        try await options.connect().respondSnooze(to: id, seconds: try SnoozeDuration(parsing: snooze, field: "snooze").seconds)
+      let snoozeSeconds = try snooze.map { text throws(ChimeError) in try SnoozeDuration(parsing: text, field: "snooze").seconds }
+      let client = try options.connect()
+      let result = if let snoozeSeconds {
+        try await client.respondSnooze(to: id, seconds: snoozeSeconds)
       } else {
-        try await options.connect().respond(to: id, action: chosen, text: text ?? "")
+        try await client.respond(to: id, action: chosen, text: text ?? "")
       }
+      // A snooze button's answer says when the notification comes back: its snoozed entry in
+      // the pending list (none when a content extension handled the button itself).
+      let returns = snoozeSeconds == nil ? nil
+        : try await client.allPending().first { $0.request.identifier == id && $0.snoozeCount > 0 }?.nextFire
       if options.json {
-        JSONOutput.print(["id": id, "action": chosen, "removed": result.removed, "routed_to": result.routedTo])
+        var object: [String: Any] = ["id": id, "action": chosen, "removed": result.removed, "routed_to": result.routedTo]
+        if snoozeSeconds != nil { object["returns"] = returns.map { TimeText.iso($0) as Any } ?? JSONValue.null }
+        JSONOutput.print(object)
       } else {
-        print("answered \(id) with \(chosen)\(result.removed ? "; removed from delivered" : "")")
+        var line = "answered \(id) with \(chosen)\(result.removed ? "; removed from delivered" : "")"
+        if let returns {
+          line += "; snoozed until \(TimeText.local(returns)) (\(DurationText.relative(returns, from: Instant(Date()))))"
+        } else if snoozeSeconds != nil {
+          line += "; not snoozed (a content extension handled it)"
+        }
+        print(line)
       }
     }
   }

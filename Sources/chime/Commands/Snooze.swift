@@ -9,7 +9,8 @@ struct Snooze: AsyncParsableCommand {
     commandName: "snooze",
     abstract: "Snooze a delivered notification: it leaves the screen and is delivered again after the duration.",
     discussion: """
-      The duration is 1 minute to 1 week (5m, 10m, 1h30m, 1d, 1w). The notification leaves \
+      The duration is 1 minute to 1 week (5m, 10m, 1h30m, 1d, 1w; a unit is required, as for \
+      every duration chime takes: 10 alone is refused). The notification leaves \
       the delivered list, `chime pending` lists it as snoozed until it comes back, and it is \
       delivered again then with the same content and attachments and its snooze count. A \
       repeating request's next fire does not move. `chime remove ID` cancels the snooze.

@@ -61,14 +61,11 @@ enum CategoryJSON {
     let o = try dictionary(value, path, keys: ["identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
                                                "snooze"])
     let actions = try array(o["actions"], "\(path).actions").enumerated().map { j, a in try action(a, "\(path).actions[\(j)]") }
-    // Durations as people type them ("5m", "1h"); the daemon checks the bounds and the count
-    // (INVALID_SNOOZE_DURATION, TOO_MANY_SNOOZE_DURATIONS).
+    // Durations in the CLI's one grammar ("5m", "1h"); the daemon checks the bounds and the
+    // count (INVALID_SNOOZE_DURATION, TOO_MANY_SNOOZE_DURATIONS).
     let snooze = try array(o["snooze"], "\(path).snooze").enumerated().map { k, s -> Int64 in
       let text = try string(s, "\(path).snooze[\(k)]", required: true)
-      guard let seconds = DurationText.parse(text), seconds == seconds.rounded() else {
-        throw ValidationError("\(path).snooze[\(k)]: \"\(text)\" is not a duration in whole seconds (write e.g. 5m, 10m, 1h)")
-      }
-      return Int64(seconds)
+      return Int64(try DurationOption.parse(text, option: "\(path).snooze[\(k)]", DurationInput.Bounds(noun: "snooze", wholeSeconds: true)))
     }
     var category = NotificationCategory(
       identifier: try string(o["identifier"], "\(path).identifier", required: true),

@@ -3,8 +3,10 @@ import ChimeCore
 import FoundationEssentials
 
 /// Machine-readable output: plain JSON objects with snake_case keys and ISO 8601 UTC times.
+/// Every `--json` output is compact, one JSON value per line: a result, a refusal, and each
+/// event of a stream alike, so a script reads any command line by line (`jq .` pretty-prints).
 enum JSONOutput {
-  static func print(_ value: Any, pretty: Bool = true) {
+  static func print(_ value: Any, pretty: Bool = false) {
     guard let text = JSONValue(value)?.text(pretty: pretty) else { return }
     Swift.print(text)
   }

@@ -4,16 +4,30 @@ import FoundationEssentials
 
 /// A plain-text table with columns padded to their widest cell, measured in terminal columns
 /// (`DisplayWidth`: CJK and emoji take two, combining marks none). Given a width, the widest
-/// columns are narrowed until a row fits, and cells cut with "…": free text first, the columns
-/// in `keep` (times) only when that is not enough.
+/// columns are narrowed until a row fits, and cells cut with "…": the columns in `cutFirst`
+/// (free text such as a title) first, then the others, the columns in `keep` (times) only when
+/// that is not enough. The columns in `whole` (identifiers: what people type next) are never
+/// cut.
 struct Table {
   let headers: [String]
   let keep: Set<Int>
+  let whole: Set<Int>
+  let cutFirst: Set<Int>
   private var rows: [[String]] = []
 
-  init(headers: [String], keep: Set<Int> = []) {
+  init(headers: [String], keep: Set<Int> = [], whole: Set<Int> = [], cutFirst: Set<Int> = []) {
     self.headers = headers
     self.keep = keep
+    self.whole = whole
+    self.cutFirst = cutFirst
+  }
+
+  /// The columns narrowed in turn: `cutFirst`, then the rest, then `keep`; never `whole`.
+  private var tiers: [Set<Int>] {
+    let all = Set(headers.indices).subtracting(whole)
+    let first = cutFirst.intersection(all)
+    let last = keep.intersection(all).subtracting(first)
+    return [first, all.subtracting(first).subtracting(last), last]
   }
 
   /// Cells are escaped here, before widths are measured (a newline or an escape sequence in a
@@ -21,7 +35,7 @@ struct Table {
   mutating func add(_ row: [String]) { rows.append(row.map { TerminalText.escaped($0) }) }
 
   /// The table; with `width`, no line is wider than that many columns (unless every column is
-  /// already at its narrowest: its header's width, at least 6).
+  /// already at its narrowest: its header's width, at least 6; a `whole` column its widest cell).
   func render(width: Int? = nil) -> String {
     let all = [headers] + rows
     var widths = headers.indices.map { column in
@@ -30,9 +44,9 @@ struct Table {
     if let width {
       let floors = widths.indices.map { min(widths[$0], max(6, DisplayWidth.of(headers[$0]))) }
       var excess = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
-      for kept in [false, true] {
+      for tier in tiers {
         while excess > 0 {
-          let narrowable = widths.indices.filter { widths[$0] > floors[$0] && (kept || !keep.contains($0)) }
+          let narrowable = tier.filter { widths[$0] > floors[$0] }
           guard let widest = narrowable.max(by: { widths[$0] < widths[$1] }) else { break }
           widths[widest] -= 1
           excess -= 1

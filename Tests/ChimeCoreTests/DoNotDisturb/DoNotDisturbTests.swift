@@ -141,9 +141,9 @@ import Testing
 
   @Test(arguments: [
     ("mon-fri", DoNotDisturbDays([.monday, .tuesday, .wednesday, .thursday, .friday]), "mon-fri"),
-    ("sat,sun", DoNotDisturbDays([.saturday, .sunday]), "sat,sun"),
-    ("Mon,Wed-Fri", DoNotDisturbDays([.monday, .wednesday, .thursday, .friday]), "mon,wed-fri"),
-    ("fri-mon", DoNotDisturbDays([.friday, .saturday, .sunday, .monday]), "mon,fri-sun"),
+    ("sat,sun", DoNotDisturbDays([.saturday, .sunday]), "sat+sun"),
+    ("Mon,Wed-Fri", DoNotDisturbDays([.monday, .wednesday, .thursday, .friday]), "mon+wed-fri"),
+    ("fri-mon", DoNotDisturbDays([.friday, .saturday, .sunday, .monday]), "mon+fri-sun"),
     ("tuesday", DoNotDisturbDays.tuesday, "tue"),
     ("all", DoNotDisturbDays.everyDay, "every day"),
   ]) func weekdaySets(_ c: (String, DoNotDisturbDays, String)) throws {

@@ -5,12 +5,12 @@ import Testing
 /// buttons; a category's list; the snooze buttons of a desktop notification and the response
 /// a click on one makes; what a `chime.snooze` response does given the extension's answer.
 @Suite struct SnoozeDurationTests {
-  @Test(arguments: [("1m", 60), ("5m", 300), ("10m", 600), ("1h30m", 5400), ("1d", 86400), ("1w", 604_800), ("90", 90), ("7d", 604_800)])
+  @Test(arguments: [("1m", 60), ("5m", 300), ("10m", 600), ("1h30m", 5400), ("1d", 86400), ("1w", 604_800), ("90s", 90), ("7d", 604_800)])
   func durationsAreReadAsTyped(_ text: String, _ seconds: Int64) throws {
     #expect(try SnoozeDuration(parsing: text).seconds == seconds)
   }
 
-  @Test(arguments: ["59s", "0", "1w1s", "8d", "", "soon", "1.5s", "-5m", "10 parsecs"])
+  @Test(arguments: ["59s", "0", "1w1s", "8d", "", "soon", "1.5s", "-5m", "10 parsecs", "90"])
   func durationsOutsideAMinuteToAWeekOrNotDurationsAreRefused(_ text: String) {
     #expect(throws: ChimeError.self) { try SnoozeDuration(parsing: text) }
     do {
@@ -18,6 +18,25 @@ import Testing
     } catch {
       #expect(error.reason == "INVALID_SNOOZE_DURATION" && error.code == .invalidArgument, "\(error)")
     }
+  }
+
+  /// The refusal says what was wrong: a bare number needs a unit, and a duration out of bounds
+  /// names the bound it crossed (not "whole seconds", which `8d` is).
+  @Test(arguments: [("10", "10 needs a unit: say 10s or 10m"), ("8d", "8d is longer than the longest snooze, 1 week"),
+                    ("2w", "2w is longer than the longest snooze, 1 week"), ("30s", "30s is shorter than the shortest snooze, 1 minute"),
+                    ("1.5s", "1.5s is not a whole number of seconds")])
+  func refusalsSayWhichRuleWasBroken(_ text: String, _ message: String) throws {
+    let error = try #require(throws: ChimeError.self) { try SnoozeDuration(parsing: text) }
+    #expect(error.message.hasPrefix(message), "\(error.message)")
+    #expect(error.reason == "INVALID_SNOOZE_DURATION")
+  }
+
+  /// The service's check of a duration in seconds names the bound too.
+  @Test func secondsOutOfBoundsNameTheBound() throws {
+    let long = try #require(throws: ChimeError.self) { try SnoozeDuration(seconds: 8 * 86400) }
+    #expect(long.message.hasPrefix("8d is longer than the longest snooze, 1 week"), "\(long.message)")
+    let short = try #require(throws: ChimeError.self) { try SnoozeDuration(seconds: 30) }
+    #expect(short.message.hasPrefix("30s is shorter than the shortest snooze, 1 minute"), "\(short.message)")
   }
 
   @Test func boundsAreInclusive() throws {

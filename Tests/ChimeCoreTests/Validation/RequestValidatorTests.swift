@@ -134,6 +134,18 @@ import Testing
     #expect(rejection(request(content))?.reason == "INVALID_SOUND_VOLUME")
   }
 
+  /// A path where a sound name belongs (`--sound /usr/share/sounds/x.wav`) is refused saying
+  /// where sounds go and how to see the directories searched.
+  @Test func aSoundPathIsRefusedPointingToTheSoundDirectories() {
+    var content = NotificationContent(title: "x")
+    content.sound = .named("/usr/share/sounds/freedesktop/stereo/bell.oga")
+    let error = rejection(request(content))
+    #expect(error?.reason == "INVALID_SOUND_NAME")
+    let message = error?.message ?? ""
+    #expect(message.contains("Library/Sounds") && message.contains("bundle"), "\(message)")
+    #expect(message.contains("`chime sound check bell.oga`"), "\(message)")
+  }
+
   @Test func refusesDuplicateAttachmentIdentifiers() {
     var content = NotificationContent(title: "x")
     content.attachments = [Attachment(identifier: "a", path: "/tmp/a.png"), Attachment(identifier: "a", path: "/tmp/b.png")]
