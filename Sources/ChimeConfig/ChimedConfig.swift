@@ -74,6 +74,9 @@ public struct ChimedConfig: Equatable, Sendable {
   /// Merges `flags` (key name → text as given on the command line), the environment, `file` and
   /// the defaults, then checks every value.
   ///
+  /// Path settings (`ConfigKey.isPath`) must be absolute or start with `~` (`ConfigPath`),
+  /// expanded with the environment's `HOME`.
+  ///
   /// - Throws: a message naming the key and where the bad value was given (file and line, flag
   ///   or variable).
   public static func resolve(flags: [String: String], file: ConfigFile?, environment: [String: String],
@@ -90,12 +93,13 @@ public struct ChimedConfig: Equatable, Sendable {
         values[key.name] = defaultValue(key, environment: environment, home: home, uid: uid)
       }
     }
-    return try ChimedConfig(values: values, filePath: file?.path)
+    return try ChimedConfig(values: values, filePath: file?.path, home: environment["HOME"])
   }
 
   static func defaultValue(_ key: ConfigKey, environment: [String: String], home: String, uid: UInt32) -> Value {
     func derived(_ variable: String, _ text: String) -> Value {
-      let set = !(environment[variable] ?? "").isEmpty
+      // Counted only when it moved the default: the resolvers ignore a relative one.
+      let set = (environment[variable] ?? "").hasPrefix("/")
       return Value(text: text, source: set ? .derivedDefault(variable: variable) : .defaultValue)
     }
     switch key {
@@ -106,7 +110,18 @@ public struct ChimedConfig: Equatable, Sendable {
     }
   }
 
-  init(values: [String: Value], filePath: String?) throws(ConfigError) {
+  init(values given: [String: Value], filePath: String?, home: String?) throws(ConfigError) {
+    var values = given
+    // Paths made absolute first, so the settings, `--print-config` and reload's comparisons
+    // all see the path chimed uses.
+    for key in ConfigKey.all where key.isPath {
+      guard let value = values[key.name], let text = value.text, !text.isEmpty else { continue }
+      do throws(ConfigPath.Refusal) {
+        values[key.name] = Value(text: try ConfigPath.resolve(text, home: home), source: value.source)
+      } catch {
+        throw ConfigError("\(value.source.errorPrefix(key)): \(error.message)")
+      }
+    }
     self.values = values
     self.filePath = filePath
     func value(_ key: ConfigKey) -> (text: String?, prefix: String) {

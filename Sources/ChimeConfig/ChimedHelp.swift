@@ -61,10 +61,12 @@ extension ChimedCommandLine {
     Settings come from flags, then the environment ($CHIME_SOCKET), then the configuration \
     file, then the defaults. The file is TOML, $XDG_CONFIG_HOME/chime/chimed.toml or \
     ~/.config/chime/chimed.toml unless --config names another; its keys are the long flags' \
-    names. An invalid file (syntax, unknown key, wrong type or bad value) stops chimed with \
-    exit status 78 and a message naming the key and its line; started by socket activation, \
-    chimed instead stays up and answers every call with FAILED_PRECONDITION CONFIG_INVALID \
-    and that message, doing nothing else, until restarted (SIGHUP stops it then, and the next \
+    names. Paths (socket, data-dir, apps-dir, thumbnailer) are absolute or start with ~/, \
+    which is $HOME. An invalid file (syntax, unknown key, wrong type, bad value, a relative \
+    path) stops chimed with exit status 78 and a message naming the key and its line; started \
+    by socket activation, chimed instead stays up and answers every call, on the socket and on \
+    the session bus, with FAILED_PRECONDITION CONFIG_INVALID and that message, doing nothing \
+    else, until restarted (SIGHUP stops it then, and the next \
     connection starts chimed anew). `chimed --print-config` shows \
     each value and where it came from. SIGHUP re-reads the file and applies log-level; other \
     keys are applied on restart.

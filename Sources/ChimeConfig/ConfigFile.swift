@@ -19,9 +19,10 @@ public struct ConfigFile: Equatable, Sendable {
   public let path: String
   public let entries: [String: Entry]
 
-  /// `$XDG_CONFIG_HOME/chime/chimed.toml`, else `<home>/.config/chime/chimed.toml`.
+  /// `$XDG_CONFIG_HOME/chime/chimed.toml`, else `<home>/.config/chime/chimed.toml`; an
+  /// `XDG_CONFIG_HOME` that is not absolute is ignored, as the XDG base directory spec says.
   public static func defaultPath(environment: [String: String], home: String) -> String {
-    if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty { return config + "/chime/chimed.toml" }
+    if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/chime/chimed.toml" }
     return home + "/.config/chime/chimed.toml"
   }
 

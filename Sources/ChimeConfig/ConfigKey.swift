@@ -96,6 +96,11 @@ extension ConfigKey {
   public static let soundPlayer = ConfigKey("sound-player", .string, default: nil,
     "program that plays a sound file given as its last argument, or none (default: libcanberra, else pw-play, paplay, aplay)")
 
+  /// The keys whose value is a file or directory: absolute, or `~`/`~/...` expanded with
+  /// `$HOME`; any other value is refused (`ConfigPath`). `sound-player` and `present-command`
+  /// are commands, looked up in `PATH`, not paths.
+  public var isPath: Bool { [ConfigKey.socket, .dataDir, .appsDir, .thumbnailer].contains(self) }
+
   /// Every key, in the order `--print-config` shows them.
   public static let all: [ConfigKey] = [
     .socket, .dataDir, .appsDir, .attachmentQuota, .maxPendingPerApp, .maxConnections, .maxCallsPerConnection,

@@ -15,7 +15,16 @@ struct ConfigLoader: Sendable {
   func load() throws(ConfigError) -> ChimedConfig {
     let environment = ProcessEnvironment.variables
     let home = ProcessEnvironment.homeDirectory
-    let path = explicitPath ?? ConfigFile.defaultPath(environment: environment, home: home)
+    var path = ConfigFile.defaultPath(environment: environment, home: home)
+    if let explicitPath {
+      // `--config=~/x` reaches chimed unexpanded (the shell expands only a word's leading ~).
+      // A relative path stays relative: given on a command line, it is read where it was typed.
+      do throws(ConfigPath.Refusal) {
+        path = explicitPath.hasPrefix("~") ? try ConfigPath.resolve(explicitPath, home: environment["HOME"]) : explicitPath
+      } catch {
+        throw ConfigError("--config: \(error.message)")
+      }
+    }
     let file = try ConfigFile.load(path: path, required: explicitPath != nil)
     return try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: home,
                                     uid: ProcessEnvironment.userID)

@@ -7,7 +7,8 @@ import Logging
 /// chimed with an invalid configuration file, started by socket activation. Exiting would leave
 /// every client with a reset connection (and systemd, after a few activations, with a socket
 /// in `service-start-limit-hit`), so chimed stays up on the socket it was handed and answers
-/// every call with FAILED_PRECONDITION `CONFIG_INVALID`, naming the file, line and key. It
+/// every call with FAILED_PRECONDITION `CONFIG_INVALID`, naming the file, line and key, on the
+/// socket and on the session bus (`io.github.chime.Chime1.Error.CONFIG_INVALID`). It
 /// opens no store and schedules nothing. SIGTERM stops it; so does SIGHUP, after which the
 /// next connection starts a chimed that reads the file again.
 enum InvalidConfigService {
@@ -23,6 +24,7 @@ enum InvalidConfigService {
                                               dataDirectory: "", logger: logger)
       configuration.inheritedListener = fd
       configuration.refuseEveryCall = refusal
+      configuration.dbus = Chimed.sessionBus(ProcessEnvironment.variables)
       configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping") }
       defer { ServiceManager.flush() }
       DaemonProcess.prepareSignals()

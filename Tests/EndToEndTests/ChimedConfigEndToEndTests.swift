@@ -29,6 +29,30 @@ import Testing
     #expect(missing.errors.contains("absent.toml: cannot read"), "\(missing.errors)")
   }
 
+  /// A path setting is `~/...` (expanded with HOME) or absolute: `data-dir = "~/chime-data"`
+  /// once made `<cwd>/~/chime-data`. A relative one stops chimed with 78 naming the key, before
+  /// anything is made in its working directory.
+  @Test func pathSettingsExpandTildeAndRefuseRelativePaths() throws {
+    let dir = TemporaryDirectory()
+    let home = dir.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    try "data-dir = \"~/chime-data\"\n".write(toFile: dir.file("chimed.toml"), atomically: true, encoding: .utf8)
+    let printed = try ChildProcess.run(Self.chimed, ["--config", dir.file("chimed.toml"), "--print-config"],
+                                       environment: ["HOME": home], directory: dir.path)
+    #expect(printed.status == 0, "\(printed.errors)")
+    #expect(printed.output.contains("data-dir = \"\(home)/chime-data\"  # file:1"), "\(printed.output)")
+
+    for (arguments, says) in [(["--data-dir=~bob/data"], "--data-dir: \"~bob/data\": ~name/"),
+                              (["--data-dir", "relative/data"], "--data-dir: \"relative/data\" is not an absolute path"),
+                              (["--socket", "chimed.sock", "--data-dir", dir.file("data")], "--socket: \"chimed.sock\" is not an absolute path")] {
+      let run = try ChildProcess.run(Self.chimed, ["--config", "/dev/null"] + arguments, environment: ["HOME": home], directory: dir.path)
+      #expect(run.status == 78, "\(arguments): \(run.errors)")
+      #expect(run.errors.contains(says), "\(arguments): \(run.errors)")
+    }
+    let made = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    #expect(made == ["chimed.toml", "home"], "nothing made relative to the working directory: \(made)")
+  }
+
   /// chimed's own command line: usage errors exit 64 with the message and the usage lines on
   /// stderr, nothing on stdout; `--help` and `--version` print on stdout and exit 0.
   @Test func usageErrorsExit64AndHelpPrints() throws {

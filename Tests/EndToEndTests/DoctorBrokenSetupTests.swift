@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeSystem
 import ChimeTestSupport
 import Foundation
 import Glibc
@@ -38,12 +39,12 @@ import Testing
 
   /// A user systemd that says chimed.socket is enabled and active, listening on `listens`, and
   /// chimed.service active.
-  func fakeSystemctl(in bin: String, listens: String) {
+  func fakeSystemctl(in bin: String, listens: String, active: Bool = true) {
     ExecutableScript.write("""
       case "$*" in
         *show-environment*) echo HOME=/root ;;
         *is-enabled*) echo enabled ;;
-        *is-active*) echo active ;;
+        *is-active*) echo \(active ? "active" : "inactive") ;;
         *Listen*) echo "Listen=\(listens) (Stream)" ;;
         *) exit 1 ;;
       esac
@@ -98,6 +99,8 @@ import Testing
     let run = try doctor(["--socket", dir.socketPath, "--data-dir", killed.dataDirectory, "--config", "/dev/null"], bin: try bin(dir))
     #expect(run.check("socket").status == "fail", "\(run.stdout)")
     #expect(run.check("socket").detail.contains("stale, nothing listens on it"), "\(run.stdout)")
+    // One hint, the socket's: the daemon check does not repeat it.
+    #expect(run.check("daemon").status == "fail" && run.check("daemon").hint.isEmpty, "\(run.stdout)")
 
     let daemon = DaemonProcess(directory: dir)
     try daemon.start()
@@ -128,11 +131,66 @@ import Testing
     fakeSystemctl(in: bin, listens: real)
     let run = try doctor(["--socket", dir.file("wrong.sock"), "--data-dir", dir.file("data"), "--config", "/dev/null"], bin: bin)
     #expect(run.check("systemd").detail.contains("chimed.service active"), "\(run.stdout)")
-    for name in ["socket", "daemon"] {
-      let hint = run.check(name).hint
-      #expect(!hint.contains("not running"), "\(name): \(hint)")
-      #expect(hint.contains("chimed.socket listens on \(real)"), "\(name): \(hint)")
+    let hint = run.check("socket").hint
+    #expect(!hint.contains("not running"), "\(hint)")
+    #expect(hint.contains("chimed.socket listens on \(real)"), "\(hint)")
+    #expect(run.check("daemon").detail.contains("not reached") && run.check("daemon").hint.isEmpty, "\(run.stdout)")
+  }
+
+  /// `systemctl --user stop chimed.socket chimed`: the unit's Listen= is still there, but
+  /// nothing listens; doctor says so (not "listening on"), and the socket file is absent, with
+  /// one hint and no journalctl line repeated.
+  @Test func stoppedUnitsAreNotListeningAndTheAbsentSocketHasOneHint() throws {
+    let dir = TemporaryDirectory()
+    let bin = try bin(dir)
+    fakeSystemctl(in: bin, listens: dir.socketPath, active: false)
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", dir.file("data"), "--config", "/dev/null"], bin: bin)
+    #expect(run.check("systemd").detail.contains("not listening (its path: \(dir.socketPath))"), "\(run.stdout)")
+    #expect(!run.check("systemd").detail.contains("listening on"), "\(run.stdout)")
+    #expect(run.check("socket").status == "fail" && run.check("socket").detail.contains("No such file"), "\(run.stdout)")
+    #expect(run.check("socket").hint.contains("systemctl --user enable --now chimed.socket"), "\(run.stdout)")
+    #expect(run.check("daemon").status == "fail" && run.check("daemon").hint.isEmpty, "\(run.stdout)")
+    #expect(run.checks.filter { ($0["hint"] as? String ?? "").contains("journalctl") }.count <= 1, "\(run.stdout)")
+  }
+
+  /// chimed under socket activation with an invalid chimed.toml is up and answers
+  /// CONFIG_INVALID: doctor says the configuration is invalid with chimed's message, gives the
+  /// fix once, and never says nothing answers or that chimed refuses to start.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.socketActivate)))
+  func aChimedAnsweringConfigInvalidIsToldApart() throws {
+    let dir = TemporaryDirectory()
+    let bin = try bin(dir)
+    fakeSystemctl(in: bin, listens: dir.socketPath)
+    let config = dir.file("chimed.toml")
+    try "missed-grace = \"soon\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let daemon = try SpawnedProcess(DaemonProcess.socketActivate,
+                                    ["-l", dir.socketPath, DaemonProcess.binDirectory + "/chimed", "--config", config],
+                                    environment: SpawnedProcess.environment([:]),
+                                    stdout: dir.file("chimed.log"), stderr: dir.file("chimed.log"))
+    defer {
+      daemon.signal(SIGTERM)
+      _ = daemon.waitForExit()
     }
+    try #require(pollUntil(within: 20) { UnixSocket.isAccepting(path: dir.socketPath) })
+    let cause = "\(config):1: missed-grace: expected a number of seconds, got string"
+
+    let run = try doctor(["--socket", dir.socketPath, "--data-dir", dir.file("data"), "--config", config], bin: bin)
+    #expect(run.status == 1)
+    #expect(run.check("socket").status == "ok", "\(run.stdout)")
+    #expect(run.check("config").status == "fail" && run.check("config").detail.contains(cause), "\(run.stdout)")
+    let daemonCheck = run.check("daemon")
+    #expect(daemonCheck.status == "fail", "\(run.stdout)")
+    #expect(daemonCheck.detail.contains("configuration is invalid") && daemonCheck.detail.contains("CONFIG_INVALID")
+      && daemonCheck.detail.contains(cause), "\(run.stdout)")
+    #expect(!run.stdout.contains("nothing answers") && !run.stdout.contains("refuses to start"), "\(run.stdout)")
+    let fixes = run.checks.compactMap { $0["hint"] as? String }.filter { $0.contains("fix the file") }
+    #expect(fixes == ["fix the file, then `systemctl --user restart chimed` (`chimed --print-config` checks it)"], "\(run.stdout)")
+    #expect(!run.checks.contains { ($0["hint"] as? String ?? "").contains("journalctl") }, "\(run.stdout)")
+
+    // Doctor reading another (valid) file: the daemon check gives the fix itself.
+    let other = try doctor(["--socket", dir.socketPath, "--data-dir", dir.file("data"), "--config", "/dev/null"], bin: bin)
+    #expect(other.check("config").status == "ok", "\(other.stdout)")
+    #expect(other.check("daemon").hint.contains("fix the file"), "\(other.stdout)")
   }
 
   /// The notification server's name, vendor and versions, not busctl's text with its

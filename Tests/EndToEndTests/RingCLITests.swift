@@ -40,10 +40,12 @@ import Testing
     #expect(try chime(["delivered", "--remove", "now"]).status == 0)
     #expect(pollUntil(within: 10) { kill(pid, 0) != 0 }, "the player \(pid) still runs after its ring was removed")
 
-    for (ring, more) in [("2s", [String]()), ("31m", []), ("1m", ["--sound", "none"])] {
+    for (ring, more) in [("2s", [String]()), ("31m", []), ("1m", ["--sound", "none"]), ("2m", ["--level", "passive"])] {
       let refused = try chime(["add", "bad", "--title", "Bad", "--ring", ring] + more)
       #expect(refused.status != 0 && refused.stderr.contains("INVALID_RING"), "\(ring) \(more): \(refused.stderr)")
     }
+    let passive = try chime(["add", "bad", "--title", "Bad", "--ring", "2m", "--level", "passive", "--in", "1h"])
+    #expect(passive.stderr.contains("a passive notification never rings"), "\(passive.stderr)")
     let notADuration = try chime(["add", "bad", "--title", "Bad", "--ring", "soon"])
     #expect(notADuration.status != 0 && notADuration.stderr.contains("not a duration"), "\(notADuration.stderr)")
   }

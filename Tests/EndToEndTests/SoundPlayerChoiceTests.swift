@@ -92,6 +92,26 @@ import Testing
     #expect(only.played("aplay").hasPrefix("-q "), "aplay runs quiet, so its stderr holds errors only: \(only.played("aplay"))")
   }
 
+  /// ffplay with no audio device names the (existing) file in its last line and exits 0: the
+  /// event says the audio output failed, and no exit status 0 is called a failure.
+  @Test func ffplayWithoutAnAudioDeviceSaysNoAudioOutput() async throws {
+    let body = """
+      echo "SDL_OpenAudio (2 channels, 44100 Hz): ALSA: Couldn't open audio device: No such file or directory" >&2
+      echo 'No more combinations to try, audio open failed' >&2
+      echo "Failed to open file '\(SoundChoice.defaultThemeFile)' or configure filtergraph" >&2
+      exit 0
+      """
+    let setup = try await start(players: ["ffplay"], body: body)
+    defer { setup.daemon.terminate() }
+    var events = setup.client.subscribe().makeAsyncIterator()
+    _ = try await nextEvent(&events) { $0.kind == .subscribed }
+    _ = try await setup.client.add(NotificationRequest(identifier: "tea", content: content(.default)))
+    let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
+    #expect(failed.note == "sound: ffplay: no audio output: SDL_OpenAudio (2 channels, 44100 Hz): ALSA: Couldn't open audio device: No such file or directory",
+            "\(failed.note)")
+    #expect(!failed.note.contains("status 0") && !failed.note.contains("Failed to open file"), "\(failed.note)")
+  }
+
   /// A player's stderr (ALSA's words among them) lands in chimed's log as one line under the
   /// player's name, never as bare lines; its last line is the delivery's failure reason.
   @Test func aPlayersStderrIsOneLineUnderItsName() async throws {
@@ -107,7 +127,7 @@ import Testing
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     _ = try await setup.client.add(NotificationRequest(identifier: "tea", content: content(.default)))
     let failed = try await nextEvent(&events) { $0.kind == .presentationFailed }
-    #expect(failed.note == "sound: paplay: Failed to open audio device (exited with status 1)", "\(failed.note)")
+    #expect(failed.note == "sound: paplay: no audio output: Failed to open audio device (exited with status 1)", "\(failed.note)")
     let log = setup.daemon.log
     let lines = log.split(separator: "\n")
     #expect(!lines.contains { $0.hasPrefix("ALSA lib") }, "bare ALSA lines in the log:\n\(log)")

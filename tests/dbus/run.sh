@@ -234,3 +234,45 @@ wait $nobus_pid || true
 forget "$nobus_pid"
 [ "$(grep -c "the D-Bus API is off" "$tmp/nobus.log")" = 1 ] || fail "no bus: $(cat "$tmp/nobus.log")"
 echo "ok   without a session bus the D-Bus API is off, in one log line"
+
+# An invalid configuration under socket activation (the user units: SystemdService= starts
+# chimed.service with chimed.socket's listener): the refusing chimed takes the name too, so a
+# D-Bus call is answered at once with CONFIG_INVALID and the socket's message, not left to the
+# bus's activation timeout. systemd's part is played by a wrapper that binds the socket and
+# passes it as LISTEN_FDS, as systemd does.
+has_owner && fail "the name has an owner before the invalid-configuration activation"
+printf 'missed-grace = "soon"\n' > "$tmp/bad.toml"
+cat > "$tmp/socket-activate.py" <<'PY'
+import os, socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind(sys.argv[1])
+listener.listen(16)
+os.dup2(listener.fileno(), 3)
+os.environ.update(LISTEN_FDS="1", LISTEN_PID=str(os.getpid()))
+os.execv(sys.argv[2], sys.argv[2:])
+PY
+cat > "$tmp/chimed-bad.sh" <<SH
+#!/bin/sh
+exec python3 "$tmp/socket-activate.py" "$tmp/bad.sock" "$bin/chimed" --config "$tmp/bad.toml" --proc-root "$tmp/proc" \
+  >>"$tmp/chimed-bad.log" 2>&1
+SH
+chmod +x "$tmp/chimed-bad.sh"
+sed "s|^Exec=.*|Exec=$tmp/chimed-bad.sh|" "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
+busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig >/dev/null
+message="chimed's configuration is invalid: $tmp/bad.toml:1: missed-grace: expected a number of seconds, got string"
+started=$(date +%s%N)
+out=$(as_host timeout 10 gdbus call --session -d $name -o $path -m $name.Register org.example.tea '{}' 2>&1 || true)
+took_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+has_owner && chimed_pids+=("$(owner_pid)")
+echo "$out" | grep -qF "GDBus.Error:$name.Error.CONFIG_INVALID: $message" || fail "invalid configuration over D-Bus: $out"
+[ "$took_ms" -lt 5000 ] || fail "invalid configuration over D-Bus answered after $took_ms ms"
+out=$(as_host timeout 10 gdbus call --session -d $name -o $path -m $name.GetSettings 2>&1 || true)
+echo "$out" | grep -qF "$name.Error.CONFIG_INVALID: $message" || fail "a second method: $out"
+out=$(CHIME_SOCKET=$tmp/bad.sock "$bin/chime" pending --app org.example.tea 2>&1 || true)
+echo "$out" | grep -qF "CONFIG_INVALID: $message" || fail "the socket's message: $out"
+refusing=$(owner_pid)
+kill -TERM "$refusing"
+for _ in $(seq 1 100); do kill -0 "$refusing" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$refusing" 2>/dev/null && fail "the refusing chimed did not stop on SIGTERM"
+forget "$refusing"
+echo "ok   an invalid configuration: the D-Bus call gets CONFIG_INVALID and the socket's message in ${took_ms} ms"

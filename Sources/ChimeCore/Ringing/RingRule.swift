@@ -15,8 +15,10 @@ public enum RingRule {
   /// The most times a ring that runs out may snooze its notification (`Ring.autoSnooze`).
   public static let maximumAutoSnoozes: UInt32 = 10
 
-  /// INVALID_ARGUMENT `INVALID_RING` for a duration out of range or a ring that would be silent.
-  public static func validate(_ ring: Ring, sound: Sound?, field: String) throws(ChimeError) {
+  /// INVALID_ARGUMENT `INVALID_RING` for a duration out of range, a ring that would be silent, or
+  /// a ring on a `passive` notification (passive notifications are delivered without sound, so
+  /// the ring would never sound: refused at schedule time rather than dropped at delivery).
+  public static func validate(_ ring: Ring, sound: Sound?, level: InterruptionLevel = .active, field: String) throws(ChimeError) {
     guard ring.seconds >= minimumSeconds, ring.seconds <= maximumSeconds else {
       throw ChimeError(.invalidRing, "a ring lasts \(minimumSeconds) seconds to \(maximumSeconds / 60) minutes (got \(ring.seconds) s)",
                        field: "\(field).ring.seconds")
@@ -24,6 +26,10 @@ public enum RingRule {
     guard ring.autoSnooze <= maximumAutoSnoozes else {
       throw ChimeError(.invalidRing, "a ring snoozes itself at most \(maximumAutoSnoozes) times (got \(ring.autoSnooze))",
                        field: "\(field).ring.auto_snooze")
+    }
+    if level == .passive {
+      throw ChimeError(.invalidRing, "a passive notification never rings (it is delivered without sound); leave out the ring or use another interruption level",
+                       field: "\(field).interruption_level")
     }
     if sound?.kind == Sound.Kind.none {
       throw ChimeError(.invalidRing, "a ring repeats the sound, and this sound is none (leave it out to ring the default sound)",

@@ -66,7 +66,7 @@ public enum RequestValidator {
       try validate(sound, field: "\(field).sound")
     }
     if let ring = content.ring {
-      try RingRule.validate(ring, sound: content.sound, field: field)
+      try RingRule.validate(ring, sound: content.sound, level: content.interruptionLevel, field: field)
     }
     if !content.userInfoJSON.isEmpty {
       try validateUserInfo(content.userInfoJSON, field: "\(field).user_info_json")

@@ -138,6 +138,7 @@ extension DBusFace {
   /// Runs one call-table entry with ChimeCore values and answers the D-Bus call with `encode`.
   private func call<Request, Response>(_ descriptor: CallDescriptor<Request, Response>, _ request: DBusRequest, _ app: String,
                                        _ confined: String?, _ value: Request, _ encode: @escaping (Response) -> [BusValue]) {
+    guard let router else { return answer(request, .failure(Self.noRouter)) }
     let serverCall = DBusCall(descriptor.method, app: app, confinedApp: confined)
     router.call(descriptor, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: value) {
       [weak self] result in
@@ -148,6 +149,7 @@ extension DBusFace {
   /// A listing: pages through the router until `limit` items or the last page.
   private func list<Item>(_ descriptor: CallDescriptor<PageRequest, Page<Item>>, _ request: DBusRequest, _ app: String, _ confined: String?,
                           limit: Int, _ encode: @escaping (Item) -> DBusRecords.Pairs) {
+    guard let router else { return answer(request, .failure(Self.noRouter)) }
     var items: [Item] = []
     func next(_ token: String) {
       let page = PageRequest(pageSize: min(Limits.pageSizeMax, limit - items.count), pageToken: token)

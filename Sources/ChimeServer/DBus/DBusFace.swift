@@ -10,7 +10,12 @@ import Logging
 /// logged and retried; it never stops chimed. Loop thread only.
 final class DBusFace {
   let loop: EventLoop
-  let router: CallRouter
+  /// Runs the calls; nil when every call is refused with `refusal`.
+  let router: CallRouter?
+  /// The one answer to every call of a chimed that serves nothing (its configuration is
+  /// invalid): the name is still taken, so a D-Bus caller hears why at once instead of waiting
+  /// for activation to time out.
+  let refusal: ChimeError?
   let configuration: ServerConfiguration
   let bus: DBusConfiguration
   let logger: Logger
@@ -28,6 +33,18 @@ final class DBusFace {
   init(loop: EventLoop, router: CallRouter, configuration: ServerConfiguration, bus: DBusConfiguration) {
     self.loop = loop
     self.router = router
+    refusal = nil
+    self.configuration = configuration
+    self.bus = bus
+    logger = configuration.logger
+  }
+
+  /// A face that answers every method call with `refusal` (properties and introspection are
+  /// still answered from the interface's table).
+  init(loop: EventLoop, refusing refusal: ChimeError, configuration: ServerConfiguration, bus: DBusConfiguration) {
+    self.loop = loop
+    router = nil
+    self.refusal = refusal
     self.configuration = configuration
     self.bus = bus
     logger = configuration.logger
@@ -158,6 +175,10 @@ final class DBusFace {
           let member = sd_bus_message_get_member(message).map({ String(cString: $0) }) else {
       return chime_dbus_reply_error(message, "org.freedesktop.DBus.Error.InvalidArgs", "a call without a sender or member")
     }
+    if let refusal {
+      onCall()
+      return replyError(message, refusal)
+    }
     let arguments: [BusValue]
     do throws(ChimeError) {
       arguments = try BusMessage.readArguments(message)
@@ -218,6 +239,10 @@ final class DBusFace {
       _ = replyError(request.message, error)
     }
   }
+
+  /// What a call that reached a method of a refusing face would get; `received` answers such
+  /// calls before they get there.
+  static var noRouter: ChimeError { .internal("chimed serves no calls") }
 
   private func replyError(_ message: OpaquePointer, _ error: ChimeError) -> Int32 {
     let r = chime_dbus_reply_error(message, DBusNames.errorName(error), DBusNames.errorMessage(error))
@@ -309,6 +334,7 @@ final class DBusFace {
   func listen(_ peer: DBusPeer, app: String) {
     if let group = signals[app] { return group.add(peer.name) }
     do throws(ChimeError) {
+      guard let router else { throw Self.noRouter }
       let group = try DBusAppSignals(app: app, router: router) { [unowned self] member, arguments, names in
         emit(member, arguments, to: names)
       }

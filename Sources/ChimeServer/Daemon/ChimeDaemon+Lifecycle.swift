@@ -61,6 +61,13 @@ extension ChimeDaemon {
     configuration.logger.warning("listening only to refuse every call", metadata: [
       "socket": "\(configuration.socketPath)", "reason": "\(refusal.reason)", "error": "\(refusal.message)",
     ])
+    if let bus = configuration.dbus {
+      // The bus name too: D-Bus activation (SystemdService=chimed.service) started this chimed,
+      // and a caller waits for the name until the bus's activation timeout unless it is taken.
+      let face = DBusFace(loop: loop, refusing: refusal, configuration: configuration, bus: bus)
+      running.dbus = face
+      face.start()
+    }
   }
 
   /// A store too large to check whole before serving is checked now, on a reader; damage

@@ -238,9 +238,9 @@ final class SoundPlayer {
                    metadata: ["player": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])
       }
       if failed {
-        let last = captured.lastErrorLine
-        let why = last.isEmpty ? "\(captured.outcome)" : "\(last) (\(captured.outcome))"
-        request.failed(request.failure("\(name): \(why)"))
+        let ending = captured.outcome.succeeded ? nil : "\(captured.outcome)"
+        let stderr = String(decoding: captured.stderr, as: UTF8.self)
+        request.failed(request.failure(PlayerFailure.describe(player: name, stderr: stderr, ending: ending)))
         request.finish(false)
       } else {
         logger.debug("sound played", metadata: ["backend": "\(name)", "app": "\(request.app)", "id": "\(request.identifier)"])

@@ -173,10 +173,13 @@ public enum UnixSocket {
   }
 
   private static func unavailable(path: String, _ failure: Errno) -> ChimeError {
-    ChimeError(
-      .daemonUnavailable,
-      "cannot connect to chimed at \(path): \(failure); is the daemon running? Start it with `chimed`"
-    )
+    ChimeError(.daemonUnavailable, "cannot connect to chimed at \(path): \(failure)" + DaemonDownAdvice.advice(unitsInstalled: userUnitsInstalled))
+  }
+
+  /// Whether Chime's socket unit is in one of systemd's user unit directories.
+  static var userUnitsInstalled: Bool {
+    DaemonDownAdvice.userUnitDirectories(environment: ProcessEnvironment.variables, home: ProcessEnvironment.homeDirectory)
+      .contains { FileSystem.status($0 + "/" + DaemonDownAdvice.socketUnit) != nil }
   }
 
   private static func listenFailed(path: String, _ failure: Errno) -> ChimeError {

@@ -68,6 +68,8 @@ struct Delivered: AsyncParsableCommand {
       for n in notifications {
         var notes: [String] = []
         if n.missed { notes.append("missed (due \(TimeText.local(n.due)))") }
+        // Kept quiet by Do Not Disturb: recorded, but neither shown nor heard.
+        if n.quiet { notes.append("quiet (do not disturb)") }
         if n.snoozeCount > 0 { notes.append(n.snoozeCount == 1 ? "snoozed once" : "snoozed \(n.snoozeCount) times") }
         if n.request.content.ring != nil {
           notes.append(RingRule.isRinging(n, now: now) ? "ringing" : "rang" + (n.ringEnded.map { ": \($0.rawValue)" } ?? ""))

@@ -80,31 +80,37 @@ struct DoctorChecks {
     let environment = ProcessEnvironment.variables
     let home = ProcessEnvironment.homeDirectory
     var flags: [String: String] = [:]
-    if let socket { flags[ConfigKey.socket.name] = socket }
-    if let dataDir { flags[ConfigKey.dataDir.name] = dataDir }
+    // Doctor's own --socket and --data-dir are typed in a shell: relative to where it runs.
+    func absolute(_ path: String) -> String { path.hasPrefix("~") ? path : FileSystem.absolute(path) }
+    if let socket { flags[ConfigKey.socket.name] = absolute(socket) }
+    if let dataDir { flags[ConfigKey.dataDir.name] = absolute(dataDir) }
     let path = config ?? ConfigFile.defaultPath(environment: environment, home: home)
-    let settings: ChimedConfig
-    do throws(ConfigError) {
-      let file = try ConfigFile.load(path: path, required: config != nil)
-      settings = try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: home,
-                                          uid: ProcessEnvironment.userID)
-      checks.append(DoctorCheck(name: "config", status: .ok, detail: file == nil ? "no \(path); defaults" : path))
-    } catch {
-      checks.append(DoctorCheck(name: "config", status: .fail, detail: error.message,
-                                hint: "fix the file: chimed refuses to start with it (`chimed --print-config` checks it)"))
-      settings = (try? ChimedConfig.resolve(flags: flags, file: nil, environment: environment, home: home,
-                                            uid: ProcessEnvironment.userID))!
-    }
     // Asked first, printed last: every hint before it agrees with what systemd says.
     let systemd = DoctorSystemd.ask()
-    checks.append(socketCheck(settings.socket, systemd: systemd))
-    checks += await daemonChecks(settings.socket, dataDirectory: settings.dataDirectory, systemd: systemd)
-    let dataDir = dataDirCheck(settings.dataDirectory)
+    var socketPath: String, dataDirectory: String, soundPlayer: String?
+    do throws(ConfigError) {
+      let file = try ConfigFile.load(path: path, required: config != nil)
+      let settings = try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: home,
+                                              uid: ProcessEnvironment.userID)
+      (socketPath, dataDirectory, soundPlayer) = (settings.socket, settings.dataDirectory, settings.soundPlayer)
+      checks.append(DoctorCheck(name: "config", status: .ok, detail: file == nil ? "no \(path); defaults" : path))
+    } catch {
+      checks.append(DoctorCheck(name: "config", status: .fail, detail: error.message, hint: systemd.configFixHint))
+      // The rest is checked where chimed would look without the file.
+      socketPath = flags[ConfigKey.socket.name] ?? SocketPath.resolve(nil, environment: environment, uid: ProcessEnvironment.userID)
+      dataDirectory = flags[ConfigKey.dataDir.name] ?? DataDirectory.resolve(nil, environment: environment, home: home)
+      soundPlayer = nil
+    }
+    let socket = socketCheck(socketPath, systemd: systemd)
+    checks.append(socket)
+    checks += await daemonChecks(socketPath, dataDirectory: dataDirectory, systemd: systemd,
+                                 socketFailed: socket.status == .fail, configFailed: checks[0].status == .fail)
+    let dataDir = dataDirCheck(dataDirectory)
     checks.append(dataDir)
-    checks.append(databaseCheck(settings.dataDirectory + "/chime.db", dataDir: dataDir))
+    checks.append(databaseCheck(dataDirectory + "/chime.db", dataDir: dataDir))
     checks.append(busCheck(environment))
     checks.append(dbusAPICheck(environment))
-    checks.append(soundCheck(settings.soundPlayer, environment: environment))
+    checks.append(soundCheck(soundPlayer, environment: environment))
     checks.append(systemd.check)
     return checks
   }

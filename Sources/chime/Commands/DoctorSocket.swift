@@ -38,8 +38,15 @@ extension DoctorChecks {
   }
 
   /// Reachable and answering; the same version as this CLI; serving the data directory this
-  /// configuration names.
-  func daemonChecks(_ path: String, dataDirectory: String, systemd: DoctorSystemd) async -> [DoctorCheck] {
+  /// configuration names. Each state has one hint, said once: with the socket check failed
+  /// (no file, stale, not a socket) its hint is the one; a chimed answering CONFIG_INVALID is up
+  /// (socket activation keeps it so) with an invalid configuration, whose fix the config check
+  /// names when it failed too.
+  func daemonChecks(_ path: String, dataDirectory: String, systemd: DoctorSystemd,
+                    socketFailed: Bool, configFailed: Bool) async -> [DoctorCheck] {
+    guard !socketFailed else {
+      return [DoctorCheck(name: "daemon", status: .fail, detail: "not reached: no live socket at \(path) (see the socket check)")]
+    }
     let started = Date()
     let info: ServerInfo
     do throws(ChimeError) {
@@ -52,12 +59,17 @@ extension DoctorChecks {
                 DoctorCheck(name: "version", status: .warn, detail: "chimed is older than this chime \(BuildInfo.version) (no GetServerInfo)",
                             hint: systemd.restartHint)]
       }
+    } catch where error.has(.configInvalid) {
+      return [DoctorCheck(name: "daemon", status: .fail,
+                          detail: "chimed is up but its configuration is invalid, so it answers every call with CONFIG_INVALID: \(error.message)",
+                          hint: configFailed ? "" : systemd.configFixHint)]
     } catch {
       // The client's own advice ("is the daemon running? Start it with `chimed`") gives way to
       // the hint, which agrees with what systemd says.
       let message = error.message.components(separatedBy: "; is the daemon running?").first ?? error.message
+      let start = systemd.startHint(socket: path)
       return [DoctorCheck(name: "daemon", status: .fail, detail: "\(error.code) \(error.reason): \(message)",
-                          hint: systemd.startHint(socket: path) + "; " + systemd.logHint)]
+                          hint: start.contains("journalctl") ? start : start + "; " + systemd.logHint)]
     }
     let up = DurationText.format(max(0, Date().timeIntervalSince(info.startedAt.date)))
     var checks = [DoctorCheck(name: "daemon", status: .ok,

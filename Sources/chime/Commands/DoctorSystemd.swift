@@ -45,7 +45,10 @@ struct DoctorSystemd {
                          hint: "without it, start chimed yourself (`chimed`); with it, `make install-user` enables chimed.socket")
     }
     var detail = "chimed.socket \(socketEnabled), \(socketActive); chimed.service \(serviceActive)"
-    if !socketListens.isEmpty { detail += "; listening on \(socketListens)" }
+    if !socketListens.isEmpty {
+      // Listen= is the unit's setting, there whether or not the socket is up.
+      detail += socketIsActive ? "; listening on \(socketListens)" : "; not listening (its path: \(socketListens))"
+    }
     guard socketEnabled == "enabled", socketActive == "active" else {
       return DoctorCheck(name: "systemd", status: .warn, detail: detail,
                          hint: "`systemctl --user enable --now chimed.socket` (units from `make install-user`)")
@@ -68,6 +71,14 @@ struct DoctorSystemd {
       return "chimed.socket is active but nothing answers at \(path): `systemctl --user restart chimed.socket`, then see `journalctl --user -u chimed`"
     }
     return "chimed is not running: `systemctl --user enable --now chimed.socket` (after `make install-user`) or run `chimed`"
+  }
+
+  /// What to do about an invalid chimed.toml. Started by socket activation chimed stays up
+  /// with it, answering CONFIG_INVALID; started by hand it exits 78: either way a restart
+  /// after the fix reads the file again.
+  var configFixHint: String {
+    reachable ? "fix the file, then `systemctl --user restart chimed` (`chimed --print-config` checks it)"
+      : "fix the file, then start `chimed` again (`chimed --print-config` checks it)"
   }
 
   /// How to run the installed chimed.

@@ -16,7 +16,9 @@ struct Watch: AsyncParsableCommand {
       line shows `live` instead of a cursor (--json: "cursor": null).
 
       When the replay is done and the stream is live, chime says so on stderr with the cursor \
-      to resume from; it is not an event. --count N exits after N events: N lines on stdout.
+      to resume from; it is not an event. --count N exits after N events: N lines on stdout. \
+      When chimed stops or restarts, chime says so on stderr, waits for it and goes on after \
+      the last event it printed.
 
       Examples:
         chime watch
@@ -42,25 +44,56 @@ struct Watch: AsyncParsableCommand {
 
   func run() async throws {
     try await reporting(json: options.json) {
-      let client = try options.connect()
+      var resume = StreamResume(after: after.map { UInt64($0) })
+      var client = try options.connect()
       var seen = 0
-      for try await event in client.subscribe(after: after.map { UInt64($0) }) {
-        if event.kind == .subscribed {
-          // A marker, not an event: the replay is over and what follows happens live.
-          printError("chime: watching \(options.appID) live; chime watch --after \(event.cursor) resumes from here")
-          StandardStreams.flush()
-          continue
+      while true {
+        let ended: ChimeError
+        do {
+          for try await event in client.subscribe(after: resume.cursor) {
+            resume.saw(event)
+            if event.kind == .subscribed {
+              // A marker, not an event: the replay is over and what follows happens live.
+              printError("chime: watching \(options.appID) live; chime watch --after \(event.cursor) resumes from here")
+              StandardStreams.flush()
+              continue
+            }
+            if options.json {
+              JSONOutput.print(JSONOutput.event(event), pretty: false)
+            } else {
+              print(TimeText.eventLine(event))
+            }
+            StandardStreams.flush()
+            seen += 1
+            if let count, seen >= count { return }
+          }
+          ended = ChimeError(.connectionClosed, "the daemon ended the stream")
+        } catch let error as ChimeError {
+          ended = error
         }
-        if options.json {
-          JSONOutput.print(JSONOutput.event(event), pretty: false)
-        } else {
-          print(TimeText.eventLine(event))
-        }
+        guard StreamResume.reopens(after: ended) else { throw ended }
+        // chimed stopped or restarted: the stream is opened again after the last stored event
+        // printed, so nothing is missed or printed twice.
+        let from = resume.cursor.map { "after #\($0)" } ?? "live"
+        printError("chime: the stream ended (\(ended.reason): \(ended.message)); reconnecting to chimed, resuming \(from)")
         StandardStreams.flush()
-        seen += 1
-        if let count, seen >= count { return }
+        client = try await reconnect()
       }
-      throw ChimeError(.connectionClosed, "the daemon ended the stream")
+    }
+  }
+
+  /// Connects again, waiting between attempts while chimed is away (`StreamResume.delayMillis`).
+  ///
+  /// - Throws: the first error that is not chimed's absence.
+  private func reconnect() async throws -> ChimeClient {
+    var attempt = 0
+    while true {
+      try await Task.sleep(for: .milliseconds(StreamResume.delayMillis(attempt: attempt)))
+      do {
+        return try options.connect()
+      } catch let error as ChimeError where StreamResume.reopens(after: error) {
+        attempt += 1
+      }
     }
   }
 }

@@ -41,6 +41,17 @@ import Testing
     #expect(RingRule.withSound(NotificationRequest(identifier: "a", content: NotificationContent(title: "t"))).content.sound == nil)
   }
 
+  @Test func aRingOnAPassiveNotificationIsRefused() throws {
+    #expect {
+      try RingRule.validate(Ring(seconds: 120), sound: nil, level: .passive, field: "c")
+    } throws: { error in
+      (error as? ChimeError)?.reason == "INVALID_RING" && (error as? ChimeError)?.field == "c.interruption_level"
+    }
+    for level in [InterruptionLevel.active, .timeSensitive, .critical] {
+      try RingRule.validate(Ring(seconds: 120), sound: nil, level: level, field: "c")
+    }
+  }
+
   @Test func autoSnoozeIsZeroToTen() throws {
     try RingRule.validate(Ring(seconds: 60, autoSnooze: 10), sound: .default, field: "c")
     #expect {

@@ -262,4 +262,22 @@ import Testing
       }
     }
   }
+
+  /// A passive notification is delivered without sound, so a ring on one could never sound:
+  /// the service refuses it, whatever the transport, and nothing is kept.
+  @Test func aRingOnAPassiveNotificationIsRefused() async throws {
+    let s = try Setup()
+    var request = Self.alarm(ring: 120)
+    request.content.interruptionLevel = .passive
+    await #expect {
+      try await s.client.add(request)
+    } throws: { error in
+      let error = error as? ChimeError
+      return error?.code == .invalidArgument && error?.reason == "INVALID_RING"
+        && error?.field == "request.content.interruption_level" && error?.message.contains("passive") == true
+    }
+    #expect(try await s.client.pending().items.isEmpty)
+    request.content.interruptionLevel = .timeSensitive
+    _ = try await s.client.add(request)
+  }
 }
