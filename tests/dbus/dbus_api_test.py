@@ -72,6 +72,35 @@ async def a_host_app_must_register_first_and_only_once():
 
 
 @test
+async def a_registered_connection_may_not_name_another_app_per_call():
+    # Each method that takes options, with app-id naming another app: refused before anything
+    # runs, so the other app's pending list stays as it was.
+    other = await registered("org.example.victim")
+    await other.call("Add", "sa{sv}a{sv}a{sv}", ["kept", {"title": v("s", "Kept")}, {"interval": v("d", 3600.0)}, {}])
+    conn = await registered("org.example.tea")
+    app = {"app-id": v("s", "org.example.victim")}
+    calls = [
+        ("Add", "sa{sv}a{sv}a{sv}", ["taken", {"title": v("s", "Taken")}, {}, app]),
+        ("GetPending", "a{sv}", [app]),
+        ("GetDelivered", "a{sv}", [app]),
+        ("NextTriggerDates", "a{sv}a{sv}", [{"interval": v("d", 600.0)}, app]),
+        ("Respond", "ssa{sv}", ["kept", "chime.default", app]),
+        ("Push", "sa{sv}", ['{"aps": {"alert": "Taken"}}', app]),
+        ("Snooze", "sua{sv}", ["kept", 600, app]),
+        ("GetDoNotDisturb", "a{sv}", [app]),
+        ("SetDoNotDisturb", "a{sv}", [{**app, "manual": v("b", True)}]),
+    ]
+    for member, signature, body in calls:
+        e = await conn.refusal(member, signature, body)
+        assert e.reason == "APP_ID_MISMATCH", (member, e)
+    (pending,) = await other.call("GetPending", "a{sv}", [{}])
+    assert [unwrap(p)["identifier"] for p in pending] == ["kept"], pending
+    await other.call("RemoveAllPending")
+    other.close()
+    conn.close()
+
+
+@test
 async def schedules_lists_receives_answers_and_removes():
     conn = await registered("org.example.tea")
     await conn.call("RemoveAllPending")

@@ -142,14 +142,18 @@ CHIME_TEST_PROC=$tmp/proc CHIME_REPO=$repo CHIME_TEST_TMP=$tmp timeout 120 "$pyt
 # KDE Plasma's Inhibited, followed by a chimed presenting on a fake Plasma (its own bus).
 CHIME_BIN_DIR=$bin timeout 60 "$python" "$here/kde_inhibited_test.py"
 
-# The README's example, as written.
-"$python" - "$repo/README.md" > "$tmp/readme_example.py" <<'PY'
+# The README's example, as written, as a user runs it: with its `pip install dbus-next` line
+# (the package tests/dbus/requirements.txt installs here) and no CHIME_SOCKET.
+"$python" - "$repo/README.md" "$here/requirements.txt" > "$tmp/readme_example.py" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-section = text.split("## From a desktop app (D-Bus)", 1)[1]
+section = text.split("## From a desktop app (D-Bus)", 1)[1].split("\n## ", 1)[0]
+installs = re.findall(r"```sh\n(pip install .*?)\n```", section)
+assert installs == ["pip install dbus-next"], f"the D-Bus example's install line: {installs}"
+assert any(line.startswith("dbus-next") for line in open(sys.argv[2])), "dbus-next is not in tests/dbus/requirements.txt"
 print(re.search(r"```python\n(.*?)```", section, re.S).group(1))
 PY
-(cd "$tmp" && CHIME_TEST_PROC=$tmp/proc timeout 30 "$python" -c '
+(cd "$tmp" && env -u CHIME_SOCKET CHIME_TEST_PROC=$tmp/proc timeout 30 "$python" -c '
 import os, runpy, sys
 sys.path.insert(0, sys.argv[1])
 from chime_bus import fake_proc

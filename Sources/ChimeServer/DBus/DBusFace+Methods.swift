@@ -10,20 +10,7 @@ extension DBusFace {
     let r: DBusRequest
     let app: String
     do throws(ChimeError) {
-      let perCall: String?
-      (r, perCall) = try Self.takingAppID(request)
-      if let perCall {
-        try AppID.validate(perCall)
-        if let registered = peer.app, registered != perCall {
-          throw ChimeError(.appIDMismatch, "this connection registered as \(registered); it may not act as \(perCall)", field: "options.app-id")
-        }
-      }
-      guard let named = perCall ?? peer.app else {
-        throw ChimeError(.appNotRegistered,
-                         "call Register(app_id, {}) first on this connection, or give app-id in the call's options: chimed needs to know which app is calling",
-                         field: "app_id")
-      }
-      app = named
+      (r, app) = try Self.callingApp(request, registered: peer.app)
     } catch {
       return answer(request, .failure(error))
     }
@@ -84,6 +71,27 @@ extension DBusFace {
     } catch {
       answer(r, .failure(error))
     }
+  }
+
+  /// The app a call acts as, and the call without the `app-id` of its options: the app named
+  /// per call, else the one the connection registered as (or its sandbox's, `registered`). A
+  /// connection that registered may name only that app (APP_ID_MISMATCH), so one app's
+  /// connection never reaches another's data; one that neither registered nor names an app is
+  /// APP_NOT_REGISTERED. The sandbox rule is the router's, after this.
+  static func callingApp(_ request: DBusRequest, registered: String?) throws(ChimeError) -> (DBusRequest, app: String) {
+    let (stripped, perCall) = try takingAppID(request)
+    if let perCall {
+      try AppID.validate(perCall)
+      if let registered, registered != perCall {
+        throw ChimeError(.appIDMismatch, "this connection registered as \(registered); it may not act as \(perCall)", field: "options.app-id")
+      }
+    }
+    guard let app = perCall ?? registered else {
+      throw ChimeError(.appNotRegistered,
+                       "call Register(app_id, {}) first on this connection, or give app-id in the call's options: chimed needs to know which app is calling",
+                       field: "app_id")
+    }
+    return (stripped, app)
   }
 
   /// Where each method that takes an options dictionary has it.

@@ -8,6 +8,7 @@ import os
 import socket
 import stat
 import threading
+import weakref
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, Optional, Type, TypeVar, Union
 
@@ -87,7 +88,9 @@ class Client:
     call's deadline (``grpc-timeout``). Every method takes ``timeout=`` (seconds) for that call
     alone. ``stub`` is the generated ``NotificationCenterStub`` on the same channel, for calls
     made with grpcio directly (pass ``metadata=[("chime-app", app)]``). Use it as a context
-    manager, or call :meth:`close`.
+    manager, or call :meth:`close`; a client that is never closed closes its channel when it
+    is garbage-collected or when the interpreter exits (the stub then stops working, so keep
+    the client while you use it; an open :class:`Subscription` keeps its client).
     """
 
     def __init__(self, socket_path: Optional[str] = None, app: Optional[str] = None, *,
@@ -117,10 +120,15 @@ class Client:
             ("grpc.max_receive_message_length", max_reply_bytes),
         ])
         self.stub = nc_grpc.NotificationCenterStub(self.channel)
+        # Closes the channel once: on close(), when the client is collected, or at the
+        # interpreter's exit (atexit, while threads still run). grpcio itself never closes a
+        # dropped channel, and one whose connectivity was watched blocks the interpreter's final
+        # clean-up forever. The finalizer holds the channel, never the client.
+        self._finalizer = weakref.finalize(self, self.channel.close)
         try:
             self._connect(timeout)
         except BaseException:
-            self.channel.close()
+            self._finalizer()
             raise
 
     def _check_socket(self) -> None:
@@ -163,7 +171,7 @@ class Client:
             if self._closed:
                 return
             self._closed = True
-        self.channel.close()
+        self._finalizer()
 
     @property
     def closed(self) -> bool:
@@ -235,7 +243,8 @@ class Client:
         path = _method_path(method)
         self._ensure_open()
         invoke = self._multicallable(path, "stream", message_type)
-        return Subscription(invoke(request, metadata=self._metadata), path, self.socket_path, message_type)
+        return Subscription(invoke(request, metadata=self._metadata), path, self.socket_path, message_type,
+                            owner=self)
 
     # -- NotificationCenter --------------------------------------------------------------------
 

@@ -24,11 +24,16 @@ class Subscription:
     fresh subscription (``after=None``) starts with an ``EVENT_KIND_SUBSCRIBED`` event once it
     is live; one that resumes from a cursor first replays the stored events after it, then
     sends ``EVENT_KIND_SUBSCRIBED``. The stream never ends on its own: :meth:`close` it (or
-    use ``with``), which cancels the call. A thread reads the stream as it arrives, so events
+    use ``with``), which cancels the call; it also ends when its client is closed or the
+    interpreter exits. A thread reads the stream as it arrives, so events
     that come while nobody reads are buffered in memory.
     """
 
-    def __init__(self, call: Any, path: str, socket_path: str, message_type: Type[Message]) -> None:
+    def __init__(self, call: Any, path: str, socket_path: str, message_type: Type[Message], *,
+                 owner: Any = None) -> None:
+        # The client whose channel carries the call: a subscription keeps it (and so its channel)
+        # from being collected while the subscription is in use.
+        self._owner = owner
         self._call = call
         self._path = path
         self._socket_path = socket_path

@@ -44,13 +44,16 @@ class Daemon:
     def __init__(self, binary: Path, *extra_args: str) -> None:
         # mkdtemp under /tmp keeps the socket path well below the 107-byte sun_path limit.
         self.root = Path(tempfile.mkdtemp(prefix="chime-py-"))
-        self.socket_path = str(self.root / "chimed.sock")
+        # The socket where chimed puts it by default, $XDG_RUNTIME_DIR/chime/chimed.sock, so a
+        # client given only this runtime directory finds it as it would after `make install-user`.
+        self.runtime_dir = self.root / "run"
+        self.socket_path = str(self.runtime_dir / "chime" / "chimed.sock")
         self.data_dir = self.root / "data"
         self.log_path = self.root / "chimed.log"
         env = dict(os.environ)
         for key in ("CHIME_SOCKET", "CHIME_APP"):
             env.pop(key, None)
-        env["XDG_RUNTIME_DIR"] = str(self.root / "run")
+        env["XDG_RUNTIME_DIR"] = str(self.runtime_dir)
         env["XDG_STATE_HOME"] = str(self.root / "state")
         env["XDG_DATA_HOME"] = str(self.root / "share")
         env["SWIFT_BACKTRACE"] = "enable=no"

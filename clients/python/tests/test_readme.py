@@ -1,10 +1,12 @@
 """The README's "Using Chime" examples, read out of README.md and run as written against a live chimed.
 
-"From Python": the python block runs with this source tree's chime_client and $CHIME_SOCKET
-pointing at the test daemon (its `pip install clients/python` line is what clients/test.sh
-checks in its "pip install" step). "From C": the sh blocks run verbatim with $HOME in a temp
-dir (the first from the repository root, the others next to the saved tea.c), so the install
-target, chime-client.pc and the example's code are all exercised.
+Every example runs as a user's would after `make install-user`: $CHIME_SOCKET unset and
+$XDG_RUNTIME_DIR the test daemon's runtime directory, where it listens on chime/chimed.sock.
+"From Python": the python block runs with this source tree's chime_client (its
+`pip install clients/python` line is what clients/test.sh checks in its "pip install" step).
+"From C": the sh blocks run verbatim with $HOME in a temp dir (the first from the repository
+root, the others next to the saved tea.c), so the install target, chime-client.pc and the
+example's code are all exercised.
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ def _blocks(section: str, language: str) -> list[str]:
 def _env(daemon, home: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("CHIME_APP", None)
-    env["CHIME_SOCKET"] = daemon.socket_path
+    env.pop("CHIME_SOCKET", None)
+    env["XDG_RUNTIME_DIR"] = str(daemon.runtime_dir)
+    assert Path(daemon.socket_path) == daemon.runtime_dir / "chime" / "chimed.sock"
     env["HOME"] = str(home)
     env.pop("PKG_CONFIG_PATH", None)
     return env
