@@ -14,12 +14,14 @@ import grpc
 import hpack
 import pytest
 from hyperframe.frame import (ContinuationFrame, DataFrame, Frame, GoAwayFrame, HeadersFrame, PingFrame, RstStreamFrame,
-                              SettingsFrame)
+                              SettingsFrame, WindowUpdateFrame)
 
 from chime.v1 import notification_center_pb2 as nc
 from chime.v1 import notification_center_pb2_grpc as ncg
 
 PROTOCOL_ERROR = 0x1
+REFUSED_STREAM = 0x7
+INITIAL_WINDOW_SIZE = 0x4
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 INFO = "/chime.v1.NotificationCenter/GetServerInfo"
 
@@ -38,7 +40,7 @@ class Frames:
     """A client connection on chimed's socket that writes frames exactly as told (any field
     names, order and stream identifiers) and reads every frame back, keeping HPACK in step."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, settings: dict[int, int] | None = None) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(10)
         self.sock.connect(path)
@@ -50,7 +52,8 @@ class Frames:
         self.goaway: GoAwayFrame | None = None
         self.closed = False
         self.block: list = []
-        self.sock.sendall(PREFACE + SettingsFrame(0).serialize())
+        self.ping_acks = 0
+        self.sock.sendall(PREFACE + SettingsFrame(0, settings=settings or {}).serialize())
 
     def stream(self, stream_id: int) -> dict:
         return self.streams.setdefault(stream_id, {"headers": [], "body": b"", "reset": None, "ended": False})
@@ -92,6 +95,8 @@ class Frames:
             self.sock.sendall(SettingsFrame(0, flags=["ACK"]).serialize())
         elif isinstance(frame, PingFrame) and "ACK" not in frame.flags:
             self.sock.sendall(PingFrame(0, frame.opaque_data, flags=["ACK"]).serialize())
+        elif isinstance(frame, PingFrame):
+            self.ping_acks += 1
         elif isinstance(frame, (HeadersFrame, ContinuationFrame)):
             self.block.append(frame.data)
             if "END_HEADERS" in frame.flags:
@@ -307,3 +312,30 @@ def test_many_resets_leave_the_connection_serving(daemon):
         assert client.reset_code(stream_id) == PROTOCOL_ERROR
     client.served()
     assert client.goaway is None
+
+
+def test_a_request_that_is_not_grpc_gets_a_body_flow_control_holds(daemon):
+    """A GET is answered 405 with a line of text; with the client's window at 0 the text waits,
+    and the stream stays open until the window opens."""
+    client = Frames(daemon.socket_path, settings={INITIAL_WINDOW_SIZE: 0})
+    get = [(":method", "GET"), (":scheme", "http"), (":path", "/"), (":authority", "localhost")]
+    stream_id = client.headers(get, end_stream=True)
+    client.until(lambda: client.stream(stream_id)["headers"], "the 405")
+    assert client.stream(stream_id)["headers"][0][":status"] == "405"
+    # A PING's answer comes after whatever chimed could send before it: nothing of the body.
+    client.sock.sendall(PingFrame(0, b"12345678").serialize())
+    client.until(lambda: client.ping_acks, "the PING's answer")
+    assert client.stream(stream_id)["body"] == b"" and not client.stream(stream_id)["ended"]
+    client.sock.sendall(WindowUpdateFrame(stream_id, window_increment=1 << 16).serialize())
+    client.until(lambda: client.stream(stream_id)["ended"], "the rest of the 405")
+    assert b"application/grpc" in client.stream(stream_id)["body"]
+
+
+def test_streams_past_the_advertised_limit_are_refused(daemon):
+    """SETTINGS_MAX_CONCURRENT_STREAMS (4096, chimed's calls per connection) holds: with the
+    client's window at 0 no answer can finish, and the stream one past the limit is refused."""
+    client = Frames(daemon.socket_path, settings={INITIAL_WINDOW_SIZE: 0})
+    get = [(":method", "GET"), (":scheme", "http"), (":path", "/"), (":authority", "localhost")]
+    streams = [client.headers(get, end_stream=True) for _ in range(4097)]
+    assert client.reset_code(streams[-1]) == REFUSED_STREAM
+    assert all(client.stream(s)["reset"] is None for s in streams[:-1])

@@ -61,6 +61,8 @@ final class HTTP2Session {
   private var streamIDs = HTTP2StreamIDs()
   /// A connection error found in a callback, which `receive` throws.
   private var connectionError: HTTP2Failure?
+  /// What is left to send of each plain response's body (`respond(_:headers:plainBody:)`).
+  private var plainBodies: [Int32: ArraySlice<UInt8>] = [:]
 
   init(settings: Settings) {
     var callbacks: OpaquePointer?
@@ -95,6 +97,7 @@ final class HTTP2Session {
       let session = HTTP2Session.of(user)
       session.requests.removeValue(forKey: stream)
       session.rejected.remove(stream)
+      session.plainBodies.removeValue(forKey: stream)
       session.delegate?.http2StreamClosed(stream, errorCode: errorCode)
       return 0
     }
@@ -260,6 +263,32 @@ final class HTTP2Session {
       } else {
         _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, nil)
       }
+    }
+  }
+
+  /// Answers `stream` with a whole plain HTTP response: `headers`, then `body` in DATA frames
+  /// as flow control allows, the last one ending the stream (no trailers).
+  func respond(_ stream: Int32, headers: HeaderBlock, plainBody body: [UInt8]) {
+    plainBodies[stream] = body[...]
+    headers.withFields { fields in
+      var provider = nghttp2_data_provider()
+      provider.read_callback = { _, stream, buffer, length, flags, _, user in
+        guard let buffer, let flags else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let session = HTTP2Session.of(user)
+        let rest = session.plainBodies[stream] ?? []
+        let count = min(length, rest.count)
+        rest.withUnsafeBytes { source in
+          UnsafeMutableRawBufferPointer(start: buffer, count: count).copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(count)))
+        }
+        if count == rest.count {
+          flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+          session.plainBodies.removeValue(forKey: stream)
+        } else {
+          session.plainBodies[stream] = rest.dropFirst(count)
+        }
+        return count
+      }
+      _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, &provider)
     }
   }
 
