@@ -11,7 +11,7 @@
 # git repository (its HEAD is used). It is built offline in GOPATH mode against Debian's Go
 # packages (scripts/install-deps.sh --h2spec). h2spec's source is never part of this repository.
 # chimed comes from $CHIME_BIN_DIR (default <repo>/.build/debug). H2SPEC_REPORT=FILE keeps the
-# JUnit report. Exits 1 when a case failed that is not listed in scripts/h2spec-expected.txt.
+# JUnit report; H2SPEC_VERBOSE=1 prints h2spec's own output too. Exits 1 when a case failed that is not listed in scripts/h2spec-expected.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -64,7 +64,8 @@ grep -q '^chimed listening on ' "$work/chimed.out" || { echo "chimed did not sta
 
 # A free loopback port for the bridge (the kernel picks it; socat binds it at once after).
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$work/chimed.sock" &
+# (socat's complaints about connections h2spec or chimed dropped on purpose go to a log.)
+socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$work/chimed.sock" 2>"$work/socat.log" &
 socat_pid=$!
 for _ in $(seq 100); do
   python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null && break
@@ -77,6 +78,8 @@ set +e
 "$work/h2spec" http2 hpack -h 127.0.0.1 -p "$port" -P /chime.v1.NotificationCenter/GetServerInfo -o 3 \
   -j "$report" "$@" >"$work/h2spec.out" 2>&1
 set -e
+[ -z "${H2SPEC_VERBOSE:-}" ] || cat "$work/h2spec.out"
+[ -s "$report" ] || { echo "h2spec wrote no report:" >&2; cat "$work/h2spec.out" >&2; exit 1; }
 
 python3 - "$report" "$here/h2spec-expected.txt" <<'EOF'
 import sys
