@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-grpc h2spec test-realworld test-mutations test-rrule check-toml proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
 	man release-installed check-binaries check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -44,6 +44,15 @@ test-clients:
 # streams, reflection, health, the native CLI on the same socket, shutdown (a few seconds).
 test-grpc:
 	tests/grpc/test.sh
+
+# HTTP/2 conformance of the gRPC transport: h2spec's http2 and hpack sections against a real
+# chimed (scripts/h2spec.sh; a few minutes, not part of `make test`, whose tests/grpc holds the
+# same cases). H2SPEC_SRC is h2spec's source, a checkout or bare git repository of
+# github.com/summerwind/h2spec (never committed here). Prints passed and failed per section;
+# fails on a case scripts/h2spec-expected.txt does not list.
+H2SPEC_SRC ?=
+h2spec: build
+	H2SPEC_SRC=$(H2SPEC_SRC) scripts/h2spec.sh
 
 # The real-world media corpus: every media file of the pinned Debian 12 packages of
 # scripts/realworld/packages.tsv and copies derived from them, held to the facts of

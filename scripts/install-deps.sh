@@ -52,6 +52,12 @@ if [ "${1:-}" = "--bench" ]; then
   packages+=(redis-server redis-tools)
 fi
 
+# `--h2spec`: what scripts/h2spec.sh needs to build h2spec offline in GOPATH mode (its imports
+# from Debian's Go packages) and to bridge its TCP connections to chimed's Unix socket.
+if [ "${1:-}" = "--h2spec" ]; then
+  packages+=(golang-golang-x-net-dev golang-github-spf13-cobra-dev golang-github-fatih-color-dev socat)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,7 +19,7 @@ else
   fi
   python=$venv/bin/python
 fi
-if ! "$python" -c 'import grpc, grpc_tools, grpc_reflection, grpc_health, grpc_status, h2, pytest, pytest_timeout' 2>/dev/null; then
+if ! "$python" -c 'import grpc, grpc_tools, grpc_reflection, grpc_health, grpc_status, h2, hpack, hyperframe, pytest, pytest_timeout' 2>/dev/null; then
   echo "installing the gRPC tests' requirements (tests/grpc/requirements.txt)"
   "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$here/requirements.txt"
 fi

@@ -146,7 +146,9 @@ def test_settings_limit_streams_as_native_calls(daemon):
 def test_wrong_content_type_is_http_415(daemon):
     client = RawH2(daemon.socket_path)
     stream = client.request(content_type="application/json", end_stream=True)
-    assert client.response(stream)["headers"][":status"] == "415"
+    answer = client.response(stream)
+    assert answer["headers"][":status"] == "415"
+    assert b"application/grpc" in answer["body"]
 
 
 def test_unknown_method_is_unimplemented(daemon):

@@ -39,11 +39,16 @@ extension GRPCConnection {
       stream.ended = true
       release(stream, stream.unconsumed)
       stream.responding = true
-      session.respond(stream.id, headers: HTTP2Session.HeaderBlock([(":status", "\(status)")]), body: false)
+      // With a line saying what chimed takes, for whoever reads the answer (a body, as an HTTP
+      // error page has, that flow control holds like any other).
+      session.respond(stream.id, headers: HTTP2Session.HeaderBlock([(":status", "\(status)"), ("content-type", "text/plain; charset=utf-8")]),
+                      plainBody: Self.notGRPCBody)
     }
   }
 
   func refuse(_ stream: Stream, _ error: ChimeError) { refuse(stream, .status(error)) }
+
+  private static let notGRPCBody = Array("chimed serves gRPC here: POST with content-type application/grpc\n".utf8)
 
   /// Gives `count` of `stream`'s received bytes back to the flow-control windows.
   func release(_ stream: Stream, _ count: Int) {

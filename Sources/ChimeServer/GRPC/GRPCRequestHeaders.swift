@@ -10,7 +10,7 @@ struct GRPCRequestHeaders {
   var encoding: String?
 
   /// Keeps `value` when `name` is one of the fields read (HTTP/2 field names arrive in lower
-  /// case: nghttp2 refuses a block with upper-case names).
+  /// case: HTTP2Session resets a request with an upper-case name before it gets here).
   mutating func keep(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
     let text = { String(decoding: value, as: UTF8.self) }
     switch name.count {

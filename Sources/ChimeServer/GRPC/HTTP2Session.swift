@@ -5,7 +5,8 @@ internal import CNGHTTP2
 protocol HTTP2SessionDelegate: AnyObject {
   /// A request's HEADERS frame starts stream `stream`.
   func http2StreamOpened(_ stream: Int32)
-  /// One header field of a request.
+  /// One header field of a request. Fields are checked against RFC 9113 §8 first: a malformed
+  /// request is reset, and the delegate hears nothing more of it until it closes.
   func http2Header(_ stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
   /// A request's header block is complete; `endStream` when it carries no body.
   func http2HeadersDone(_ stream: Int32, endStream: Bool)
@@ -51,43 +52,53 @@ final class HTTP2Session {
 
   weak var delegate: (any HTTP2SessionDelegate)?
   private var session: OpaquePointer?
+  /// RFC 9113 §8's state of each open request stream (until it closes).
+  private var requests: [Int32: HTTP2RequestRules] = [:]
+  /// Streams found malformed and reset: nothing more of them reaches the delegate.
+  private var rejected: Set<Int32> = []
+  /// Why each stream was reset as malformed, until the reset is sent (and logged).
+  private var malformed: [Int32: String] = [:]
+  private var streamIDs = HTTP2StreamIDs()
+  /// A connection error found in a callback, which `receive` throws.
+  private var connectionError: HTTP2Failure?
+  /// What is left to send of each plain response's body (`respond(_:headers:plainBody:)`).
+  private var plainBodies: [Int32: ArraySlice<UInt8>] = [:]
 
   init(settings: Settings) {
     var callbacks: OpaquePointer?
     nghttp2_session_callbacks_new(&callbacks)
     defer { nghttp2_session_callbacks_del(callbacks) }
+    nghttp2_session_callbacks_set_on_begin_frame_callback(callbacks) { _, header, user in
+      guard let header, header.pointee.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+      return HTTP2Session.of(user).headersBegin(on: header.pointee.stream_id)
+    }
     nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, user in
-      guard let frame, chime_h2_is_request_headers(frame) != 0 else { return 0 }
-      HTTP2Session.of(user).delegate?.http2StreamOpened(chime_h2_frame_stream(frame))
+      guard let frame, chime_h2_is_headers(frame) != 0 else { return 0 }
+      HTTP2Session.of(user).headerBlockBegins(frame)
       return 0
     }
     nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, user in
-      guard let frame, chime_h2_is_request_headers(frame) != 0, let name, let value else { return 0 }
-      HTTP2Session.of(user).delegate?.http2Header(
-        chime_h2_frame_stream(frame),
-        name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
+      guard let frame, chime_h2_is_headers(frame) != 0, let name, let value else { return 0 }
+      HTTP2Session.of(user).header(frame, name: UnsafeBufferPointer(start: name, count: nameLength),
+                                   value: UnsafeBufferPointer(start: value, count: valueLength))
       return 0
     }
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
       guard let frame else { return 0 }
-      let delegate = HTTP2Session.of(user).delegate
-      let stream = chime_h2_frame_stream(frame)
-      if chime_h2_is_request_headers(frame) != 0 {
-        delegate?.http2HeadersDone(stream, endStream: chime_h2_frame_ends_stream(frame) != 0)
-      } else if chime_h2_frame_ends_stream(frame) != 0, chime_h2_is_data(frame) != 0 || chime_h2_is_headers(frame) != 0 {
-        // DATA with END_STREAM, or trailers after the body.
-        delegate?.http2BodyDone(stream)
-      }
+      HTTP2Session.of(user).frameReceived(frame)
       return 0
     }
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, stream, data, length, user in
       guard let data else { return 0 }
-      HTTP2Session.of(user).delegate?.http2Data(stream, UnsafeRawBufferPointer(start: data, count: length))
+      HTTP2Session.of(user).dataReceived(stream, UnsafeRawBufferPointer(start: data, count: length))
       return 0
     }
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, user in
-      HTTP2Session.of(user).delegate?.http2StreamClosed(stream, errorCode: errorCode)
+      let session = HTTP2Session.of(user)
+      session.requests.removeValue(forKey: stream)
+      session.rejected.remove(stream)
+      session.plainBodies.removeValue(forKey: stream)
+      session.delegate?.http2StreamClosed(stream, errorCode: errorCode)
       return 0
     }
     // A GOAWAY or RST_STREAM nghttp2 sends for a protocol error is what the peer did wrong
@@ -99,7 +110,10 @@ final class HTTP2Session {
       var debug: UnsafePointer<UInt8>?
       let length = chime_h2_goaway_debug(frame, &debug)
       let detail = debug.map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
-      HTTP2Session.of(user).delegate?.http2PeerError("HTTP/2 error \(code.rawValue) on stream \(chime_h2_frame_stream(frame))" + (detail.isEmpty ? "" : ": " + detail))
+      let session = HTTP2Session.of(user)
+      let stream = chime_h2_frame_stream(frame)
+      let reason = session.malformed.removeValue(forKey: stream).map { ": " + $0 } ?? (detail.isEmpty ? "" : ": " + detail)
+      session.delegate?.http2PeerError("HTTP/2 error \(code.rawValue) on stream \(stream)" + reason)
       return 0
     }
     // nghttp2 checks the client's preface. Received bytes go back to the flow-control windows
@@ -109,10 +123,11 @@ final class HTTP2Session {
     nghttp2_option_new(&options)
     defer { nghttp2_option_del(options) }
     nghttp2_option_set_no_auto_window_update(options, 1)
-    // nghttp2's HTTP checks refuse an :authority holding a "/", and gRPC clients on a Unix
-    // socket send the socket's path there (grpcurl, grpc-go): those checks are off, the
-    // transport checks what it reads itself (method, path, content type, the header list's
-    // size), and any authority is accepted. Framing, HPACK and flow control stay nghttp2's.
+    // nghttp2's HTTP checks refuse an :authority holding a "/" or empty, and gRPC clients on a
+    // Unix socket send the socket's path there (grpcurl, grpc-go), and no option lets them
+    // through: those checks are off, and RFC 9113 §8's rules are this session's
+    // (`HTTP2RequestRules`, which accept any authority). Framing, HPACK and flow control stay
+    // nghttp2's.
     nghttp2_option_set_no_http_messaging(options, 1)
     nghttp2_session_server_new2(&session, callbacks, Unmanaged.passUnretained(self).toOpaque(), options)
     var entries = [
@@ -134,11 +149,80 @@ final class HTTP2Session {
     Unmanaged<HTTP2Session>.fromOpaque(user.unsafelyUnwrapped).takeUnretainedValue()
   }
 
+  // MARK: RFC 9113 §8, between nghttp2's callbacks and the delegate
+
+  /// A HEADERS frame's header arrived: one on a client stream identifier skipped earlier is a
+  /// connection error (§5.1.1), which nghttp2 would ignore. Its GOAWAY is queued and the frame
+  /// fails the callback, which stops reading; `receive` throws it.
+  private func headersBegin(on stream: Int32) -> Int32 {
+    guard streamIDs.headers(on: stream) == .skipped else { return 0 }
+    let reason = "HEADERS on stream \(stream), below stream \(streamIDs.highest) already opened"
+    Array(reason.utf8).withUnsafeBufferPointer { debug in
+      _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+                                ErrorCode.protocolError.rawValue, debug.baseAddress, debug.count)
+    }
+    connectionError = HTTP2Failure(code: Int32(NGHTTP2_ERR_PROTO.rawValue), detail: reason)
+    return Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+  }
+
+  private func headerBlockBegins(_ frame: UnsafePointer<nghttp2_frame>) {
+    let stream = chime_h2_frame_stream(frame)
+    if chime_h2_is_request_headers(frame) != 0 {
+      requests[stream] = HTTP2RequestRules()
+      delegate?.http2StreamOpened(stream)
+    } else if !rejected.contains(stream), let violation = requests[stream]?.beginTrailers(endStream: chime_h2_frame_ends_stream(frame) != 0) {
+      reject(stream, violation)
+    }
+  }
+
+  private func header(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    let stream = chime_h2_frame_stream(frame)
+    guard !rejected.contains(stream) else { return }
+    if let violation = requests[stream]?.field(name: name, value: value) {
+      return reject(stream, violation)
+    }
+    // Trailers are checked, not passed on: gRPC requests carry nothing in them.
+    if chime_h2_is_request_headers(frame) != 0 { delegate?.http2Header(stream, name: name, value: value) }
+  }
+
+  private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+    let stream = chime_h2_frame_stream(frame)
+    guard !rejected.contains(stream) else { return }
+    let endStream = chime_h2_frame_ends_stream(frame) != 0
+    if chime_h2_is_request_headers(frame) != 0 {
+      if let violation = requests[stream]?.endHeaders(endStream: endStream) { return reject(stream, violation) }
+      delegate?.http2HeadersDone(stream, endStream: endStream)
+    } else if endStream, chime_h2_is_data(frame) != 0 || chime_h2_is_headers(frame) != 0 {
+      // DATA with END_STREAM, or trailers after the body.
+      if let violation = requests[stream]?.endBody() { return reject(stream, violation) }
+      delegate?.http2BodyDone(stream)
+    }
+  }
+
+  private func dataReceived(_ stream: Int32, _ bytes: UnsafeRawBufferPointer) {
+    if !rejected.contains(stream), let violation = requests[stream]?.data(bytes.count) { reject(stream, violation) }
+    guard !rejected.contains(stream) else {
+      // Nothing reads it: the window goes back at once.
+      return consumed(stream, bytes.count)
+    }
+    delegate?.http2Data(stream, bytes)
+  }
+
+  /// Resets a malformed request with PROTOCOL_ERROR (§8.1.1); the delegate hears of it when
+  /// the stream closes.
+  private func reject(_ stream: Int32, _ violation: HTTP2RequestRules.Violation) {
+    rejected.insert(stream)
+    requests.removeValue(forKey: stream)
+    malformed[stream] = "malformed request: \(violation)"
+    reset(stream, .protocolError)
+  }
+
   /// Feeds bytes read from the peer. Throws the library's message when they break HTTP/2 in
   /// a way that ends the connection (nghttp2 has then queued a GOAWAY naming the error).
   func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2Failure) {
     guard let base = bytes.baseAddress else { return }
     let rc = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+    if let connectionError { throw connectionError }
     if rc < 0 { throw HTTP2Failure(code: Int32(rc)) }
   }
 
@@ -179,6 +263,32 @@ final class HTTP2Session {
       } else {
         _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, nil)
       }
+    }
+  }
+
+  /// Answers `stream` with a whole plain HTTP response: `headers`, then `body` in DATA frames
+  /// as flow control allows, the last one ending the stream (no trailers).
+  func respond(_ stream: Int32, headers: HeaderBlock, plainBody body: [UInt8]) {
+    plainBodies[stream] = body[...]
+    headers.withFields { fields in
+      var provider = nghttp2_data_provider()
+      provider.read_callback = { _, stream, buffer, length, flags, _, user in
+        guard let buffer, let flags else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let session = HTTP2Session.of(user)
+        let rest = session.plainBodies[stream] ?? []
+        let count = min(length, rest.count)
+        rest.withUnsafeBytes { source in
+          UnsafeMutableRawBufferPointer(start: buffer, count: count).copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(count)))
+        }
+        if count == rest.count {
+          flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+          session.plainBodies.removeValue(forKey: stream)
+        } else {
+          session.plainBodies[stream] = rest.dropFirst(count)
+        }
+        return count
+      }
+      _ = nghttp2_submit_response(session, stream, fields.baseAddress, fields.count, &provider)
     }
   }
 
@@ -253,5 +363,7 @@ final class HTTP2Session {
 /// An nghttp2 error that ends the connection, with the library's words for it.
 struct HTTP2Failure: Error, CustomStringConvertible {
   let code: Int32
-  var description: String { String(cString: nghttp2_strerror(code)) }
+  /// What the peer did, when the transport found it rather than nghttp2.
+  var detail: String?
+  var description: String { String(cString: nghttp2_strerror(code)) + (detail.map { ": " + $0 } ?? "") }
 }
