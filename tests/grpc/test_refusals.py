@@ -3,11 +3,16 @@ why in the peer's own protocol: gRPC clients get a status and a GOAWAY, native o
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
+import subprocess
+import sys
 import time
 
 import grpc
 import h2.events
+import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from chime.v1 import notification_center_pb2 as nc
@@ -73,3 +78,29 @@ def test_a_refused_peer_that_sends_nothing_gets_a_native_frame_soon(daemon_with)
         raw = RawH2(d.socket_path)
         goaway = [e for e in raw.until_closed() if isinstance(e, h2.events.ConnectionTerminated)]
         assert goaway and goaway[-1].additional_data.startswith(b"TOO_MANY_CONNECTIONS: ")
+
+
+OTHER_USER_CALL = """
+import sys
+import grpc
+with grpc.insecure_channel("unix://" + sys.argv[1]) as channel:
+    call = channel.unary_unary("/chime.v1.NotificationCenter/GetServerInfo",
+                               request_serializer=lambda b: b, response_deserializer=lambda b: b)
+    try:
+        call(b"", metadata=[("chime-app", "org.example.other")], timeout=10)
+        print("SERVED")
+    except grpc.RpcError as error:
+        print(error.code().name)
+        print(error.details())
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv to call as another user")
+def test_a_grpc_client_of_another_user_reads_permission_denied(own_daemon):
+    # Let the other user reach the socket; chimed's own check must refuse it.
+    os.chmod(own_daemon.root, 0o755)
+    os.chmod(own_daemon.socket_path, 0o666)
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
+                             OTHER_USER_CALL, own_daemon.socket_path], capture_output=True, text=True, timeout=30)
+    assert result.stdout.splitlines()[:1] == ["PERMISSION_DENIED"], result
+    assert "chimed serves only its own user" in result.stdout, result
