@@ -34,6 +34,14 @@ final class FuzzByteStream: GRPCByteStream {
   func closeAfterFlush(reason: String) { isClosed = true }
 }
 
+/// Deadlines never come in a fuzz run (its clock stands still): the timer is never armed for
+/// real.
+final class FuzzTimer: GRPCTimer {
+  func armOnce(afterMillis millis: UInt64) {}
+  func disarm() {}
+  func close() {}
+}
+
 struct FuzzClock: WallClock {
   func now() -> Instant { Instant(unixMillis: 1_800_000_000_000) }
   func nowMicros() -> Int64 { 1_800_000_000_000_000 }
@@ -58,7 +66,8 @@ public func chimeGRPCFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   let connection = GRPCConnection(
     id: 1, socket: stream,
     limits: .init(maxMessageBytes: mode & 0x40 != 0 ? 64 : 1 << 20, maxQueuedWriteBytes: mode & 0x80 != 0 ? 256 : 8 << 20, maxStreams: 8),
-    clock: FuzzClock(), logger: fuzzLogger, confinedApp: mode & 0x20 != 0 ? "org.example.app" : nil, draining: false
+    clock: FuzzClock(), logger: fuzzLogger, confinedApp: mode & 0x20 != 0 ? "org.example.app" : nil, draining: false,
+    refusal: nil, makeTimer: { _ in FuzzTimer() }
   ) { call, header, payload in
     guard let call = call as? GRPCCall else { fatalError("the transport started a call that is not a GRPCCall") }
     calls.append(call)

@@ -161,8 +161,8 @@ if [ $need_wire -eq 1 ]; then
   fi
 fi
 
-# The gRPC binary: the transport's sources (Sources/ChimeServer/GRPC but its StreamSocket
-# conformance, with the ServerCall and ConnectionUpgrade protocols) as one module with the
+# The gRPC binary: the transport's sources (Sources/ChimeServer/GRPC but its StreamSocket and LoopTimer
+# conformances, with the ServerCall and ConnectionUpgrade protocols) as one module with the
 # entry, over the wire binary's libraries, swift-log from the package's checkout, Debian's
 # libnghttp2 and the descriptor set.
 grpc_bin="$build/chime-fuzz-grpc"
@@ -186,7 +186,7 @@ if [ $need_grpc -eq 1 ]; then
     quiet_build "$gb/descriptors.log" clang -c -I"$descriptors/Generated" "$descriptors/descriptors.S" -o "$descriptors_o"
   fi
   server="$root/Sources/ChimeServer"
-  mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' | sort)
+  mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' | sort)
   grpc_sources+=("$server/Calls/ServerCall.swift" "$server/Calls/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
   if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"

@@ -28,6 +28,9 @@ public struct FrameDecoder: Sendable {
   /// Bytes appended and not yet returned as frames.
   public var bufferedByteCount: Int { buffer.count - readIndex }
 
+  /// Bytes held: those not yet returned and those returned but not yet dropped.
+  var storedByteCount: Int { buffer.count }
+
   /// Appends bytes read from the stream.
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
     guard failure == nil, !bytes.isEmpty else { return }

@@ -16,6 +16,17 @@ import Testing
     #expect(pollUntil(within: 10) { !Self.isRunning(grandchild) }, "the grandchild died with its group")
   }
 
+  /// The thumbnail helper's reader: a child that writes far more than is kept (megabytes) costs
+  /// the last `maxOutputBytes` of it, never what it wrote, and never blocks on a full pipe.
+  @Test func aChattyChildLeavesOnlyItsLastBytes() {
+    let captured = Subprocess.capture(["/bin/sh", "-c", "head -c 5000000 /dev/zero; printf 'REASON: the last line'"],
+                                      timeoutMillis: 10_000, maxOutputBytes: 2048)
+    #expect(captured.outcome == .exited(0))
+    #expect(captured.truncated && captured.stdout.count == 2048)
+    #expect(String(decoding: captured.stdout.suffix(21), as: UTF8.self) == "REASON: the last line")
+    #expect(captured.stdout.capacity < 64 << 10, "kept \(captured.stdout.capacity) bytes of capacity")
+  }
+
   /// `stop()` from another thread ends the child with SIGTERM long before its time-out.
   @Test func aStopFromAnotherThreadEndsTheChild() {
     let slot = ProcessSlot()

@@ -1,6 +1,6 @@
 import ChimeCore
 import ChimeTestSupport
-import ChimeWire
+@testable import ChimeWire
 import Testing
 
 @Suite struct FrameDecoderTests {
@@ -65,6 +65,7 @@ import Testing
     var decoder = FrameDecoder()
     var count = 0
     var maxBuffered = 0
+    var maxStored = 0
     var i = 0
     while i < stream.count {
       let end = min(i + 1499, stream.count)
@@ -72,9 +73,12 @@ import Testing
       i = end
       while try decoder.next() != nil { count += 1 }
       maxBuffered = max(maxBuffered, decoder.bufferedByteCount)
+      maxStored = max(maxStored, decoder.storedByteCount)
     }
     #expect(count == 2000)
     #expect(maxBuffered < 2 * frame.count)
+    // Frames taken out are dropped from the buffer too, not only skipped.
+    #expect(maxStored < 2 * (frame.count + 1499), "held \(maxStored) bytes of a \(stream.count)-byte stream")
     #expect(decoder.bufferedByteCount == 0)
   }
 

@@ -50,7 +50,8 @@ STUBS = _generate_stubs()
 class Daemon:
     """One chimed process with its own socket and data directory."""
 
-    def __init__(self) -> None:
+    def __init__(self, *args: str) -> None:
+        """`args` are more chimed flags (a limit a test needs)."""
         binary = bin_dir() / "chimed"
         if not os.access(binary, os.X_OK):
             pytest.exit(f"no chimed at {binary}: run 'swift build' or set CHIME_BIN_DIR", returncode=2)
@@ -69,7 +70,8 @@ class Daemon:
         self.terminated = False
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [str(binary), "--socket", self.socket_path, "--data-dir", str(self.root / "data"), "--log-level", "info"],
+            [str(binary), "--socket", self.socket_path, "--data-dir", str(self.root / "data"), "--log-level", "info",
+             *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=self._log, env=env)
         lines: "queue.SimpleQueue[str | None]" = queue.SimpleQueue()
 
@@ -148,6 +150,21 @@ def own_daemon():
     else:
         instance._log.close()
         shutil.rmtree(instance.root, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon_with():
+    """Starts daemons with extra chimed flags for one test: `daemon_with("--max-connections", "1")`."""
+    started: list[Daemon] = []
+
+    def start(*args: str) -> Daemon:
+        started.append(Daemon(*args))
+        return started[-1]
+
+    yield start
+    for instance in started:
+        if instance.process.poll() is None:
+            instance.stop()
 
 
 _apps = itertools.count(1)

@@ -98,3 +98,32 @@ def test_sigterm_reports_not_serving_then_ends_streams(own_daemon):
         except grpc.RpcError as error:
             assert error.code() == grpc.StatusCode.UNAVAILABLE, error
     assert own_daemon.stop() == 0
+
+
+def test_reflection_describes_a_refusals_details(channel, stub):
+    """grpcurl and other reflection clients decode grpc-status-details-bin: google.rpc.Status and
+    the ErrorInfo in it are described by reflection too."""
+    from google.protobuf import descriptor_pool, message_factory
+
+    database = ProtoReflectionDescriptorDatabase(channel)
+    assert database.FindFileContainingSymbol("google.rpc.ErrorInfo").name == "google/rpc/error_details.proto"
+    assert database.FindFileContainingSymbol("google.rpc.Status").name == "google/rpc/status.proto"
+    # A pool built from reflection alone (not the google.rpc modules this process imported).
+    pool = descriptor_pool.DescriptorPool(database)
+    status_class = message_factory.GetMessageClass(pool.FindMessageTypeByName("google.rpc.Status"))
+    try:
+        stub.Add(nc.AddRequest(request=rq.NotificationRequest(
+            identifier="short", content=rq.NotificationContent(title="T"),
+            trigger=rq.Trigger(time_interval=rq.TimeIntervalTrigger(seconds=30, repeats=True)))),
+            metadata=[("chime-app", "org.example.reflected")], timeout=10)
+        raise AssertionError("a 30 s repeating interval was accepted")
+    except grpc.RpcError as error:
+        raw = dict(error.trailing_metadata())["grpc-status-details-bin"]
+    status = status_class.FromString(raw)
+    assert status.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    detail = status.details[0]
+    info_type = detail.type_url.rsplit("/", 1)[-1]
+    assert info_type == "google.rpc.ErrorInfo"
+    info = message_factory.GetMessageClass(pool.FindMessageTypeByName(info_type)).FromString(detail.value)
+    assert info.reason == "INVALID_INTERVAL" and info.domain == "chime"
+    assert info.metadata["field"] == "request.trigger.time_interval.seconds"

@@ -14,6 +14,12 @@ import Logging
 /// A peer whose first bytes are `PRI ` (the start of the HTTP/2 client preface, which a frame
 /// length can never spell: it would be over a gigabyte) speaks gRPC: the socket is handed to
 /// `upgrade`'s transport, which serves it from then on.
+///
+/// A peer refused before anything was read from it (another uid, too many connections,
+/// shutting down) is told why in its own protocol: the refusal waits for its first bytes (at
+/// most four, for at most `refusalWaitMillis`), then goes out as a native frame, or to the
+/// HTTP/2 transport, which answers the peer's first request with it and sends GOAWAY. A peer
+/// that sends nothing in time gets the native frame.
 final class Connection {
   /// A call in flight on this connection.
   final class ActiveCall: ServerCall {
@@ -74,16 +80,26 @@ final class Connection {
   fileprivate var calls: [UInt64: ActiveCall] = [:]
   /// Set before `begin` for a sandboxed peer: the one app id its calls may name.
   var confinedApp: String?
-  /// Makes the transport for a peer that speaks HTTP/2; nil: native framing only.
-  private let upgrade: ((Connection, StreamSocket) -> any ConnectionUpgrade)?
+  /// Makes the transport for a peer that speaks HTTP/2 (refused with the error given, if one
+  /// is); nil: native framing only.
+  private let upgrade: ((Connection, StreamSocket, ChimeError?) -> any ConnectionUpgrade)?
   /// The first bytes, kept until they tell the protocol (nil once told).
   private var preface: [UInt8]? = []
   private var upgraded: (any ConnectionUpgrade)?
+  /// Makes the timer that bounds a refusal's wait for the peer's first bytes.
+  private let makeTimer: ((@escaping () -> Void) -> LoopTimer)?
+  private let refusalWaitMillis: UInt64
+  /// The refusal waiting for the peer's protocol (and, once told, given to the transport).
+  private var refusal: ChimeError?
+  private var refusalTimer: LoopTimer?
 
   init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, maxCallsInFlight: Int = .max, logger: Logger,
-       upgrade: ((Connection, StreamSocket) -> any ConnectionUpgrade)? = nil,
+       upgrade: ((Connection, StreamSocket, ChimeError?) -> any ConnectionUpgrade)? = nil,
+       makeTimer: ((@escaping () -> Void) -> LoopTimer)? = nil, refusalWaitMillis: UInt64 = 1000,
        start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {
     self.upgrade = upgrade
+    self.makeTimer = makeTimer
+    self.refusalWaitMillis = refusalWaitMillis
     self.maxCallsInFlight = maxCallsInFlight
     self.id = id
     self.socket = socket
@@ -101,10 +117,38 @@ final class Connection {
 
   func begin() { socket.startReading() }
 
-  /// Sends a final status with call id 0 and hangs up (refused peer, framing error, shutdown).
+  /// Tells the peer `error` and hangs up (refused peer, framing error, shutdown): a final status
+  /// with call id 0, or, before the peer's protocol is known, that answer in the protocol its
+  /// first bytes show.
   func refuse(_ error: ChimeError) {
+    guard preface != nil, upgraded == nil, upgrade != nil, let makeTimer, !socket.isClosed else { return refuseNatively(error) }
+    guard refusal == nil else { return }
+    refusal = error
+    let timer = makeTimer { [weak self] in self?.refusalWaitEnded() }
+    timer.arm(afterMillis: refusalWaitMillis)
+    refusalTimer = timer
+    socket.startReading()
+  }
+
+  private func refuseNatively(_ error: ChimeError) {
+    preface = nil
+    endRefusalWait()
     write(.reply(id: 0, payload: [], endOfStream: true, status: error))
     socket.closeAfterFlush(reason: error.message)
+  }
+
+  /// The peer had its time: one that has not shown its protocol is answered natively, an HTTP/2
+  /// peer that has not sent a request yet gets the GOAWAY alone.
+  private func refusalWaitEnded() {
+    endRefusalWait()
+    guard let refusal, !socket.isClosed else { return }
+    if let upgraded { return upgraded.finishAll(with: refusal) }
+    refuseNatively(refusal)
+  }
+
+  private func endRefusalWait() {
+    refusalTimer?.close()
+    refusalTimer = nil
   }
 
   func close(reason: String) { socket.close(reason: reason) }
@@ -113,6 +157,7 @@ final class Connection {
   /// closes. Used at shutdown so clients learn why, instead of seeing the socket vanish.
   func finishAll(with error: ChimeError) {
     if let upgraded { return upgraded.finishAll(with: error) }
+    if let refusal, preface != nil { return refuseNatively(refusal) }
     let active = Array(calls.values)
     for call in active {
       call.cancelled()
@@ -125,6 +170,9 @@ final class Connection {
   /// from their next call's status).
   func noteDraining() { upgraded?.noteDraining() }
 
+  /// The wall clock (or a test's clock) moved: deadlines are looked at again.
+  func clockChanged() { upgraded?.clockChanged() }
+
   private func received(_ bytes: UnsafeRawBufferPointer) {
     if let upgraded { return upgraded.received(bytes) }
     if var first = preface {
@@ -136,10 +184,13 @@ final class Connection {
           return
         }
         preface = nil
-        let transport = upgrade(self, socket)
+        // A refused peer keeps the wait's timer: it bounds how long its transport waits for a
+        // request to answer.
+        let transport = upgrade(self, socket, refusal)
         upgraded = transport
         return first.withUnsafeBytes { transport.received($0) }
       }
+      if let refusal { return refuseNatively(refusal) }
       preface = nil
       return first.withUnsafeBytes { decode($0) }
     }
@@ -213,6 +264,7 @@ final class Connection {
   }
 
   private func closed(_ reason: String) {
+    endRefusalWait()
     upgraded?.closed(reason)
     logger.debug("connection closed", metadata: ["connection": "\(id)", "reason": "\(reason)", "calls": "\(calls.count)"])
     let active = calls.values

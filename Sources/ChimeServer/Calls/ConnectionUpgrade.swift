@@ -8,6 +8,8 @@ protocol ConnectionUpgrade: AnyObject {
   func finishAll(with error: ChimeError)
   /// The daemon stopped taking new calls.
   func noteDraining()
+  /// The wall clock (or a test's clock) moved: calls' deadlines are looked at again.
+  func clockChanged()
   /// The socket closed: calls in flight are cancelled.
   func closed(_ reason: String)
 }

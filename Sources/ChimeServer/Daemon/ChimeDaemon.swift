@@ -102,10 +102,13 @@ public final class ChimeDaemon: Sendable {
     stoppedSignal.signal()
   }
 
-  /// Tells the daemon the wall clock (or an injected test clock) moved: due times are looked
-  /// at again now. Safe from any thread.
+  /// Tells the daemon the wall clock (or an injected test clock) moved: due times and gRPC
+  /// calls' deadlines are looked at again now. Safe from any thread.
   public func clockDidChange() {
-    onLoop { $0.stack?.service.clockChanged() }
+    onLoop { parts in
+      parts.stack?.service.clockChanged()
+      parts.registry?.clockChanged()
+    }
   }
 
   /// Tells the daemon the time zone may have changed (it also looks by itself every 10 s).

@@ -79,6 +79,11 @@ final class ConnectionRegistry {
     ])
   }
 
+  /// The wall clock (or a test's clock) moved: gRPC calls' deadlines are looked at again.
+  func clockChanged() {
+    for connection in connections.values { connection.clockChanged() }
+  }
+
   /// Stops accepting; connections accepted later (already queued) are told `why`.
   func stopListening(refusing why: ChimeError) {
     refusing = why
@@ -135,10 +140,12 @@ final class ConnectionRegistry {
       id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
       maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, maxCallsInFlight: configuration.maxCallsPerConnection,
       logger: configuration.logger,
-      upgrade: { [unowned self] connection, socket in
+      upgrade: { [unowned self] connection, socket, refusal in
         GRPCConnection(id: connection.id, socket: socket, limits: grpcLimits, clock: configuration.clock, logger: configuration.logger,
-                       confinedApp: connection.confinedApp, draining: refusing != nil, start: start)
+                       confinedApp: connection.confinedApp, draining: refusing != nil, refusal: refusal,
+                       makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) }, start: start)
       },
+      makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) },
       start: start,
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil

@@ -25,10 +25,14 @@ extension GRPCConnection {
   func http2HeadersDone(_ streamID: Int32, endStream: Bool) {
     receivingHeaders = nil
     guard let stream = streams[streamID] else { return }
+    if let refusal {
+      return refuseConnection(stream, refusal)
+    }
     if let refusal = check(stream) {
       refuse(stream, refusal)
-    } else if endStream {
-      http2BodyDone(streamID)
+    } else {
+      if let timeout = stream.headers.timeout, let millis = GRPCStatus.timeoutMillis(timeout) { startDeadline(stream, millis: millis) }
+      if endStream { http2BodyDone(streamID) }
     }
   }
 
@@ -70,9 +74,7 @@ extension GRPCConnection {
     switch target {
     case .method(let method):
       var header = CallHeader(method: method.rawValue, appID: stream.headers.app ?? "")
-      if let timeout = stream.headers.timeout, let millis = GRPCStatus.timeoutMillis(timeout) {
-        header.deadline = Instant(unixMillis: clock.now().unixMillis &+ millis)
-      }
+      header.deadline = stream.deadline
       let call = GRPCCall(method: method, app: header.appID, stream: streamID, confinedApp: confinedApp, connection: self)
       stream.call = call
       start(call, header, payload)
@@ -98,6 +100,7 @@ extension GRPCConnection {
     if receivingHeaders?.id == streamID { receivingHeaders = nil }
     guard let stream = streams.removeValue(forKey: streamID) else { return }
     stream.ended = true
+    forgetDeadline(stream)
     release(stream, stream.unconsumed)
     queuedBytes -= stream.unsent
     stream.outbox = []

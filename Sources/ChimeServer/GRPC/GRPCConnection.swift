@@ -39,6 +39,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     var trailers: HTTP2Session.HeaderBlock?
     /// Body bytes received and not yet handed on (given back to the windows when they are).
     var unconsumed = 0
+    /// When the stream ends with DEADLINE_EXCEEDED (its grpc-timeout), on the service's clock.
+    var deadline: Instant?
 
     init(id: Int32, maxMessageBytes: Int) {
       self.id = id
@@ -57,6 +59,14 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   let confinedApp: String?
   let start: (any ServerCall, CallHeader, [UInt8]) -> Void
   let services: GRPCServices
+  /// Makes the timer for the streams' deadlines (once, when a first stream has one).
+  let makeTimer: (@escaping () -> Void) -> any GRPCTimer
+  var deadlineTimer: (any GRPCTimer)?
+  /// The deadline the timer is armed for.
+  var armedDeadline: Instant?
+  /// Set for a peer refused before its first bytes were read: each request is answered with
+  /// this status, then the connection ends with a GOAWAY naming it. No call reaches the router.
+  let refusal: ChimeError?
   var streams: [Int32: Stream] = [:]
   /// The stream whose header block is being read (between its HEADERS frame and the block's end).
   var receivingHeaders: Stream?
@@ -69,10 +79,15 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   var failed = false
   /// The peer broke HTTP/2 before: later errors of the same connection are not logged again.
   var loggedPeerError = false
+  /// The refusal is answered: the connection closes once that answer is written.
+  var refused = false
 
   init(id: UInt64, socket: any GRPCByteStream, limits: Limits, clock: any WallClock, logger: Logger, confinedApp: String?,
-       draining: Bool, start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
+       draining: Bool, refusal: ChimeError?, makeTimer: @escaping (@escaping () -> Void) -> any GRPCTimer,
+       start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
     self.id = id
+    self.refusal = refusal
+    self.makeTimer = makeTimer
     self.socket = socket
     self.limits = limits
     self.clock = clock
@@ -120,6 +135,8 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   }
 
   func finishAll(with error: ChimeError) {
+    // A refused connection has sent its GOAWAY and is closing already.
+    guard !refused else { return }
     draining = true
     for stream in Array(streams.values) where !stream.ended {
       if let call = stream.call {
@@ -129,14 +146,19 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
         end(stream, .failure(error))
       }
     }
-    session.goAway(.noError)
+    session.goAway(.noError, debug: error.reason + ": " + error.message)
     flush()
     // As the native framing does: what is written reaches the peer, nothing more is read (the
     // daemon lets go of its connections once the store is closed).
     socket.closeAfterFlush(reason: error.message)
   }
 
+  func clockChanged() { expireDeadlines() }
+
   func closed(_ reason: String) {
+    deadlineTimer?.close()
+    deadlineTimer = nil
+    armedDeadline = nil
     let open = Array(streams.values)
     streams.removeAll()
     queuedBytes = 0
@@ -184,8 +206,11 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       return false
     }
     queuedBytes += size
-    if stream.sent > 0 && stream.sent == stream.outbox.count {
-      stream.outbox.removeAll(keepingCapacity: true)
+    if stream.sent > 0 && stream.sent >= stream.outbox.count / 2 {
+      // Bytes nghttp2 has taken are dropped once they are half the outbox: a stream whose
+      // reader always leaves some unread (a steady stream of replies) holds about what is
+      // unsent, not everything it ever sent.
+      stream.outbox.removeSubrange(0..<stream.sent)
       stream.sent = 0
     }
     let length = UInt32(payload.count)
@@ -209,6 +234,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
   /// Ends `stream` with `status` (nil: OK) after what it has sent.
   func end(_ stream: Stream, status: ChimeError?) {
     stream.ended = true
+    forgetDeadline(stream)
     release(stream, stream.unconsumed)
     if stream.responding {
       stream.trailers = status == nil ? Self.okTrailers : HTTP2Session.HeaderBlock(GRPCStatus.fields(status))
@@ -248,6 +274,10 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
       socket.close(reason: "HTTP/2 error: \(error)")
       return
     }
-    if !session.isAlive { socket.closeAfterFlush(reason: "HTTP/2 session over") }
+    if refused {
+      socket.closeAfterFlush(reason: refusal?.message ?? "refused")
+    } else if !session.isAlive {
+      socket.closeAfterFlush(reason: "HTTP/2 session over")
+    }
   }
 }

@@ -4,19 +4,34 @@ import ChimeCore
 /// big-endian length, the message), whatever the DATA frames cut it into. Holds at most one
 /// message of at most `maxMessageBytes`: a longer length prefix is refused as soon as it is
 /// read, before its bytes arrive.
+///
+/// Messages taken out only move a read index; the bytes before it are dropped once they are at
+/// least half of the buffer, so a stream whose frames always end inside a message (a partial
+/// message always pending) holds about one message and one frame, not everything it carried.
 struct GRPCMessageReader {
   let maxMessageBytes: Int
   private var buffer: [UInt8] = []
   private var start = 0
+
+  /// Capacity kept once the buffer drains; a larger one (left by a big message) is released.
+  static let retainedCapacity = 64 << 10
 
   init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
 
   /// True while part of a message has been read and not the rest.
   var hasPartialMessage: Bool { start < buffer.count }
 
+  /// Bytes held: the unread ones and read ones not yet dropped.
+  var storedByteCount: Int { buffer.count }
+
   mutating func append(_ bytes: UnsafeRawBufferPointer) {
     if start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
+      buffer.removeAll(keepingCapacity: buffer.capacity <= Self.retainedCapacity)
+      start = 0
+    } else if start > 0 && start >= buffer.count / 2 {
+      // Moving the unread half (or less) down costs no more than the bytes read since the
+      // last move: linear in what the stream carries.
+      buffer.removeSubrange(0..<start)
       start = 0
     }
     buffer.append(contentsOf: bytes)

@@ -319,10 +319,11 @@ final class HTTP2Session {
   func announceShutdown() { _ = nghttp2_submit_shutdown_notice(session) }
 
   /// The final GOAWAY: streams after the last one processed are refused; the connection ends
-  /// once those in flight are over.
-  func goAway(_ code: ErrorCode) {
+  /// once those in flight are over. `debug` (why, for the peer's log) goes in its debug data.
+  func goAway(_ code: ErrorCode, debug: String = "") {
+    var text = Array(debug.utf8.prefix(512))
     _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
-                              code.rawValue, nil, 0)
+                              code.rawValue, &text, text.count)
   }
 
   /// Header fields laid out once as the bytes nghttp2 reads: the answers every call sends

@@ -36,6 +36,8 @@ final class H2Client {
   private var bodies: [Int32: (bytes: [UInt8], sent: Int)] = [:]
   private(set) var responses: [Int32: Response] = [:]
   private(set) var goAwayCode: UInt32?
+  /// The last GOAWAY's debug data.
+  private(set) var goAwayDebug = ""
   private(set) var closed = false
 
   /// Connects and sends the preface with `settings` (id, value). `autoWindowUpdate: false`
@@ -71,7 +73,13 @@ final class H2Client {
     }
     nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, user in
       guard let frame else { return 0 }
-      if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) { H2Client.of(user).goAwayCode = frame.pointee.goaway.error_code }
+      if frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+        let client = H2Client.of(user)
+        client.goAwayCode = frame.pointee.goaway.error_code
+        if let data = frame.pointee.goaway.opaque_data {
+          client.goAwayDebug = String(decoding: UnsafeBufferPointer(start: data, count: frame.pointee.goaway.opaque_data_len), as: UTF8.self)
+        }
+      }
       return 0
     }
     var options: OpaquePointer?

@@ -1,0 +1,3 @@
+extension LoopTimer: GRPCTimer {
+  func armOnce(afterMillis millis: UInt64) { arm(afterMillis: millis) }
+}
