@@ -247,7 +247,9 @@ import os, socket, sys
 listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 listener.bind(sys.argv[1])
 listener.listen(16)
-os.dup2(listener.fileno(), 3)
+if listener.fileno() != 3:
+    os.dup2(listener.fileno(), 3)
+os.set_inheritable(3, True)
 os.environ.update(LISTEN_FDS="1", LISTEN_PID=str(os.getpid()))
 os.execv(sys.argv[2], sys.argv[2:])
 PY
