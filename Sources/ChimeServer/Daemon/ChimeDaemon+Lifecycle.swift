@@ -66,8 +66,9 @@ extension ChimeDaemon {
       "error": "\(refusal.message)",
     ])
     if let bus = configuration.dbus {
-      // The bus name too: D-Bus activation (SystemdService=chimed.service) started this chimed,
-      // and a caller waits for the name until the bus's activation timeout unless it is taken.
+      // The bus name too: when a D-Bus call activated this chimed (through chimed.service or
+      // the bus's own Exec=), its caller waits for the name until the bus's activation timeout
+      // unless it is taken.
       let face = DBusFace(loop: loop, refusing: refusal, configuration: configuration, bus: bus)
       running.dbus = face
       face.start()
