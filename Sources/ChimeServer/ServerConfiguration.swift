@@ -95,6 +95,10 @@ public struct ServerConfiguration: Sendable {
   /// configuration is invalid under socket activation, so clients read the cause rather than a
   /// closed connection.
   public var refuseEveryCall: ChimeError?
+  /// With `refuseEveryCall`: refuse on the session bus only, with no socket at all (chimed
+  /// started by D-Bus activation without a service manager, whose configured socket may be
+  /// what is invalid).
+  public var refuseOnBusOnly = false
 
   public init(socketPath: String, dataDirectory: String, logger: Logger = Logger(label: "chimed")) {
     self.socketPath = socketPath

@@ -251,7 +251,9 @@ import os, socket, sys
 listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 listener.bind(sys.argv[1])
 listener.listen(16)
-os.dup2(listener.fileno(), 3)
+if listener.fileno() != 3:
+    os.dup2(listener.fileno(), 3)
+os.set_inheritable(3, True)
 os.environ.update(LISTEN_FDS="1", LISTEN_PID=str(os.getpid()))
 os.execv(sys.argv[2], sys.argv[2:])
 PY
@@ -280,3 +282,23 @@ for _ in $(seq 1 100); do kill -0 "$refusing" 2>/dev/null || break; sleep 0.1; d
 kill -0 "$refusing" 2>/dev/null && fail "the refusing chimed did not stop on SIGTERM"
 forget "$refusing"
 echo "ok   an invalid configuration: the D-Bus call gets CONFIG_INVALID and the socket's message in ${took_ms} ms"
+
+# The same without a service manager: the bus runs Exec= (chimed itself) with no socket passed.
+# chimed then refuses on the bus alone, rather than exiting and leaving the caller a bare
+# ChildExited.
+cat > "$tmp/chimed-bad-bus.sh" <<SH
+#!/bin/sh
+exec "$bin/chimed" --config "$tmp/bad.toml" --proc-root "$tmp/proc" >>"$tmp/chimed-bad-bus.log" 2>&1
+SH
+chmod +x "$tmp/chimed-bad-bus.sh"
+sed "s|^Exec=.*|Exec=$tmp/chimed-bad-bus.sh|" "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
+busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig >/dev/null
+out=$(as_host timeout 10 gdbus call --session -d $name -o $path -m $name.GetPending '{}' 2>&1 || true)
+has_owner && chimed_pids+=("$(owner_pid)")
+echo "$out" | grep -qF "GDBus.Error:$name.Error.CONFIG_INVALID: $message" || fail "invalid configuration, bus-activated: $out"
+refusing=$(owner_pid)
+kill -TERM "$refusing"
+for _ in $(seq 1 100); do kill -0 "$refusing" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$refusing" 2>/dev/null && fail "the bus-only refusing chimed did not stop on SIGTERM"
+forget "$refusing"
+echo "ok   an invalid configuration, activated by the bus itself: CONFIG_INVALID on the bus alone"

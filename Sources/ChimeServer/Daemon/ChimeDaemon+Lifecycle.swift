@@ -10,7 +10,8 @@ extension ChimeDaemon {
     let running = DaemonParts()
     parts.withLock { $0 = LoopBound(running, loop: loop) }
     // Ownership first: a daemon refused here has touched no socket file and no store.
-    let socketLock = configuration.inheritedListener == nil ? try ConnectionRegistry.claimSocket(configuration.socketPath) : nil
+    let socketLock = configuration.inheritedListener == nil && !configuration.refuseOnBusOnly
+      ? try ConnectionRegistry.claimSocket(configuration.socketPath) : nil
     if let refusal = configuration.refuseEveryCall {
       return try setUpRefusing(refusal, running: running, socketLock: socketLock, handleSignals: handleSignals)
     }
@@ -53,17 +54,21 @@ extension ChimeDaemon {
         SignalWatcher(loop: loop, signal: signal.number) { [unowned self] _ in beginShutdown(reason: signal.name) }
       }
     }
-    let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, _, _ in
-      call.finish(.failure(refusal))
+    if !configuration.refuseOnBusOnly {
+      let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, _, _ in
+        call.finish(.failure(refusal))
+      }
+      running.registry = registry
+      try registry.listen()
     }
-    running.registry = registry
-    try registry.listen()
     configuration.logger.warning("listening only to refuse every call", metadata: [
-      "socket": "\(configuration.socketPath)", "reason": "\(refusal.reason)", "error": "\(refusal.message)",
+      "socket": "\(configuration.refuseOnBusOnly ? "none" : configuration.socketPath)", "reason": "\(refusal.reason)",
+      "error": "\(refusal.message)",
     ])
     if let bus = configuration.dbus {
-      // The bus name too: D-Bus activation (SystemdService=chimed.service) started this chimed,
-      // and a caller waits for the name until the bus's activation timeout unless it is taken.
+      // The bus name too: when a D-Bus call activated this chimed (through chimed.service or
+      // the bus's own Exec=), its caller waits for the name until the bus's activation timeout
+      // unless it is taken.
       let face = DBusFace(loop: loop, refusing: refusal, configuration: configuration, bus: bus)
       running.dbus = face
       face.start()

@@ -87,7 +87,7 @@ struct DoctorChecks {
     let path = config ?? ConfigFile.defaultPath(environment: environment, home: home)
     // Asked first, printed last: every hint before it agrees with what systemd says.
     let systemd = DoctorSystemd.ask()
-    var socketPath: String, dataDirectory: String, soundPlayer: String?
+    let socketPath: String, dataDirectory: String, soundPlayer: String?
     do throws(ConfigError) {
       let file = try ConfigFile.load(path: path, required: config != nil)
       let settings = try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: home,
