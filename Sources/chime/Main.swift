@@ -56,7 +56,7 @@ extension Chime {
 
   private static func fail(_ message: String, json: Bool) -> Never {
     if json {
-      JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: 64), pretty: false)
+      JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: 64))
     }
     printError("chime: \(message)")
     StandardStreams.exit(64)
@@ -67,7 +67,7 @@ extension Chime {
     let status = exitCode(for: error)
     if json, status != .success, !(error is ExitCode) {
       let message = command.message(for: error).trimmingWhitespaceAndNewlines()
-      JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: status.rawValue), pretty: false)
+      JSONOutput.print(JSONOutput.error(ChimeError(.invalidCommandLine, message), status: status.rawValue))
       StandardStreams.flush()
     }
     if error is ValidationError, command != Chime.self, let path = path(to: command) {

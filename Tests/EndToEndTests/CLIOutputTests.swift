@@ -21,6 +21,24 @@ import Testing
     ("cjk", "日本語のタイトル", 16), ("emoji", "🍵 Tea ☕", 9), ("accent", "Cafe\u{301}", 4), ("standup-reminder", "Long", 4),
   ]
 
+  /// `chime delivered` at 80 columns, as `pending`: the identifier stays whole (it is what
+  /// `chime delivered --remove` takes next) and the title is cut first.
+  @Test func deliveredKeepsIdentifiersWholeAtEightyColumns() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir, arguments: ["--presenter", "none", "--sound-player", "none"])
+    try daemon.start()
+    defer { daemon.terminate() }
+    let id = "weekly-standup-reminder-for-the-platform-team"
+    let title = "Standup with the whole platform team in the large meeting room"
+    #expect(try chime(["add", id, "--title", title], socket: daemon.socketPath).status == 0)
+    let listed = try chime(["delivered", "--width", "80"], socket: daemon.socketPath)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let lines = listed.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.allSatisfy { Self.columns($0) <= 80 }, "\(listed.stdout)")
+    #expect(lines.contains { $0.hasPrefix(id + " ") }, "\(listed.stdout)")
+    #expect(!listed.stdout.contains(title), "the title was not the column cut: \(listed.stdout)")
+  }
+
   @Test func tablesPadByDisplayWidthAndCutOnlyWhenAsked() throws {
     let dir = TemporaryDirectory()
     let daemon = DaemonProcess(directory: dir)

@@ -72,7 +72,7 @@ func reporting(json: Bool = false, _ body: () async throws -> Void) async throws
 /// Prints a refusal: one line on stderr, and with `json` one object on stdout.
 func report(_ error: ChimeError, json: Bool, status: Int32) {
   if json {
-    JSONOutput.print(JSONOutput.error(error, status: status), pretty: false)
+    JSONOutput.print(JSONOutput.error(error, status: status))
   }
   var line = "chime: \(error.code)"
   if !error.reason.isEmpty && error.reason != "\(error.code)" { line += " \(error.reason)" }

@@ -64,7 +64,7 @@ struct Delivered: AsyncParsableCommand {
         return
       }
       let now = Instant(Date())
-      var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"], keep: [3])
+      var table = Table(headers: ["ID", "TITLE", "CATEGORY", "DELIVERED", "NOTE"], keep: [3], whole: [0], cutFirst: [1])
       for n in notifications {
         var notes: [String] = []
         if n.missed { notes.append("missed (due \(TimeText.local(n.due)))") }

@@ -111,7 +111,7 @@ struct ExtensionCommand: AsyncParsableCommand {
           print(options.json ? #"{"registered":true}"# : "registered \(id) for \(categories.joined(separator: ", "))")
         } else if let d = event.delivered {
           if options.json {
-            JSONOutput.print(["delivered": JSONOutput.delivered(d)], pretty: false)
+            JSONOutput.print(["delivered": JSONOutput.delivered(d)])
           } else {
             print("delivered \(d.request.identifier)  \"\(ContentText.headline(d.request.content))\"")
           }
@@ -119,7 +119,7 @@ struct ExtensionCommand: AsyncParsableCommand {
           // Acts as a player: what was pressed is what it reports as started or paused.
           let playback: MediaPlayback = media.command == .play ? .playing : .paused
           if options.json {
-            JSONOutput.print(["media": media.command.rawValue, "id": media.notificationIdentifier], pretty: false)
+            JSONOutput.print(["media": media.command.rawValue, "id": media.notificationIdentifier])
           } else {
             print("media \(media.command.rawValue) \(media.notificationIdentifier)")
           }
@@ -128,7 +128,7 @@ struct ExtensionCommand: AsyncParsableCommand {
           pressed += 1
         } else if let r = event.response {
           if options.json {
-            JSONOutput.print(["response": JSONOutput.response(r), "response_id": event.responseID], pretty: false)
+            JSONOutput.print(["response": JSONOutput.response(r), "response_id": event.responseID])
           } else {
             print("response \(r.notificationIdentifier)  \(r.actionIdentifier)\(r.userText.isEmpty ? "" : "  \"\(r.userText)\"")")
           }

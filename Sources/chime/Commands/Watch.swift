@@ -59,7 +59,7 @@ struct Watch: AsyncParsableCommand {
               continue
             }
             if options.json {
-              JSONOutput.print(JSONOutput.event(event), pretty: false)
+              JSONOutput.print(JSONOutput.event(event))
             } else {
               print(TimeText.eventLine(event))
             }

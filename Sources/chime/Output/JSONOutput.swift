@@ -6,14 +6,14 @@ import FoundationEssentials
 /// Every `--json` output is compact, one JSON value per line: a result, a refusal, and each
 /// event of a stream alike, so a script reads any command line by line (`jq .` pretty-prints).
 enum JSONOutput {
-  static func print(_ value: Any, pretty: Bool = false) {
-    guard let text = JSONValue(value)?.text(pretty: pretty) else { return }
+  static func print(_ value: Any) {
+    guard let text = JSONValue(value)?.text() else { return }
     Swift.print(text)
   }
 
   /// `value` as one line of JSON text (empty when it holds what JSON cannot).
   static func line(_ value: [String: Any]) -> String {
-    JSONValue(value)?.text(pretty: false) ?? ""
+    JSONValue(value)?.text() ?? ""
   }
 
   /// A refusal as `--json` prints it.

@@ -64,51 +64,13 @@ enum JSONValue: Codable, Equatable {
     }
   }
 
-  /// The text, keys sorted and `/` unescaped, as `JSONSerialization` wrote it with
-  /// `[.sortedKeys, .withoutEscapingSlashes]` (and `.prettyPrinted` when `pretty`); nil for a
-  /// number JSON cannot hold (NaN, infinity).
-  func text(pretty: Bool) -> String? {
+  /// The text on one line, keys sorted and `/` unescaped, as `JSONSerialization` wrote it with
+  /// `[.sortedKeys, .withoutEscapingSlashes]`; nil for a number JSON cannot hold (NaN, infinity).
+  func text() -> String? {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(self) else { return nil }
-    return pretty ? Self.closingEmptyContainers(Array(data)) : String(decoding: data, as: UTF8.self)
-  }
-
-  /// Pretty-printed JSON with each empty array or object as `[]` or `{}`, where the encoder
-  /// writes its brackets on separate lines with a blank line between. Text inside strings is
-  /// copied as it is.
-  static func closingEmptyContainers(_ bytes: [UInt8]) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count)
-    var inString = false
-    var i = 0
-    while i < bytes.count {
-      let b = bytes[i]
-      out.append(b)
-      i += 1
-      if inString {
-        if b == UInt8(ascii: "\\"), i < bytes.count {
-          out.append(bytes[i])
-          i += 1
-        } else if b == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      if b == UInt8(ascii: "\"") {
-        inString = true
-        continue
-      }
-      guard b == UInt8(ascii: "[") || b == UInt8(ascii: "{") else { continue }
-      let close = b == UInt8(ascii: "[") ? UInt8(ascii: "]") : UInt8(ascii: "}")
-      var j = i
-      while j < bytes.count, bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\n") { j += 1 }
-      if j < bytes.count, bytes[j] == close {
-        out.append(close)
-        i = j + 1
-      }
-    }
-    return String(decoding: out, as: UTF8.self)
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// Parses a JSON document (objects, arrays and fragments alike).
