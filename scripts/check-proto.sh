@@ -13,4 +13,9 @@ if ! cmp -s "$tmp/chime.protoset" Sources/CChimeDescriptors/Generated/chime.prot
   echo "The descriptor set drifted from Protos/: run 'make proto' and commit." >&2
   exit 1
 fi
+sum=$(sha256sum Sources/CChimeDescriptors/Generated/chime.protoset | cut -d' ' -f1)
+if ! grep -qx "// chime.protoset sha256: $sum" Sources/CChimeDescriptors/descriptors.S; then
+  echo "descriptors.S does not name the descriptor set's checksum (a build would link a stale set): run 'make proto' and commit." >&2
+  exit 1
+fi
 echo "generated code matches Protos/"

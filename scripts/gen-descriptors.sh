@@ -30,5 +30,9 @@ scripts/go-descriptors.py "$genproto/status/status.pb.go" "$genproto/errdetails/
 mapfile -t protos < <(cd Protos && find . -name '*.proto' | sed 's|^\./||' | LC_ALL=C sort)
 protoc --descriptor_set_in="$rpc" -IProtos -I"$grpc_proto" --include_imports --descriptor_set_out="$out" \
   "${protos[@]}" grpc/health/v1/health.proto google/rpc/status.proto google/rpc/error_details.proto
-# The set is linked by .incbin, which the build does not track: make the next build assemble it.
-if [ -z "${1:-}" ]; then touch Sources/CChimeDescriptors/descriptors.S; fi
+# The set is linked by .incbin, which the build does not track: descriptors.S names the set's
+# checksum, so a new set (from here, a merge or a checkout) changes the file the build does track.
+if [ -z "${1:-}" ]; then
+  sum=$(sha256sum "$out" | cut -d' ' -f1)
+  sed -i "s|^// chime.protoset sha256: .*|// chime.protoset sha256: $sum|" Sources/CChimeDescriptors/descriptors.S
+fi
