@@ -27,6 +27,14 @@ int chimei_break(chime_client *client, chime_error *error, const chime_error *wh
     if (client->fd >= 0) {
       shutdown(client->fd, SHUT_RDWR);
     }
+    /* Nothing more arrives: every call still waiting on the connection ends with `why`. The
+     * error is copied first, as the callbacks this runs may reuse the caller's. */
+    chime_error copy = *why;
+    chimei_fail_all(client, &copy);
+    if (error != NULL) {
+      *error = copy;
+    }
+    return copy.code;
   }
   if (error != NULL) {
     *error = *why;
