@@ -32,15 +32,21 @@ static int await_reply(chime_client *client, chimei_op *op, Chime__V1__Frame **o
       }
       wait = left > 60000 ? 60000 : (int)left;
     }
+    /* Wake for the asynchronous calls' deadlines too, so they expire on time meanwhile. */
+    uint64_t other = UINT64_MAX;
+    (void)chime_get_timeout(client, &other);
+    if (other != UINT64_MAX) {
+      int64_t left = (int64_t)(other / 1000u) - chimei_monotonic_ms();
+      int until = left <= 0 ? 0 : (left > 60000 ? 60000 : (int)left + 1);
+      wait = wait < 0 || until < wait ? until : wait;
+    }
     struct pollfd poller = {.fd = client->fd, .events = (short)chime_get_events(client), .revents = 0};
     int ready = poll(&poller, 1, wait);
     if (ready < 0 && errno != EINTR) {
       return chimei_fail_connection(client, error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot poll chimed: %s",
                                     strerror(errno));
     }
-    if (ready > 0) {
-      (void)chimei_pump(client); /* a broken connection marks op done with the failure */
-    }
+    (void)chimei_pump(client); /* a broken connection marks op done with the failure */
   }
   if (op->answer == NULL) {
     if (error != NULL) {

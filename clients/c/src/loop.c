@@ -183,6 +183,18 @@ static void dispatch(chime_client *client, Chime__V1__Frame *frame) {
     if (reply->status != NULL && reply->status->code != CHIME_OK) {
       chimei_from_wire(&why, reply->status);
     } else {
+      /* A goodbye without an error: the subscriptions end cleanly (as a blocking chime_subscribe
+       * always did); calls still waiting for an answer get none and fail below. */
+      chime_error ok;
+      chimei_ok(&ok);
+      for (chimei_op *op = client->ops; op != NULL;) {
+        chimei_op *next = op->next;
+        if (op->kind == CHIMEI_OP_SUBSCRIPTION) {
+          end_subscription(client, op, CHIME_OK, &ok);
+          next = client->ops; /* its on_done may have changed the list: start over */
+        }
+        op = next;
+      }
       chimei_fail(&why, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the connection");
     }
     chime__v1__frame__free_unpacked(frame, NULL);

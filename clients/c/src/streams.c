@@ -1,9 +1,13 @@
 /* libchime-client: the server-streaming calls (Subscribe, RegisterExtension), each on a
  * connection of its own, and the events they deliver. */
 #define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "chime-private.h"
 
@@ -89,38 +93,72 @@ int chimei_run_stream(chime_client *client, const char *method, const ProtobufCM
 
 /* ---- Subscribe ---- */
 
-typedef struct event_adapter {
-  chime_event_callback event;
-  chime_extension_callback extension;
+/* chime_subscribe's callbacks: the caller's, and the stream's end recorded for the wait. */
+typedef struct blocking_stream {
+  chime_event_callback callback;
   void *context;
-} event_adapter;
+  bool ended;
+  chime_error outcome;
+} blocking_stream;
 
-static int call_event(const void *message, void *context) {
-  const event_adapter *a = context;
-  chime_event event = {.message = message};
-  if (event.message->delivered != NULL) {
-    chimei_notification_of_delivered(&event.notification, event.message->delivered);
-    event.has_notification = true;
-  } else if (event.message->pending != NULL) {
-    chimei_notification_of_pending(&event.notification, event.message->pending);
-    event.has_notification = true;
-  }
-  return a->event(&event, a->context);
+static int blocking_event(const chime_event *event, void *context) {
+  blocking_stream *b = context;
+  return b->callback(event, b->context);
 }
 
+static void blocking_done(int code, const chime_error *error, void *context) {
+  (void)code;
+  blocking_stream *b = context;
+  b->outcome = *error;
+  b->ended = true;
+}
+
+/*
+ * The blocking convenience on the non-blocking machine: a connection of its own (so the
+ * client's connection stays free for other threads' calls), chime_subscribe_start on it, then
+ * poll(2) on its fd and the client's stop eventfd with chime_process until the stream ends.
+ */
 int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_event_callback callback, void *context,
                     chime_error *error) {
   if (client == NULL || callback == NULL) {
     return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client or callback is NULL");
   }
-  Chime__V1__SubscribeRequest request = CHIME__V1__SUBSCRIBE_REQUEST__INIT;
-  if (after_cursor != NULL) {
-    request.resume_case = CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR;
-    request.after_cursor = *after_cursor;
+  chime_client *stream = NULL;
+  int code = chime_connect(&stream, client->socket_path, client->app_id, error);
+  if (code != CHIME_OK) {
+    return code;
   }
-  event_adapter adapter = {.event = callback, .context = context};
-  return chimei_run_stream(client, "Subscribe", &request.base, &chime__v1__event__descriptor, call_event, &adapter,
-                           error);
+  blocking_stream b = {.callback = callback, .context = context};
+  chime_subscription *subscription = NULL;
+  code = chime_subscribe_start(stream, after_cursor, blocking_event, blocking_done, &b, &subscription, error);
+  while (code == CHIME_OK && !b.ended) {
+    struct pollfd pollers[2] = {{.fd = chime_get_fd(stream), .events = (short)chime_get_events(stream), .revents = 0},
+                                {.fd = client->stop_fd, .events = POLLIN, .revents = 0}};
+    int ready = poll(pollers, 2, -1);
+    if (ready < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      code = chimei_fail(error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot poll chimed: %s", strerror(errno));
+      break;
+    }
+    if ((pollers[1].revents & POLLIN) != 0) {
+      uint64_t count;
+      (void)!read(client->stop_fd, &count, sizeof count); /* consume the stop */
+      code = chimei_fail(error, CHIME_CANCELLED, "CANCELLED", "Subscribe stopped by chime_subscribe_stop");
+      break;
+    }
+    (void)chime_process(stream, NULL); /* a broken connection ends the subscription: b.ended */
+  }
+  if (code == CHIME_OK) {
+    code = b.outcome.code;
+    if (error != NULL) {
+      *error = b.outcome;
+    }
+  }
+  chime_subscription_cancel(subscription); /* sends the Cancel if the stream still runs */
+  chime_close(stream);
+  return code;
 }
 
 const Chime__V1__Event *chime_event_message(const chime_event *event) { return event != NULL ? event->message : NULL; }
@@ -157,6 +195,11 @@ const char *chime_event_note(const chime_event *event) { return event != NULL ? 
 int64_t chime_event_badge_count(const chime_event *event) { return event != NULL ? event->message->badge_count : 0; }
 
 /* ---- RegisterExtension ---- */
+
+typedef struct event_adapter {
+  chime_extension_callback extension;
+  void *context;
+} event_adapter;
 
 static int call_extension_event(const void *message, void *context) {
   const event_adapter *a = context;
