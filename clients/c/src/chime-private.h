@@ -26,11 +26,13 @@
  *   FRAME_TOO_LARGE      RESOURCE_EXHAUSTED C Py  a call over the daemon's 1 MiB frame limit
  *                                                 (refused before sending), or a reply over 64 MiB
  *   SOCKET_PATH_TOO_LONG INVALID_ARGUMENT   C     the socket path does not fit in sun_path
- *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop
+ *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop, or a call
+ *                                                 still waiting when its client was closed
  * Invented by the clients, in no catalogue yet:
  *   MALFORMED_REPLY      INTERNAL           C Py  the daemon's answer does not decode as the
  *                                                 expected message, or pages never end
  *   OUT_OF_MEMORY        RESOURCE_EXHAUSTED C     an allocation in the client failed
+ *   QUEUE_FULL           RESOURCE_EXHAUSTED C     over 8 MiB of calls queued and not yet written
  *   INVALID_ARGUMENT     INVALID_ARGUMENT   C     a NULL or out-of-range argument (also a setter's
  *                                                 bad argument, reported by the call that sends)
  */

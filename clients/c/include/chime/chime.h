@@ -19,8 +19,8 @@
  * not NULL, sets it: cleared on success, else the code, the daemon's stable reason (e.g.
  * "INVALID_INTERVAL"), a message and the offending field path. The client's own failures use
  * the same codes with the reasons DAEMON_UNAVAILABLE, CONNECTION_CLOSED, DEADLINE_EXCEEDED,
- * FRAME_TOO_LARGE, MALFORMED_REPLY, INVALID_ARGUMENT, SOCKET_PATH_TOO_LONG, OUT_OF_MEMORY and
- * CANCELLED. One chime_error can serve every call of a thread.
+ * FRAME_TOO_LARGE, MALFORMED_REPLY, INVALID_ARGUMENT, SOCKET_PATH_TOO_LONG, OUT_OF_MEMORY,
+ * QUEUE_FULL and CANCELLED. One chime_error can serve every call of a thread.
  *
  * OWNERSHIP:
  *   - Arguments are borrowed: the library never keeps or frees what you pass in.
