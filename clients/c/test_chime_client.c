@@ -1897,6 +1897,55 @@ static void test_poll_loop(void) {
   unlink(address.sun_path);
 }
 
+/* Counts a subscription's events; on SUBSCRIBED it makes a blocking call from inside the
+ * callback (a nested turn of the same connection's machine). */
+typedef struct mixed_state {
+  chime_client *client;
+  bool live;
+  int added; /* PENDING_ADDED events for mix-* */
+  int nested_code;
+} mixed_state;
+
+static int mixed_on_event(const chime_event *event, void *context) {
+  mixed_state *m = context;
+  if (chime_event_kind(event) == CHIME_EVENT_SUBSCRIBED) {
+    m->live = true;
+    m->nested_code = chime_add_interval(m->client, "mix-one", "One", NULL, 3600, false, NULL, NULL);
+  } else if (chime_event_kind(event) == CHIME_EVENT_PENDING_ADDED &&
+             strncmp(chime_event_identifier_at(event, 0), "mix-", 4) == 0) {
+    m->added++;
+  }
+  return 0;
+}
+
+/* Blocking calls on a connection that carries a subscription: from the subscription's own
+ * callback and from the loop's thread between turns; no event is lost, whichever call reads it. */
+static void test_blocking_calls_beside_a_subscription(void) {
+  chime_client *c = connect_app("org.example.ctest.mixed");
+  if (c == NULL) return;
+  mixed_state m = {.client = c, .nested_code = -1};
+  chime_subscription *sub = NULL;
+  CHECK_OK(chime_subscribe_start(c, NULL, mixed_on_event, NULL, &m, &sub, st), st);
+  int64_t give_up = monotonic_ms() + 10000;
+  while (!m.live && monotonic_ms() < give_up) {
+    CHECK(poll_turn(c, 1000) >= 0);
+  }
+  CHECK(m.live && m.nested_code == CHIME_OK);
+  CHECK_OK(chime_add_interval(c, "mix-two", "Two", NULL, 3600, false, NULL, st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 2);
+  chime_notification_list_free(list);
+  while (m.added < 2 && monotonic_ms() < give_up) {
+    CHECK(poll_turn(c, 1000) >= 0);
+  }
+  CHECK(m.added == 2);
+  CHECK(chime_subscription_active(sub));
+  chime_subscription_cancel(sub);
+  CHECK_OK(chime_remove_all(c, NULL, st), st); /* the connection serves on after the Cancel */
+  chime_close(c);
+}
+
 /* Accessors and error readers take NULL and answer "" or 0; the raw call reaches any method. */
 static void test_null_accessors_and_raw_call(void) {
   CHECK_STR(chime_error_reason(NULL), "");
@@ -1973,6 +2022,7 @@ int main(void) {
   run("malformed reply", test_malformed_reply);
   run("a subscription on a GLib main loop, no threads", test_glib_loop_subscription);
   run("a subscription, a deadline and a malformed frame on a poll(2) loop", test_poll_loop);
+  run("blocking calls beside a subscription on the same connection", test_blocking_calls_beside_a_subscription);
   run("NULL accessors and the raw call", test_null_accessors_and_raw_call);
   run("daemon shutdown", test_daemon_shutdown);
   if (failed > 0) {
