@@ -60,6 +60,7 @@ struct chime_subscription {
   enum chimei_op_kind kind;
   uint64_t call_id;
   int64_t deadline_ms;   /* CLOCK_MONOTONIC ms; < 0: none */
+  int timeout_ms;        /* the client's timeout when the call started, for the message */
   char method[256];      /* the full method path, for the frame and error messages */
   /* SYNC: the final reply frame (owned), or the failure that ended the wait. */
   Chime__V1__Frame *answer;

@@ -15,6 +15,10 @@
 
 /* Buffers grown past this for one large frame are released once it is handled. */
 #define KEEP_BUFFER_BYTES (64u << 10)
+/* Frames one turn dispatches at most, so a busy stream cannot starve the application's loop.
+ * What is left stays in the socket (reads never go past a frame), so the fd stays readable and
+ * a level-triggered loop comes back for it. */
+#define FRAMES_PER_TURN 64
 
 uint64_t chimei_next_call_id(chime_client *client) {
   uint64_t id = client->next_call_id++;
@@ -287,7 +291,8 @@ static int flush_out(chime_client *client) {
  * 1 if it read anything, 0 if not. */
 static int read_in(chime_client *client) {
   int progress = 0;
-  while (!client->broken) {
+  int frames = 0;
+  while (!client->broken && frames < FRAMES_PER_TURN) {
     size_t want = 4;
     if (client->in_len >= 4) {
       const uint8_t *h = client->in;
@@ -316,6 +321,7 @@ static int read_in(chime_client *client) {
       }
       dispatch(client, frame);
       progress = 1;
+      frames++;
       continue;
     }
     if (want > client->in_cap) {
@@ -373,7 +379,7 @@ static int expire(chime_client *client) {
     chimei_queue_cancel(client, late->call_id);
     chime_error why;
     chimei_fail(&why, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "no answer to %s within %d ms", late->method,
-                client->timeout_ms);
+                late->timeout_ms);
     end_async(client, late, why.code, &why, NULL);
     progress = 1;
   }
@@ -454,6 +460,7 @@ static int queue_call(chime_client *client, chimei_op *op, const char *method, c
     clock_gettime(CLOCK_REALTIME, &now);
     call.deadline_unix_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + client->timeout_ms;
     op->deadline_ms = chimei_monotonic_ms() + client->timeout_ms;
+    op->timeout_ms = client->timeout_ms;
   }
   Chime__V1__Frame frame = CHIME__V1__FRAME__INIT;
   frame.call_id = chimei_next_call_id(client);

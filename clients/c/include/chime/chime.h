@@ -466,7 +466,9 @@ int chime_get_timeout(const chime_client *client, uint64_t *usec);
  * events to their callbacks and fails calls past their deadline. Returns 1 when it did
  * something, 0 when there was nothing to do, or -code (a negative chime_code, `error` set)
  * when the connection is broken: every waiting call has been failed with that status and the
- * fd should leave the loop. A malformed or oversized frame breaks the connection. */
+ * fd should leave the loop. A malformed or oversized frame breaks the connection. One turn
+ * dispatches at most 64 frames and leaves the rest in the socket, so watch the fd
+ * level-triggered (poll, GLib, libuv do; with epoll, not EPOLLET). */
 int chime_process(chime_client *client, chime_error *error);
 
 /* The end of a subscription or of an asynchronous call: CHIME_OK or its failure. */
