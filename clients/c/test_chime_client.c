@@ -1807,7 +1807,8 @@ static void on_raw_reply(int code, const chime_error *error, const uint8_t *repl
 }
 
 /* The same with a plain poll(2) loop; the stream ends by the callback's return (on_done hears
- * CHIME_OK); then deadlines (chime_get_timeout) and a malformed frame, against fake servers. */
+ * CHIME_OK); then deadlines (chime_get_timeout), a malformed frame and an oversized one,
+ * against fake servers. */
 static void test_poll_loop(void) {
   chime_client *c = connect_app("org.example.ctest.poll");
   if (c == NULL) return;
@@ -1890,6 +1891,26 @@ static void test_poll_loop(void) {
     chime_request_free(late);
     CHECK(garbled.adds_failed == 0); /* a call refused at the start never calls back */
     chime_subscription_cancel(sub);
+    chime_close(c);
+  }
+  if (server >= 0) close(server);
+
+  /* A length over the 64 MiB bound: refused from the 4-byte header alone, nothing allocated. */
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.loop", st), st);
+  server = accept(listener, NULL, NULL);
+  CHECK(server >= 0);
+  if (c != NULL) {
+    int code = -1;
+    CHECK_OK(chime_call_start(c, "GetPending", NULL, 0, on_raw_reply, &code, st), st);
+    static const uint8_t huge[] = {0x7F, 0xFF, 0xFF, 0xFF};
+    CHECK(server >= 0 && write(server, huge, sizeof huge) == (ssize_t)sizeof huge);
+    int result = 0;
+    for (int turn = 0; turn < 50 && result >= 0; turn++) {
+      result = poll_turn(c, 100);
+    }
+    CHECK(result == -CHIME_RESOURCE_EXHAUSTED);
+    CHECK_STR(chime_error_reason(st), "FRAME_TOO_LARGE");
+    CHECK(code == CHIME_RESOURCE_EXHAUSTED); /* the waiting call heard it */
     chime_close(c);
   }
   if (server >= 0) close(server);
