@@ -70,7 +70,10 @@ struct chime_subscription {
   void (*finish)(chimei_op *op, int code, const chime_error *error, const Chime__V1__Reply *reply);
   void (*user)(void); /* the caller's callback, cast back by `finish` */
   void *context;
-  /* SUBSCRIPTION */
+  /* SUBSCRIPTION (any server stream): each message, unpacked as message_type, goes to
+   * on_message (non-zero: end the stream); chime_subscribe_start's calls on_event. */
+  const ProtobufCMessageDescriptor *message_type;
+  int (*on_message)(chimei_op *op, const ProtobufCMessage *message);
   chime_event_callback on_event;
   chime_done_callback on_done;
   int dispatching;       /* > 0 while its event callback runs */
@@ -187,20 +190,11 @@ const char *chimei_text(const char *text);
 
 /* ---- transport.c ---- */
 int64_t chimei_monotonic_ms(void);
-/* Marks the connection unusable (later calls fail with `why`) and reports `why`. */
+/* Marks the connection unusable (later calls fail with `why`), ends every call still waiting
+ * on it with `why`, and reports `why`. */
 int chimei_break(chime_client *client, chime_error *error, const chime_error *why);
 __attribute__((format(printf, 5, 6))) int chimei_fail_connection(chime_client *client, chime_error *error, int code,
                                                                  const char *reason, const char *format, ...);
-int chimei_send_frame(chime_client *client, const Chime__V1__Frame *frame, chime_error *error);
-void chimei_send_cancel(chime_client *client, uint64_t call_id);
-enum chimei_read { CHIMEI_READ_OK, CHIMEI_READ_EOF, CHIMEI_READ_TIMEOUT, CHIMEI_READ_ERROR, CHIMEI_READ_STOPPED,
-                   CHIMEI_READ_TOO_LARGE, CHIMEI_READ_NO_MEMORY, CHIMEI_READ_MALFORMED, CHIMEI_READ_PARTIAL,
-                   CHIMEI_READ_PARTIAL_TIMEOUT };
-/* Reads one frame by `deadline` (monotonic ms; < 0: none) or until `stop_fd` (-1: none) is
- * signalled; *out is the unpacked frame on CHIMEI_READ_OK, *error_number errno on READ_ERROR.
- * READ_TIMEOUT means nothing of the frame was read; READ_PARTIAL(_TIMEOUT) that part of it was
- * when the connection failed (the deadline passed); READ_MALFORMED that it is not a Frame. */
-enum chimei_read chimei_read_frame(int fd, int stop_fd, int64_t deadline, Chime__V1__Frame **out, int *error_number);
 
 /* ---- call.c ---- */
 /* A unary call with a protobuf-c request; on success *response is the unpacked answer. */
@@ -217,6 +211,11 @@ void chimei_op_unlink(chime_client *client, chimei_op *op);
 int chimei_pump(chime_client *client);
 /* Ends every waiting call with `why` (the connection broke or the client closes). */
 void chimei_fail_all(chime_client *client, const chime_error *why);
+/* Starts a server stream (`method`: a NotificationCenter method) on `client`'s connection. */
+int chimei_stream_start(chime_client *client, const char *method, const ProtobufCMessage *request,
+                        const ProtobufCMessageDescriptor *message_type,
+                        int (*on_message)(chimei_op *op, const ProtobufCMessage *message), chime_done_callback on_done,
+                        void *context, chimei_op **out, chime_error *error);
 /* Starts an asynchronous unary call whose outcome goes to `finish`. */
 int chimei_start_call(chime_client *client, const char *method, const ProtobufCMessage *request,
                       void (*finish)(chimei_op *, int, const chime_error *, const Chime__V1__Reply *),

@@ -137,29 +137,23 @@ void chimei_fail_all(chime_client *client, const chime_error *why) {
   }
 }
 
-/* Hands one event of a subscription to its callback, and ends the stream when asked. */
-static void deliver_event(chime_client *client, chimei_op *op, const Chime__V1__Reply *reply) {
-  Chime__V1__Event *message = chime__v1__event__unpack(NULL, reply->payload.len, reply->payload.data);
+/* Hands one message of a stream to its callback, and ends the stream when asked. */
+static void deliver_message(chime_client *client, chimei_op *op, const Chime__V1__Reply *reply) {
+  ProtobufCMessage *message =
+      protobuf_c_message_unpack(op->message_type, NULL, reply->payload.len, reply->payload.data);
   if (message == NULL) {
     chime_error why;
-    chimei_fail(&why, CHIME_INTERNAL, "MALFORMED_REPLY", "an event of Subscribe is not a chime.v1.Event");
+    chimei_fail(&why, CHIME_INTERNAL, "MALFORMED_REPLY", "a message of %s is not a %s", op->method,
+                op->message_type->name);
     chimei_queue_cancel(client, op->call_id);
     end_subscription(client, op, why.code, &why);
     return;
   }
-  chime_event event = {.message = message};
-  if (message->delivered != NULL) {
-    chimei_notification_of_delivered(&event.notification, message->delivered);
-    event.has_notification = true;
-  } else if (message->pending != NULL) {
-    chimei_notification_of_pending(&event.notification, message->pending);
-    event.has_notification = true;
-  }
-  /* The callback may cancel (free) this very subscription: dispatching defers the free. */
+  /* The callback may cancel (free) this very stream: dispatching defers the free. */
   op->dispatching++;
-  int stop = op->on_event(&event, op->context);
+  int stop = op->on_message(op, message);
   op->dispatching--;
-  chime__v1__event__free_unpacked(message, NULL);
+  protobuf_c_message_free_unpacked(message, NULL);
   if (op->cancelled && op->dispatching == 0) {
     free(op);
     return;
@@ -241,7 +235,7 @@ static void dispatch(chime_client *client, Chime__V1__Frame *frame) {
       break;
     }
     if (reply->payload.len > 0) {
-      deliver_event(client, op, reply);
+      deliver_message(client, op, reply);
       /* The op may be gone now (cancelled or ended): look it up again. */
       op = find_op(client, frame->call_id);
     }
@@ -523,6 +517,49 @@ int chime_call_start(chime_client *client, const char *method, const uint8_t *pa
 
 /* ---- subscriptions ---- */
 
+int chimei_stream_start(chime_client *client, const char *method, const ProtobufCMessage *request,
+                        const ProtobufCMessageDescriptor *message_type,
+                        int (*on_message)(chimei_op *op, const ProtobufCMessage *message), chime_done_callback on_done,
+                        void *context, chimei_op **out, chime_error *error) {
+  *out = NULL;
+  size_t size = protobuf_c_message_get_packed_size(request);
+  uint8_t *payload = malloc(size > 0 ? size : 1);
+  chimei_op *op = calloc(1, sizeof *op);
+  if (payload == NULL || op == NULL) {
+    free(payload);
+    free(op);
+    return chimei_oom(error);
+  }
+  protobuf_c_message_pack(request, payload);
+  op->kind = CHIMEI_OP_SUBSCRIPTION;
+  op->message_type = message_type;
+  op->on_message = on_message;
+  op->on_done = on_done;
+  op->context = context;
+  int code = queue_call(client, op, method, payload, size, false, error);
+  free(payload); /* the queued frame holds its own copy */
+  if (code != CHIME_OK) {
+    free(op);
+    return code;
+  }
+  chimei_op_link(client, op);
+  *out = op;
+  return chimei_ok(error);
+}
+
+/* A Subscribe stream's message as the chime_event its callback reads. */
+static int subscribe_message(chimei_op *op, const ProtobufCMessage *message) {
+  chime_event event = {.message = (const Chime__V1__Event *)message};
+  if (event.message->delivered != NULL) {
+    chimei_notification_of_delivered(&event.notification, event.message->delivered);
+    event.has_notification = true;
+  } else if (event.message->pending != NULL) {
+    chimei_notification_of_pending(&event.notification, event.message->pending);
+    event.has_notification = true;
+  }
+  return op->on_event(&event, op->context);
+}
+
 int chime_subscribe_start(chime_client *client, const uint64_t *after_cursor, chime_event_callback on_event,
                           chime_done_callback on_done, void *context, chime_subscription **out, chime_error *error) {
   if (out != NULL) {
@@ -536,28 +573,14 @@ int chime_subscribe_start(chime_client *client, const uint64_t *after_cursor, ch
     request.resume_case = CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR;
     request.after_cursor = *after_cursor;
   }
-  uint8_t payload[32]; /* a SubscribeRequest is at most a tag and a varint */
-  size_t size = chime__v1__subscribe_request__get_packed_size(&request);
-  if (size > sizeof payload) {
-    return chimei_fail(error, CHIME_INTERNAL, "INTERNAL", "a SubscribeRequest of %zu bytes", size);
+  chimei_op *op = NULL;
+  int code = chimei_stream_start(client, "Subscribe", &request.base, &chime__v1__event__descriptor, subscribe_message,
+                                 on_done, context, &op, error);
+  if (code == CHIME_OK) {
+    op->on_event = on_event;
+    *out = op;
   }
-  chime__v1__subscribe_request__pack(&request, payload);
-  chimei_op *op = calloc(1, sizeof *op);
-  if (op == NULL) {
-    return chimei_oom(error);
-  }
-  op->kind = CHIMEI_OP_SUBSCRIPTION;
-  op->on_event = on_event;
-  op->on_done = on_done;
-  op->context = context;
-  int code = queue_call(client, op, "Subscribe", payload, size, false, error);
-  if (code != CHIME_OK) {
-    free(op);
-    return code;
-  }
-  chimei_op_link(client, op);
-  *out = op;
-  return chimei_ok(error);
+  return code;
 }
 
 void chime_subscription_cancel(chime_subscription *subscription) {

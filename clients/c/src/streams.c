@@ -11,99 +11,17 @@
 
 #include "chime-private.h"
 
-int chimei_run_stream(chime_client *client, const char *method, const ProtobufCMessage *request,
-                      const ProtobufCMessageDescriptor *message_type, int (*callback)(const void *, void *),
-                      void *context, chime_error *error) {
-  chime_client *stream = NULL;
-  int code = chime_connect(&stream, client->socket_path, client->app_id, error);
-  if (code != CHIME_OK) {
-    return code;
-  }
-  char path[128];
-  snprintf(path, sizeof path, "%s%s", CHIMEI_SERVICE_PREFIX, method);
-  size_t size = protobuf_c_message_get_packed_size(request);
-  uint8_t *payload = malloc(size > 0 ? size : 1);
-  if (payload == NULL) {
-    chime_close(stream);
-    return chimei_oom(error);
-  }
-  protobuf_c_message_pack(request, payload);
-  Chime__V1__Call call = CHIME__V1__CALL__INIT;
-  call.method = path;
-  call.app_id = stream->app_id;
-  call.payload.data = payload;
-  call.payload.len = size;
-  Chime__V1__Frame frame = CHIME__V1__FRAME__INIT;
-  frame.call_id = 1;
-  frame.kind_case = CHIME__V1__FRAME__KIND_CALL;
-  frame.call = &call;
-  code = chimei_send_frame(stream, &frame, error);
-  free(payload);
-  while (code == CHIME_OK) {
-    Chime__V1__Frame *answer = NULL;
-    int error_number = 0;
-    enum chimei_read result = chimei_read_frame(stream->fd, client->stop_fd, -1, &answer, &error_number);
-    if (result == CHIMEI_READ_STOPPED) {
-      chimei_send_cancel(stream, 1);
-      code = chimei_fail(error, CHIME_CANCELLED, "CANCELLED", "%s stopped by chime_subscribe_stop", method);
-      break;
-    }
-    if (result == CHIMEI_READ_TOO_LARGE || result == CHIMEI_READ_NO_MEMORY) {
-      code = chimei_fail(error, CHIME_RESOURCE_EXHAUSTED, result == CHIMEI_READ_TOO_LARGE ? "FRAME_TOO_LARGE" : "OUT_OF_MEMORY",
-                         "cannot take a frame of the %s stream", method);
-      break;
-    }
-    if (result != CHIMEI_READ_OK || answer->kind_case != CHIME__V1__FRAME__KIND_REPLY || answer->reply == NULL) {
-      chime_message_free(answer);
-      code = chimei_fail(error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the %s stream", method);
-      break;
-    }
-    const Chime__V1__Reply *reply = answer->reply;
-    if (reply->status != NULL && reply->status->code != CHIME_OK) {
-      code = chimei_from_wire(error, reply->status);
-      chime_message_free(answer);
-      break;
-    }
-    bool stop = false;
-    if (answer->call_id == 1 && reply->payload.len > 0) {
-      ProtobufCMessage *event = protobuf_c_message_unpack(message_type, NULL, reply->payload.len, reply->payload.data);
-      if (event == NULL) {
-        chime_message_free(answer);
-        code = chimei_fail(error, CHIME_INTERNAL, "MALFORMED_REPLY", "an event of %s is not a %s", method,
-                           message_type->name);
-        break;
-      }
-      stop = callback(event, context) != 0;
-      protobuf_c_message_free_unpacked(event, NULL);
-    }
-    /* The end of our stream, or a connection-level status without an error. */
-    bool ended = answer->call_id == 0 || (answer->call_id == 1 && reply->end_of_stream);
-    chime_message_free(answer);
-    if (stop) {
-      chimei_send_cancel(stream, 1);
-    }
-    if (stop || ended) {
-      code = chimei_ok(error);
-      break;
-    }
-  }
-  chime_close(stream);
-  return code;
-}
-
-/* ---- Subscribe ---- */
-
-/* chime_subscribe's callbacks: the caller's, and the stream's end recorded for the wait. */
+/* chimei_run_stream's callbacks: the caller's, and the stream's end recorded for the wait. */
 typedef struct blocking_stream {
-  chime_event_callback callback;
+  int (*callback)(const void *message, void *context);
   void *context;
   bool ended;
   chime_error outcome;
 } blocking_stream;
 
-static int blocking_event(const chime_event *event, void *context) {
-  blocking_stream *b = context;
-  return b->callback(event, b->context);
+static int blocking_message(chimei_op *op, const ProtobufCMessage *message) {
+  blocking_stream *b = op->context;
+  return b->callback(message, b->context);
 }
 
 static void blocking_done(int code, const chime_error *error, void *context) {
@@ -114,23 +32,21 @@ static void blocking_done(int code, const chime_error *error, void *context) {
 }
 
 /*
- * The blocking convenience on the non-blocking machine: a connection of its own (so the
- * client's connection stays free for other threads' calls), chime_subscribe_start on it, then
- * poll(2) on its fd and the client's stop eventfd with chime_process until the stream ends.
+ * The blocking streams on the non-blocking machine: a connection of their own (so the client's
+ * connection stays free for other threads' calls), the stream started on it, then poll(2) on
+ * its fd and the client's stop eventfd with chime_process until the stream ends.
  */
-int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_event_callback callback, void *context,
-                    chime_error *error) {
-  if (client == NULL || callback == NULL) {
-    return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client or callback is NULL");
-  }
+int chimei_run_stream(chime_client *client, const char *method, const ProtobufCMessage *request,
+                      const ProtobufCMessageDescriptor *message_type, int (*callback)(const void *, void *),
+                      void *context, chime_error *error) {
   chime_client *stream = NULL;
   int code = chime_connect(&stream, client->socket_path, client->app_id, error);
   if (code != CHIME_OK) {
     return code;
   }
   blocking_stream b = {.callback = callback, .context = context};
-  chime_subscription *subscription = NULL;
-  code = chime_subscribe_start(stream, after_cursor, blocking_event, blocking_done, &b, &subscription, error);
+  chimei_op *op = NULL;
+  code = chimei_stream_start(stream, method, request, message_type, blocking_message, blocking_done, &b, &op, error);
   while (code == CHIME_OK && !b.ended) {
     struct pollfd pollers[2] = {{.fd = chime_get_fd(stream), .events = (short)chime_get_events(stream), .revents = 0},
                                 {.fd = client->stop_fd, .events = POLLIN, .revents = 0}};
@@ -145,10 +61,10 @@ int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_ev
     if ((pollers[1].revents & POLLIN) != 0) {
       uint64_t count;
       (void)!read(client->stop_fd, &count, sizeof count); /* consume the stop */
-      code = chimei_fail(error, CHIME_CANCELLED, "CANCELLED", "Subscribe stopped by chime_subscribe_stop");
+      code = chimei_fail(error, CHIME_CANCELLED, "CANCELLED", "%s stopped by chime_subscribe_stop", method);
       break;
     }
-    (void)chime_process(stream, NULL); /* a broken connection ends the subscription: b.ended */
+    (void)chime_process(stream, NULL); /* a broken connection ends the stream: b.ended */
   }
   if (code == CHIME_OK) {
     code = b.outcome.code;
@@ -156,9 +72,45 @@ int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_ev
       *error = b.outcome;
     }
   }
-  chime_subscription_cancel(subscription); /* sends the Cancel if the stream still runs */
+  chime_subscription_cancel(op); /* sends the Cancel if the stream still runs */
   chime_close(stream);
   return code;
+}
+
+/* ---- Subscribe ---- */
+
+typedef struct event_adapter {
+  chime_event_callback event;
+  chime_extension_callback extension;
+  void *context;
+} event_adapter;
+
+static int call_event(const void *message, void *context) {
+  const event_adapter *a = context;
+  chime_event event = {.message = message};
+  if (event.message->delivered != NULL) {
+    chimei_notification_of_delivered(&event.notification, event.message->delivered);
+    event.has_notification = true;
+  } else if (event.message->pending != NULL) {
+    chimei_notification_of_pending(&event.notification, event.message->pending);
+    event.has_notification = true;
+  }
+  return a->event(&event, a->context);
+}
+
+int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_event_callback callback, void *context,
+                    chime_error *error) {
+  if (client == NULL || callback == NULL) {
+    return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client or callback is NULL");
+  }
+  Chime__V1__SubscribeRequest request = CHIME__V1__SUBSCRIBE_REQUEST__INIT;
+  if (after_cursor != NULL) {
+    request.resume_case = CHIME__V1__SUBSCRIBE_REQUEST__RESUME_AFTER_CURSOR;
+    request.after_cursor = *after_cursor;
+  }
+  event_adapter adapter = {.event = callback, .context = context};
+  return chimei_run_stream(client, "Subscribe", &request.base, &chime__v1__event__descriptor, call_event, &adapter,
+                           error);
 }
 
 const Chime__V1__Event *chime_event_message(const chime_event *event) { return event != NULL ? event->message : NULL; }
@@ -195,11 +147,6 @@ const char *chime_event_note(const chime_event *event) { return event != NULL ? 
 int64_t chime_event_badge_count(const chime_event *event) { return event != NULL ? event->message->badge_count : 0; }
 
 /* ---- RegisterExtension ---- */
-
-typedef struct event_adapter {
-  chime_extension_callback extension;
-  void *context;
-} event_adapter;
 
 static int call_extension_event(const void *message, void *context) {
   const event_adapter *a = context;
