@@ -449,7 +449,8 @@ void chime_subscribe_stop(chime_client *client);
  * blocking calls share the client's one connection: a blocking call made meanwhile (even from a
  * callback) also dispatches what arrives for the others. Callbacks run only inside
  * chime_process or a blocking call of the same client; they may start and cancel calls, but
- * must not chime_close the client.
+ * must not chime_close the client. A blocking call made from a callback dispatches too, so the
+ * stream's next events may reach their callback (nested) before it returns.
  */
 typedef struct chime_subscription chime_subscription;
 
