@@ -33,6 +33,7 @@ packages=(
   python3-dateutil      # the recurrence rule cross-check (scripts/rrule, make test-rrule)
   tzdata                # /usr/share/zoneinfo: the TZif files every named time zone is read from
   valgrind              # the C client's leak check (clients/c: make test-valgrind)
+  libglib2.0-dev         # the C client's test that drives it from a GLib main loop (the library needs no GLib)
   time                  # GNU time: chime-bench reads a child's own peak RSS through it
   libcanberra-dev       # sounds Chime plays itself (the theme's events and files by path)
   sound-theme-freedesktop  # the default sound (message-new-instant)

@@ -23,6 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <glib-unix.h>
+#include <glib.h>
+
 #include <chime/chime-proto.h> /* the raw protobuf-c access, for the tests of chime_call and deadlines */
 #include <chime/chime.h>
 
@@ -1575,6 +1578,395 @@ static void test_malformed_reply(void) {
   unlink(address.sun_path);
 }
 
+/* ---- the client on an application's loop ---- */
+
+/* What a loop test saw: the adds' outcomes and the events of a subscription. */
+typedef struct loop_state {
+  chime_client *client;
+  chime_subscription *subscription;
+  const char *prefix; /* identifiers of this test's requests start with it */
+  int adds_ok, adds_failed;
+  int added_events; /* PENDING_ADDED events for this test's requests */
+  bool live, done_called, cancel_in_callback;
+  int done_code;
+  int threads_seen; /* the process's thread count inside the event callback */
+  GMainLoop *loop;
+} loop_state;
+
+/* Threads of this process, from /proc/self/status (0 when unreadable). */
+static int thread_count(void) {
+  FILE *status = fopen("/proc/self/status", "r");
+  if (status == NULL) {
+    return 0;
+  }
+  char line[256];
+  int threads = 0;
+  while (fgets(line, sizeof line, status) != NULL) {
+    if (sscanf(line, "Threads: %d", &threads) == 1) {
+      break;
+    }
+  }
+  fclose(status);
+  return threads;
+}
+
+/* The replies to the adds and their events may come in either order: the loop ends when both
+ * are in. */
+static void loop_maybe_quit(loop_state *state) {
+  if (state->loop != NULL && state->added_events == 2 && state->adds_ok + state->adds_failed == 2) {
+    g_main_loop_quit(state->loop);
+  }
+}
+
+static void loop_on_added(int code, const chime_error *error, const chime_notification *added, void *context) {
+  loop_state *state = context;
+  if (code == CHIME_OK && added != NULL && strncmp(chime_notification_identifier(added), state->prefix,
+                                                   strlen(state->prefix)) == 0) {
+    state->adds_ok++;
+  } else {
+    fprintf(stderr, "    chime_add_start: %s (%s): %s\n", chime_code_name(code), chime_error_reason(error),
+            chime_error_message(error));
+    state->adds_failed++;
+  }
+  loop_maybe_quit(state);
+}
+
+/* Adds one request of the test asynchronously: pending, an hour away. */
+static void loop_add(loop_state *state, const char *suffix) {
+  char identifier[64];
+  snprintf(identifier, sizeof identifier, "%s%s", state->prefix, suffix);
+  chime_request *request = chime_request_new(identifier);
+  chime_request_set_title(request, "On the loop");
+  chime_request_set_interval(request, 3600, false);
+  CHECK_OK(chime_add_start(state->client, request, loop_on_added, state, st), st);
+  chime_request_free(request);
+}
+
+static int loop_on_event(const chime_event *event, void *context) {
+  loop_state *state = context;
+  state->threads_seen = thread_count();
+  if (chime_event_kind(event) == CHIME_EVENT_SUBSCRIBED) {
+    /* Live: add the two requests on the same connection, without blocking. */
+    state->live = true;
+    loop_add(state, "one");
+    loop_add(state, "two");
+    return 0;
+  }
+  if (chime_event_kind(event) == CHIME_EVENT_PENDING_ADDED && chime_event_identifier_count(event) == 1 &&
+      strncmp(chime_event_identifier_at(event, 0), state->prefix, strlen(state->prefix)) == 0) {
+    state->added_events++;
+  }
+  if (state->added_events == 2) {
+    if (state->cancel_in_callback) {
+      chime_subscription_cancel(state->subscription); /* from its own callback: freed on return */
+      state->subscription = NULL;
+    }
+    loop_maybe_quit(state);
+    return state->cancel_in_callback ? 0 : 1; /* else end the stream by returning non-zero */
+  }
+  return 0;
+}
+
+static void loop_on_done(int code, const chime_error *error, void *context) {
+  (void)error;
+  loop_state *state = context;
+  state->done_called = true;
+  state->done_code = code;
+}
+
+/*
+ * A GSource for a chime_client: in prepare it watches the client's fd for chime_get_events and
+ * sets its ready time to chime_get_timeout's deadline (both CLOCK_MONOTONIC microseconds); it
+ * dispatches with chime_process.
+ */
+typedef struct chime_gsource {
+  GSource source;
+  chime_client *client;
+  gpointer tag;
+  int result; /* the last chime_process result */
+} chime_gsource;
+
+static gboolean chime_gsource_prepare(GSource *source, gint *timeout) {
+  chime_gsource *cs = (chime_gsource *)source;
+  GIOCondition events = 0;
+  int wanted = chime_get_events(cs->client);
+  if (wanted & POLLIN) events |= G_IO_IN;
+  if (wanted & POLLOUT) events |= G_IO_OUT;
+  g_source_modify_unix_fd(source, cs->tag, events);
+  uint64_t deadline = UINT64_MAX;
+  chime_get_timeout(cs->client, &deadline);
+  g_source_set_ready_time(source, deadline == UINT64_MAX ? -1 : (gint64)deadline);
+  *timeout = -1; /* the ready time covers the deadline */
+  return FALSE;
+}
+
+static gboolean chime_gsource_check(GSource *source) {
+  chime_gsource *cs = (chime_gsource *)source;
+  return g_source_query_unix_fd(source, cs->tag) != 0;
+}
+
+static gboolean chime_gsource_dispatch(GSource *source, GSourceFunc callback, gpointer data) {
+  (void)callback, (void)data;
+  chime_gsource *cs = (chime_gsource *)source;
+  cs->result = chime_process(cs->client, st);
+  return cs->result < 0 ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE; /* broken: leave the loop */
+}
+
+static GSourceFuncs chime_gsource_funcs = {
+    .prepare = chime_gsource_prepare, .check = chime_gsource_check, .dispatch = chime_gsource_dispatch};
+
+static GSource *chime_gsource_new(chime_client *client) {
+  chime_gsource *cs = (chime_gsource *)g_source_new(&chime_gsource_funcs, sizeof *cs);
+  cs->client = client;
+  cs->tag = g_source_add_unix_fd(&cs->source, chime_get_fd(client), G_IO_IN);
+  return &cs->source;
+}
+
+static gboolean loop_timed_out(gpointer data) {
+  bool *timed_out = data;
+  *timed_out = true;
+  fprintf(stderr, "    the GLib loop did not see both events within 10 s\n");
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean loop_quit_on_timeout(gpointer data) {
+  GMainLoop *loop = data;
+  g_main_loop_quit(loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* A subscription driven by a GLib main loop, with no thread: the client's fd in a GSource, two
+ * adds on the same connection from the event callback, both PENDING_ADDED events received,
+ * the subscription cancelled from its own callback; a 10 s GLib timeout fails the test. */
+static void test_glib_loop_subscription(void) {
+  chime_client *c = connect_app("org.example.ctest.glib");
+  if (c == NULL) return;
+  int threads_before = thread_count();
+  GMainContext *context = g_main_context_new();
+  GMainLoop *loop = g_main_loop_new(context, FALSE);
+  loop_state state = {.client = c, .prefix = "glib-", .loop = loop, .cancel_in_callback = true};
+  GSource *source = chime_gsource_new(c);
+  g_source_attach(source, context);
+  bool timed_out = false;
+  GSource *timer = g_timeout_source_new(10000);
+  g_source_set_callback(timer, loop_timed_out, &timed_out, NULL);
+  g_source_attach(timer, context);
+  GSource *quitter = g_timeout_source_new(10000);
+  g_source_set_callback(quitter, loop_quit_on_timeout, loop, NULL);
+  g_source_attach(quitter, context);
+
+  CHECK_OK(chime_subscribe_start(c, NULL, loop_on_event, loop_on_done, &state, &state.subscription, st), st);
+  CHECK(chime_subscription_active(state.subscription));
+  CHECK(chime_get_events(c) == (POLLIN | POLLOUT)); /* the Subscribe call is queued, not written */
+  g_main_loop_run(loop);
+
+  CHECK(!timed_out);
+  CHECK(state.live);
+  CHECK(state.adds_ok == 2 && state.adds_failed == 0);
+  CHECK(state.added_events == 2);
+  CHECK(state.subscription == NULL);  /* cancelled (and freed) in the callback */
+  CHECK(!state.done_called);          /* a cancel is not an end the callback hears of */
+  CHECK(state.threads_seen == threads_before); /* no thread was started for it */
+  CHECK(((chime_gsource *)source)->result >= 0);
+  /* The connection still serves blocking calls after the loop. */
+  chime_notification_list *pending = NULL;
+  CHECK_OK(chime_pending(c, &pending, st), st);
+  CHECK(chime_notification_list_count(pending) == 2);
+  chime_notification_list_free(pending);
+
+  g_source_destroy(timer);
+  g_source_unref(timer);
+  g_source_destroy(quitter);
+  g_source_unref(quitter);
+  g_source_destroy(source);
+  g_source_unref(source);
+  g_main_loop_unref(loop);
+  g_main_context_unref(context);
+  chime_close(c);
+}
+
+/* Waits on the client with poll(2) for its events and its next deadline (capped at `cap_ms`),
+ * then runs chime_process; returns chime_process's result. */
+static int poll_turn(chime_client *c, int cap_ms) {
+  uint64_t deadline = UINT64_MAX;
+  CHECK(chime_get_timeout(c, &deadline) == CHIME_OK);
+  int wait = cap_ms;
+  if (deadline != UINT64_MAX) {
+    int64_t left = ((int64_t)deadline / 1000) - monotonic_ms();
+    wait = left <= 0 ? 0 : (left < cap_ms ? (int)left + 1 : cap_ms);
+  }
+  struct pollfd poller = {.fd = chime_get_fd(c), .events = (short)chime_get_events(c), .revents = 0};
+  (void)poll(&poller, 1, wait);
+  return chime_process(c, st);
+}
+
+static void on_raw_reply(int code, const chime_error *error, const uint8_t *reply, size_t reply_len, void *context) {
+  (void)error, (void)reply, (void)reply_len;
+  int *slot = context;
+  *slot = code;
+}
+
+/* The same with a plain poll(2) loop; the stream ends by the callback's return (on_done hears
+ * CHIME_OK); then deadlines (chime_get_timeout), a malformed frame and an oversized one,
+ * against fake servers. */
+static void test_poll_loop(void) {
+  chime_client *c = connect_app("org.example.ctest.poll");
+  if (c == NULL) return;
+  loop_state state = {.client = c, .prefix = "poll-", .done_code = -1};
+  CHECK_OK(chime_subscribe_start(c, NULL, loop_on_event, loop_on_done, &state, &state.subscription, st), st);
+  int64_t give_up = monotonic_ms() + 10000;
+  while ((!state.done_called || state.adds_ok + state.adds_failed < 2) && monotonic_ms() < give_up) {
+    CHECK(poll_turn(c, 1000) >= 0);
+  }
+  CHECK(state.done_called && state.done_code == CHIME_OK);
+  CHECK(state.adds_ok == 2 && state.added_events == 2);
+  CHECK(!chime_subscription_active(state.subscription));
+  chime_subscription_cancel(state.subscription); /* ended already: only freed */
+  CHECK(chime_process(c, st) >= 0);
+  chime_close(c);
+
+  /* An asynchronous call to a server that never answers: chime_get_timeout names its deadline
+   * and chime_process fails it there; a subscription ends with CANCELLED when the client closes. */
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  snprintf(address.sun_path, sizeof address.sun_path, "%.64s/loop-silent.sock", root);
+  int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+  CHECK(listen(listener, 4) == 0);
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.loop", st), st);
+  if (c != NULL) {
+    chime_set_timeout_ms(c, 150);
+    uint64_t deadline = 0;
+    CHECK(chime_get_timeout(c, &deadline) == CHIME_OK && deadline == UINT64_MAX);
+    int code = -1;
+    int64_t start = monotonic_ms();
+    CHECK_OK(chime_call_start(c, "GetPending", NULL, 0, on_raw_reply, &code, st), st);
+    int64_t started = monotonic_ms();
+    CHECK(chime_get_timeout(c, &deadline) == CHIME_OK && deadline != UINT64_MAX);
+    /* The client's timeout from the start: between the clock read before and after it. */
+    CHECK((int64_t)(deadline / 1000) >= start + 150 && (int64_t)(deadline / 1000) <= started + 150);
+    loop_state ended = {.client = c, .prefix = "x", .done_code = -1};
+    chime_subscription *sub = NULL;
+    CHECK_OK(chime_subscribe_start(c, NULL, loop_on_event, loop_on_done, &ended, &sub, st), st);
+    while (code == -1 && monotonic_ms() - start < 5000) {
+      CHECK(poll_turn(c, 1000) >= 0);
+    }
+    CHECK(code == CHIME_DEADLINE_EXCEEDED);
+    CHECK(monotonic_ms() - start >= 140);
+    CHECK(chime_get_timeout(c, &deadline) == CHIME_OK && deadline == UINT64_MAX);
+    CHECK(chime_subscription_active(sub));
+    chime_close(c);
+    CHECK(ended.done_called && ended.done_code == CHIME_CANCELLED);
+    CHECK(!chime_subscription_active(sub));
+    chime_subscription_cancel(sub); /* the handle outlives its client */
+  }
+  close(listener);
+  unlink(address.sun_path);
+
+  /* A malformed frame: the subscription ends with MALFORMED_REPLY and chime_process reports
+   * the broken connection as a negative status, once and again. */
+  snprintf(address.sun_path, sizeof address.sun_path, "%.64s/loop-garbled.sock", root);
+  listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  CHECK(bind(listener, (struct sockaddr *)&address, sizeof address) == 0);
+  CHECK(listen(listener, 4) == 0);
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.loop", st), st);
+  int server = accept(listener, NULL, NULL);
+  CHECK(server >= 0);
+  if (c != NULL) {
+    loop_state garbled = {.client = c, .prefix = "x", .done_code = -1};
+    chime_subscription *sub = NULL;
+    CHECK_OK(chime_subscribe_start(c, NULL, loop_on_event, loop_on_done, &garbled, &sub, st), st);
+    static const uint8_t junk[] = {0, 0, 0, 3, 0xFF, 0xFF, 0xFF};
+    CHECK(server >= 0 && write(server, junk, sizeof junk) == (ssize_t)sizeof junk);
+    int result = 0;
+    for (int turn = 0; turn < 50 && result >= 0; turn++) {
+      result = poll_turn(c, 100);
+    }
+    CHECK(result == -CHIME_INTERNAL);
+    CHECK_STR(chime_error_reason(st), "MALFORMED_REPLY");
+    CHECK(garbled.done_called && garbled.done_code == CHIME_INTERNAL);
+    CHECK(chime_get_events(c) == 0);
+    CHECK(chime_process(c, st) == -CHIME_INTERNAL);
+    chime_request *late = chime_request_new("late");
+    CHECK(chime_add_start(c, late, loop_on_added, &garbled, st) == CHIME_INTERNAL); /* refused: broken */
+    chime_request_free(late);
+    CHECK(garbled.adds_failed == 0); /* a call refused at the start never calls back */
+    chime_subscription_cancel(sub);
+    chime_close(c);
+  }
+  if (server >= 0) close(server);
+
+  /* A length over the 64 MiB bound: refused from the 4-byte header alone, nothing allocated. */
+  CHECK_OK(chime_connect(&c, address.sun_path, "org.example.ctest.loop", st), st);
+  server = accept(listener, NULL, NULL);
+  CHECK(server >= 0);
+  if (c != NULL) {
+    int code = -1;
+    CHECK_OK(chime_call_start(c, "GetPending", NULL, 0, on_raw_reply, &code, st), st);
+    static const uint8_t huge[] = {0x7F, 0xFF, 0xFF, 0xFF};
+    CHECK(server >= 0 && write(server, huge, sizeof huge) == (ssize_t)sizeof huge);
+    int result = 0;
+    for (int turn = 0; turn < 50 && result >= 0; turn++) {
+      result = poll_turn(c, 100);
+    }
+    CHECK(result == -CHIME_RESOURCE_EXHAUSTED);
+    CHECK_STR(chime_error_reason(st), "FRAME_TOO_LARGE");
+    CHECK(code == CHIME_RESOURCE_EXHAUSTED); /* the waiting call heard it */
+    chime_close(c);
+  }
+  if (server >= 0) close(server);
+  close(listener);
+  unlink(address.sun_path);
+}
+
+/* Counts a subscription's events; on SUBSCRIBED it makes a blocking call from inside the
+ * callback (a nested turn of the same connection's machine). */
+typedef struct mixed_state {
+  chime_client *client;
+  bool live;
+  int added; /* PENDING_ADDED events for mix-* */
+  int nested_code;
+} mixed_state;
+
+static int mixed_on_event(const chime_event *event, void *context) {
+  mixed_state *m = context;
+  if (chime_event_kind(event) == CHIME_EVENT_SUBSCRIBED) {
+    m->live = true;
+    m->nested_code = chime_add_interval(m->client, "mix-one", "One", NULL, 3600, false, NULL, NULL);
+  } else if (chime_event_kind(event) == CHIME_EVENT_PENDING_ADDED &&
+             strncmp(chime_event_identifier_at(event, 0), "mix-", 4) == 0) {
+    m->added++;
+  }
+  return 0;
+}
+
+/* Blocking calls on a connection that carries a subscription: from the subscription's own
+ * callback and from the loop's thread between turns; no event is lost, whichever call reads it. */
+static void test_blocking_calls_beside_a_subscription(void) {
+  chime_client *c = connect_app("org.example.ctest.mixed");
+  if (c == NULL) return;
+  mixed_state m = {.client = c, .nested_code = -1};
+  chime_subscription *sub = NULL;
+  CHECK_OK(chime_subscribe_start(c, NULL, mixed_on_event, NULL, &m, &sub, st), st);
+  int64_t give_up = monotonic_ms() + 10000;
+  while (!m.live && monotonic_ms() < give_up) {
+    CHECK(poll_turn(c, 1000) >= 0);
+  }
+  CHECK(m.live && m.nested_code == CHIME_OK);
+  CHECK_OK(chime_add_interval(c, "mix-two", "Two", NULL, 3600, false, NULL, st), st);
+  chime_notification_list *list = NULL;
+  CHECK_OK(chime_pending(c, &list, st), st);
+  CHECK(chime_notification_list_count(list) == 2);
+  chime_notification_list_free(list);
+  while (m.added < 2 && monotonic_ms() < give_up) {
+    CHECK(poll_turn(c, 1000) >= 0);
+  }
+  CHECK(m.added == 2);
+  CHECK(chime_subscription_active(sub));
+  chime_subscription_cancel(sub);
+  CHECK_OK(chime_remove_all(c, NULL, st), st); /* the connection serves on after the Cancel */
+  chime_close(c);
+}
+
 /* Accessors and error readers take NULL and answer "" or 0; the raw call reaches any method. */
 static void test_null_accessors_and_raw_call(void) {
   CHECK_STR(chime_error_reason(NULL), "");
@@ -1649,6 +2041,9 @@ int main(void) {
   run("connect errors", test_connect_errors);
   run("timeouts", test_timeout);
   run("malformed reply", test_malformed_reply);
+  run("a subscription on a GLib main loop, no threads", test_glib_loop_subscription);
+  run("a subscription, a deadline and a malformed frame on a poll(2) loop", test_poll_loop);
+  run("blocking calls beside a subscription on the same connection", test_blocking_calls_beside_a_subscription);
   run("NULL accessors and the raw call", test_null_accessors_and_raw_call);
   run("daemon shutdown", test_daemon_shutdown);
   if (failed > 0) {

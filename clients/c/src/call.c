@@ -1,6 +1,8 @@
 /* libchime-client: unary calls. Each call carries its deadline (the client's timeout from now)
  * in the frame and waits for its final reply at most that long. */
 #define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,69 +11,51 @@
 #include "chime-private.h"
 
 /*
- * Reads frames until the final reply of `call_id`; replies to other call ids (calls this client
- * gave up on) are skipped. On success *out is the unpacked frame.
+ * Waits for `op` (linked, its call queued) to be done: a loop of poll(2) on the connection and
+ * one turn of the state machine (chimei_pump), which also dispatches what arrives for the
+ * client's other calls and subscriptions. On success *out is the final reply frame.
  */
-static int await_reply(chime_client *client, uint64_t call_id, const char *method, Chime__V1__Frame **out,
-                       chime_error *error) {
+static int await_reply(chime_client *client, chimei_op *op, Chime__V1__Frame **out, chime_error *error) {
   int64_t deadline = client->timeout_ms < 0 ? -1 : chimei_monotonic_ms() + client->timeout_ms;
-  for (;;) {
-    Chime__V1__Frame *frame = NULL;
-    int error_number = 0;
-    switch (chimei_read_frame(client->fd, -1, deadline, &frame, &error_number)) {
-    case CHIMEI_READ_OK:
-      break;
-    case CHIMEI_READ_TIMEOUT: /* nothing of a frame was read: the connection stays usable */
-      chimei_send_cancel(client, call_id);
-      return chimei_fail(error, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "no answer to %s within %d ms", method,
-                         client->timeout_ms);
-    case CHIMEI_READ_PARTIAL_TIMEOUT:
-      return chimei_fail_connection(client, error, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED",
-                                    "no complete answer to %s within %d ms", method, client->timeout_ms);
-    case CHIMEI_READ_ERROR:
-      return chimei_fail_connection(client, error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED",
-                                    "cannot read from chimed: %s", strerror(error_number));
-    case CHIMEI_READ_TOO_LARGE:
-      return chimei_fail_connection(client, error, CHIME_RESOURCE_EXHAUSTED, "FRAME_TOO_LARGE",
-                                    "chimed sent a frame over the limit of %u bytes", CHIMEI_MAX_REPLY_BYTES);
-    case CHIMEI_READ_NO_MEMORY:
-      return chimei_fail_connection(client, error, CHIME_RESOURCE_EXHAUSTED, "OUT_OF_MEMORY", "out of memory");
-    case CHIMEI_READ_MALFORMED:
-      return chimei_fail_connection(client, error, CHIME_INTERNAL, "MALFORMED_REPLY",
-                                    "chimed sent a frame that does not decode");
-    case CHIMEI_READ_PARTIAL:
-      return chimei_fail_connection(client, error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED",
-                                    "chimed closed the connection in the middle of a frame");
-    case CHIMEI_READ_EOF:
-    case CHIMEI_READ_STOPPED:
-    default:
-      return chimei_fail_connection(client, error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED",
-                                    "chimed closed the connection");
-    }
-    if (frame->kind_case != CHIME__V1__FRAME__KIND_REPLY || frame->reply == NULL) {
-      chime__v1__frame__free_unpacked(frame, NULL);
-      return chimei_fail_connection(client, error, CHIME_INTERNAL, "MALFORMED_REPLY",
-                                    "chimed sent a frame that is not a reply");
-    }
-    if (frame->call_id == 0) {
-      /* Connection-level status (framing error, refused peer, shutdown); the daemon hangs up. */
-      chime_error why;
-      const Chime__V1__Status *wire = frame->reply->status;
-      if (wire != NULL && wire->code != CHIME_OK) {
-        chimei_from_wire(&why, wire);
-      } else {
-        chimei_fail(&why, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the connection");
+  while (!op->done) {
+    int wait = -1;
+    if (deadline >= 0) {
+      int64_t left = deadline - chimei_monotonic_ms();
+      if (left <= 0) {
+        /* Given up: the Cancel is queued and a late reply is dropped (its call id is unknown by
+         * then). A frame half read stays buffered, so the connection stays usable. */
+        chimei_op_unlink(client, op);
+        chimei_queue_cancel(client, op->call_id);
+        (void)chimei_pump(client);
+        return chimei_fail(error, CHIME_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "no answer to %s within %d ms",
+                           op->method, client->timeout_ms);
       }
-      chime__v1__frame__free_unpacked(frame, NULL);
-      return chimei_break(client, error, &why);
+      wait = left > 60000 ? 60000 : (int)left;
     }
-    if (frame->call_id != call_id || !frame->reply->end_of_stream) {
-      chime__v1__frame__free_unpacked(frame, NULL); /* not (the end of) ours */
-      continue;
+    /* Wake for the asynchronous calls' deadlines too, so they expire on time meanwhile. */
+    uint64_t other = UINT64_MAX;
+    (void)chime_get_timeout(client, &other);
+    if (other != UINT64_MAX) {
+      int64_t left = (int64_t)(other / 1000u) - chimei_monotonic_ms();
+      int until = left <= 0 ? 0 : (left > 60000 ? 60000 : (int)left + 1);
+      wait = wait < 0 || until < wait ? until : wait;
     }
-    *out = frame;
-    return CHIME_OK;
+    struct pollfd poller = {.fd = client->fd, .events = (short)chime_get_events(client), .revents = 0};
+    int ready = poll(&poller, 1, wait);
+    if (ready < 0 && errno != EINTR) {
+      return chimei_fail_connection(client, error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot poll chimed: %s",
+                                    strerror(errno));
+    }
+    (void)chimei_pump(client); /* a broken connection marks op done with the failure */
   }
+  if (op->answer == NULL) {
+    if (error != NULL) {
+      *error = op->failure;
+    }
+    return op->failure.code;
+  }
+  *out = op->answer;
+  return CHIME_OK;
 }
 
 int chime_call(chime_client *client, const char *method, const uint8_t *payload, size_t payload_len,
@@ -91,14 +75,16 @@ int chime_call(chime_client *client, const char *method, const uint8_t *payload,
     }
     return client->broken_error.code;
   }
-  char path[256];
-  int n = snprintf(path, sizeof path, "%s%s", method[0] == '/' ? "" : CHIMEI_SERVICE_PREFIX, method);
-  if (n < 0 || (size_t)n >= sizeof path) {
+  chimei_op op;
+  memset(&op, 0, sizeof op);
+  op.kind = CHIMEI_OP_SYNC;
+  int n = snprintf(op.method, sizeof op.method, "%s%s", method[0] == '/' ? "" : CHIMEI_SERVICE_PREFIX, method);
+  if (n < 0 || (size_t)n >= sizeof op.method) {
     return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "method name is too long");
   }
 
   Chime__V1__Call call = CHIME__V1__CALL__INIT;
-  call.method = path;
+  call.method = op.method;
   call.app_id = client->app_id;
   call.payload.data = (uint8_t *)payload;
   call.payload.len = payload_len;
@@ -108,19 +94,19 @@ int chime_call(chime_client *client, const char *method, const uint8_t *payload,
     call.deadline_unix_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + client->timeout_ms;
   }
   Chime__V1__Frame frame = CHIME__V1__FRAME__INIT;
-  frame.call_id = client->next_call_id++;
-  if (client->next_call_id == 0) {
-    client->next_call_id = 1; /* 0 is reserved */
-  }
+  frame.call_id = chimei_next_call_id(client);
   frame.kind_case = CHIME__V1__FRAME__KIND_CALL;
   frame.call = &call;
-  int code = chimei_send_frame(client, &frame, error);
+  int code = chimei_queue_frame(client, &frame, error);
   if (code != CHIME_OK) {
     return code;
   }
+  op.call_id = frame.call_id;
+  op.deadline_ms = -1; /* the wait below has its own; chime_get_timeout covers async calls only */
+  chimei_op_link(client, &op);
 
   Chime__V1__Frame *answer = NULL;
-  code = await_reply(client, frame.call_id, path, &answer, error);
+  code = await_reply(client, &op, &answer, error);
   if (code != CHIME_OK) {
     return code;
   }

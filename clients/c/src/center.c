@@ -55,6 +55,46 @@ int chime_add(chime_client *client, const chime_request *request, chime_notifica
   return code != CHIME_OK ? code : notification_result(response, out, error);
 }
 
+/* chime_add_start's outcome: the AddResponse as a borrowed notification for the callback. */
+static void finish_add(chimei_op *op, int code, const chime_error *error, const Chime__V1__Reply *reply) {
+  chime_add_callback callback = (chime_add_callback)op->user;
+  if (code != CHIME_OK) {
+    callback(code, error, NULL, op->context);
+    return;
+  }
+  Chime__V1__AddResponse *added = chime__v1__add_response__unpack(NULL, reply->payload.len, reply->payload.data);
+  if (added == NULL) {
+    chime_error why;
+    chimei_fail(&why, CHIME_INTERNAL, "MALFORMED_REPLY", "the answer to %s is not a chime.v1.AddResponse", op->method);
+    callback(why.code, &why, NULL, op->context);
+    return;
+  }
+  chime_notification n;
+  memset(&n, 0, sizeof n);
+  if (added->delivered != NULL) {
+    chimei_notification_of_delivered(&n, added->delivered);
+  } else if (added->pending != NULL) {
+    chimei_notification_of_pending(&n, added->pending);
+  }
+  n.replaced = added->replaced;
+  callback(CHIME_OK, error, &n, op->context);
+  chime__v1__add_response__free_unpacked(added, NULL);
+}
+
+int chime_add_start(chime_client *client, const chime_request *request, chime_add_callback callback, void *context,
+                    chime_error *error) {
+  if (client == NULL || callback == NULL) {
+    return chimei_fail(error, CHIME_INVALID_ARGUMENT, "INVALID_ARGUMENT", "client or callback is NULL");
+  }
+  int code = chimei_request_check(request, error);
+  if (code != CHIME_OK) {
+    return code;
+  }
+  Chime__V1__AddRequest add = CHIME__V1__ADD_REQUEST__INIT;
+  add.request = request->message;
+  return chimei_start_call(client, "Add", &add.base, finish_add, (void (*)(void))callback, context, error);
+}
+
 int chime_add_interval(chime_client *client, const char *identifier, const char *title, const char *body,
                        double seconds, bool repeats, int64_t *next_fire_unix_ms, chime_error *error) {
   if (next_fire_unix_ms != NULL) {

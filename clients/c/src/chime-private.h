@@ -26,11 +26,13 @@
  *   FRAME_TOO_LARGE      RESOURCE_EXHAUSTED C Py  a call over the daemon's 1 MiB frame limit
  *                                                 (refused before sending), or a reply over 64 MiB
  *   SOCKET_PATH_TOO_LONG INVALID_ARGUMENT   C     the socket path does not fit in sun_path
- *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop
+ *   CANCELLED            CANCELLED          C     a stream ended by chime_subscribe_stop, or a call
+ *                                                 still waiting when its client was closed
  * Invented by the clients, in no catalogue yet:
  *   MALFORMED_REPLY      INTERNAL           C Py  the daemon's answer does not decode as the
  *                                                 expected message, or pages never end
  *   OUT_OF_MEMORY        RESOURCE_EXHAUSTED C     an allocation in the client failed
+ *   QUEUE_FULL           RESOURCE_EXHAUSTED C     over 8 MiB of calls queued and not yet written
  *   INVALID_ARGUMENT     INVALID_ARGUMENT   C     a NULL or out-of-range argument (also a setter's
  *                                                 bad argument, reported by the call that sends)
  */
@@ -42,6 +44,42 @@ struct chime_error {
   char field[160];
 };
 
+/*
+ * A call awaiting its reply on a client's connection (src/loop.c). One struct for the three
+ * kinds; a subscription's is the chime_subscription handle the caller holds.
+ */
+enum chimei_op_kind {
+  CHIMEI_OP_SYNC,         /* a blocking chime_call: on the caller's stack while it waits */
+  CHIMEI_OP_ASYNC,        /* chime_call_start and the typed *_start calls: freed after `finish` */
+  CHIMEI_OP_SUBSCRIPTION, /* chime_subscribe_start: freed by chime_subscription_cancel only */
+};
+typedef struct chime_subscription chimei_op;
+struct chime_subscription {
+  chimei_op *next;       /* in client->ops while waiting for replies */
+  chime_client *client;  /* NULL once the subscription ended */
+  enum chimei_op_kind kind;
+  uint64_t call_id;
+  int64_t deadline_ms;   /* CLOCK_MONOTONIC ms; < 0: none */
+  int timeout_ms;        /* the client's timeout when the call started, for the message */
+  char method[256];      /* the full method path, for the frame and error messages */
+  /* SYNC: the final reply frame (owned), or the failure that ended the wait. */
+  Chime__V1__Frame *answer;
+  bool done;
+  chime_error failure;
+  /* ASYNC: called once with the outcome; `reply` is NULL on failure. */
+  void (*finish)(chimei_op *op, int code, const chime_error *error, const Chime__V1__Reply *reply);
+  void (*user)(void); /* the caller's callback, cast back by `finish` */
+  void *context;
+  /* SUBSCRIPTION (any server stream): each message, unpacked as message_type, goes to
+   * on_message (non-zero: end the stream); chime_subscribe_start's calls on_event. */
+  const ProtobufCMessageDescriptor *message_type;
+  int (*on_message)(chimei_op *op, const ProtobufCMessage *message);
+  chime_event_callback on_event;
+  chime_done_callback on_done;
+  int dispatching;       /* > 0 while its event callback runs */
+  bool cancelled;        /* chime_subscription_cancel ran during the callback: free on return */
+};
+
 struct chime_client {
   int fd;
   int stop_fd; /* eventfd: chime_subscribe_stop wakes a running stream */
@@ -51,6 +89,12 @@ struct chime_client {
   int timeout_ms;
   bool broken; /* the connection can no longer carry calls; later calls report broken_error */
   chime_error broken_error;
+  /* The non-blocking machine (src/loop.c) every call on this connection goes through. */
+  uint8_t *in;      /* the frame being read: its 4-byte length, then its body */
+  size_t in_len, in_cap;
+  uint8_t *out;     /* whole frames queued for writing; out_sent of them already written */
+  size_t out_len, out_sent, out_cap;
+  chimei_op *ops;   /* the calls awaiting replies, newest first */
 };
 
 /* A notification borrows from `owner` (or from whatever holds it when owner is NULL). */
@@ -146,23 +190,37 @@ const char *chimei_text(const char *text);
 
 /* ---- transport.c ---- */
 int64_t chimei_monotonic_ms(void);
-/* Marks the connection unusable (later calls fail with `why`) and reports `why`. */
+/* Marks the connection unusable (later calls fail with `why`), ends every call still waiting
+ * on it with `why`, and reports `why`. */
 int chimei_break(chime_client *client, chime_error *error, const chime_error *why);
 __attribute__((format(printf, 5, 6))) int chimei_fail_connection(chime_client *client, chime_error *error, int code,
                                                                  const char *reason, const char *format, ...);
-int chimei_send_frame(chime_client *client, const Chime__V1__Frame *frame, chime_error *error);
-void chimei_send_cancel(chime_client *client, uint64_t call_id);
-enum chimei_read { CHIMEI_READ_OK, CHIMEI_READ_EOF, CHIMEI_READ_TIMEOUT, CHIMEI_READ_ERROR, CHIMEI_READ_STOPPED,
-                   CHIMEI_READ_TOO_LARGE, CHIMEI_READ_NO_MEMORY, CHIMEI_READ_MALFORMED, CHIMEI_READ_PARTIAL,
-                   CHIMEI_READ_PARTIAL_TIMEOUT };
-/* Reads one frame by `deadline` (monotonic ms; < 0: none) or until `stop_fd` (-1: none) is
- * signalled; *out is the unpacked frame on CHIMEI_READ_OK, *error_number errno on READ_ERROR.
- * READ_TIMEOUT means nothing of the frame was read; READ_PARTIAL(_TIMEOUT) that part of it was
- * when the connection failed (the deadline passed); READ_MALFORMED that it is not a Frame. */
-enum chimei_read chimei_read_frame(int fd, int stop_fd, int64_t deadline, Chime__V1__Frame **out, int *error_number);
 
 /* ---- call.c ---- */
 /* A unary call with a protobuf-c request; on success *response is the unpacked answer. */
+/* src/loop.c: the connection's state machine. */
+#define CHIMEI_MAX_QUEUED_BYTES (8u << 20) /* bound on frames queued for writing */
+uint64_t chimei_next_call_id(chime_client *client);
+/* Packs `frame` onto the write queue (not written yet: chimei_pump or chime_process writes). */
+int chimei_queue_frame(chime_client *client, const Chime__V1__Frame *frame, chime_error *error);
+void chimei_queue_cancel(chime_client *client, uint64_t call_id);
+void chimei_op_link(chime_client *client, chimei_op *op);
+void chimei_op_unlink(chime_client *client, chimei_op *op);
+/* Writes what it can, reads and dispatches what is there, expires async deadlines; never
+ * blocks. Returns > 0 when it did something. */
+int chimei_pump(chime_client *client);
+/* Ends every waiting call with `why` (the connection broke or the client closes). */
+void chimei_fail_all(chime_client *client, const chime_error *why);
+/* Starts a server stream (`method`: a NotificationCenter method) on `client`'s connection. */
+int chimei_stream_start(chime_client *client, const char *method, const ProtobufCMessage *request,
+                        const ProtobufCMessageDescriptor *message_type,
+                        int (*on_message)(chimei_op *op, const ProtobufCMessage *message), chime_done_callback on_done,
+                        void *context, chimei_op **out, chime_error *error);
+/* Starts an asynchronous unary call whose outcome goes to `finish`. */
+int chimei_start_call(chime_client *client, const char *method, const ProtobufCMessage *request,
+                      void (*finish)(chimei_op *, int, const chime_error *, const Chime__V1__Reply *),
+                      void (*user)(void), void *context, chime_error *error);
+
 int chimei_unary(chime_client *client, const char *method, const ProtobufCMessage *request,
                  const ProtobufCMessageDescriptor *response_type, ProtobufCMessage **response, chime_error *error);
 /* chimei_unary into *response and, when `wanted`, a zeroed result object of `size` bytes in

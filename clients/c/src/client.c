@@ -89,6 +89,13 @@ void chime_close(chime_client *client) {
   if (client == NULL) {
     return;
   }
+  /* Calls still waiting end now: their callbacks hear CANCELLED; subscription handles stay the
+   * caller's to free. */
+  chime_error why;
+  chimei_fail(&why, CHIME_CANCELLED, "CANCELLED", "the client was closed");
+  chimei_fail_all(client, &why);
+  free(client->in);
+  free(client->out);
   if (client->fd >= 0) {
     close(client->fd);
   }

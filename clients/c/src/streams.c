@@ -1,12 +1,41 @@
 /* libchime-client: the server-streaming calls (Subscribe, RegisterExtension), each on a
  * connection of its own, and the events they deliver. */
 #define _POSIX_C_SOURCE 200809L /* strdup, clock_gettime */
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "chime-private.h"
 
+/* chimei_run_stream's callbacks: the caller's, and the stream's end recorded for the wait. */
+typedef struct blocking_stream {
+  int (*callback)(const void *message, void *context);
+  void *context;
+  bool ended;
+  chime_error outcome;
+} blocking_stream;
+
+static int blocking_message(chimei_op *op, const ProtobufCMessage *message) {
+  blocking_stream *b = op->context;
+  return b->callback(message, b->context);
+}
+
+static void blocking_done(int code, const chime_error *error, void *context) {
+  (void)code;
+  blocking_stream *b = context;
+  b->outcome = *error;
+  b->ended = true;
+}
+
+/*
+ * The blocking streams on the non-blocking machine: a connection of their own (so the client's
+ * connection stays free for other threads' calls), the stream started on it, then poll(2) on
+ * its fd and the client's stop eventfd with chime_process until the stream ends.
+ */
 int chimei_run_stream(chime_client *client, const char *method, const ProtobufCMessage *request,
                       const ProtobufCMessageDescriptor *message_type, int (*callback)(const void *, void *),
                       void *context, chime_error *error) {
@@ -15,74 +44,35 @@ int chimei_run_stream(chime_client *client, const char *method, const ProtobufCM
   if (code != CHIME_OK) {
     return code;
   }
-  char path[128];
-  snprintf(path, sizeof path, "%s%s", CHIMEI_SERVICE_PREFIX, method);
-  size_t size = protobuf_c_message_get_packed_size(request);
-  uint8_t *payload = malloc(size > 0 ? size : 1);
-  if (payload == NULL) {
-    chime_close(stream);
-    return chimei_oom(error);
-  }
-  protobuf_c_message_pack(request, payload);
-  Chime__V1__Call call = CHIME__V1__CALL__INIT;
-  call.method = path;
-  call.app_id = stream->app_id;
-  call.payload.data = payload;
-  call.payload.len = size;
-  Chime__V1__Frame frame = CHIME__V1__FRAME__INIT;
-  frame.call_id = 1;
-  frame.kind_case = CHIME__V1__FRAME__KIND_CALL;
-  frame.call = &call;
-  code = chimei_send_frame(stream, &frame, error);
-  free(payload);
-  while (code == CHIME_OK) {
-    Chime__V1__Frame *answer = NULL;
-    int error_number = 0;
-    enum chimei_read result = chimei_read_frame(stream->fd, client->stop_fd, -1, &answer, &error_number);
-    if (result == CHIMEI_READ_STOPPED) {
-      chimei_send_cancel(stream, 1);
+  blocking_stream b = {.callback = callback, .context = context};
+  chimei_op *op = NULL;
+  code = chimei_stream_start(stream, method, request, message_type, blocking_message, blocking_done, &b, &op, error);
+  while (code == CHIME_OK && !b.ended) {
+    struct pollfd pollers[2] = {{.fd = chime_get_fd(stream), .events = (short)chime_get_events(stream), .revents = 0},
+                                {.fd = client->stop_fd, .events = POLLIN, .revents = 0}};
+    int ready = poll(pollers, 2, -1);
+    if (ready < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      code = chimei_fail(error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "cannot poll chimed: %s", strerror(errno));
+      break;
+    }
+    if ((pollers[1].revents & POLLIN) != 0) {
+      uint64_t count;
+      (void)!read(client->stop_fd, &count, sizeof count); /* consume the stop */
       code = chimei_fail(error, CHIME_CANCELLED, "CANCELLED", "%s stopped by chime_subscribe_stop", method);
       break;
     }
-    if (result == CHIMEI_READ_TOO_LARGE || result == CHIMEI_READ_NO_MEMORY) {
-      code = chimei_fail(error, CHIME_RESOURCE_EXHAUSTED, result == CHIMEI_READ_TOO_LARGE ? "FRAME_TOO_LARGE" : "OUT_OF_MEMORY",
-                         "cannot take a frame of the %s stream", method);
-      break;
-    }
-    if (result != CHIMEI_READ_OK || answer->kind_case != CHIME__V1__FRAME__KIND_REPLY || answer->reply == NULL) {
-      chime_message_free(answer);
-      code = chimei_fail(error, CHIME_UNAVAILABLE, "CONNECTION_CLOSED", "chimed closed the %s stream", method);
-      break;
-    }
-    const Chime__V1__Reply *reply = answer->reply;
-    if (reply->status != NULL && reply->status->code != CHIME_OK) {
-      code = chimei_from_wire(error, reply->status);
-      chime_message_free(answer);
-      break;
-    }
-    bool stop = false;
-    if (answer->call_id == 1 && reply->payload.len > 0) {
-      ProtobufCMessage *event = protobuf_c_message_unpack(message_type, NULL, reply->payload.len, reply->payload.data);
-      if (event == NULL) {
-        chime_message_free(answer);
-        code = chimei_fail(error, CHIME_INTERNAL, "MALFORMED_REPLY", "an event of %s is not a %s", method,
-                           message_type->name);
-        break;
-      }
-      stop = callback(event, context) != 0;
-      protobuf_c_message_free_unpacked(event, NULL);
-    }
-    /* The end of our stream, or a connection-level status without an error. */
-    bool ended = answer->call_id == 0 || (answer->call_id == 1 && reply->end_of_stream);
-    chime_message_free(answer);
-    if (stop) {
-      chimei_send_cancel(stream, 1);
-    }
-    if (stop || ended) {
-      code = chimei_ok(error);
-      break;
+    (void)chime_process(stream, NULL); /* a broken connection ends the stream: b.ended */
+  }
+  if (code == CHIME_OK) {
+    code = b.outcome.code;
+    if (error != NULL) {
+      *error = b.outcome;
     }
   }
+  chime_subscription_cancel(op); /* sends the Cancel if the stream still runs */
   chime_close(stream);
   return code;
 }

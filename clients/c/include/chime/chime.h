@@ -19,8 +19,8 @@
  * not NULL, sets it: cleared on success, else the code, the daemon's stable reason (e.g.
  * "INVALID_INTERVAL"), a message and the offending field path. The client's own failures use
  * the same codes with the reasons DAEMON_UNAVAILABLE, CONNECTION_CLOSED, DEADLINE_EXCEEDED,
- * FRAME_TOO_LARGE, MALFORMED_REPLY, INVALID_ARGUMENT, SOCKET_PATH_TOO_LONG, OUT_OF_MEMORY and
- * CANCELLED. One chime_error can serve every call of a thread.
+ * FRAME_TOO_LARGE, MALFORMED_REPLY, INVALID_ARGUMENT, SOCKET_PATH_TOO_LONG, OUT_OF_MEMORY,
+ * QUEUE_FULL and CANCELLED. One chime_error can serve every call of a thread.
  *
  * OWNERSHIP:
  *   - Arguments are borrowed: the library never keeps or frees what you pass in.
@@ -103,8 +103,8 @@ int chime_connect(chime_client **out, const char *socket_path, const char *app_i
 void chime_close(chime_client *client); /* NULL is ignored */
 
 /* How long each following call waits for its answer, in ms (default 30000; negative: forever).
- * A call that times out is cancelled and the connection stays usable, unless it timed out in
- * the middle of a reply frame (then CONNECTION_CLOSED after). */
+ * A call that times out is cancelled and the connection stays usable (a reply frame half read
+ * is kept and finished by the next read). */
 void chime_set_timeout_ms(chime_client *client, int timeout_ms);
 
 /*
@@ -438,6 +438,75 @@ int chime_subscribe(chime_client *client, const uint64_t *after_cursor, chime_ev
 /* Makes a running chime_subscribe / chime_register_*_extension of `client` return. Thread- and
  * async-signal-safe. A stop sent while none runs makes the next one return at once. */
 void chime_subscribe_stop(chime_client *client);
+
+/* ---- on an application's event loop (GLib, libuv, epoll): no threads, no blocking -------- */
+
+/*
+ * A client can be driven by the application's loop, as sd-bus and libcurl's multi interface
+ * are: watch chime_get_fd for chime_get_events, wake by chime_get_timeout, and call
+ * chime_process when either fires. The *_start calls only queue their frame; chime_process
+ * writes it, reads what has arrived and calls the callbacks. Calls, subscriptions and the
+ * blocking calls share the client's one connection: a blocking call made meanwhile (even from a
+ * callback) also dispatches what arrives for the others. Callbacks run only inside
+ * chime_process or a blocking call of the same client; they may start and cancel calls, but
+ * must not chime_close the client. A blocking call made from a callback dispatches too, so the
+ * stream's next events may reach their callback (nested) before it returns.
+ */
+typedef struct chime_subscription chime_subscription;
+
+/* The connection's descriptor (stable for the client's life), or -1 for NULL. */
+int chime_get_fd(const chime_client *client);
+/* What to wait for on it: POLLIN, plus POLLOUT while frames are queued (<poll.h> values);
+ * 0 once the connection is broken (chime_process then reports why). */
+int chime_get_events(const chime_client *client);
+/* The next deadline of an asynchronous call, as CLOCK_MONOTONIC microseconds (call
+ * chime_process at or after it), or UINT64_MAX when there is none. CHIME_OK, or
+ * CHIME_INVALID_ARGUMENT for NULL. */
+int chime_get_timeout(const chime_client *client, uint64_t *usec);
+/* Never blocks: writes what is queued, reads what is there, dispatches complete replies and
+ * events to their callbacks and fails calls past their deadline. Returns 1 when it did
+ * something, 0 when there was nothing to do, or -code (a negative chime_code, `error` set)
+ * when the connection is broken: every waiting call has been failed with that status and the
+ * fd should leave the loop. A malformed or oversized frame breaks the connection. One turn
+ * dispatches at most 64 frames and leaves the rest in the socket, so watch the fd
+ * level-triggered (poll, GLib, libuv do; with epoll, not EPOLLET). */
+int chime_process(chime_client *client, chime_error *error);
+
+/* The end of a subscription or of an asynchronous call: CHIME_OK or its failure. */
+typedef void (*chime_done_callback)(int code, const chime_error *error, void *context);
+
+/*
+ * Subscribe without blocking, on the client's own connection. Events go to `on_event` from
+ * chime_process (return non-zero from it to end the stream); `on_done` (may be NULL) is called
+ * once when the stream ends by itself: the callback asked (CHIME_OK), the daemon ended it, the
+ * connection broke, or chime_close (CHIME_CANCELLED). `after_cursor` as for chime_subscribe.
+ * *out is the caller's: free it with chime_subscription_cancel, whether the stream ended or not
+ * (even after chime_close). The client's timeout does not apply.
+ */
+int chime_subscribe_start(chime_client *client, const uint64_t *after_cursor, chime_event_callback on_event,
+                          chime_done_callback on_done, void *context, chime_subscription **out, chime_error *error);
+/* Ends the stream if it still runs (a Cancel goes to the daemon; on_done is not called) and
+ * frees the handle; safe from its own event callback. NULL is ignored. */
+void chime_subscription_cancel(chime_subscription *subscription);
+/* Whether the stream still runs. */
+bool chime_subscription_active(const chime_subscription *subscription);
+
+/*
+ * chime_call without blocking: `callback` gets the outcome from chime_process (or a later
+ * blocking call), the reply borrowed for the callback's duration (NULL on failure). The
+ * client's timeout applies from now (chime_get_timeout). On a failure to start (a bad
+ * argument, the connection already broken, a call over the frame limit) the status is
+ * returned and the callback is never called.
+ */
+typedef void (*chime_reply_callback)(int code, const chime_error *error, const uint8_t *reply, size_t reply_len,
+                                     void *context);
+int chime_call_start(chime_client *client, const char *method, const uint8_t *payload, size_t payload_len,
+                     chime_reply_callback callback, void *context, chime_error *error);
+/* chime_add without blocking: `added` (NULL on failure) is borrowed for the callback. */
+typedef void (*chime_add_callback)(int code, const chime_error *error, const chime_notification *added,
+                                   void *context);
+int chime_add_start(chime_client *client, const chime_request *request, chime_add_callback callback, void *context,
+                    chime_error *error);
 
 typedef struct chime_extension_event chime_extension_event;
 bool chime_extension_event_registered(const chime_extension_event *event); /* the first event */
