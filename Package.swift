@@ -98,6 +98,13 @@ let package = Package(
       name: "CCanberra",
       providers: [.apt(["libcanberra-dev"])]
     ),
+    // Calendars: libical parses iCalendar items (unfolding, parameters, escapes, VTIMEZONE);
+    // only ChimeCalendar imports it. Its recurrence expansion is not used (ChimeCore's is).
+    .systemLibrary(
+      name: "CLibical",
+      pkgConfig: "libical",
+      providers: [.apt(["libical-dev"])]
+    ),
     // HTTP/2 for the gRPC transport: framing, HPACK and flow control (the library Node's http2
     // runs on libuv).
     .systemLibrary(
@@ -147,6 +154,13 @@ let package = Package(
         // Page tokens are base64url.
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ],
+      swiftSettings: strictSettings
+    ),
+    // Calendar items on disk (a vdir or one .ics file) read through libical into ChimeCore's
+    // CalendarItem; ChimeCore's CalendarAlarmPlanner turns them into alarm instants.
+    .target(
+      name: "ChimeCalendar",
+      dependencies: ["ChimeCore", "ChimeSystem", "CLibical"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -212,6 +226,8 @@ let package = Package(
       name: "chime",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
+        // `chime calendar alarms`: a vdir's alarms previewed without the daemon.
+        "ChimeCalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,
@@ -243,6 +259,7 @@ let package = Package(
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeClientTests", dependencies: ["ChimeClient", "ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(
