@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml test-calendar test-calendar-long proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
 	man release-installed check-binaries check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -31,6 +31,7 @@ test: deps proto-check
 	scripts/realworld/build.sh --short
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
+	scripts/calendar/oracle.sh
 	$(MAKE) test-clients
 	$(MAKE) test-grpc
 	$(MAKE) release-installed
@@ -58,6 +59,16 @@ test-realworld: deps
 # Kathmandu, ...), compared occurrence by occurrence. `make test` runs 200 (seed 5545).
 RRULE_CASES ?= 5000
 RRULE_SEED ?= 1
+# Calendar alarms against recurring-ical-events (scripts/calendar/oracle.sh): the corpus files
+# that hold a VALARM in `make test`; every .ics file of the pinned packages, 5 years each, here.
+test-calendar: deps
+	$(SWIFT) build --product chime
+	scripts/calendar/oracle.sh
+
+test-calendar-long: deps
+	$(SWIFT) build --product chime
+	scripts/calendar/oracle.sh --long
+
 test-rrule: deps
 	$(SWIFT) build --build-tests
 	RRULE_ORACLE_CASES=$(RRULE_CASES) RRULE_ORACLE_SEED=$(RRULE_SEED) $(SWIFT) test --skip-build --filter RecurrenceDateutilTests

@@ -135,6 +135,7 @@ enum LibicalReader {
         if let range = icalproperty_get_first_parameter(p, ICAL_RANGE_PARAMETER) {
           component.thisAndFuture = icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
         }
+      case ICAL_SEQUENCE_PROPERTY: component.sequence = Int(icalproperty_get_sequence(p))
       case ICAL_STATUS_PROPERTY:
         component.status = string(icalproperty_get_value_as_string(p))?.uppercased()
       case ICAL_X_PROPERTY:

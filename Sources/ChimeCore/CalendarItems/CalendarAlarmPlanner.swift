@@ -114,13 +114,21 @@ private struct Planner {
   }
 
   mutating func planGroup(_ components: [CalendarComponent]) {
-    let masters = components.filter { $0.recurrenceID == nil }
-    let overrides = components.filter { $0.recurrenceID != nil }
-    // An item holds one master per UID; a second one is read as its own series.
-    for (k, master) in masters.enumerated() {
-      planSeries(master, overrides: k == 0 ? overrides : [])
+    // Two revisions of one component (a file holding an edit after the original): the higher
+    // SEQUENCE is the current one (RFC 5545 section 3.8.7.4), the later one on a tie.
+    var master: CalendarComponent? = nil
+    var overrides: [CalendarComponent] = []
+    for c in components {
+      if c.recurrenceID == nil {
+        if master.map({ c.sequence >= $0.sequence }) ?? true { master = c }
+      } else if let k = overrides.firstIndex(where: { $0.recurrenceID == c.recurrenceID }) {
+        if c.sequence >= overrides[k].sequence { overrides[k] = c }
+      } else {
+        overrides.append(c)
+      }
     }
-    if masters.isEmpty {
+    if let master { planSeries(master, overrides: overrides) }
+    if master == nil {
       // Overrides alone (a calendar invites to one occurrence): each is its own occurrence.
       for o in overrides where o.status != "CANCELLED" {
         planOccurrence(o, start: o.start.map { zoned($0) }, id: occurrenceID(o.recurrenceID!), original: o)

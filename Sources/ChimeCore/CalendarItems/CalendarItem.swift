@@ -62,6 +62,8 @@ public struct CalendarComponent: Hashable, Sendable {
   public var status: String?
   /// Thunderbird's X-MOZ-LASTACK: alarms up to this instant were dismissed.
   public var lastAcknowledged: Instant?
+  /// SEQUENCE: of two revisions of one component in an item, the higher is the current one.
+  public var sequence: Int = 0
   public var alarms: [CalendarAlarm]
 
   public init(kind: Kind, uid: String, summary: String? = nil, location: String? = nil, start: CalendarTime? = nil,
