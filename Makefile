@@ -32,6 +32,7 @@ test: deps proto-check
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	scripts/calendar/oracle.sh
+	tests/calendar/rig.sh
 	$(MAKE) test-clients
 	$(MAKE) test-grpc
 	$(MAKE) release-installed

@@ -76,7 +76,8 @@ END:VCALENDAR
 """)
 PY
 
-mkdir -p "$work/vdir" "$work/status"
+# The local collection exists beforehand: discover with no terminal answers "no" to creating it.
+mkdir -p "$work/vdir/rig" "$work/status"
 cat > "$work/vdirsyncer.conf" <<CONF
 [general]
 status_path = "$work/status/"
@@ -97,7 +98,7 @@ url = "http://127.0.0.1:$port/"
 username = "rig"
 password = "rig"
 CONF
-vdirsyncer -c "$work/vdirsyncer.conf" discover < /dev/null > "$work/vdirsyncer.log" 2>&1
+vdirsyncer -c "$work/vdirsyncer.conf" discover < /dev/null > "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
 vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
 collection="$work/vdir/rig"
 ls "$collection"/*.ics > /dev/null || { echo "rig: vdirsyncer wrote no item into $collection" >&2; cat "$work/vdirsyncer.log" >&2; exit 1; }
