@@ -21,12 +21,14 @@ site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['pur
 dirs=("$site/recurring_ical_events/test/calendars" "$site/icalendar/tests/calendars")
 
 years=2
+inject=()
 files=()
 if [ "${1:-}" = "--long" ]; then
   years=5
+  inject=(--inject-alarm)
   for d in "${dirs[@]}"; do files+=("$d"/*.ics); done
 else
   while IFS= read -r f; do files+=("$f"); done < <(grep -l "BEGIN:VALARM" "${dirs[0]}"/*.ics "${dirs[1]}"/*.ics)
 fi
 exec "$venv/bin/python" scripts/calendar/rie_oracle.py --chime "${CHIME:-.build/debug/chime}" --tz "${TZ_NAME:-Europe/Berlin}" \
-  --years "$years" --expected scripts/calendar/expected-differences.txt "${files[@]}"
+  --years "$years" --expected scripts/calendar/expected-differences.txt ${inject[@]+"${inject[@]}"} "${files[@]}"

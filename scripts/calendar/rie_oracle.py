@@ -11,15 +11,22 @@ differences are exactly those.
 The window of each file starts 30 days before its earliest DTSTART and lasts --years years, so
 every file's alarms fall inside it whatever year it was written in.
 
-Usage: rie_oracle.py --chime PATH [--tz ZONE] [--years N] [--expected FILE] FILE.ics...
+With --inject-alarm, a DISPLAY alarm 15 minutes before the start is added (as text, before each
+END:VEVENT line) to every event of a file first: files without alarms then check the
+occurrences themselves (recurrence, overrides, zones) through the alarm instants.
+
+Usage: rie_oracle.py --chime PATH [--tz ZONE] [--years N] [--expected FILE] [--inject-alarm] FILE.ics...
 Exit status: 0 when every file agrees (or differs only as expected), 1 otherwise.
 """
 import argparse
 import collections
 import datetime as dt
 import json
+import os
+import re
 import subprocess
 import sys
+import tempfile
 import zoneinfo
 
 import icalendar
@@ -68,11 +75,13 @@ def oracle(cal, after, until, tz):
                 trigger = trigger.replace(tzinfo=tz)
             if not (after <= trigger < until):
                 continue
-            ack = t.acknowledged
-            if ack is not None and ack.tzinfo is None:
-                ack = ack.replace(tzinfo=UTC)
-            # RFC 9074: acknowledged at or after the alarm instant means dismissed.
-            if ack is not None and ack >= trigger:
+            # Dismissed: RFC 9074's ACKNOWLEDGED or Thunderbird's X-MOZ-LASTACK at or after the
+            # alarm instant. Not icalendar's `t.acknowledged`, which also takes a non-Thunderbird
+            # component's DTSTAMP as one (a Google habit): RFC 5545 section 3.8.7.2 makes DTSTAMP
+            # the time the object was written, and Chime does not read it as a dismissal.
+            acks = [t.alarm.ACKNOWLEDGED, getattr(component, "X_MOZ_LASTACK", None)]
+            acks = [a.replace(tzinfo=UTC) if a.tzinfo is None else a for a in acks if isinstance(a, dt.datetime)]
+            if acks and max(acks) >= trigger:
                 continue
             found[(uid, utc_text(trigger), action)] += 1
     return found
@@ -109,6 +118,7 @@ def main():
     parser.add_argument("--tz", default="Europe/Berlin")
     parser.add_argument("--years", type=int, default=2)
     parser.add_argument("--expected")
+    parser.add_argument("--inject-alarm", action="store_true")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     tz = zoneinfo.ZoneInfo(args.tz)
@@ -116,11 +126,19 @@ def main():
 
     files = compared = agreed = 0
     failures = []
+    scratch = tempfile.mkdtemp(prefix="rie-oracle-")
     for path in args.files:
         name = path.rsplit("/", 1)[-1]
         try:
             with open(path, "rb") as f:
-                cal = icalendar.Calendar.from_ical(f.read())
+                data = f.read()
+            if args.inject_alarm:
+                alarm = b"BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:injected\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n"
+                data = re.sub(rb"(?m)^END:VEVENT\r?$", lambda m: alarm + m.group(0), data)
+                path = os.path.join(scratch, name)
+                with open(path, "wb") as f:
+                    f.write(data)
+            cal = icalendar.Calendar.from_ical(data)
             start = earliest_start(cal, tz)
             if start is None:
                 continue

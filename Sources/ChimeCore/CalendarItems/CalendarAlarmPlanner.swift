@@ -31,9 +31,12 @@ public enum CalendarAlarmPlanner {
     var planner = Planner(item: item, after: after, until: until, zones: zones)
     var order: [String] = []
     var groups: [String: [CalendarComponent]] = [:]
-    for component in item.components.prefix(CalendarItem.Limits.components) {
-      if groups[component.uid] == nil { order.append(component.uid) }
-      groups[component.uid, default: []].append(component)
+    for (index, component) in item.components.prefix(CalendarItem.Limits.components).enumerated() {
+      // Components without a UID (against RFC 5545, but exported so) are each their own: they
+      // cannot be revisions or overrides of one another.
+      let key = component.uid.isEmpty ? "\u{0}\(index)" : component.uid
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(component)
     }
     if item.components.count > CalendarItem.Limits.components {
       planner.plan.problems.append("only the first \(CalendarItem.Limits.components) components are read")
