@@ -34,7 +34,8 @@ public enum CalendarAlarmPlanner {
     for (index, component) in item.components.prefix(CalendarItem.Limits.components).enumerated() {
       // Components without a UID (against RFC 5545, but exported so) are each their own: they
       // cannot be revisions or overrides of one another.
-      let key = component.uid.isEmpty ? "\u{0}\(index)" : component.uid
+      // An event and a to-do sharing a UID (seen in exports) are two things, not revisions.
+      let key = component.uid.isEmpty ? "\u{0}\(index)" : component.kind.rawValue + "\u{0}" + component.uid
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(component)
     }
