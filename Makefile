@@ -64,10 +64,12 @@ RRULE_SEED ?= 1
 # that hold a VALARM in `make test`; every .ics file of the pinned packages, 5 years each, here.
 test-calendar: deps
 	$(SWIFT) build --product chime
+	$(SWIFT) build --product chime-calendar
 	scripts/calendar/oracle.sh
 
 test-calendar-long: deps
 	$(SWIFT) build --product chime
+	$(SWIFT) build --product chime-calendar
 	scripts/calendar/oracle.sh --long
 
 test-rrule: deps
@@ -165,7 +167,7 @@ MAN_OUT ?= $(BUILD_DIR)/man
 INSTALL ?= install
 
 # Every installed file, relative to $(DESTDIR): what uninstall removes.
-INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail \
+INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail $(LIBEXECDIR)/chime-calendar \
 	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service $(DBUSSERVICEDIR)/io.github.chime.Chime1.service \
 	$(MANDIR)/chime.1 $(MANDIR)/chimed.1 \
 	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
@@ -177,6 +179,7 @@ release-installed: deps
 	$(SWIFT) build -c release --product chime
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-thumbnail
+	$(SWIFT) build -c release --product chime-calendar
 
 # What the installed binaries carry: each within its size ceiling once stripped, none linking
 # Foundation, CoreFoundation or ICU, chimed not even FoundationEssentials (`make test` runs it).
@@ -201,6 +204,7 @@ install: $(INSTALL_BUILD)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DBUSSERVICEDIR)
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
+	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-calendar $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
 	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service

@@ -50,6 +50,7 @@ let package = Package(
     .executable(name: "chime", targets: ["chime"]),
     .executable(name: "chime-bench", targets: ["chime-bench"]),
     .executable(name: "chime-thumbnail", targets: ["chime-thumbnail"]),
+    .executable(name: "chime-calendar", targets: ["chime-calendar"]),
     .library(name: "ChimeClient", targets: ["ChimeClient"]),
   ],
   dependencies: [
@@ -163,6 +164,13 @@ let package = Package(
       dependencies: ["ChimeCore", "ChimeSystem", "CLibical"],
       swiftSettings: strictSettings
     ),
+    // Reads a calendar and prints its alarms for a window: `chime calendar alarms` runs it, so
+    // libical (with ICU and libstdc++, about 5 ms to load) is not linked into chime.
+    .executableTarget(
+      name: "chime-calendar",
+      dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeWire",
       dependencies: ["ChimeCore", "CChimeProto"],
@@ -226,8 +234,6 @@ let package = Package(
       name: "chime",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
-        // `chime calendar alarms`: a vdir's alarms previewed without the daemon.
-        "ChimeCalendar",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,

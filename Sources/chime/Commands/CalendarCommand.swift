@@ -1,7 +1,8 @@
 import ArgumentParser
-import ChimeCalendar
 import ChimeCore
 import ChimeSystem
+import FoundationEssentials
+import Glibc
 
 /// `chime calendar`: the user's calendars (issue 41). Only the preview is here yet; adding a
 /// calendar to the daemon waits for its wire calls (issue 40).
@@ -58,43 +59,59 @@ struct CalendarAlarms: ParsableCommand {
     let to = try until.map { try instant($0, "--until") } ?? from.adding(seconds: 7 * 86_400)
     guard from <= to else { throw ValidationError("--until is before --after") }
 
-    let entries: [CalendarCollection.Entry]
-    do {
-      entries = try CalendarCollection.read(path)
-    } catch {
-      printError("chime: \(error.message)")
+    // Read and planned by the chime-calendar helper: libical (and the ICU and libstdc++ it
+    // loads) is not linked into chime, so every other command starts without it.
+    guard let helper = CalendarHelper.locate() else {
+      printError("chime: no \(CalendarHelper.name) found (looked in \(CalendarHelper.candidates().joined(separator: ", ")))")
       throw ExitCode(1)
     }
-    let zones = CalendarZones(userZone: zone, windowsZones: CalendarCollection.windowsZones())
-    var alarms: [PlannedAlarm] = []
-    var ignored: [String: Int] = [:]
-    for entry in entries {
-      for warning in entry.warnings { printError("chime: \(entry.path): \(warning)") }
-      switch entry.result {
-      case .failure(let error):
-        printError("chime: \(entry.path): skipped: \(error.message)")
-      case .success(let item):
-        let plan = CalendarAlarmPlanner.plan(item, after: from, until: to, zones: zones)
-        for problem in plan.problems { printError("chime: \(entry.path): \(problem)") }
-        alarms += plan.alarms
-        ignored.merge(plan.ignored, uniquingKeysWith: +)
-      }
+    let run = Subprocess.capture([helper, "alarms", path, String(from.unixMillis), String(to.unixMillis), zone.identifier],
+                                 timeoutMillis: 120_000, maxOutputBytes: 64 << 20)
+    for line in String(decoding: run.stderr, as: UTF8.self).split(whereSeparator: \.isNewline) { printError("chime: \(line)") }
+    guard run.outcome == .exited(0), !run.truncated else {
+      if run.outcome != .exited(1) { printError("chime: \(CalendarHelper.name) ended: \(run.outcome)\(run.truncated ? " (output too large)" : "")") }
+      throw ExitCode(1)
     }
-    alarms.sort { ($0.at, $0.uid, $0.recurrenceID?.description ?? "", $0.repeatIndex) < ($1.at, $1.uid, $1.recurrenceID?.description ?? "", $1.repeatIndex) }
-    for (action, count) in ignored.sorted(by: { $0.key < $1.key }) {
-      printError("chime: \(count) \(action) alarm\(count == 1 ? "" : "s") not listed (Chime notifies DISPLAY and AUDIO)")
+    let alarms = try String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map { line in
+      try JSONDecoder().decode(HelperAlarm.self, from: Data(line.utf8))
     }
     if json {
       JSONOutput.print(alarms.map { a -> [String: Any] in
-        ["uid": a.uid, "recurrence_id": a.recurrenceID.map { JSONValue.string($0.description) } ?? JSONValue.null, "summary": a.summary ?? "",
-         "at": String(a.at.description.prefix(19)) + "Z", "action": a.action.name]
+        ["uid": a.uid, "recurrence_id": a.recurrence_id.map { JSONValue.string($0) } ?? JSONValue.null, "summary": a.summary,
+         "at": a.at, "action": a.action]
       })
       return
     }
     var table = Table(headers: ["AT (UTC)", "ACTION", "SUMMARY", "OCCURRENCE"], keep: [0])
     for a in alarms {
-      table.add([String(a.at.description.prefix(19)) + "Z", a.action.name, a.summary ?? "", a.recurrenceID?.description ?? ""])
+      table.add([a.at, a.action, a.summary, a.recurrence_id ?? ""])
     }
     print(table.render(width: OutputWidth.columns(requested: nil)), terminator: "")
+  }
+}
+
+/// One line of chime-calendar's output.
+private struct HelperAlarm: Decodable {
+  var uid: String
+  var recurrence_id: String?
+  var summary: String
+  var at: String
+  var action: String
+  var sound: String?
+}
+
+/// The `chime-calendar` helper: beside this executable, else in the libexec directory beside
+/// its `bin` (`make install`), as chime-thumbnail is found.
+enum CalendarHelper {
+  static let name = "chime-calendar"
+
+  static func locate() -> String? {
+    candidates().first { FileSystem.status($0)?.kind == .regular && access($0, X_OK) == 0 }
+  }
+
+  static func candidates() -> [String] {
+    guard let executable = FileSystem.realPath("/proc/self/exe") else { return [] }
+    let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    return [directory + "/" + name, directory + "/" + ThumbnailHelper.libexecRelative + "/" + name]
   }
 }
