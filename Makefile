@@ -4,7 +4,7 @@ SOCKET ?=
 DATA_DIR ?=
 RUN_FLAGS := $(if $(SOCKET),--socket $(SOCKET)) $(if $(DATA_DIR),--data-dir $(DATA_DIR))
 
-.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml test-calendar test-calendar-long proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
+.PHONY: all deps build release run test test-swift test-clients test-grpc test-realworld test-mutations test-rrule check-toml proto proto-check bench bench-check bench-baseline bench-dbus fuzz clean \
 	man release-installed check-binaries check-zones install install-c-client uninstall uninstall-c-client install-user uninstall-user
 
 all: build
@@ -62,6 +62,7 @@ RRULE_CASES ?= 5000
 RRULE_SEED ?= 1
 # Calendar alarms against recurring-ical-events (scripts/calendar/oracle.sh): the corpus files
 # that hold a VALARM in `make test`; every .ics file of the pinned packages, 5 years each, here.
+.PHONY: test-calendar test-calendar-long
 test-calendar: deps
 	$(SWIFT) build --product chime
 	$(SWIFT) build --product chime-calendar
