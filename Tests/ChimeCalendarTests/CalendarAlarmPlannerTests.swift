@@ -218,6 +218,42 @@ import Testing
                        "2027-01-07T08:55:00Z 2027-01-07T09:00:00Z AUDIO"])
   }
 
+  @Test func aThunderbirdSnoozeComesBackOnce() throws {
+    // Dismissed through 08:52 (both alarms), snoozed to 08:57: one alarm then.
+    let body = """
+      BEGIN:VEVENT
+      UID:snooze
+      DTSTART:20270105T090000Z
+      X-MOZ-LASTACK:20270105T085200Z
+      X-MOZ-SNOOZE-TIME:20270105T085700Z
+      BEGIN:VALARM
+      ACTION:DISPLAY
+      TRIGGER:-PT15M
+      END:VALARM
+      BEGIN:VALARM
+      ACTION:DISPLAY
+      TRIGGER:-PT45M
+      END:VALARM
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:series
+      DTSTART:20270105T090000Z
+      RRULE:FREQ=DAILY;COUNT=2
+      X-MOZ-LASTACK:20270106T085000Z
+      X-MOZ-SNOOZE-TIME-1799226000000000:20270106T085500Z
+      BEGIN:VALARM
+      ACTION:DISPLAY
+      TRIGGER:-PT10M
+      END:VALARM
+      END:VEVENT
+      """
+    #expect(try S.alarms(body, after: "2027-01-01T00:00:00Z", until: "2027-02-01T00:00:00Z")
+      == ["2027-01-05T08:57:00Z - DISPLAY", "2027-01-06T08:55:00Z 2027-01-06T09:00:00Z DISPLAY"])
+    // Dismissed after the snooze time: nothing comes back.
+    #expect(try S.alarms(body.replacingOccurrences("X-MOZ-LASTACK:20270105T085200Z", "X-MOZ-LASTACK:20270105T085800Z"),
+                         after: "2027-01-01T00:00:00Z", until: "2027-01-06T00:00:00Z").isEmpty)
+  }
+
   @Test func emailAndProcedureAreCountedNotPlanned() throws {
     let plan = try S.plan("""
       BEGIN:VEVENT

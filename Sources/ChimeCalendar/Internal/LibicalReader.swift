@@ -139,8 +139,15 @@ enum LibicalReader {
       case ICAL_STATUS_PROPERTY:
         component.status = string(icalproperty_get_value_as_string(p))?.uppercased()
       case ICAL_X_PROPERTY:
-        if string(icalproperty_get_x_name(p))?.uppercased() == "X-MOZ-LASTACK", let value = string(icalproperty_get_value_as_string(p)) {
+        let name = string(icalproperty_get_x_name(p))?.uppercased() ?? ""
+        guard let value = string(icalproperty_get_value_as_string(p)) else { continue }
+        if name == "X-MOZ-LASTACK" {
           component.lastAcknowledged = utcInstant(value)
+        } else if name == "X-MOZ-SNOOZE-TIME" {
+          component.snoozedUntil = utcInstant(value)
+        } else if name.hasPrefix("X-MOZ-SNOOZE-TIME-"), component.occurrenceSnoozes.count < CalendarItem.Limits.datesPerComponent,
+                  let micros = Int64(name.dropFirst("X-MOZ-SNOOZE-TIME-".count)), let until = utcInstant(value) {
+          component.occurrenceSnoozes[micros / 1_000_000] = until
         }
       case ICAL_XLICERROR_PROPERTY:
         if warnings.count < 20, let text = string(icalproperty_get_value_as_string(p)) { warnings.append(String(text.prefix(200))) }

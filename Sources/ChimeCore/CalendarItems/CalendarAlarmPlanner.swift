@@ -24,7 +24,9 @@
 /// times `DURATION` more fire after it, each its own notification. ACTION DISPLAY and AUDIO are
 /// planned; EMAIL, PROCEDURE and others are counted in `ignored`. An alarm whose ACKNOWLEDGED
 /// (RFC 9074) or whose component's X-MOZ-LASTACK (Thunderbird) is at or after its instant was
-/// dismissed and is left out.
+/// dismissed and is left out. A Thunderbird snooze (X-MOZ-SNOOZE-TIME, or -<RECURRENCE-ID> for
+/// one occurrence) brings the component's first DISPLAY or AUDIO alarm back once at the snooze
+/// time, unless X-MOZ-LASTACK is at or after it.
 public enum CalendarAlarmPlanner {
   /// The alarms of `item` at instants in `[after, until)`.
   public static func plan(_ item: CalendarItem, after: Instant, until: Instant, zones: CalendarZones) -> AlarmPlan {
@@ -250,7 +252,7 @@ private struct Planner {
     if master.alarms.contains(where: { if case .absolute = $0.trigger { true } else { false } }) {
       var only = master
       only.alarms = master.alarms.filter { if case .absolute = $0.trigger { true } else { false } }
-      planOccurrence(only, start: startTime, id: occurrenceID(start), original: master)
+      planOccurrence(only, start: startTime, id: occurrenceID(start), original: master, snoozes: false)
     }
     for (id, o) in exact where o.status != "CANCELLED" {
       planOccurrence(o, start: o.start.map { zoned($0) }, id: id, original: master)
@@ -284,12 +286,31 @@ private struct Planner {
   }
 
   /// Plans `c`'s alarms for one occurrence; `absolute`: its absolute triggers too (not for each
-  /// occurrence of a series, whose absolute alarm fires once).
+  /// occurrence of a series, whose absolute alarm fires once); `snoozes`: its snoozed alarm too.
   mutating func planOccurrence(_ c: CalendarComponent, start: ZonedTime?, id: PlannedAlarm.OccurrenceID?,
-                               original: CalendarComponent, absolute: Bool = true) {
+                               original: CalendarComponent, absolute: Bool = true, snoozes: Bool = true) {
     var end: ZonedTime? = nil
     var endKnown = false
     let lastAck = [c.lastAcknowledged, original.lastAcknowledged].compactMap { $0 }.max()
+    // A snoozed alarm (Thunderbird) comes back once at its snooze time, unless dismissed since.
+    var snooze: Instant? = nil
+    switch id {
+    case nil: snooze = c.snoozedUntil ?? original.snoozedUntil
+    case .instant(let start)?:
+      let key = CivilDate.floorDiv(start.unixMillis, 1000)
+      snooze = c.occurrenceSnoozes[key] ?? original.occurrenceSnoozes[key]
+    case .date(let day)?:
+      // Thunderbird names an all-day occurrence by its 00:00 in the user's zone.
+      let key = ZonedTime(wall: day.wallSeconds, table: zones.userZone.table).instant
+      snooze = c.occurrenceSnoozes[key] ?? original.occurrenceSnoozes[key]
+    }
+    if snoozes, let snooze, snooze >= Instant(unixMillis: after * 1000), snooze < Instant(unixMillis: until * 1000),
+       lastAck.map({ snooze > $0 }) ?? true,
+       let alarm = c.alarms.first(where: { $0.action == .display || $0.action == .audio }) {
+      plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
+                                      at: snooze, action: alarm.action == .audio ? .audio(soundFile: alarm.soundFile) : .display,
+                                      componentKind: c.kind, occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) }))
+    }
     for alarm in c.alarms.prefix(CalendarItem.Limits.alarmsPerComponent) {
       var base: ZonedTime
       switch alarm.trigger {

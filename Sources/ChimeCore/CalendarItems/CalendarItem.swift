@@ -64,6 +64,12 @@ public struct CalendarComponent: Hashable, Sendable {
   public var lastAcknowledged: Instant?
   /// SEQUENCE: of two revisions of one component in an item, the higher is the current one.
   public var sequence: Int = 0
+  /// Thunderbird's X-MOZ-SNOOZE-TIME: a snoozed alarm of a component that does not recur comes
+  /// back at this instant.
+  public var snoozedUntil: Instant?
+  /// Thunderbird's X-MOZ-SNOOZE-TIME-<RECURRENCE-ID in microseconds>: the same for one
+  /// occurrence of a series, by its original start (UTC seconds).
+  public var occurrenceSnoozes: [Int64: Instant] = [:]
   public var alarms: [CalendarAlarm]
 
   public init(kind: Kind, uid: String, summary: String? = nil, location: String? = nil, start: CalendarTime? = nil,
