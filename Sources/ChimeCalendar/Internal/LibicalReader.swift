@@ -137,7 +137,7 @@ enum LibicalReader {
         }
       case ICAL_SEQUENCE_PROPERTY: component.sequence = Int(icalproperty_get_sequence(p))
       case ICAL_STATUS_PROPERTY:
-        component.status = string(icalproperty_get_value_as_string(p))?.uppercased()
+        component.isCancelled = icalproperty_get_status(p) == ICAL_STATUS_CANCELLED
       case ICAL_X_PROPERTY:
         let name = string(icalproperty_get_x_name(p))?.uppercased() ?? ""
         guard let value = string(icalproperty_get_value_as_string(p)) else { continue }

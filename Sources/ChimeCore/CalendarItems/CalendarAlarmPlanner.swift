@@ -136,19 +136,19 @@ private struct Planner {
     if let master { planSeries(master, overrides: overrides) }
     if master == nil {
       // Overrides alone (a calendar invites to one occurrence): each is its own occurrence.
-      for o in overrides where o.status != "CANCELLED" {
+      for o in overrides where !o.isCancelled {
         planOccurrence(o, start: o.start.map { zoned($0) }, id: occurrenceID(o.recurrenceID!), original: o)
       }
     }
   }
 
   mutating func planSeries(_ master: CalendarComponent, overrides: [CalendarComponent]) {
-    guard master.status != "CANCELLED" else { return }
+    guard !master.isCancelled else { return }
     let recurs = !master.rules.isEmpty || !master.recurrenceDates.isEmpty
     guard recurs, let start = master.start else {
       planOccurrence(master, start: master.start.map { zoned($0) }, id: nil, original: master)
       // Overrides of a master that does not recur still replace nothing else: plan them too.
-      for o in overrides where o.status != "CANCELLED" {
+      for o in overrides where !o.isCancelled {
         planOccurrence(o, start: o.start.map { zoned($0) }, id: occurrenceID(o.recurrenceID!), original: o)
       }
       return
@@ -241,7 +241,7 @@ private struct Planner {
     for (id, time) in starts.sorted(by: { $0.time.instant < $1.time.instant }) where done.insert(id).inserted {
       if exact[id] != nil { continue }
       if let range = ranges.last(where: { $0.from <= time.instant }) {
-        if range.component.status == "CANCELLED" { continue }
+        if range.component.isCancelled { continue }
         let moved = ZonedTime(instant: time.instant + range.shift, table: time.table)
         planOccurrence(range.component, start: moved, id: id, original: master, absolute: false)
       } else {
@@ -254,7 +254,7 @@ private struct Planner {
       only.alarms = master.alarms.filter { if case .absolute = $0.trigger { true } else { false } }
       planOccurrence(only, start: startTime, id: occurrenceID(start), original: master, snoozes: false)
     }
-    for (id, o) in exact where o.status != "CANCELLED" {
+    for (id, o) in exact where !o.isCancelled {
       planOccurrence(o, start: o.start.map { zoned($0) }, id: id, original: master)
     }
   }

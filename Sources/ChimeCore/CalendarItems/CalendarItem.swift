@@ -58,8 +58,8 @@ public struct CalendarComponent: Hashable, Sendable {
   public var recurrenceID: CalendarTime?
   /// RECURRENCE-ID;RANGE=THISANDFUTURE: it overrides that occurrence and every later one.
   public var thisAndFuture: Bool
-  /// STATUS, upper-cased (`CANCELLED`, `CONFIRMED`, `COMPLETED`…).
-  public var status: String?
+  /// STATUS is CANCELLED: the occurrence (or, on the master, the series) does not take place.
+  public var isCancelled: Bool
   /// Thunderbird's X-MOZ-LASTACK: alarms up to this instant were dismissed.
   public var lastAcknowledged: Instant?
   /// SEQUENCE: of two revisions of one component in an item, the higher is the current one.
@@ -75,7 +75,7 @@ public struct CalendarComponent: Hashable, Sendable {
   public init(kind: Kind, uid: String, summary: String? = nil, location: String? = nil, start: CalendarTime? = nil,
               end: CalendarTime? = nil, due: CalendarTime? = nil, duration: CalendarDuration? = nil, rules: [String] = [],
               recurrenceDates: [CalendarTime] = [], exceptionDates: [CalendarTime] = [], recurrenceID: CalendarTime? = nil,
-              thisAndFuture: Bool = false, status: String? = nil, lastAcknowledged: Instant? = nil, alarms: [CalendarAlarm] = []) {
+              thisAndFuture: Bool = false, isCancelled: Bool = false, lastAcknowledged: Instant? = nil, alarms: [CalendarAlarm] = []) {
     self.kind = kind
     self.uid = uid
     self.summary = summary
@@ -89,7 +89,7 @@ public struct CalendarComponent: Hashable, Sendable {
     self.exceptionDates = exceptionDates
     self.recurrenceID = recurrenceID
     self.thisAndFuture = thisAndFuture
-    self.status = status
+    self.isCancelled = isCancelled
     self.lastAcknowledged = lastAcknowledged
     self.alarms = alarms
   }

@@ -2,7 +2,6 @@ import ArgumentParser
 import ChimeCore
 import ChimeSystem
 import FoundationEssentials
-import Glibc
 
 /// `chime calendar`: the user's calendars (issue 41). Only the preview is here yet; adding a
 /// calendar to the daemon waits for its wire calls (issue 40).
@@ -106,7 +105,8 @@ enum CalendarHelper {
   static let name = "chime-calendar"
 
   static func locate() -> String? {
-    candidates().first { FileSystem.status($0)?.kind == .regular && access($0, X_OK) == 0 }
+    // A regular file someone may execute (the CLI makes no system calls of its own).
+    candidates().first { path in FileSystem.status(path).map { $0.kind == .regular && $0.permissions & 0o111 != 0 } ?? false }
   }
 
   static func candidates() -> [String] {
