@@ -31,6 +31,8 @@ test: deps proto-check
 	scripts/realworld/build.sh --short
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
+	scripts/calendar/oracle.sh
+	tests/calendar/rig.sh
 	$(MAKE) test-clients
 	$(MAKE) test-grpc
 	$(MAKE) release-installed
@@ -67,6 +69,19 @@ test-realworld: deps
 # Kathmandu, ...), compared occurrence by occurrence. `make test` runs 200 (seed 5545).
 RRULE_CASES ?= 5000
 RRULE_SEED ?= 1
+# Calendar alarms against recurring-ical-events (scripts/calendar/oracle.sh): the corpus files
+# that hold a VALARM in `make test`; every .ics file of the pinned packages, 5 years each, here.
+.PHONY: test-calendar test-calendar-long
+test-calendar: deps
+	$(SWIFT) build --product chime
+	$(SWIFT) build --product chime-calendar
+	scripts/calendar/oracle.sh
+
+test-calendar-long: deps
+	$(SWIFT) build --product chime
+	$(SWIFT) build --product chime-calendar
+	scripts/calendar/oracle.sh --long
+
 test-rrule: deps
 	$(SWIFT) build --build-tests
 	RRULE_ORACLE_CASES=$(RRULE_CASES) RRULE_ORACLE_SEED=$(RRULE_SEED) $(SWIFT) test --skip-build --filter RecurrenceDateutilTests
@@ -162,7 +177,7 @@ MAN_OUT ?= $(BUILD_DIR)/man
 INSTALL ?= install
 
 # Every installed file, relative to $(DESTDIR): what uninstall removes.
-INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail \
+INSTALLED_FILES = $(BINDIR)/chime $(BINDIR)/chimed $(LIBEXECDIR)/chime-thumbnail $(LIBEXECDIR)/chime-calendar \
 	$(UNITDIR)/chimed.socket $(UNITDIR)/chimed.service $(DBUSSERVICEDIR)/io.github.chime.Chime1.service \
 	$(MANDIR)/chime.1 $(MANDIR)/chimed.1 \
 	$(BASHCOMPDIR)/chime $(ZSHCOMPDIR)/_chime $(FISHCOMPDIR)/chime.fish \
@@ -174,6 +189,7 @@ release-installed: deps
 	$(SWIFT) build -c release --product chime
 	$(SWIFT) build -c release --product chimed
 	$(SWIFT) build -c release --product chime-thumbnail
+	$(SWIFT) build -c release --product chime-calendar
 
 # What the installed binaries carry: each within its size ceiling once stripped, none linking
 # Foundation, CoreFoundation or ICU, chimed not even FoundationEssentials (`make test` runs it).
@@ -198,6 +214,7 @@ install: $(INSTALL_BUILD)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(DBUSSERVICEDIR)
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime $(BUILD_DIR)/chimed $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-thumbnail $(DESTDIR)$(LIBEXECDIR)/
+	$(INSTALL) -m 755 $(INSTALL_STRIP) $(BUILD_DIR)/chime-calendar $(DESTDIR)$(LIBEXECDIR)/
 	$(INSTALL) -m 644 deploy/chimed.socket $(DESTDIR)$(UNITDIR)/chimed.socket
 	sed 's|^ExecStart=%h/.local/bin/chimed|ExecStart=$(BINDIR)/chimed|' deploy/chimed.service > $(DESTDIR)$(UNITDIR)/chimed.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/chimed.service

@@ -50,6 +50,7 @@ let package = Package(
     .executable(name: "chime", targets: ["chime"]),
     .executable(name: "chime-bench", targets: ["chime-bench"]),
     .executable(name: "chime-thumbnail", targets: ["chime-thumbnail"]),
+    .executable(name: "chime-calendar", targets: ["chime-calendar"]),
     .library(name: "ChimeClient", targets: ["ChimeClient"]),
   ],
   dependencies: [
@@ -97,6 +98,13 @@ let package = Package(
     .systemLibrary(
       name: "CCanberra",
       providers: [.apt(["libcanberra-dev"])]
+    ),
+    // Calendars: libical parses iCalendar items (unfolding, parameters, escapes, VTIMEZONE);
+    // only ChimeCalendar imports it. Its recurrence expansion is not used (ChimeCore's is).
+    .systemLibrary(
+      name: "CLibical",
+      pkgConfig: "libical",
+      providers: [.apt(["libical-dev"])]
     ),
     // HTTP/2 for the gRPC transport: framing, HPACK and flow control (the library Node's http2
     // runs on libuv).
@@ -147,6 +155,20 @@ let package = Package(
         // Page tokens are base64url.
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ],
+      swiftSettings: strictSettings
+    ),
+    // Calendar items on disk (a vdir or one .ics file) read through libical into ChimeCore's
+    // CalendarItem; ChimeCore's CalendarAlarmPlanner turns them into alarm instants.
+    .target(
+      name: "ChimeCalendar",
+      dependencies: ["ChimeCore", "ChimeSystem", "CLibical"],
+      swiftSettings: strictSettings
+    ),
+    // Reads a calendar and prints its alarms for a window: `chime calendar alarms` runs it, so
+    // libical (with ICU and libstdc++, about 5 ms to load) is not linked into chime.
+    .executableTarget(
+      name: "chime-calendar",
+      dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -243,6 +265,7 @@ let package = Package(
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeClientTests", dependencies: ["ChimeClient", "ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(

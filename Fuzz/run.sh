@@ -10,6 +10,8 @@
 #   chime-fuzz       every source of Sources/ChimeCore as one module (media, sound, text parsers),
 #                    with chimed's TOML reader and command line (the ChimeConfig files that
 #                    import nothing);
+#   chime-fuzz-ical  ChimeCore as a module, ChimeCalendar's item reader and Debian's libical:
+#                    calendar items through libical and the alarm planner (`ical`);
 #   chime-fuzz-wire  ChimeCore and ChimeWire as their own modules, the generated protobuf-c code
 #                    (clang -fsanitize=fuzzer-no-link,address) and libprotobuf-c: the frame
 #                    decoder, the request decoders and the stored records.
@@ -24,17 +26,20 @@ shift || true
 core_targets=(png jpeg gif mp3 isobmff riff aiff mpegps caf sound media options push calendar duration instant userinfo tzif toml flags)
 wire_targets=(frame requests records dbus)
 grpc_targets=(grpc)
-all_targets=("${core_targets[@]}" "${wire_targets[@]}" "${grpc_targets[@]}")
+ical_targets=(ical)
+all_targets=("${core_targets[@]}" "${wire_targets[@]}" "${grpc_targets[@]}" "${ical_targets[@]}")
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
 need_core=0
 need_wire=0
 need_grpc=0
+need_ical=0
 for t in "${targets[@]}"; do
   case " ${core_targets[*]} " in *" $t "*) need_core=1; continue ;; esac
   case " ${wire_targets[*]} " in *" $t "*) need_wire=1; continue ;; esac
   # The gRPC binary links the wire binary's ChimeCore and ChimeWire libraries.
   case " ${grpc_targets[*]} " in *" $t "*) need_grpc=1; need_wire=1; continue ;; esac
+  case " ${ical_targets[*]} " in *" $t "*) need_ical=1; continue ;; esac
   echo "unknown target '$t'; targets: ${all_targets[*]}" >&2
   exit 2
 done
@@ -76,7 +81,7 @@ config_sources+=("$config/ConfigKey.swift" "$config/ChimedOptions.swift" "$confi
 zf="$build/zonefiles"
 zf_sources=("$root/Sources/ChimeZoneFiles/ZoneFiles.swift")
 lib_zf="$zf/libChimeZoneFiles.a"
-if [ $need_core -eq 1 ] || [ $need_wire -eq 1 ]; then
+if [ $need_core -eq 1 ] || [ $need_wire -eq 1 ] || [ $need_ical -eq 1 ]; then
   mkdir -p "$zf"
   if newer "$lib_zf" "${zf_sources[@]}"; then
     echo "building $lib_zf"
@@ -196,6 +201,29 @@ if [ $need_grpc -eq 1 ]; then
   fi
 fi
 
+# The calendar binary (issue 41): ChimeCore as its own module (the wire binary's library, built
+# here when that binary is not), ChimeCalendar's reader (the files that do no I/O of their own)
+# compiled with the entry, Debian's libical through Sources/CLibical's module map.
+ical_bin="$build/chime-fuzz-ical"
+if [ $need_ical -eq 1 ]; then
+  wb="$build/wire"
+  mkdir -p "$wb/mods"
+  lib_core="$wb/libChimeCore.a"
+  if newer "$lib_core" "${core_sources[@]}" "$lib_zf"; then
+    echo "building $lib_core"
+    quiet_build "$wb/core.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeCore -emit-library -static -I "$zf" \
+      -emit-module -emit-module-path "$wb/mods/ChimeCore.swiftmodule" "${core_sources[@]}" -o "$lib_core"
+  fi
+  calendar="$root/Sources/ChimeCalendar"
+  ical_sources=("$here/CalendarFuzzEntry.swift" "$calendar/CalendarItemReader.swift" "$calendar/CalendarReadError.swift"
+                "$calendar/Internal/LibicalReader.swift" "$calendar/Internal/LibicalLock.swift")
+  if newer "$ical_bin" "${ical_sources[@]}" "$lib_core" "$root/Sources/CLibical/shim.h"; then
+    echo "building $ical_bin"
+    quiet_build "$build/ical.log" swiftc "${swift_flags[@]}" -module-name ChimeCalendarFuzz -I "$wb/mods" -I "$zf" \
+      -I "$root/Sources/CLibical" "${ical_sources[@]}" "$lib_core" "$lib_zf" -lical -o "$ical_bin"
+  fi
+fi
+
 if [ $write_seeds -eq 1 ]; then
   for t in frame requests records; do rm -rf "$here/corpus/$t"; done
   SWIFT_BACKTRACE=enable=no CHIME_FUZZ_WRITE_SEEDS="$here/corpus" "$wire_bin" || { echo "writing seeds failed" >&2; exit 1; }
@@ -221,7 +249,7 @@ seeds() {
     # A few of the system's zones: a fixed offset, one with DST rules, odd footers.
     tzif) for z in UTC Etc/GMT+5 Europe/Berlin Australia/Lord_Howe America/Nuuk Asia/Jerusalem Antarctica/Troll; do
             [ -f "/usr/share/zoneinfo/$z" ] && echo "/usr/share/zoneinfo/$z"; done ;;
-    push|calendar|duration|instant|userinfo|frame|requests|records|grpc|toml|flags) ls "$here/corpus/$1"/* ;;
+    push|calendar|duration|instant|userinfo|frame|requests|records|grpc|toml|flags|ical) ls "$here/corpus/$1"/* ;;
   esac
 }
 
@@ -244,6 +272,7 @@ for t in "${targets[@]}"; do
   binary="$bin"
   case " ${wire_targets[*]} " in *" $t "*) binary="$wire_bin" ;; esac
   case " ${grpc_targets[*]} " in *" $t "*) binary="$grpc_bin" ;; esac
+  case " ${ical_targets[*]} " in *" $t "*) binary="$ical_bin" ;; esac
   CHIME_FUZZ_TARGET="$t" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" "$corpus" >"$log" 2>&1
   rc=$?

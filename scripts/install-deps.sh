@@ -46,6 +46,11 @@ packages=(
   imagemagick           # `import -window root` for scripts/screenshot.sh
   help2man              # `make man` and `make install`: man pages from --help
   notification-daemon   # a server that draws action buttons, for scripts/screenshot.sh
+  libical-dev           # calendars: iCalendar items parsed by libical (the CLibical module)
+  unicode-cldr-core     # calendars: CLDR's windowsZones.xml maps Outlook's Windows zone names to IANA
+  radicale              # calendars: a local CalDAV server for the end-to-end rig (tests/calendar/rig.sh)
+  vdirsyncer            # calendars: syncs the rig's CalDAV calendar into a vdir
+  python3-caldav        # calendars: the rig creates its event through CalDAV (Debian's /usr/bin/python3)
 )
 
 # `--bench`: the benchmark's peer too (Redis with appendfsync always, and redis-benchmark).

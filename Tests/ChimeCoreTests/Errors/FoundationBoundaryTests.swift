@@ -29,7 +29,7 @@ import Testing
 
   @Test func theDaemonsLayersImportNoFoundation() throws {
     var found: [String] = []
-    for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeStore", "Sources/ChimeServer",
+    for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeCalendar", "Sources/ChimeStore", "Sources/ChimeServer",
                       "Sources/ChimeConfig", "Sources/chimed"] {
       let files = RepositoryFiles.swiftFiles(under: directory)
       #expect(!files.isEmpty, "no sources under \(directory)")

@@ -1,0 +1,76 @@
+/// One alarm notification an item asks for: which occurrence, when, how.
+public struct PlannedAlarm: Hashable, Sendable {
+  /// Which occurrence of a recurring component: its original start (RECURRENCE-ID's value).
+  public enum OccurrenceID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    case instant(Instant)
+    /// An all-day occurrence: its date (year, month, day at 00:00).
+    case date(LocalDateTime)
+
+    /// `2026-03-29T01:30:00Z` (UTC), or `2026-03-29` for an all-day one.
+    public var description: String {
+      switch self {
+      case .instant(let instant): String(instant.description.prefix(19)) + "Z"
+      case .date(let wall): String(wall.description.prefix(10))
+      }
+    }
+
+    public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool { a.description < b.description }
+  }
+
+  public enum Action: Hashable, Sendable {
+    case display
+    /// A sound: the local file AUDIO's ATTACH names, or nil for the default sound.
+    case audio(soundFile: String?)
+
+    /// `DISPLAY` or `AUDIO`, as RFC 5545 names them.
+    public var name: String {
+      switch self {
+      case .display: "DISPLAY"
+      case .audio: "AUDIO"
+      }
+    }
+  }
+
+  public var uid: String
+  /// nil for a component that does not recur.
+  public var recurrenceID: OccurrenceID?
+  public var summary: String?
+  public var alarmDescription: String?
+  public var at: Instant
+  public var action: Action
+  /// 0 for the alarm itself, 1...REPEAT for its repeats.
+  public var repeatIndex: Int
+  public var componentKind: CalendarComponent.Kind
+  /// When the occurrence starts (nil: a to-do with only a DUE).
+  public var occurrenceStart: Instant?
+
+  public init(uid: String, recurrenceID: OccurrenceID?, summary: String?, alarmDescription: String? = nil, at: Instant, action: Action,
+              repeatIndex: Int = 0, componentKind: CalendarComponent.Kind = .event, occurrenceStart: Instant? = nil) {
+    self.uid = uid
+    self.recurrenceID = recurrenceID
+    self.summary = summary
+    self.alarmDescription = alarmDescription
+    self.at = at
+    self.action = action
+    self.repeatIndex = repeatIndex
+    self.componentKind = componentKind
+    self.occurrenceStart = occurrenceStart
+  }
+}
+
+/// What the planner found in an item for a window.
+public struct AlarmPlan: Hashable, Sendable {
+  /// DISPLAY and AUDIO alarms in the window, sorted by `at` (then UID, occurrence, repeat).
+  public var alarms: [PlannedAlarm]
+  /// Alarms in the window Chime does not notify, by action (`EMAIL`, `PROCEDURE`, `X-…`).
+  public var ignored: [String: Int]
+  /// What was skipped or read leniently, one sentence each (an RRULE Chime cannot read, an
+  /// unknown TZID, the occurrence limit).
+  public var problems: [String]
+
+  public init(alarms: [PlannedAlarm] = [], ignored: [String: Int] = [:], problems: [String] = []) {
+    self.alarms = alarms
+    self.ignored = ignored
+    self.problems = problems
+  }
+}
