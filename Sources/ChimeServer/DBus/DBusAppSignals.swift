@@ -1,6 +1,5 @@
 import ChimeCore
 import ChimeWire
-import Logging
 
 /// The signals of one app's notifications, sent to that app's registered connections only:
 /// one `Subscribe` stream through the router per app with a connection on the bus, whose events
