@@ -197,6 +197,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
+        // grpc-status-details-bin is base64 (no Foundation: ChimeStore links it already).
+        .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ],
       swiftSettings: strictSettings
     ),

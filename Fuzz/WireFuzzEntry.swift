@@ -216,7 +216,7 @@ func roundTrip<T: Equatable>(_ name: String, _ bytes: [UInt8], _ decode: ([UInt8
   }
 }
 
-/// Every request decode chimed runs on a client's payload (Calls.swift), picked by the first byte.
+/// Every request decode chimed runs on a client's payload (CallTable.swift), picked by the first byte.
 let requestCodecs: [Codec] = [
   Codec("AddRequest", decode: WireCodec.decodeAddRequest, encode: WireCodec.encodeAddRequest,
         samples: { [FullValues.fullRequest(), FullValues.minimalRequest] }),

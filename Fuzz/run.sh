@@ -192,7 +192,7 @@ if [ $need_grpc -eq 1 ]; then
   fi
   server="$root/Sources/ChimeServer"
   mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' | sort)
-  grpc_sources+=("$server/Calls/ServerCall.swift" "$server/Calls/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
+  grpc_sources+=("$server/Routing/ServerCall.swift" "$server/Routing/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
   if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"
     quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" -I "$zf" \

@@ -1,5 +1,5 @@
 // libsystemd for chimed: socket activation (sd_listen_fds, sd_is_socket_unix), readiness
-// (sd_notify, sd_watchdog_enabled), structured logging (sd_journal_sendv), and sd-bus for the freedesktop notification presenter.
+// (sd_notify, sd_watchdog_enabled), structured logging (sd_journal_sendv), and sd-bus for the freedesktop notification presenter and for chimed's own D-Bus API.
 // sd-bus's append/read calls are variadic, which Swift cannot call: the small non-variadic
 // helpers below build and read exactly the messages chimed uses.
 #include <systemd/sd-daemon.h>

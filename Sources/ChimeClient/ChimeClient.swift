@@ -42,7 +42,7 @@ public struct ChimeClient: Sendable {
   /// Schedules a request (replacing a pending one with the same identifier); one without a
   /// trigger is delivered at once.
   public func add(_ request: NotificationRequest) async throws(ChimeError) -> AddResult {
-    try await unary(Calls.add, request)
+    try await unary(CallTable.add, request)
   }
 
   /// One page of the app's pending requests.
@@ -50,7 +50,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func pending(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<PendingRequest> {
     _ = try page.resolvedSize()
-    return try await unary(Calls.getPending, page)
+    return try await unary(CallTable.getPending, page)
   }
 
   /// Every pending request, following page tokens.
@@ -60,11 +60,11 @@ public struct ChimeClient: Sendable {
 
   /// Removes pending requests; returns the identifiers that existed.
   public func removePending(_ ids: [String]) async throws(ChimeError) -> [String] {
-    try await unary(Calls.removePending, ids)
+    try await unary(CallTable.removePending, ids)
   }
 
   public func removeAllPending() async throws(ChimeError) -> [String] {
-    try await unary(Calls.removeAllPending, Empty())
+    try await unary(CallTable.removeAllPending, Empty())
   }
 
   // MARK: Delivered
@@ -74,7 +74,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_PAGE_SIZE` (before sending) for a size outside 0...1000.
   public func delivered(_ page: PageRequest = .init()) async throws(ChimeError) -> Page<DeliveredNotification> {
     _ = try page.resolvedSize()
-    return try await unary(Calls.getDelivered, page)
+    return try await unary(CallTable.getDelivered, page)
   }
 
   /// Every delivered notification, following page tokens.
@@ -83,11 +83,11 @@ public struct ChimeClient: Sendable {
   }
 
   public func removeDelivered(_ ids: [String]) async throws(ChimeError) -> [String] {
-    try await unary(Calls.removeDelivered, ids)
+    try await unary(CallTable.removeDelivered, ids)
   }
 
   public func removeAllDelivered() async throws(ChimeError) -> [String] {
-    try await unary(Calls.removeAllDelivered, Empty())
+    try await unary(CallTable.removeAllDelivered, Empty())
   }
 
   // MARK: Previews
@@ -95,7 +95,7 @@ public struct ChimeClient: Sendable {
   /// Up to `count` upcoming fires of `trigger` after `after` (nil: now); a count of 0 asks for
   /// the daemon's default (5).
   public func nextTriggerDates(_ trigger: Trigger, after: Instant? = nil, count: Int = 0) async throws(ChimeError) -> [FireDate] {
-    try await unary(Calls.nextTriggerDates, .init(trigger: trigger, after: after, count: count))
+    try await unary(CallTable.nextTriggerDates, .init(trigger: trigger, after: after, count: count))
   }
 
   // MARK: Categories and responses
@@ -108,12 +108,12 @@ public struct ChimeClient: Sendable {
   ///   `RESERVED_ACTION_IDENTIFIER`, `TOO_MANY_IDENTIFIERS`, `FIELD_TOO_LONG` with the field path
   ///   (`categories[0].actions[2].identifier`); the transport's errors.
   public func setCategories(_ categories: [NotificationCategory]) async throws(ChimeError) {
-    _ = try await unary(Calls.setCategories, categories)
+    _ = try await unary(CallTable.setCategories, categories)
   }
 
   /// This app's categories, in the order they were set; empty when none.
   public func categories() async throws(ChimeError) -> [NotificationCategory] {
-    try await unary(Calls.getCategories, Empty())
+    try await unary(CallTable.getCategories, Empty())
   }
 
   /// Reports the user's answer to the delivered notification `notificationIdentifier`: opened
@@ -127,7 +127,7 @@ public struct ChimeClient: Sendable {
   @discardableResult
   public func respond(to notificationIdentifier: String, action: String = NotificationAction.defaultIdentifier,
                       text: String = "") async throws(ChimeError) -> RespondResult {
-    try await unary(Calls.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
+    try await unary(CallTable.respond, NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: action, userText: text))
   }
 
   /// The user chose one of the category's snooze buttons (`chime.snooze`) for a delivered
@@ -140,7 +140,7 @@ public struct ChimeClient: Sendable {
   public func respondSnooze(to notificationIdentifier: String, seconds: Int64) async throws(ChimeError) -> RespondResult {
     var response = NotificationResponse(notificationIdentifier: notificationIdentifier, actionIdentifier: NotificationAction.snoozeIdentifier)
     response.snoozeSeconds = seconds
-    return try await unary(Calls.respond, response)
+    return try await unary(CallTable.respond, response)
   }
 
   /// Snoozes the app's delivered notification: it leaves the screen and the delivered list and
@@ -151,7 +151,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: INVALID_ARGUMENT `INVALID_SNOOZE_DURATION`; NOT_FOUND `NOTIFICATION_NOT_DELIVERED`.
   @discardableResult
   public func snooze(_ notificationIdentifier: String, seconds: Int64) async throws(ChimeError) -> PendingRequest {
-    try await unary(Calls.snooze, SnoozeRequest(notificationIdentifier: notificationIdentifier, durationSeconds: seconds))
+    try await unary(CallTable.snooze, SnoozeRequest(notificationIdentifier: notificationIdentifier, durationSeconds: seconds))
   }
 
   /// Registers this connection as the app's content extension `identifier` for `categories`,
@@ -164,7 +164,7 @@ public struct ChimeClient: Sendable {
   /// ALREADY_EXISTS `EXTENSION_ALREADY_REGISTERED`.
   public func registerExtension(_ identifier: String, categories: [String],
                                 attributes: ExtensionAttributes) -> AsyncThrowingStream<ExtensionEvent, any Error> {
-    serverStream(Calls.registerExtension,
+    serverStream(CallTable.registerExtension,
                  ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: categories, attributes: attributes)) { _ in false }
   }
 
@@ -175,7 +175,7 @@ public struct ChimeClient: Sendable {
   /// - Throws: NOT_FOUND `RESPONSE_NOT_AWAITED` when that response no longer waits for this
   ///   extension (answered, past its deadline, or another extension's).
   public func answerResponse(_ responseID: UInt64, extension identifier: String, with answer: ExtensionAnswer) async throws(ChimeError) {
-    _ = try await unary(Calls.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
+    _ = try await unary(CallTable.answerResponse, .init(extensionIdentifier: identifier, responseID: responseID, answer: answer))
   }
 
   /// Delivers an APNs-style JSON payload at once (`xcrun simctl push`): `aps.alert`, `badge`,
@@ -189,7 +189,7 @@ public struct ChimeClient: Sendable {
   ///   names the path, e.g. `aps.alert.title`), `UNKNOWN_INTERRUPTION_LEVEL`, `Add`'s content
   ///   reasons; PERMISSION_DENIED `NOTIFICATIONS_NOT_ALLOWED`.
   public func push(_ payload: [UInt8], identifier: String = "") async throws(ChimeError) -> PushResult {
-    try await unary(Calls.push, PushSubmission(payload: payload, identifier: identifier))
+    try await unary(CallTable.push, PushSubmission(payload: payload, identifier: identifier))
   }
 
   /// Registers this connection as the app's service extension `identifier` (one live per app).
@@ -199,7 +199,7 @@ public struct ChimeClient: Sendable {
   /// A second live service extension of the app is refused with ALREADY_EXISTS
   /// `EXTENSION_ALREADY_REGISTERED` (field `service`).
   public func registerServiceExtension(_ identifier: String) -> AsyncThrowingStream<ExtensionEvent, any Error> {
-    serverStream(Calls.registerExtension,
+    serverStream(CallTable.registerExtension,
                  ExtensionRegistration(extensionIdentifier: identifier, categoryIdentifiers: [], isService: true)) { _ in false }
   }
 
@@ -209,7 +209,7 @@ public struct ChimeClient: Sendable {
   ///
   /// - Throws: NOT_FOUND `SERVICE_REQUEST_NOT_AWAITED` when the request no longer waits for it.
   public func answerService(_ requestID: UInt64, extension identifier: String, with answer: ServiceAnswer) async throws(ChimeError) {
-    _ = try await unary(Calls.answerService, ServiceAnswerRequest(extensionIdentifier: identifier, requestID: requestID, answer: answer))
+    _ = try await unary(CallTable.answerService, ServiceAnswerRequest(extensionIdentifier: identifier, requestID: requestID, answer: answer))
   }
 
   /// The user pressed the media play/pause button of the delivered notification `identifier`:
@@ -220,7 +220,7 @@ public struct ChimeClient: Sendable {
   ///   `MEDIA_BUTTON_NOT_AVAILABLE`, INVALID_ARGUMENT `INVALID_IDENTIFIER`.
   @discardableResult
   public func pressMediaButton(_ identifier: String, _ command: MediaCommand) async throws(ChimeError) -> String {
-    try await unary(Calls.pressMediaButton, MediaPress(notificationIdentifier: identifier, command: command))
+    try await unary(CallTable.pressMediaButton, MediaPress(notificationIdentifier: identifier, command: command))
   }
 
   /// A content extension reports that the media of the delivered notification `identifier`
@@ -230,7 +230,7 @@ public struct ChimeClient: Sendable {
   ///   (this extension is not live, or does not handle the notification's category).
   public func reportMediaPlayback(_ identifier: String, extension extensionIdentifier: String,
                                   _ playback: MediaPlayback) async throws(ChimeError) {
-    _ = try await unary(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: extensionIdentifier,
+    _ = try await unary(CallTable.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: extensionIdentifier,
                                                                        notificationIdentifier: identifier, playback: playback))
   }
 
@@ -242,28 +242,28 @@ public struct ChimeClient: Sendable {
   /// file id without the suffix.
   public func registerApp(container: String = "", groupContainers: [String] = [], bundle: String = "", displayName: String = "",
                           desktopEntry: String = "") async throws(ChimeError) -> AppLayout {
-    try await unary(Calls.registerApp, .init(container: container, groupContainers: groupContainers, bundle: bundle,
+    try await unary(CallTable.registerApp, .init(container: container, groupContainers: groupContainers, bundle: bundle,
                                              displayName: displayName, desktopEntry: desktopEntry))
   }
 
   /// What is serving: the daemon's version, process id, start time, data directory and socket.
   public func serverInfo() async throws(ChimeError) -> ServerInfo {
-    try await unary(Calls.getServerInfo, Empty())
+    try await unary(CallTable.getServerInfo, Empty())
   }
 
   /// This app's layout: registered, or the defaults (`registered` false).
   public func appLayout() async throws(ChimeError) -> AppLayout {
-    try await unary(Calls.getApp, Empty())
+    try await unary(CallTable.getApp, Empty())
   }
 
   /// Every registered app's layout.
   public func listApps() async throws(ChimeError) -> [AppLayout] {
-    try await unary(Calls.listApps, Empty())
+    try await unary(CallTable.listApps, Empty())
   }
 
   /// Where the daemon looks for the sound `name` for this app, and what would play.
   public func checkSound(_ name: String) async throws(ChimeError) -> SoundCheck {
-    try await unary(Calls.checkSound, name)
+    try await unary(CallTable.checkSound, name)
   }
 
   // MARK: Events
@@ -272,7 +272,7 @@ public struct ChimeClient: Sendable {
   /// consuming task is cancelled or the connection drops. Events of a kind this build does not
   /// know (from a newer daemon) are skipped.
   public func subscribe(after cursor: UInt64? = nil) -> AsyncThrowingStream<Event, any Error> {
-    serverStream(Calls.subscribe, cursor) { error in error.has(.unknownEnumValue) && error.field == "kind" }
+    serverStream(CallTable.subscribe, cursor) { error in error.has(.unknownEnumValue) && error.field == "kind" }
   }
 
   // MARK: Through the call table

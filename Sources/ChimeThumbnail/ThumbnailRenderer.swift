@@ -66,7 +66,7 @@ public enum ThumbnailRenderer {
     switch facts.mediaClass {
     case .movie:
       let seconds = ThumbnailGeometry.movieTime(time: options.thumbnailTime, duration: facts.durationSeconds)
-      let decoded = try FrameDecoder.decode(path: path, format: nil, selection: .seconds(seconds), maxPixels: maxSourcePixels)
+      let decoded = try VideoFrameDecoder.decode(path: path, format: nil, selection: .seconds(seconds), maxPixels: maxSourcePixels)
       // Turned as the movie is shown, so the clipping rectangle means what the viewer sees; a
       // quarter turn puts the pixel's stretch on the other axis.
       let turned = decoded.rotation == 90 || decoded.rotation == 270
@@ -75,7 +75,7 @@ public enum ThumbnailRenderer {
     case .image where facts.isAnimated:
       let index = ThumbnailGeometry.frameIndex(time: options.thumbnailTime, frameCount: Int(facts.frameCount))
       let format = facts.type == .gif ? "gif" : "apng"
-      return (try Pixbuf.make(FrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels).frame), .square)
+      return (try Pixbuf.make(VideoFrameDecoder.decode(path: path, format: format, selection: .index(index), maxPixels: maxSourcePixels).frame), .square)
     default:
       return (try Pixbuf.decode(readAll(path), loaderType: loaderType(facts.type)), .square)
     }

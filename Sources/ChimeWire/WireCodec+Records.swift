@@ -4,7 +4,7 @@ internal import CChimeProto
 /// The protobuf forms of the values ChimeStore keeps in its `body` columns, and the event
 /// built around a request the store has already packed for its row. The
 /// store uses the wire contract as its record format: it is versioned additively already, and
-/// protobuf-c packs a request an order of magnitude faster than JSONEncoder did.
+/// protobuf-c packs a request an order of magnitude faster than a JSON encoder (bench/NOTES.md).
 extension WireCodec {
   /// `PendingRequest`.
   public static func encodePendingRequest(_ pending: PendingRequest) -> [UInt8] {

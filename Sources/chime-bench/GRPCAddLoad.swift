@@ -19,10 +19,10 @@ enum GRPCAddLoad {
 
     func send(_ c: Int) throws {
       let i = sent[c]
-      let payload = try Calls.add.encodeRequest(AddLoad.request("\(idPrefix)-\(c)-\(i)", i))
+      let payload = try CallTable.add.encodeRequest(AddLoad.request("\(idPrefix)-\(c)-\(i)", i))
       sentAt[c] = ContinuousClock.now
       sent[c] += 1
-      try connections[c].call(Calls.add.method.rawValue, app: AddLoad.app, payload: payload)
+      try connections[c].call(CallTable.add.method.rawValue, app: AddLoad.app, payload: payload)
     }
 
     let start = ContinuousClock.now

@@ -26,8 +26,8 @@ enum RawAddLoad {
     func send(_ c: Int) throws {
       let i = sent[c]
       let request = AddLoad.request("\(idPrefix)-\(c)-\(i)", i)
-      let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: Calls.add.method.rawValue, appID: AddLoad.app),
-                                            payload: try Calls.add.encodeRequest(request)))
+      let frame = FrameEncoder.encode(.call(id: nextCallID, CallHeader(method: CallTable.add.method.rawValue, appID: AddLoad.app),
+                                            payload: try CallTable.add.encodeRequest(request)))
       nextCallID += 1
       sentAt[c] = ContinuousClock.now
       sent[c] += 1

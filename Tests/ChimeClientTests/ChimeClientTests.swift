@@ -17,11 +17,11 @@ struct ChimeClientTests {
     let app = app
     let server = daemon.serve { frame in
       guard case .call(let id, let header, let payload) = frame else { return [] }
-      guard header.method == Calls.add.method.rawValue, header.appID == app, let request = try? Calls.add.decodeRequest(payload) else {
+      guard header.method == CallTable.add.method.rawValue, header.appID == app, let request = try? CallTable.add.decodeRequest(payload) else {
         return [.reply(id: id, payload: [], endOfStream: true, status: .internal("unexpected call"))]
       }
       let pending = PendingRequest(request: request, nextFire: Instant(unixMillis: 2000), added: Instant(unixMillis: 1000))
-      return [.reply(id: id, payload: Calls.add.encodeResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
+      return [.reply(id: id, payload: CallTable.add.encodeResponse(AddResult(pending: pending, replaced: true)), endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
     let result = try await client.add(FullValues.fullRequest())
@@ -80,14 +80,14 @@ struct ChimeClientTests {
     let daemon = try FakeDaemon()
     let next = ["": "p2", "p2": "p3", "p3": ""]
     let server = daemon.serve { frame in
-      guard case .call(let id, let header, let payload) = frame, let page = try? Calls.getPending.decodeRequest(payload) else { return [] }
+      guard case .call(let id, let header, let payload) = frame, let page = try? CallTable.getPending.decodeRequest(payload) else { return [] }
       let token = next[page.pageToken] ?? ""
       let name = page.pageToken.isEmpty ? "p1" : page.pageToken
       let reply: [UInt8] =
-        if header.method == Calls.getPending.method.rawValue {
-          Calls.getPending.encodeResponse(Page(items: [FullValues.fullPending(identifier: name + "a"), FullValues.fullPending(identifier: name + "b")], nextPageToken: token))
+        if header.method == CallTable.getPending.method.rawValue {
+          CallTable.getPending.encodeResponse(Page(items: [FullValues.fullPending(identifier: name + "a"), FullValues.fullPending(identifier: name + "b")], nextPageToken: token))
         } else {
-          Calls.getDelivered.encodeResponse(Page(items: [FullValues.fullDelivered(identifier: name)], nextPageToken: token))
+          CallTable.getDelivered.encodeResponse(Page(items: [FullValues.fullDelivered(identifier: name)], nextPageToken: token))
         }
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
@@ -105,9 +105,9 @@ struct ChimeClientTests {
     let server = daemon.serve { frame in
       guard case .call(let id, let header, _) = frame else { return [] }
       let reply: [UInt8] =
-        header.method == Calls.getPending.method.rawValue
-          ? Calls.getPending.encodeResponse(Page(items: [FullValues.minimalPending]))
-          : Calls.getDelivered.encodeResponse(Page(items: []))
+        header.method == CallTable.getPending.method.rawValue
+          ? CallTable.getPending.encodeResponse(Page(items: [FullValues.minimalPending]))
+          : CallTable.getDelivered.encodeResponse(Page(items: []))
       return [.reply(id: id, payload: reply, endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
@@ -119,7 +119,7 @@ struct ChimeClientTests {
 
   @Test func repeatedPageTokenStopsPaging() async throws {
     let daemon = try FakeDaemon()
-    let server = daemon.serve { [.reply(id: $0.callID, payload: Calls.getPending.encodeResponse(Page(items: [], nextPageToken: "same")), endOfStream: true, status: nil)] }
+    let server = daemon.serve { [.reply(id: $0.callID, payload: CallTable.getPending.encodeResponse(Page(items: [], nextPageToken: "same")), endOfStream: true, status: nil)] }
     let client = try client(daemon)
     let error = await #expect(throws: ChimeError.self) { try await client.allPending() }
     #expect(error?.code == .internal)
@@ -143,14 +143,14 @@ struct ChimeClientTests {
       guard case .call(let id, let header, let payload) = frame else { return [] }
       let removed: [String]
       switch header.method {
-      case Calls.removePending.method.rawValue, Calls.removeDelivered.method.rawValue:
-        removed = ((try? Calls.removePending.decodeRequest(payload)) ?? []).filter { $0 != "missing" }
-      case Calls.removeAllPending.method.rawValue, Calls.removeAllDelivered.method.rawValue:
+      case CallTable.removePending.method.rawValue, CallTable.removeDelivered.method.rawValue:
+        removed = ((try? CallTable.removePending.decodeRequest(payload)) ?? []).filter { $0 != "missing" }
+      case CallTable.removeAllPending.method.rawValue, CallTable.removeAllDelivered.method.rawValue:
         removed = payload.isEmpty ? ["everything"] : []
       default:
         removed = []
       }
-      return [.reply(id: id, payload: Calls.removePending.encodeResponse(removed), endOfStream: true, status: nil)]
+      return [.reply(id: id, payload: CallTable.removePending.encodeResponse(removed), endOfStream: true, status: nil)]
     }
     let client = try client(daemon)
     #expect(try await client.removePending(["a", "missing", "b"]) == ["a", "b"])
@@ -170,12 +170,12 @@ struct ChimeClientTests {
       Issue.record("expected the subscribe call")
       return
     }
-    #expect(header.method == Calls.subscribe.method.rawValue)
-    #expect(try Calls.subscribe.decodeRequest(payload) == 41)
+    #expect(header.method == CallTable.subscribe.method.rawValue)
+    #expect(try CallTable.subscribe.decodeRequest(payload) == 41)
     let live = Event(at: Instant(unixMillis: 5), kind: .subscribed)
-    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(FullValues.fullEvent()), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: CallTable.subscribe.encodeMessage(FullValues.fullEvent()), endOfStream: false, status: nil))
     try daemon.send(.reply(id: id, payload: ProtoWriter.message { $0.field(1, varint: 43); $0.field(3, int32: 250) }, endOfStream: false, status: nil))
-    try daemon.send(.reply(id: id, payload: Calls.subscribe.encodeMessage(live), endOfStream: false, status: nil))
+    try daemon.send(.reply(id: id, payload: CallTable.subscribe.encodeMessage(live), endOfStream: false, status: nil))
     var iterator = events.makeAsyncIterator()
     #expect(try await iterator.next() == FullValues.fullEvent())
     #expect(try await iterator.next() == live)

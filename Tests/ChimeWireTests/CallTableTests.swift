@@ -6,12 +6,12 @@ import Testing
 /// The call table pairs every method that has messages with its codecs, once.
 @Suite struct CallTableTests {
   @Test func everyMethodIsDescribedOnce() {
-    #expect(Set(Calls.methods).count == Calls.methods.count)
-    #expect(Set(Calls.methods) == Set(Method.allCases))
+    #expect(Set(CallTable.methods).count == CallTable.methods.count)
+    #expect(Set(CallTable.methods) == Set(Method.allCases))
   }
 
   @Test func onlySubscribeAndRegisterExtensionStreamAmongTheDescribedMethods() {
-    #expect(Calls.methods.filter(\.isServerStreaming) == [Calls.subscribe.method, Calls.registerExtension.method])
+    #expect(CallTable.methods.filter(\.isServerStreaming) == [CallTable.subscribe.method, CallTable.registerExtension.method])
   }
 
   private func roundTrip<Request: Equatable, Response: Equatable>(
@@ -23,75 +23,75 @@ import Testing
 
   @Test func requestsAndResponsesRoundTripThroughTheirDescriptors() throws {
     let removed = ["a", "b"]
-    try roundTrip(Calls.add, FullValues.fullRequest(), AddResult(pending: FullValues.fullPending(), replaced: true, delivered: FullValues.fullDelivered()))
-    try roundTrip(Calls.getPending, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullPending()], nextPageToken: "p3"))
-    try roundTrip(Calls.getDelivered, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullDelivered()], nextPageToken: "p3"))
-    try roundTrip(Calls.removePending, ["a", "b", "missing"], removed)
-    try roundTrip(Calls.removeDelivered, ["a", "b", "missing"], removed)
-    try roundTrip(Calls.removeAllPending, Empty(), removed)
-    try roundTrip(Calls.removeAllDelivered, Empty(), removed)
+    try roundTrip(CallTable.add, FullValues.fullRequest(), AddResult(pending: FullValues.fullPending(), replaced: true, delivered: FullValues.fullDelivered()))
+    try roundTrip(CallTable.getPending, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullPending()], nextPageToken: "p3"))
+    try roundTrip(CallTable.getDelivered, PageRequest(pageSize: 7, pageToken: "p2"), Page(items: [FullValues.fullDelivered()], nextPageToken: "p3"))
+    try roundTrip(CallTable.removePending, ["a", "b", "missing"], removed)
+    try roundTrip(CallTable.removeDelivered, ["a", "b", "missing"], removed)
+    try roundTrip(CallTable.removeAllPending, Empty(), removed)
+    try roundTrip(CallTable.removeAllDelivered, Empty(), removed)
     try roundTrip(
-      Calls.nextTriggerDates,
+      CallTable.nextTriggerDates,
       WireCodec.NextTriggerDatesRequest(trigger: FullValues.fullRequest().trigger, after: Instant(unixMillis: 5), count: 3),
       [FireDate(instant: Instant(unixMillis: 1_000), utcOffsetSeconds: 3600, zoneIdentifier: "Europe/Berlin", dstNote: "gap")])
     let layout = AppLayout(appID: "org.example.tea", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")
-    try roundTrip(Calls.registerApp, WireCodec.AppRegistration(container: "/c", groupContainers: ["/g1"], bundle: "/b"), layout)
-    try roundTrip(Calls.getApp, Empty(), layout)
-    try roundTrip(Calls.listApps, Empty(), [layout, layout])
-    try roundTrip(Calls.getServerInfo, Empty(),
+    try roundTrip(CallTable.registerApp, WireCodec.AppRegistration(container: "/c", groupContainers: ["/g1"], bundle: "/b"), layout)
+    try roundTrip(CallTable.getApp, Empty(), layout)
+    try roundTrip(CallTable.listApps, Empty(), [layout, layout])
+    try roundTrip(CallTable.getServerInfo, Empty(),
                   ServerInfo(version: "0.4.0 (git 0123456789ab-dirty)", processID: 4242, startedAt: Instant(unixMillis: 1_700_000_000_123),
                              dataDirectory: "/home/u/.local/state/chime", socketPath: "/run/user/1000/chime/chimed.sock"))
-    try roundTrip(Calls.checkSound, "ding.caf",
+    try roundTrip(CallTable.checkSound, "ding.caf",
                   SoundCheck(searched: [SoundSearchStep(path: "/c/Library/Sounds/ding.caf", exists: true)], resolution: FullValues.fullSoundResolution()))
-    try roundTrip(Calls.setCategories, [FullValues.fullCategory(), FullValues.minimalCategory], Empty())
-    try roundTrip(Calls.getCategories, Empty(), [FullValues.fullCategory(), FullValues.minimalCategory])
-    try roundTrip(Calls.getCategories, Empty(), [])
-    try roundTrip(Calls.respond, FullValues.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
-    try roundTrip(Calls.respond, NotificationResponse(notificationIdentifier: "n"), RespondResult(removed: false))
+    try roundTrip(CallTable.setCategories, [FullValues.fullCategory(), FullValues.minimalCategory], Empty())
+    try roundTrip(CallTable.getCategories, Empty(), [FullValues.fullCategory(), FullValues.minimalCategory])
+    try roundTrip(CallTable.getCategories, Empty(), [])
+    try roundTrip(CallTable.respond, FullValues.fullResponse(), RespondResult(routedTo: ["ext.a"], removed: true))
+    try roundTrip(CallTable.respond, NotificationResponse(notificationIdentifier: "n"), RespondResult(removed: false))
     #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(FullValues.fullCategory())) == FullValues.fullCategory())
     // An action with an empty text input stays a text-input action.
     #expect(try WireCodec.decodeCategory(WireCodec.encodeCategory(FullValues.fullCategory())).actions[2].textInput != nil)
     // A delivered notification without a category has none after the trip.
     #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(FullValues.minimalDelivered)).category == nil)
     let registration = ExtensionRegistration(extensionIdentifier: "org.example.ext", categoryIdentifiers: ["a", "b"])
-    #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(registration)) == registration)
+    #expect(try CallTable.registerExtension.decodeRequest(CallTable.registerExtension.encodeRequest(registration)) == registration)
     let full = ExtensionRegistration(extensionIdentifier: "e", categoryIdentifiers: ["a"], attributes: ExtensionAttributes(
       initialContentSizeRatio: 0.5, defaultContentHidden: true, overridesDefaultTitle: true, userInteractionEnabled: true,
       mediaButton: MediaPlayPauseButton(type: .overlay, frame: MediaButtonFrame(x: 1, y: 2, width: 44, height: 45), tintColor: "#FF8800")))
-    #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(full)) == full)
+    #expect(try CallTable.registerExtension.decodeRequest(CallTable.registerExtension.encodeRequest(full)) == full)
     for type in MediaPlayPauseButtonType.allCases {
       var r = full
       r.attributes.mediaButton.type = type
       r.attributes.mediaButton.frame = nil
-      #expect(try Calls.registerExtension.decodeRequest(Calls.registerExtension.encodeRequest(r)) == r)
+      #expect(try CallTable.registerExtension.decodeRequest(CallTable.registerExtension.encodeRequest(r)) == r)
     }
     for answer: ExtensionAnswer in [.doNotDismiss, .dismiss, .dismissAndForward] {
-      try roundTrip(Calls.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
+      try roundTrip(CallTable.answerResponse, WireCodec.ExtensionAnswerRequest(extensionIdentifier: "e", responseID: 7, answer: answer), Empty())
     }
-    try roundTrip(Calls.snooze, SnoozeRequest(notificationIdentifier: "tea-ready", durationSeconds: 600), FullValues.fullPending())
+    try roundTrip(CallTable.snooze, SnoozeRequest(notificationIdentifier: "tea-ready", durationSeconds: 600), FullValues.fullPending())
     for command in MediaCommand.allCases {
-      try roundTrip(Calls.pressMediaButton, MediaPress(notificationIdentifier: "song", command: command), "player")
+      try roundTrip(CallTable.pressMediaButton, MediaPress(notificationIdentifier: "song", command: command), "player")
     }
     for playback in MediaPlayback.allCases {
-      try roundTrip(Calls.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: "p", notificationIdentifier: "song", playback: playback), Empty())
+      try roundTrip(CallTable.reportMediaPlayback, MediaPlaybackReport(extensionIdentifier: "p", notificationIdentifier: "song", playback: playback), Empty())
     }
     for event in [ExtensionEvent(media: MediaPress(notificationIdentifier: "song", command: .pause)),
                   ExtensionEvent(response: FullValues.fullResponse(), responseID: 9), ExtensionEvent(registered: true), ExtensionEvent(delivered: FullValues.fullDelivered()), ExtensionEvent(response: FullValues.fullResponse())] {
-      #expect(try Calls.registerExtension.decodeMessage(Calls.registerExtension.encodeMessage(event)) == event)
+      #expect(try CallTable.registerExtension.decodeMessage(CallTable.registerExtension.encodeMessage(event)) == event)
     }
 
-    #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(41)) == 41)
-    #expect(try Calls.subscribe.decodeRequest(Calls.subscribe.encodeRequest(nil)) == nil)
-    #expect(try Calls.subscribe.decodeMessage(Calls.subscribe.encodeMessage(FullValues.fullEvent())) == FullValues.fullEvent())
+    #expect(try CallTable.subscribe.decodeRequest(CallTable.subscribe.encodeRequest(41)) == 41)
+    #expect(try CallTable.subscribe.decodeRequest(CallTable.subscribe.encodeRequest(nil)) == nil)
+    #expect(try CallTable.subscribe.decodeMessage(CallTable.subscribe.encodeMessage(FullValues.fullEvent())) == FullValues.fullEvent())
   }
 
   @Test func emptyRequestsAreNoBytesAndRefuseBytesThatAreNotAMessage() throws {
-    for call in [Calls.removeAllPending, Calls.removeAllDelivered] {
+    for call in [CallTable.removeAllPending, CallTable.removeAllDelivered] {
       #expect(try call.encodeRequest(Empty()) == [])
       let error = #expect(throws: ChimeError.self) { try call.decodeRequest([0xFF]) }
       #expect(error?.reason == "MALFORMED_PAYLOAD")
     }
-    #expect(try Calls.getApp.encodeRequest(Empty()) == [])
-    #expect(throws: ChimeError.self) { try Calls.listApps.decodeRequest([0xFF]) }
+    #expect(try CallTable.getApp.encodeRequest(Empty()) == [])
+    #expect(throws: ChimeError.self) { try CallTable.listApps.decodeRequest([0xFF]) }
   }
 }

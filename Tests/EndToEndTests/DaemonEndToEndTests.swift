@@ -32,7 +32,7 @@ import Testing
   }
 
   /// A second daemon on the same socket with its own store is refused and leaves the socket
-  /// file alone: the first stays reachable (it used to unlink the live daemon's socket).
+  /// file alone: the first stays reachable (the refused one must not unlink the live socket).
   @Test func aRefusedSecondDaemonLeavesTheFirstReachable() async throws {
     let dir = TemporaryDirectory()
     let first = try started(dir)

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// `chime doctor` in setups that are broken in ways it used to misjudge: a data directory that
+/// `chime doctor` in setups that are broken in ways easy to misjudge: a data directory that
 /// is a file or read-only, a socket file nothing listens on, a wrong --socket while systemd
 /// runs chimed, no user systemd at all, and the notification server's answer.
 @Suite struct DoctorBrokenSetupTests {

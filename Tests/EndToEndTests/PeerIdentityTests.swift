@@ -5,7 +5,7 @@ import Testing
 
 /// chimed serves only its own user. A process of another user that reaches the socket (here its
 /// modes are opened up on purpose) is told PERMISSION_DENIED `PEER_NOT_ALLOWED`, even when its
-/// write races the daemon hanging up (it used to see "Broken pipe" instead).
+/// write races the daemon hanging up (not "Broken pipe").
 @Suite(.testTimeLimit) struct PeerIdentityTests {
   static let canSwitchUser = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 

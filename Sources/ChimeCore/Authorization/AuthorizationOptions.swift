@@ -1,6 +1,6 @@
 /// What an app asks for when it requests authorization (UNAuthorizationOptions), and what the
 /// user granted: the same set of permissions.
-public struct AuthorizationOptions: OptionSet, Hashable, Sendable, Codable {
+public struct AuthorizationOptions: OptionSet, Hashable, Sendable {
   public let rawValue: Int
   public init(rawValue: Int) { self.rawValue = rawValue }
 

@@ -1,5 +1,5 @@
 /// Whether an app may post notifications (UNAuthorizationStatus).
-public enum AuthorizationStatus: Int, Hashable, Sendable, Codable, CaseIterable {
+public enum AuthorizationStatus: Int, Hashable, Sendable, CaseIterable {
   case notDetermined = 0
   case denied = 1
   case authorized = 2

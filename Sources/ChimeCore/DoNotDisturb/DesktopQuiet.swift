@@ -2,7 +2,7 @@
 /// `dunstctl set-paused true`: property `paused` on `org.dunstproject.cmd0`) or inhibited (KDE
 /// Plasma: property `Inhibited` on `org.freedesktop.Notifications`). The raw value is what the
 /// status shows.
-public enum DesktopQuiet: String, Hashable, Sendable, Codable, CaseIterable {
+public enum DesktopQuiet: String, Hashable, Sendable, CaseIterable {
   case dunstPaused = "dunst paused"
   case kdeInhibited = "KDE inhibited"
 

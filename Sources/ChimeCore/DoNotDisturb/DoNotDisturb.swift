@@ -11,7 +11,7 @@
 /// When several sources apply, the status names the first in the order manual, schedule,
 /// desktop: the user's explicit choice first, then the ones whose end Chime knows (the desktop
 /// says nothing of when it will resume).
-public struct DoNotDisturb: Hashable, Sendable, Codable {
+public struct DoNotDisturb: Hashable, Sendable {
   /// On by hand (nil: off).
   public var manual: Manual?
   /// The scheduled windows (nil: none).
@@ -22,7 +22,7 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
   public var summary: Bool
 
   /// Switched on by hand, until switched off (`until` nil) or until an instant.
-  public struct Manual: Hashable, Sendable, Codable {
+  public struct Manual: Hashable, Sendable {
     public var until: Instant?
     public init(until: Instant? = nil) { self.until = until }
   }
@@ -86,7 +86,7 @@ public struct DoNotDisturb: Hashable, Sendable, Codable {
 }
 
 /// Where Do Not Disturb comes from when it is on.
-public enum DoNotDisturbSource: String, Hashable, Sendable, Codable, CaseIterable {
+public enum DoNotDisturbSource: String, Hashable, Sendable, CaseIterable {
   /// Switched on by hand (`chime dnd on`).
   case manual
   /// A window of the schedule (`chime dnd schedule`).

@@ -7,7 +7,7 @@
 /// spring night is 03:00 +02:00), and one that occurs twice takes effect at its first occurrence.
 /// A window belongs to the weekday it starts on: `22:00-07:00` on `mon-fri` runs from Monday
 /// night to Saturday morning. A day the zone skipped whole has no window.
-public struct DoNotDisturbSchedule: Hashable, Sendable, Codable {
+public struct DoNotDisturbSchedule: Hashable, Sendable {
   /// Minutes after midnight, 0...1439.
   public var startMinute: Int
   /// Minutes after midnight, 0...1439; not equal to `startMinute`.
@@ -129,7 +129,7 @@ public struct DoNotDisturbSchedule: Hashable, Sendable, Codable {
 }
 
 /// A set of weekdays, Monday to Sunday.
-public struct DoNotDisturbDays: OptionSet, Hashable, Sendable, Codable {
+public struct DoNotDisturbDays: OptionSet, Hashable, Sendable {
   public let rawValue: UInt8
   public init(rawValue: UInt8) { self.rawValue = rawValue }
 

@@ -1,6 +1,6 @@
 /// What an inspector learned about an attachment file: enough for a client to show it and for
 /// the options (clip rect, thumbnail time) to be checked against it.
-public struct MediaFacts: Hashable, Sendable, Codable {
+public struct MediaFacts: Hashable, Sendable {
   public var type: MediaType
   public var mediaClass: MediaClass
   /// File size in bytes.

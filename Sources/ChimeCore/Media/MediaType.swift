@@ -1,5 +1,5 @@
 /// The three attachment classes of UNNotificationAttachment, each with its size limit.
-public enum MediaClass: String, Hashable, Sendable, CaseIterable, Codable {
+public enum MediaClass: String, Hashable, Sendable, CaseIterable {
   case audio, image, movie
 
   /// The largest accepted file, in bytes.
@@ -21,7 +21,7 @@ public enum MediaClass: String, Hashable, Sendable, CaseIterable, Codable {
 }
 
 /// An attachment type, named by the UTI reported to clients. Decided by the bytes.
-public enum MediaType: String, Hashable, Sendable, CaseIterable, Codable {
+public enum MediaType: String, Hashable, Sendable, CaseIterable {
   case aiff = "public.aiff-audio"
   case wav = "com.microsoft.waveform-audio"
   case mp3 = "public.mp3"

@@ -1,12 +1,12 @@
 /// The container of a sound file (as the wire's `SoundResolution.container` names it).
-public enum SoundContainer: String, Hashable, Sendable, Codable, CaseIterable {
+public enum SoundContainer: String, Hashable, Sendable, CaseIterable {
   case aiff, aifc, wav, caf
 }
 
 /// A sound's encoding. The five playable ones have names of their own; anything else is named
 /// after what the container says (`mp3`, `aac`, `alac`, `msadpcm`, a four-character code or a
 /// WAV format tag such as `wav-0x0055`) so the verdict can say what was found.
-public struct SoundCodec: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct SoundCodec: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   public var rawValue: String
   public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -30,7 +30,7 @@ public struct SoundCodec: RawRepresentable, Hashable, Sendable, Codable, CustomS
 }
 
 /// What the sound inspector read from a file's headers.
-public struct SoundFacts: Hashable, Sendable, Codable {
+public struct SoundFacts: Hashable, Sendable {
   public var container: SoundContainer
   public var codec: SoundCodec
   public var channels: UInt32

@@ -1,6 +1,6 @@
 /// The box a thumbnail is scaled to fit, in pixels. The default is the size Apple's thumbnail
 /// Q&A gives for a notification's attachment thumbnail, 300×169 points (≈ 16:9).
-public struct ThumbnailBox: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ThumbnailBox: Hashable, Sendable, CustomStringConvertible {
   public var width: Int
   public var height: Int
 

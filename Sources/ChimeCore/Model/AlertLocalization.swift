@@ -1,6 +1,6 @@
 /// A pushed alert's localization keys (`aps.alert`'s `title-loc-key`, `loc-args`, ...),
 /// recorded as given: chimed has no string tables to resolve them with.
-public struct AlertLocalization: Hashable, Sendable, Codable {
+public struct AlertLocalization: Hashable, Sendable {
   public var titleLocKey: String = ""
   public var titleLocArgs: [String] = []
   public var subtitleLocKey: String = ""

@@ -1,7 +1,7 @@
 /// Where an app keeps its files: the container (custom sounds in `Library/Sounds`), its group
 /// containers (each with `Library/Sounds`, searched in order) and its bundle (sounds at its top
 /// level; attachments from inside it are copied, never moved).
-public struct AppLayout: Hashable, Sendable, Codable {
+public struct AppLayout: Hashable, Sendable {
   public var appID: String
   public var container: String
   public var groupContainers: [String]
@@ -59,7 +59,7 @@ public struct AppLayout: Hashable, Sendable, Codable {
 }
 
 /// One place a sound name was looked for.
-public struct SoundSearchStep: Hashable, Sendable, Codable {
+public struct SoundSearchStep: Hashable, Sendable {
   public var path: String
   public var exists: Bool
   /// Why an existing entry was passed over (e.g. a symlink leaving the sound directories).

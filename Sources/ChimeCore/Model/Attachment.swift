@@ -1,4 +1,4 @@
-public struct AttachmentOptions: Hashable, Sendable, Codable {
+public struct AttachmentOptions: Hashable, Sendable {
   /// A UTI such as `public.png`, used only where the bytes are ambiguous.
   public var typeHint: String = ""
   public var thumbnailHidden: Bool = false
@@ -10,7 +10,7 @@ public struct AttachmentOptions: Hashable, Sendable, Codable {
 }
 
 /// Facts about a stored attachment, filled by the daemon.
-public struct AttachmentInfo: Hashable, Sendable, Codable {
+public struct AttachmentInfo: Hashable, Sendable {
   public var storePath: String = ""
   public var type: String = ""
   public var mediaClass: String = ""
@@ -24,7 +24,7 @@ public struct AttachmentInfo: Hashable, Sendable, Codable {
 }
 
 /// A file attached to a notification (UNNotificationAttachment).
-public struct Attachment: Hashable, Sendable, Codable {
+public struct Attachment: Hashable, Sendable {
   public var identifier: String
   /// Absolute path of the source file when the request is added.
   public var path: String

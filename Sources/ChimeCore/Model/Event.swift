@@ -1,6 +1,6 @@
 /// Something that happened to one app's notifications, as streamed to subscribers.
-public struct Event: Hashable, Sendable, Codable {
-  public enum Kind: Int, Hashable, Sendable, Codable {
+public struct Event: Hashable, Sendable {
+  public enum Kind: Int, Hashable, Sendable {
     case delivered = 1
     case pendingAdded = 2
     case pendingReplaced = 3

@@ -1,7 +1,7 @@
 /// What an Info.plist's NSExtensionAttributes would say about a content extension: how its
 /// view starts out and whether it has a media play/pause button. Presenters read them from
 /// pending and delivered notifications of the extension's categories.
-public struct ExtensionAttributes: Hashable, Sendable, Codable {
+public struct ExtensionAttributes: Hashable, Sendable {
   /// UNNotificationExtensionInitialContentSizeRatio: height over width of the view at first;
   /// required (nil only from a client that sent none, which `validate` refuses), > 0, finite.
   public var initialContentSizeRatio: Double?
@@ -45,13 +45,13 @@ public struct ExtensionAttributes: Hashable, Sendable, Codable {
 }
 
 /// UNNotificationContentExtensionMediaPlayPauseButtonType.
-public enum MediaPlayPauseButtonType: String, Hashable, Sendable, CaseIterable, Codable {
+public enum MediaPlayPauseButtonType: String, Hashable, Sendable, CaseIterable {
   case none, `default`, overlay
 }
 
 /// The media play/pause button of a content extension (mediaPlayPauseButtonType, ...Frame,
 /// ...TintColor).
-public struct MediaPlayPauseButton: Hashable, Sendable, Codable {
+public struct MediaPlayPauseButton: Hashable, Sendable {
   public var type: MediaPlayPauseButtonType
   /// Where the button is; required unless `type` is `.none`.
   public var frame: MediaButtonFrame?

@@ -1,5 +1,5 @@
 /// How urgently a notification asks for attention (UNNotificationInterruptionLevel).
-public enum InterruptionLevel: Int, Hashable, Sendable, Codable, CaseIterable {
+public enum InterruptionLevel: Int, Hashable, Sendable, CaseIterable {
   case passive = 1
   case active = 2
   case timeSensitive = 3

@@ -4,7 +4,7 @@ public enum MediaCommand: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What a content extension reported about its media (mediaPlayingStarted / mediaPlayingPaused).
-public enum MediaPlayback: String, Hashable, Sendable, CaseIterable, Codable {
+public enum MediaPlayback: String, Hashable, Sendable, CaseIterable {
   case playing, paused
 }
 

@@ -1,8 +1,8 @@
 /// A button a notification of some category offers (UNNotificationAction, and
 /// UNTextInputNotificationAction when `textInput` is set).
-public struct NotificationAction: Hashable, Sendable, Codable {
+public struct NotificationAction: Hashable, Sendable {
   /// How the action behaves (UNNotificationActionOptions).
-  public struct Options: OptionSet, Hashable, Sendable, Codable {
+  public struct Options: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -32,7 +32,7 @@ public struct NotificationAction: Hashable, Sendable, Codable {
   }
 
   /// The text field of a text-input action.
-  public struct TextInput: Hashable, Sendable, Codable {
+  public struct TextInput: Hashable, Sendable {
     public var buttonTitle: String
     public var placeholder: String
 

@@ -1,9 +1,9 @@
 /// A kind of notification an app declares, with the actions it offers (UNNotificationCategory).
 /// An app's categories are replaced all at once; a delivered notification keeps a snapshot of
 /// its category as it was at delivery.
-public struct NotificationCategory: Hashable, Sendable, Codable {
+public struct NotificationCategory: Hashable, Sendable {
   /// How notifications of the category are handled (UNNotificationCategoryOptions).
-  public struct Options: OptionSet, Hashable, Sendable, Codable {
+  public struct Options: OptionSet, Hashable, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
 

@@ -1,5 +1,5 @@
 /// What a notification shows (UNNotificationContent).
-public struct NotificationContent: Hashable, Sendable, Codable {
+public struct NotificationContent: Hashable, Sendable {
   public var title: String = ""
   public var subtitle: String = ""
   public var body: String = ""

@@ -1,5 +1,5 @@
 /// A request to show a notification (UNNotificationRequest).
-public struct NotificationRequest: Hashable, Sendable, Codable {
+public struct NotificationRequest: Hashable, Sendable {
   /// Unique within the app; the same identifier replaces the earlier pending request.
   public var identifier: String
   public var content: NotificationContent
@@ -16,7 +16,7 @@ public struct NotificationRequest: Hashable, Sendable, Codable {
 }
 
 /// A scheduled request with its next fire instant.
-public struct PendingRequest: Hashable, Sendable, Codable {
+public struct PendingRequest: Hashable, Sendable {
   public var request: NotificationRequest
   public var nextFire: Instant
   public var added: Instant
@@ -42,7 +42,7 @@ public struct PendingRequest: Hashable, Sendable, Codable {
 }
 
 /// A notification that was delivered (UNNotification).
-public struct DeliveredNotification: Hashable, Sendable, Codable {
+public struct DeliveredNotification: Hashable, Sendable {
   public var request: NotificationRequest
   public var delivered: Instant
   /// The instant the trigger intended.

@@ -1,7 +1,7 @@
 /// The user's answer to a delivered notification (UNNotificationResponse): it was opened
 /// (`NotificationAction.defaultIdentifier`), dismissed (`dismissIdentifier`) or one of its
 /// category's actions was chosen, with text for a text-input action.
-public struct NotificationResponse: Hashable, Sendable, Codable {
+public struct NotificationResponse: Hashable, Sendable {
   public var notificationIdentifier: String
   public var actionIdentifier: String
   /// What the user typed, for a text-input action; empty otherwise.

@@ -1,6 +1,6 @@
 /// A rectangle by its origin and size: a thumbnail's clipping rectangle (in the unit square) and
 /// a media button's frame (in points) are both one.
-public struct Rect: Hashable, Sendable, Codable {
+public struct Rect: Hashable, Sendable {
   public var x: Double
   public var y: Double
   public var width: Double

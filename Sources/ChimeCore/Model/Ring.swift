@@ -1,6 +1,6 @@
 /// An alarm's ring: once delivered, the notification's sound repeats until the user answers or
 /// dismisses it, it is removed, or `seconds` pass (`RingRule` holds the limits and decisions).
-public struct Ring: Hashable, Sendable, Codable {
+public struct Ring: Hashable, Sendable {
   /// How long the sound may repeat, from the delivery: `RingRule.minimumSeconds` ...
   /// `RingRule.maximumSeconds`.
   public var seconds: UInt32
@@ -16,7 +16,7 @@ public struct Ring: Hashable, Sendable, Codable {
 
 /// Why a ring stopped: a delivered notification's `ringEnded`, and the note of a `ring-ended`
 /// event.
-public enum RingEnd: String, Hashable, Sendable, Codable, CaseIterable {
+public enum RingEnd: String, Hashable, Sendable, CaseIterable {
   /// A response was recorded (an action, the default action, or the dismiss action).
   case answered
   /// Closed on the desktop without a response.

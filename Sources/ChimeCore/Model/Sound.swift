@@ -1,6 +1,6 @@
 /// A notification's sound (UNNotificationSound).
-public struct Sound: Hashable, Sendable, Codable {
-  public enum Kind: Int, Hashable, Sendable, Codable {
+public struct Sound: Hashable, Sendable {
+  public enum Kind: Int, Hashable, Sendable {
     case none = 1
     case `default` = 2
     case named = 3
@@ -28,8 +28,8 @@ public struct Sound: Hashable, Sendable, Codable {
 }
 
 /// What the daemon made of a request's sound when it was added (and again at delivery).
-public struct SoundResolution: Hashable, Sendable, Codable {
-  public enum Plays: String, Hashable, Sendable, Codable {
+public struct SoundResolution: Hashable, Sendable {
+  public enum Plays: String, Hashable, Sendable {
     case named, `default`, none
   }
 

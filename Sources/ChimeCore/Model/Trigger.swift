@@ -1,5 +1,5 @@
 /// Fires after a number of seconds (UNTimeIntervalNotificationTrigger).
-public struct TimeIntervalTrigger: Hashable, Sendable, Codable {
+public struct TimeIntervalTrigger: Hashable, Sendable {
   public var seconds: Double
   public var repeats: Bool
   /// When a repeating trigger stops; nil: never.
@@ -14,7 +14,7 @@ public struct TimeIntervalTrigger: Hashable, Sendable, Codable {
 
 /// The end of a repeating interval or calendar trigger (`--until`, `--count`): it fires at most
 /// `count` times and not after `until`; after its last fire the request leaves the pending list.
-public struct RepeatEnd: Hashable, Sendable, Codable {
+public struct RepeatEnd: Hashable, Sendable {
   public var until: Instant?
   /// 1 or more; nil for no limit.
   public var count: Int?
@@ -33,7 +33,7 @@ public struct RepeatEnd: Hashable, Sendable, Codable {
 }
 
 /// Date components to match; nil components are free (UNCalendarNotificationTrigger).
-public struct CalendarComponents: Hashable, Sendable, Codable {
+public struct CalendarComponents: Hashable, Sendable {
   public var year: Int?
   public var month: Int?
   public var day: Int?
@@ -59,7 +59,7 @@ public struct CalendarComponents: Hashable, Sendable, Codable {
 /// What a pattern that fixes the hour (given, or 00 under a day-level component) does with a
 /// wall time a spring-forward gap skips. Patterns that leave the hour free follow real time and
 /// ignore it: a wall time in a gap does not fire.
-public enum DSTGapPolicy: Int, Hashable, Sendable, Codable {
+public enum DSTGapPolicy: Int, Hashable, Sendable {
   /// A wall time skipped by a spring-forward gap fires at the first instant after the gap.
   case nextValid = 1
   case skip = 2
@@ -67,13 +67,13 @@ public enum DSTGapPolicy: Int, Hashable, Sendable, Codable {
 
 /// What a pattern that fixes the hour does with a wall time that occurs twice. Patterns that
 /// leave the hour free ignore it: they fire at each occurrence.
-public enum DSTOverlapPolicy: Int, Hashable, Sendable, Codable {
+public enum DSTOverlapPolicy: Int, Hashable, Sendable {
   /// A wall time that occurs twice fires once, at the first occurrence.
   case first = 1
   case both = 2
 }
 
-public struct CalendarTrigger: Hashable, Sendable, Codable {
+public struct CalendarTrigger: Hashable, Sendable {
   public var components: CalendarComponents
   public var repeats: Bool
   public var dstGap: DSTGapPolicy
@@ -92,7 +92,7 @@ public struct CalendarTrigger: Hashable, Sendable, Codable {
 }
 
 /// When a request fires. A request without a trigger is delivered at once.
-public enum Trigger: Hashable, Sendable, Codable {
+public enum Trigger: Hashable, Sendable {
   case timeInterval(TimeIntervalTrigger)
   case calendar(CalendarTrigger)
   /// An RFC 5545 recurrence rule; it repeats until its COUNT or UNTIL ends it.
@@ -122,8 +122,8 @@ public enum Trigger: Hashable, Sendable, Codable {
 }
 
 /// What to do with a fire that was due while the daemon was down or the machine slept.
-public struct MissedFirePolicy: Hashable, Sendable, Codable {
-  public enum Action: Int, Hashable, Sendable, Codable {
+public struct MissedFirePolicy: Hashable, Sendable {
+  public enum Action: Int, Hashable, Sendable {
     /// Deliver once, marked missed with the intended instant.
     case deliver = 1
     case skip = 2

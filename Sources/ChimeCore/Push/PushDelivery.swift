@@ -1,7 +1,7 @@
 /// How a pushed notification's content came to be: recorded with the delivered notification
 /// and shown in its `delivered` event.
-public struct PushDelivery: Hashable, Sendable, Codable {
-  public enum Source: String, Hashable, Sendable, Codable {
+public struct PushDelivery: Hashable, Sendable {
+  public enum Source: String, Hashable, Sendable {
     /// The payload's content.
     case original
     /// The service extension's answer.
@@ -48,7 +48,7 @@ public struct PushDelivery: Hashable, Sendable, Codable {
 }
 
 /// An attachment a service extension answered with that was not delivered, and why.
-public struct RefusedAttachment: Hashable, Sendable, Codable {
+public struct RefusedAttachment: Hashable, Sendable {
   public var identifier: String
   public var path: String
   /// A `Reason` name, as `Add` would have refused the file with.

@@ -2,7 +2,7 @@
 /// recurrence and its exclusions are given this way and read in the recurrence's zone.
 ///
 /// Years 1...9999, whole seconds. Ordered as the wall clock reads.
-public struct LocalDateTime: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
   public var year: Int
   public var month: Int
   public var day: Int

@@ -3,7 +3,7 @@
 ///
 /// What the user typed is kept beside the parsed rule (`ruleText`), so a pending request shows
 /// the rule back exactly as given.
-public struct Recurrence: Hashable, Sendable, Codable {
+public struct Recurrence: Hashable, Sendable {
   /// The rule as given (`FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1`).
   public var ruleText: String
   public var rule: RecurrenceRule

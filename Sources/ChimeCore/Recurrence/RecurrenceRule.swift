@@ -6,8 +6,8 @@
 /// a frequency (BYWEEKNO other than YEARLY, BYYEARDAY with DAILY/WEEKLY/MONTHLY, BYMONTHDAY with
 /// WEEKLY, BYDAY ordinals other than MONTHLY/YEARLY or with BYWEEKNO) are refused, so every
 /// accepted rule has one meaning.
-public struct RecurrenceRule: Hashable, Sendable, Codable {
-  public enum Frequency: String, Hashable, Sendable, Codable, CaseIterable {
+public struct RecurrenceRule: Hashable, Sendable {
+  public enum Frequency: String, Hashable, Sendable, CaseIterable {
     case daily = "DAILY"
     case weekly = "WEEKLY"
     case monthly = "MONTHLY"
@@ -15,7 +15,7 @@ public struct RecurrenceRule: Hashable, Sendable, Codable {
   }
 
   /// RFC 5545's weekday codes, in RFC order (MO first). `rawValue` 0 = Monday ... 6 = Sunday.
-  public enum Weekday: Int, Hashable, Sendable, Codable, CaseIterable {
+  public enum Weekday: Int, Hashable, Sendable, CaseIterable {
     case monday = 0, tuesday, wednesday, thursday, friday, saturday, sunday
 
     /// `MO`, `TU`, ...
@@ -34,7 +34,7 @@ public struct RecurrenceRule: Hashable, Sendable, Codable {
 
   /// A `BYDAY` entry: a weekday, with an ordinal (`2TU`: the second Tuesday; `-1FR`: the last
   /// Friday) or without (every such weekday of the period).
-  public struct WeekdayNum: Hashable, Sendable, Codable, CustomStringConvertible {
+  public struct WeekdayNum: Hashable, Sendable, CustomStringConvertible {
     public var weekday: Weekday
     /// nil for every such weekday; otherwise ±1...53.
     public var ordinal: Int?
@@ -48,7 +48,7 @@ public struct RecurrenceRule: Hashable, Sendable, Codable {
   }
 
   /// How the rule ends.
-  public enum End: Hashable, Sendable, Codable {
+  public enum End: Hashable, Sendable {
     /// After this many occurrences (counted before exclusions are removed).
     case count(Int)
     /// The last occurrence is at or before this instant (`UNTIL=20271231T230000Z`).

@@ -1,5 +1,5 @@
 /// A wall-clock instant with millisecond resolution, as stored and sent on the wire.
-public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// Milliseconds since 1970-01-01T00:00:00Z.
   public var unixMillis: Int64
 

@@ -18,52 +18,52 @@ extension DBusFace {
       switch r.member {
       case "Add":
         let notification = try DBusArguments.request(identifier: r.string(0), content: r.value(1), trigger: r.value(2), options: r.value(3))
-        call(Calls.add, r, app, confined, notification) { [.vardict(DBusRecords.added($0))] }
+        call(CallTable.add, r, app, confined, notification) { [.vardict(DBusRecords.added($0))] }
       case "GetPending":
         let limit = try DBusArguments.listLimit(r.value(0))
-        list(Calls.getPending, r, app, confined, limit: limit, DBusRecords.pending)
+        list(CallTable.getPending, r, app, confined, limit: limit, DBusRecords.pending)
       case "GetDelivered":
         let limit = try DBusArguments.listLimit(r.value(0))
-        list(Calls.getDelivered, r, app, confined, limit: limit, DBusRecords.delivered)
+        list(CallTable.getDelivered, r, app, confined, limit: limit, DBusRecords.delivered)
       case "RemovePending":
-        call(Calls.removePending, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+        call(CallTable.removePending, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
       case "RemoveAllPending":
-        call(Calls.removeAllPending, r, app, confined, Empty()) { [.strings($0)] }
+        call(CallTable.removeAllPending, r, app, confined, Empty()) { [.strings($0)] }
       case "RemoveDelivered":
-        call(Calls.removeDelivered, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+        call(CallTable.removeDelivered, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
       case "RemoveAllDelivered":
-        call(Calls.removeAllDelivered, r, app, confined, Empty()) { [.strings($0)] }
+        call(CallTable.removeAllDelivered, r, app, confined, Empty()) { [.strings($0)] }
       case "NextTriggerDates":
         let preview = try DBusArguments.nextTriggerDates(trigger: r.value(0), options: r.value(1))
-        call(Calls.nextTriggerDates, r, app, confined, preview) { [.vardicts($0.map(DBusRecords.fireDate))] }
+        call(CallTable.nextTriggerDates, r, app, confined, preview) { [.vardicts($0.map(DBusRecords.fireDate))] }
       case "SetCategories":
-        call(Calls.setCategories, r, app, confined, try DBusArguments.categories(r.value(0))) { _ in [] }
+        call(CallTable.setCategories, r, app, confined, try DBusArguments.categories(r.value(0))) { _ in [] }
       case "GetCategories":
-        call(Calls.getCategories, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.category))] }
+        call(CallTable.getCategories, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.category))] }
       case "RequestAuthorization":
         let options = try DBusArguments.authorization(DBusArguments.strings(r.value(0), field: "options"))
-        call(Calls.requestAuthorization, r, app, confined, options) { [.boolean($0.granted), .vardict(DBusRecords.settings($0.settings))] }
+        call(CallTable.requestAuthorization, r, app, confined, options) { [.boolean($0.granted), .vardict(DBusRecords.settings($0.settings))] }
       case "GetSettings":
-        call(Calls.getSettings, r, app, confined, Empty()) { [.vardict(DBusRecords.settings($0))] }
+        call(CallTable.getSettings, r, app, confined, Empty()) { [.vardict(DBusRecords.settings($0))] }
       case "SetBadgeCount":
         guard case .signed(let count, _) = r.value(0) else { throw ChimeError(.invalidArgument, "count must be i", field: "count") }
-        call(Calls.setBadgeCount, r, app, confined, Int(count)) { _ in [] }
+        call(CallTable.setBadgeCount, r, app, confined, Int(count)) { _ in [] }
       case "Respond":
         let response = try DBusArguments.response(notification: r.string(0), action: r.string(1), options: r.value(2))
-        call(Calls.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
+        call(CallTable.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
       case "Snooze":
         guard case .unsigned(let seconds, _) = r.value(1) else { throw ChimeError(.invalidArgument, "seconds must be u", field: "seconds") }
         try BusDictionary(r.value(2), path: "options").finish()
         let request = SnoozeRequest(notificationIdentifier: r.string(0), durationSeconds: Int64(seconds))
-        call(Calls.snooze, r, app, confined, request) { [.vardict(DBusRecords.pending($0))] }
+        call(CallTable.snooze, r, app, confined, request) { [.vardict(DBusRecords.pending($0))] }
       case "Push":
         let submission = try DBusArguments.push(payload: r.string(0), options: r.value(1))
-        call(Calls.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
+        call(CallTable.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
       case "GetDoNotDisturb":
         try BusDictionary(r.value(0), path: "options").finish()
-        call(Calls.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
+        call(CallTable.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
       case "SetDoNotDisturb":
-        call(Calls.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
+        call(CallTable.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
       default:
         // The vtable routes only its own members here.
         throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")

@@ -1,4 +1,5 @@
 import ChimeCore
+import ExtrasBase64
 
 /// How a call's status travels in gRPC trailers (PROTOCOL-HTTP2.md, and the rich error model
 /// of google.rpc): `grpc-status`, `grpc-message` percent-encoded, and `grpc-status-details-bin`
@@ -13,7 +14,8 @@ enum GRPCStatus {
     guard let error, error.code != .ok else { return [("grpc-status", "0")] }
     var fields = [("grpc-status", "\(error.code.rawValue)")]
     if !error.message.isEmpty { fields.append(("grpc-message", percentEncoded(error.message))) }
-    fields.append(("grpc-status-details-bin", base64(details(error))))
+    // Binary (`-bin`) metadata is sent as base64 without padding.
+    fields.append(("grpc-status-details-bin", Base64.encodeToString(bytes: details(error), options: .omitPaddingCharacter)))
     return fields
   }
 
@@ -54,26 +56,6 @@ enum GRPCStatus {
       }
     }
     return out
-  }
-
-  /// Base64 without padding, as binary (`-bin`) metadata is sent.
-  static func base64(_ bytes: [UInt8]) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-    var out: [UInt8] = []
-    out.reserveCapacity((bytes.count + 2) / 3 * 4)
-    var i = 0
-    while i < bytes.count {
-      let b0 = UInt32(bytes[i])
-      let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
-      let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
-      let group = b0 << 16 | b1 << 8 | b2
-      out.append(alphabet[Int(group >> 18 & 63)])
-      out.append(alphabet[Int(group >> 12 & 63)])
-      if i + 1 < bytes.count { out.append(alphabet[Int(group >> 6 & 63)]) }
-      if i + 2 < bytes.count { out.append(alphabet[Int(group & 63)]) }
-      i += 3
-    }
-    return String(decoding: out, as: UTF8.self)
   }
 
   /// The span a `grpc-timeout` value names (`TimeoutValue TimeoutUnit`: at most 8 digits, then

@@ -1,5 +1,4 @@
 import ChimeCore
-import Glibc
 import Logging
 
 /// Rings alarms: a delivered notification whose content has a ring plays its sound again each

@@ -6,7 +6,8 @@ import Logging
 /// libuv poll handle and its timeouts in a loop timer, every call is asynchronous, and replies
 /// and signals come back in callbacks on the loop thread. Nothing here blocks. With its
 /// extension following the server's own Do Not Disturb (SessionBus+DesktopQuiet.swift), the
-/// only code of the server that touches sd-bus. Loop thread only.
+/// presenter's side of sd-bus; chimed's own D-Bus API has its connection in DBus/ (BusLink).
+/// Loop thread only.
 final class SessionBus {
   enum Signal {
     case actionInvoked(id: UInt32, key: String)

@@ -60,9 +60,8 @@ enum Queries {
     """
 
   /// Per app, the newest event about to be pruned. SQLite returns `at` from the row holding
-  /// MAX(cursor) of each group. NOT INDEXED keeps it on the rowid range of the pruned events
-  /// (before v8 an index on (app, cursor) could have been used to group, walking every stored
-  /// event on every commit).
+  /// MAX(cursor) of each group. NOT INDEXED keeps it on the rowid range of the pruned events:
+  /// grouping by `event_by_app` (app, cursor) would walk every stored event on every commit.
   static let recordPruned = """
     INSERT INTO event_pruned (app, through, at)
     SELECT app, MAX(cursor), at FROM event NOT INDEXED WHERE cursor <= ? GROUP BY app

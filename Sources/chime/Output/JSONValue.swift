@@ -14,7 +14,7 @@ enum JSONValue: Codable, Equatable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  /// JSON `null` in a `[String: Any]` tree (where `NSNull()` used to stand).
+  /// JSON `null` in a `[String: Any]` tree (in place of `NSNull`, which only Foundation has).
   struct Null {}
 
   /// The tree `value` is made of: strings, booleans, integers, floating-point numbers, arrays,

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Clock changes, both directions, under each policy, with the exact instants and notes: the
-/// calendar rule at DST transitions (ARCHITECTURE.md) case by case.
+/// calendar rule at DST transitions (`DSTGapPolicy`, `DSTOverlapPolicy`) case by case.
 @Suite struct CalendarDSTTests {
   typealias S = CalendarTestSupport
 
@@ -129,8 +129,8 @@ import Testing
 
   // MARK: A search that starts just before the clock jumps
 
-  /// The occurrence in the gap used to be dropped when the search started one second (or
-  /// less) before the jump: the walk began at the wall time after the jump.
+  /// A search that starts one second (or less) before the jump still fires the occurrence in
+  /// the gap: the walk must not begin at the wall time after the jump.
   static let justBefore: [Case] = ["2021-03-28T00:59:00Z", "2021-03-28T00:59:59Z", "2021-03-28T00:59:59.999Z"].map { after in
     Case("Berlin 02:30 from \(after)", "Europe/Berlin", after: after,
          fires: ["2021-03-28T01:00:00Z", "2021-03-29T00:30:00Z"],

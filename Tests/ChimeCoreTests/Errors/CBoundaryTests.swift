@@ -1,6 +1,6 @@
 import Testing
 
-/// Where C may be imported (ARCHITECTURE.md): the domain and the store stay pure, and the CLI
+/// Where C may be imported (Package.swift's layers): the domain and the store stay pure, and the CLI
 /// asks the system through ChimeSystem. Each exception is one file, named with its reason.
 @Suite struct CBoundaryTests {
   /// Files that import Glibc although their target does not, and why.

@@ -10,8 +10,8 @@ import Testing
   @Test func aSubscribeStreamEndsAtItsDeadlineAndUnsubscribes() async throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
-    let stream = h2.request(Method.subscribe.rawValue, messages: [try Calls.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "2S")])
-    let untimed = h2.request(Method.subscribe.rawValue, messages: [try Calls.subscribe.encodeRequest(nil)])
+    let stream = h2.request(Method.subscribe.rawValue, messages: [try CallTable.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "2S")])
+    let untimed = h2.request(Method.subscribe.rawValue, messages: [try CallTable.subscribe.encodeRequest(nil)])
     #expect(h2.pump(until: { [stream, untimed].allSatisfy { h2.responses[$0]?.messages.count == 1 } }))
     #expect(d.daemon.stats().subscribers == 2)
     d.advance(seconds: 1.5)
@@ -40,8 +40,8 @@ import Testing
   @Test func aDeadlineGivenUpWithItsStreamLeavesTheOthersOnTime() throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
-    let early = h2.request(Method.subscribe.rawValue, messages: [try Calls.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "1S")])
-    let late = h2.request(Method.subscribe.rawValue, messages: [try Calls.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "3S")])
+    let early = h2.request(Method.subscribe.rawValue, messages: [try CallTable.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "1S")])
+    let late = h2.request(Method.subscribe.rawValue, messages: [try CallTable.subscribe.encodeRequest(nil)], headers: [("grpc-timeout", "3S")])
     #expect(h2.pump(until: { [early, late].allSatisfy { h2.responses[$0]?.messages.count == 1 } }))
     h2.cancel(early)
     h2.pump(timeout: 0.1)

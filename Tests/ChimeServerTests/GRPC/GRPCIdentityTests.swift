@@ -20,7 +20,7 @@ import Testing
   }
 
   func pending(_ h2: H2Client, app: String) throws -> H2Client.Response {
-    h2.response(h2.request(Method.getPending.rawValue, app: app, messages: [try Calls.getPending.encodeRequest(PageRequest())]))
+    h2.response(h2.request(Method.getPending.rawValue, app: app, messages: [try CallTable.getPending.encodeRequest(PageRequest())]))
   }
 
   @Test func aFlatpakAppActsOnlyAsItselfOverGRPC() throws {

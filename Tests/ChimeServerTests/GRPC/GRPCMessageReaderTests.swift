@@ -18,7 +18,7 @@ import Testing
 
   @Test func aStreamWhoseFramesAlwaysEndInsideAMessageKeepsItsBufferSmall() throws {
     // 16 KiB frames of ~10 KB messages: after every frame part of a message is pending, which
-    // is when the buffer used to grow with everything the stream carried.
+    // is when a buffer that is never compacted grows with everything the stream carried.
     let size = 10_000, frame = 16 << 10, count = 500
     let stream = body(count: count, size: size)
     var reader = GRPCMessageReader(maxMessageBytes: 1 << 20)

@@ -14,7 +14,7 @@ import Testing
   static let subscribe = Method.subscribe.rawValue
 
   func addMessage(_ id: String, in seconds: Double = 600) throws -> [UInt8] {
-    try Calls.add.encodeRequest(.tea(id, in: seconds))
+    try CallTable.add.encodeRequest(.tea(id, in: seconds))
   }
 
   /// The reason and field path of a refusal's google.rpc.ErrorInfo, read from
@@ -62,9 +62,9 @@ import Testing
     let added = h2.response(h2.request(Self.add, messages: [try addMessage("grpc")]))
     #expect(added.headers[":status"] == "200" && added.headers["content-type"] == "application/grpc")
     #expect(added.grpcStatus == 0, "\(added)")
-    #expect(try added.messages.map { try Calls.add.decodeResponse($0).pending.request.identifier } == ["grpc"])
-    let listed = h2.response(h2.request(Method.getPending.rawValue, messages: [try Calls.getPending.encodeRequest(PageRequest())]))
-    let page = try Calls.getPending.decodeResponse(listed.messages.first ?? [])
+    #expect(try added.messages.map { try CallTable.add.decodeResponse($0).pending.request.identifier } == ["grpc"])
+    let listed = h2.response(h2.request(Method.getPending.rawValue, messages: [try CallTable.getPending.encodeRequest(PageRequest())]))
+    let page = try CallTable.getPending.decodeResponse(listed.messages.first ?? [])
     #expect(Set(page.items.map(\.request.identifier)) == ["native", "grpc"])
     #expect(Set(try await native.allPending().map(\.request.identifier)) == ["native", "grpc"])
   }
@@ -72,7 +72,7 @@ import Testing
   @Test func aRefusalCarriesItsReasonAndFieldInErrorInfo() throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
-    let refused = h2.response(h2.request(Self.add, messages: [try Calls.add.encodeRequest(.tea("x", in: 30, repeats: true))]))
+    let refused = h2.response(h2.request(Self.add, messages: [try CallTable.add.encodeRequest(.tea("x", in: 30, repeats: true))]))
     #expect(refused.grpcStatus == StatusCode.invalidArgument.rawValue)
     #expect(refused.status["grpc-message"]?.hasPrefix("a repeating time interval must be at least 60 seconds") == true)
     let info = errorInfo(refused)
@@ -107,7 +107,7 @@ import Testing
   @Test func maxConcurrentStreamsIsTheCallsPerConnectionLimit() async throws {
     let d = try InProcessDaemon { $0.maxCallsPerConnection = 2 }
     let h2 = try H2Client(path: d.socketPath)
-    let open = try [0, 1].map { _ in h2.request(Self.subscribe, messages: [try Calls.subscribe.encodeRequest(nil)]) }
+    let open = try [0, 1].map { _ in h2.request(Self.subscribe, messages: [try CallTable.subscribe.encodeRequest(nil)]) }
     #expect(h2.pump(until: { open.allSatisfy { h2.responses[$0]?.body.isEmpty == false } }))
     #expect(h2.remoteSetting(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS) == 2)
     // nghttp2 on the client side holds a third request back until a stream ends.
@@ -123,7 +123,7 @@ import Testing
     // A window of 100 bytes per stream that the client never gives back.
     let h2 = try H2Client(path: d.socketPath, settings: [(Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), 100)],
                           autoWindowUpdate: false)
-    let stream = h2.request(Self.subscribe, messages: [try Calls.subscribe.encodeRequest(nil)])
+    let stream = h2.request(Self.subscribe, messages: [try CallTable.subscribe.encodeRequest(nil)])
     h2.pump(until: { h2.responses[stream]?.body.isEmpty == false })
     let native = try d.client(app: "org.example.grpc")
     var adds = 0
@@ -145,7 +145,7 @@ import Testing
   func addsUntilAHeldStreamIsReset(_ d: InProcessDaemon, app: String, streams count: Int) async throws -> Int {
     let h2 = try H2Client(path: d.socketPath, settings: [(Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), 100)],
                           autoWindowUpdate: false)
-    let streams = try (0..<count).map { _ in h2.request(Self.subscribe, app: app, messages: [try Calls.subscribe.encodeRequest(nil)]) }
+    let streams = try (0..<count).map { _ in h2.request(Self.subscribe, app: app, messages: [try CallTable.subscribe.encodeRequest(nil)]) }
     h2.pump(until: { streams.allSatisfy { h2.responses[$0]?.body.isEmpty == false } })
     let native = try d.client(app: app)
     var adds = 0
@@ -171,7 +171,7 @@ import Testing
   @Test func cancellingASubscribeStreamUnsubscribes() async throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
-    let stream = h2.request(Self.subscribe, messages: [try Calls.subscribe.encodeRequest(nil)])
+    let stream = h2.request(Self.subscribe, messages: [try CallTable.subscribe.encodeRequest(nil)])
     #expect(h2.pump(until: { h2.responses[stream]?.messages.count == 1 }))
     #expect(d.daemon.stats().subscribers == 1)
     h2.cancel(stream)
@@ -181,7 +181,7 @@ import Testing
   @Test func shutdownSendsGoAwayAndEndsStreamsUnavailable() async throws {
     let d = try InProcessDaemon()
     let h2 = try H2Client(path: d.socketPath)
-    let stream = h2.request(Self.subscribe, messages: [try Calls.subscribe.encodeRequest(nil)])
+    let stream = h2.request(Self.subscribe, messages: [try CallTable.subscribe.encodeRequest(nil)])
     #expect(h2.pump(until: { h2.responses[stream]?.messages.count == 1 }))
     let stopped = Thread { d.stop() }
     stopped.start()

@@ -86,7 +86,7 @@ import Testing
     let d = try InProcessDaemon()
     let client = try d.client()
     _ = try await client.add(.tea("kept"))
-    for method in Calls.methods {
+    for method in CallTable.methods {
       await expectError("MALFORMED_PAYLOAD") { _ = try await client.call(method, payload: [0xFF]) }
     }
     #expect(try await client.allPending().map(\.request.identifier) == ["kept"])

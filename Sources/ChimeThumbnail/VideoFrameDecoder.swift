@@ -24,7 +24,7 @@ struct DecodedFrame {
 /// Decodes one frame with FFmpeg (libavformat, libavcodec, libswscale): the one file that calls
 /// it. Only local files are opened (`protocol_whitelist=file`) and only the demuxers of the
 /// types Chime accepts (`format_whitelist`), so a file cannot make FFmpeg open anything else.
-enum FrameDecoder {
+enum VideoFrameDecoder {
   static let formats = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpeg,mpegvideo,m4v,gif,apng"
 
   /// - Parameter format: the demuxer to use (`gif`, `apng`), or nil to let FFmpeg probe among

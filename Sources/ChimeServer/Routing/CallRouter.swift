@@ -4,7 +4,7 @@ import Logging
 
 /// Turns calls into service requests: checks the app id and deadline, decodes the payload,
 /// runs the method and encodes its answer, each method through its descriptor in the call
-/// table (`Calls`). The one place where wire messages meet the service. Loop thread only.
+/// table (`CallTable`). The one place where wire messages meet the service. Loop thread only.
 final class CallRouter {
   private let clock: any WallClock
   private let logger: Logger
@@ -89,33 +89,33 @@ final class CallRouter {
   private static func routes(service: NotificationService, server: ServerInfo, clock: any WallClock) -> RouteTable {
     var table = RouteTable()
     // Fixed for the daemon's life: answered at once, whoever asks.
-    table.unary(Calls.getServerInfo) { _, _, reply in
+    table.unary(CallTable.getServerInfo) { _, _, reply in
       reply(.success(server))
     }
-    table.unary(Calls.add) { call, request, reply in
+    table.unary(CallTable.add) { call, request, reply in
       service.intake.add(app: call.app, request: request, reply: reply)
     }
-    table.unary(Calls.getPending) { call, page, reply throws(ChimeError) in
+    table.unary(CallTable.getPending) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
       service.listings.pending(app: call.app, page: page, reply: reply)
     }
-    table.unary(Calls.getDelivered) { call, page, reply throws(ChimeError) in
+    table.unary(CallTable.getDelivered) { call, page, reply throws(ChimeError) in
       _ = try page.resolvedSize()
       service.listings.delivered(app: call.app, page: page, reply: reply)
     }
-    table.unary(Calls.removePending) { call, identifiers, reply in
+    table.unary(CallTable.removePending) { call, identifiers, reply in
       service.listings.removePending(app: call.app, identifiers: identifiers, reply: reply)
     }
-    table.unary(Calls.removeAllPending) { call, _, reply in
+    table.unary(CallTable.removeAllPending) { call, _, reply in
       service.listings.removePending(app: call.app, identifiers: nil, reply: reply)
     }
-    table.unary(Calls.removeDelivered) { call, identifiers, reply in
+    table.unary(CallTable.removeDelivered) { call, identifiers, reply in
       service.listings.removeDelivered(app: call.app, identifiers: identifiers, reply: reply)
     }
-    table.unary(Calls.removeAllDelivered) { call, _, reply in
+    table.unary(CallTable.removeAllDelivered) { call, _, reply in
       service.listings.removeDelivered(app: call.app, identifiers: nil, reply: reply)
     }
-    table.serverStreaming(Calls.subscribe) { call, cursor, send throws(ChimeError) in
+    table.serverStreaming(CallTable.subscribe) { call, cursor, send throws(ChimeError) in
       let app = call.app
       let sink = StreamSink(send: send)
       let token = try service.listings.subscribe(app: app, after: cursor, sink: sink)
@@ -124,23 +124,23 @@ final class CallRouter {
         service.listings.unsubscribe(app: app, token: token)
       }
     }
-    table.unary(Calls.nextTriggerDates) { _, request, reply throws(ChimeError) in
+    table.unary(CallTable.nextTriggerDates) { _, request, reply throws(ChimeError) in
       guard let trigger = request.trigger else {
         throw ChimeError(.triggerRequired, "give a trigger to preview", field: "trigger")
       }
       let count = request.count == 0 ? 5 : request.count
       reply(.success(try TriggerPlanner.preview(trigger, after: request.after ?? clock.now(), count: count, zone: service.floatingZone)))
     }
-    table.unary(Calls.setCategories) { call, categories, reply in
+    table.unary(CallTable.setCategories) { call, categories, reply in
       service.apps.setCategories(app: call.app, categories: categories) { reply($0.map { Empty() }) }
     }
-    table.unary(Calls.getCategories) { call, _, reply in
+    table.unary(CallTable.getCategories) { call, _, reply in
       service.apps.categories(app: call.app, reply: reply)
     }
-    table.unary(Calls.respond) { call, response, reply in
+    table.unary(CallTable.respond) { call, response, reply in
       service.responses.respond(app: call.app, response: response, reply: reply)
     }
-    table.serverStreaming(Calls.registerExtension) { call, registration, send throws(ChimeError) in
+    table.serverStreaming(CallTable.registerExtension) { call, registration, send throws(ChimeError) in
       let app = call.app
       let sink = ExtensionStreamSink(send: send)
       let token = try service.responses.registerExtension(app: app, registration, sink: sink)
@@ -149,60 +149,60 @@ final class CallRouter {
         service.responses.unregisterExtension(app: app, token: token)
       }
     }
-    table.unary(Calls.answerResponse) { call, request, reply throws(ChimeError) in
+    table.unary(CallTable.answerResponse) { call, request, reply throws(ChimeError) in
       try service.responses.answerResponse(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.responseID, answer: request.answer)
       reply(.success(Empty()))
     }
-    table.unary(Calls.pressMediaButton) { call, press, reply in
+    table.unary(CallTable.pressMediaButton) { call, press, reply in
       service.responses.pressMediaButton(app: call.app, press: press, reply: reply)
     }
-    table.unary(Calls.reportMediaPlayback) { call, report, reply in
+    table.unary(CallTable.reportMediaPlayback) { call, report, reply in
       service.responses.reportMediaPlayback(app: call.app, report: report) { reply($0.map { _ in Empty() }) }
     }
-    table.unary(Calls.push) { call, submission, reply in
+    table.unary(CallTable.push) { call, submission, reply in
       service.intake.push(app: call.app, submission: submission, reply: reply)
     }
-    table.unary(Calls.answerService) { call, request, reply throws(ChimeError) in
+    table.unary(CallTable.answerService) { call, request, reply throws(ChimeError) in
       try service.intake.answerService(app: call.app, extensionIdentifier: request.extensionIdentifier, id: request.requestID, answer: request.answer)
       reply(.success(Empty()))
     }
-    table.unary(Calls.requestAuthorization) { call, options, reply in
+    table.unary(CallTable.requestAuthorization) { call, options, reply in
       service.authorization.requestAuthorization(app: call.app, options: options, reply: reply)
     }
-    table.unary(Calls.getSettings) { call, _, reply in
+    table.unary(CallTable.getSettings) { call, _, reply in
       service.authorization.getSettings(app: call.app, reply: reply)
     }
-    table.unary(Calls.setBadgeCount) { call, count, reply in
+    table.unary(CallTable.setBadgeCount) { call, count, reply in
       service.authorization.setBadgeCount(app: call.app, count: count) { reply($0.map { Empty() }) }
     }
     // A user-side call: the app it changes is in the request; the caller's app id is not used.
-    table.unary(Calls.setAppSettings) { call, change, reply throws(ChimeError) in
+    table.unary(CallTable.setAppSettings) { call, change, reply throws(ChimeError) in
       try userSetting(call, "SetAppSettings")
       service.authorization.setAppSettings(change, reply: reply)
     }
-    table.unary(Calls.registerApp) { call, registration, reply in
+    table.unary(CallTable.registerApp) { call, registration, reply in
       service.apps.registerApp(app: call.app, container: registration.container, groups: registration.groupContainers,
                           bundle: registration.bundle, displayName: registration.displayName,
                           desktopEntry: registration.desktopEntry, reply: reply)
     }
-    table.unary(Calls.getApp) { call, _, reply in
+    table.unary(CallTable.getApp) { call, _, reply in
       service.apps.app(app: call.app, reply: reply)
     }
-    table.unary(Calls.listApps) { _, _, reply in
+    table.unary(CallTable.listApps) { _, _, reply in
       service.apps.apps(reply: reply)
     }
-    table.unary(Calls.checkSound) { call, name, reply in
+    table.unary(CallTable.checkSound) { call, name, reply in
       service.apps.checkSound(app: call.app, name: name, reply: reply)
     }
     // User-side calls: the user's setting, not the caller's app.
-    table.unary(Calls.setDoNotDisturb) { call, change, reply throws(ChimeError) in
+    table.unary(CallTable.setDoNotDisturb) { call, change, reply throws(ChimeError) in
       try userSetting(call, "SetDoNotDisturb")
       service.doNotDisturb.set(change, reply: reply)
     }
-    table.unary(Calls.getDoNotDisturb) { _, _, reply in
+    table.unary(CallTable.getDoNotDisturb) { _, _, reply in
       service.doNotDisturb.get(reply: reply)
     }
-    table.unary(Calls.snooze) { call, request, reply in
+    table.unary(CallTable.snooze) { call, request, reply in
       service.snoozes.snooze(app: call.app, request, reply: reply)
     }
     return table

@@ -1,7 +1,7 @@
 import ChimeCore
 import ChimeWire
 
-/// The router's handlers by method, each made from a descriptor of the call table (`Calls`):
+/// The router's handlers by method, each made from a descriptor of the call table (`CallTable`):
 /// the method a handler answers and the codecs it decodes and encodes with come from one
 /// place, and the service's types must match the descriptor's. Loop thread only.
 struct RouteTable {

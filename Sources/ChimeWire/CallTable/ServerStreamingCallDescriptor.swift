@@ -1,7 +1,7 @@
 public import ChimeCore
 
 /// A server-streaming NotificationCenter call (`Subscribe`): its method path paired with the
-/// codecs of its request and of each message of the stream. Only `Calls` makes them.
+/// codecs of its request and of each message of the stream. Only `CallTable` makes them.
 public struct ServerStreamingCallDescriptor<Request, Message>: Sendable {
   /// The method, whose raw value is the path on the wire.
   public let method: Method

@@ -2,11 +2,11 @@ public import ChimeCore
 
 /// The call table: every NotificationCenter method that has messages, paired once with the
 /// codecs of its request and response. `ChimeClient` sends through these descriptors and the
-/// daemon's router answers through them: `try await unary(Calls.add, request)` returns an
+/// daemon's router answers through them: `try await unary(CallTable.add, request)` returns an
 /// `AddResult`, and nothing else compiles.
 ///
 /// Every method of `Method` is described here (CallTableTests checks it).
-public enum Calls {
+public enum CallTable {
   // MARK: Pending
 
   /// `Add`: schedules a request; answers what became of it.

@@ -1,7 +1,7 @@
 public import ChimeCore
 
 /// A unary NotificationCenter call: its method path paired with the codecs of its request and
-/// its one response. Only `Calls` makes them, so the pairing is written once; the client sends
+/// its one response. Only `CallTable` makes them, so the pairing is written once; the client sends
 /// through them and the server's router answers through them, and a request or response of the
 /// wrong type does not compile.
 public struct CallDescriptor<Request, Response>: Sendable {
