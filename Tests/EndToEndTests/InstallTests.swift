@@ -15,6 +15,7 @@ struct InstallTests {
     ("usr/bin/chime", 0o755),
     ("usr/bin/chimed", 0o755),
     ("usr/libexec/chime/chime-thumbnail", 0o755),
+    ("usr/libexec/chime/chime-calendar", 0o755),
     ("usr/lib/systemd/user/chimed.socket", 0o644),
     ("usr/lib/systemd/user/chimed.service", 0o644),
     ("usr/share/man/man1/chime.1", 0o644),
@@ -55,7 +56,8 @@ struct InstallTests {
       let builds = plan.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         .filter { $0.contains(" build") && $0.hasPrefix("swift") }
       #expect(builds == ["swift build -c release --product chime", "swift build -c release --product chimed",
-                         "swift build -c release --product chime-thumbnail"], "\(target): \(builds)")
+                         "swift build -c release --product chime-thumbnail",
+                         "swift build -c release --product chime-calendar"], "\(target): \(builds)")
     }
   }
 
@@ -101,7 +103,7 @@ struct InstallTests {
     }
 
     // Installed binaries carry no symbol table (install strips them).
-    for binary in ["usr/bin/chime", "usr/bin/chimed", "usr/libexec/chime/chime-thumbnail"] {
+    for binary in ["usr/bin/chime", "usr/bin/chimed", "usr/libexec/chime/chime-thumbnail", "usr/libexec/chime/chime-calendar"] {
       let sections = try ChildProcess.run("/usr/bin/readelf", ["-S", "-W", root + "/" + binary])
       #expect(sections.status == 0 && sections.output.contains(".text") && !sections.output.contains(".symtab")
               && !sections.output.contains(".debug_info"), "\(binary) is not stripped")

@@ -30,8 +30,8 @@ struct CalendarAlarms: ParsableCommand {
       that cannot be read is reported on stderr and the others are still listed.
 
       Example:
-        chime calendar alarms --path ~/.calendars/work --after 2026-12-01T00:00Z \\
-          --until 2026-12-08T00:00Z --json
+        chime calendar alarms --path ~/.calendars/work --after 2099-12-01T00:00Z \\
+          --until 2099-12-08T00:00Z --json
       """
   )
 
@@ -50,7 +50,7 @@ struct CalendarAlarms: ParsableCommand {
     }
     func instant(_ text: String, _ option: String) throws -> Instant {
       guard let parsed = InstantText.parse(text, zone: local) else {
-        throw ValidationError("\(option): \"\(text)\" is not a date-time; write 2026-11-24T09:30:00Z or 2026-11-24T09:30:00+01:00")
+        throw ValidationError("\(option): \"\(text)\" is not a date-time; write 2099-11-24T09:30:00Z or 2099-11-24T09:30:00+01:00")
       }
       return parsed.instant
     }
