@@ -30,7 +30,7 @@
 public enum CalendarAlarmPlanner {
   /// The alarms of `item` at instants in `[after, until)`.
   public static func plan(_ item: CalendarItem, after: Instant, until: Instant, zones: CalendarZones) -> AlarmPlan {
-    var planner = Planner(item: item, after: after, until: until, zones: zones)
+    var planner = CalendarPlanner(item: item, after: after, until: until, zones: zones)
     var order: [String] = []
     var groups: [String: [CalendarComponent]] = [:]
     for (index, component) in item.components.prefix(CalendarItem.Limits.components).enumerated() {
@@ -82,7 +82,8 @@ struct ZonedTime {
   }
 }
 
-private struct Planner {
+/// One `plan` call's state: the window, the zones read so far and the plan being made.
+struct CalendarPlanner {
   let item: CalendarItem
   let after: Int64
   let until: Int64
@@ -256,113 +257,6 @@ private struct Planner {
     }
     for (id, o) in exact where !o.isCancelled {
       planOccurrence(o, start: o.start.map { zoned($0) }, id: id, original: master)
-    }
-  }
-
-  /// Seconds from a component's start to its end (0 when it has no end).
-  mutating func eventLength(_ c: CalendarComponent) -> Int64 {
-    guard let s = c.start else { return 0 }
-    let start = zoned(s)
-    return occurrenceEnd(c, start: start).map { max(0, $0.instant - start.instant) } ?? 0
-  }
-
-  /// Where an occurrence starting at `start` ends: DTEND (or DUE) moved as the start moved (on
-  /// the wall clock when both are in one zone), or the start plus DURATION; an event without
-  /// either ends at its start, an all-day one a day later.
-  mutating func occurrenceEnd(_ c: CalendarComponent, start: ZonedTime) -> ZonedTime? {
-    let endTime = c.kind == .todo ? c.due : c.end
-    if let endTime, let s = c.start {
-      let firstStart = zoned(s)
-      let firstEnd = zoned(endTime)
-      if endTime.form == s.form {
-        return ZonedTime(wall: start.wall + (firstEnd.wall - firstStart.wall), table: start.table)
-      }
-      return ZonedTime(instant: start.instant + (firstEnd.instant - firstStart.instant), table: firstEnd.table)
-    }
-    if let endTime { return zoned(endTime) }
-    if let d = c.duration { return start.adding(d) }
-    if c.kind == .event { return c.start?.isDate == true ? start.adding(CalendarDuration(days: 1)) : start }
-    return nil
-  }
-
-  /// Plans `c`'s alarms for one occurrence; `absolute`: its absolute triggers too (not for each
-  /// occurrence of a series, whose absolute alarm fires once); `snoozes`: its snoozed alarm too.
-  mutating func planOccurrence(_ c: CalendarComponent, start: ZonedTime?, id: PlannedAlarm.OccurrenceID?,
-                               original: CalendarComponent, absolute: Bool = true, snoozes: Bool = true) {
-    var end: ZonedTime? = nil
-    var endKnown = false
-    let lastAck = [c.lastAcknowledged, original.lastAcknowledged].compactMap { $0 }.max()
-    // A snoozed alarm (Thunderbird) comes back once at its snooze time, unless dismissed since.
-    var snooze: Instant? = nil
-    switch id {
-    case nil: snooze = c.snoozedUntil ?? original.snoozedUntil
-    case .instant(let start)?:
-      let key = CivilDate.floorDiv(start.unixMillis, 1000)
-      snooze = c.occurrenceSnoozes[key] ?? original.occurrenceSnoozes[key]
-    case .date(let day)?:
-      // Thunderbird names an all-day occurrence by its 00:00 in the user's zone.
-      let key = ZonedTime(wall: day.wallSeconds, table: zones.userZone.table).instant
-      snooze = c.occurrenceSnoozes[key] ?? original.occurrenceSnoozes[key]
-    }
-    if snoozes, let snooze, snooze >= Instant(unixMillis: after * 1000), snooze < Instant(unixMillis: until * 1000),
-       lastAck.map({ snooze > $0 }) ?? true,
-       let alarm = c.alarms.first(where: { $0.action == .display || $0.action == .audio }) {
-      plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
-                                      at: snooze, action: alarm.action == .audio ? .audio(soundFile: alarm.soundFile) : .display,
-                                      componentKind: c.kind, occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) }))
-    }
-    for alarm in c.alarms.prefix(CalendarItem.Limits.alarmsPerComponent) {
-      var base: ZonedTime
-      switch alarm.trigger {
-      case .absolute(let instant):
-        // Fires once for the whole series: planned apart from a master's occurrences.
-        guard absolute else { continue }
-        base = ZonedTime(instant: CivilDate.floorDiv(instant.unixMillis, 1000), table: Zone.utc.table)
-      case .relative(let d, let toEnd):
-        let anchor: ZonedTime?
-        if toEnd {
-          if !endKnown, let start {
-            end = occurrenceEnd(c, start: start)
-            endKnown = true
-          } else if !endKnown, c.kind == .todo, let due = c.due {
-            end = zoned(due)
-            endKnown = true
-          }
-          anchor = end
-        } else {
-          anchor = start
-        }
-        guard let anchor else {
-          plan.problems.append("\(c.uid): a TRIGGER relative to the \(toEnd ? "end" : "start") of a \(c.kind.rawValue) without one is skipped")
-          continue
-        }
-        base = anchor.adding(d)
-      }
-      let repeats = alarm.repeatInterval == nil ? 0 : min(max(alarm.repeatCount, 0), CalendarItem.Limits.repeats)
-      for k in 0...repeats {
-        let at = k == 0 ? base.instant : base.adding(CalendarDuration(days: alarm.repeatInterval!.days * k, seconds: alarm.repeatInterval!.seconds * k)).instant
-        guard at >= after, at < until else { continue }
-        let instant = Instant(unixMillis: at * 1000)
-        if let ack = alarm.acknowledged, ack >= instant { continue }
-        if let ack = lastAck, ack >= instant { continue }
-        let action: PlannedAlarm.Action
-        switch alarm.action {
-        case .display: action = .display
-        case .audio: action = .audio(soundFile: alarm.soundFile)
-        case .email:
-          plan.ignored["EMAIL", default: 0] += 1
-          continue
-        case .procedure:
-          plan.ignored["PROCEDURE", default: 0] += 1
-          continue
-        case .other(let name):
-          plan.ignored[name, default: 0] += 1
-          continue
-        }
-        plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
-                                        at: instant, action: action, repeatIndex: k, componentKind: c.kind,
-                                        occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) }))
-      }
     }
   }
 }
