@@ -12,6 +12,10 @@ swift="${SWIFT:-swift}"
 log="${CHIME_TEST_LOG:-.build/test.log}"
 limit_minutes="${CHIME_TEST_TIMEOUT_MINUTES:-15}"
 mkdir -p .build
+# The in-process daemons of one test process share libuv's work pool (4 threads by default):
+# tests that hold threads on purpose (a hanging thumbnail helper, a check that runs long) would
+# make another test's sound or commit wait past its patience. chimed runs alone in its process.
+export UV_THREADPOOL_SIZE="${UV_THREADPOOL_SIZE:-16}"
 # Built here too (a no-op after `make test`'s build): run alone after an edit, --skip-build
 # would test the previous build and pass.
 "$swift" build --build-tests 2>&1 | tail -n 20

@@ -50,9 +50,6 @@ def test_a_grpc_client_past_the_connection_limit_reads_why(daemon_with):
         assert "RESOURCE_EXHAUSTED" in listed.stderr and "TOO_MANY_CONNECTIONS" in listed.stderr, listed.stderr
 
 
-# Open defect: a refused raw HTTP/2 peer that sends its request after the server's SETTINGS is
-# often closed with no answer and no GOAWAY (grpcio, which sends at once, is answered).
-@pytest.mark.xfail(reason="refused HTTP/2 peer sometimes closed before its answer: open defect", strict=False)
 def test_a_raw_http2_peer_past_the_connection_limit_gets_its_answer_then_goaway(daemon_with):
     d = daemon_with("--max-connections", "1")
     with served_connection(d):

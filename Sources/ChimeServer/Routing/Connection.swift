@@ -92,6 +92,8 @@ final class Connection {
   /// The refusal waiting for the peer's protocol (and, once told, given to the transport).
   private var refusal: ChimeError?
   private var refusalTimer: LoopTimer?
+  /// The wait's timer fired once already (see `refusalWaitEnded`).
+  private var refusalWaitLooked = false
 
   init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, maxCallsInFlight: Int = .max, logger: Logger,
        upgrade: ((Connection, StreamSocket, ChimeError?) -> any ConnectionUpgrade)? = nil,
@@ -138,8 +140,14 @@ final class Connection {
   }
 
   /// The peer had its time: one that has not shown its protocol is answered natively, an HTTP/2
-  /// peer that has not sent a request yet gets the GOAWAY alone.
+  /// peer that has not sent a request yet gets the GOAWAY alone. libuv runs due timers before it
+  /// reads sockets, so the first expiry waits one more turn of the loop (1 ms): bytes that
+  /// arrived in time while the loop was busy are read before the peer is judged.
   private func refusalWaitEnded() {
+    if !refusalWaitLooked, let refusalTimer {
+      refusalWaitLooked = true
+      return refusalTimer.arm(afterMillis: 1)
+    }
     endRefusalWait()
     guard let refusal, !socket.isClosed else { return }
     if let upgraded { return upgraded.finishAll(with: refusal) }
