@@ -79,6 +79,8 @@ public struct ServerTestHooks: Sendable {
   /// Called on the work pool as an add's attachments start staging, before any file is looked
   /// at. Tests hold it to stop chimed with adds staging and adds waiting for the lane.
   public var beforeStaging: (@Sendable (_ app: String, _ identifier: String) -> Void)?
+  /// How long a refused connection waits for its peer's first bytes, to answer in its protocol.
+  public var refusalWaitMillis: UInt64 = 1000
 
   public init() {}
 }

@@ -147,6 +147,7 @@ final class ConnectionRegistry {
                        makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) }, start: start)
       },
       makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) },
+      refusalWaitMillis: configuration.hooks.refusalWaitMillis,
       start: start,
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil
@@ -162,19 +163,28 @@ final class ConnectionRegistry {
     let me = ProcessEnvironment.userID
     guard let peer = socket.peerCredentials(), peer.uid == me else {
       configuration.collaborators.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
-      connection.refuse(ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))
+      refuse(connection, ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))
       return
     }
     if let refusing {
-      connection.refuse(refusing)
+      refuse(connection, refusing)
       return
     }
     guard connections.count <= configuration.limits.maxConnections else {
       configuration.collaborators.logger.warning("refusing a connection past the limit", metadata: ["connections": "\(connections.count - 1)"])
-      connection.refuse(ChimeError(.tooManyConnections, "chimed already serves \(connections.count - 1) connections, the most it takes (--max-connections)"))
+      refuse(connection, ChimeError(.tooManyConnections, "chimed already serves \(connections.count - 1) connections, the most it takes (--max-connections)"))
       return
     }
     identify(connection, socket: socket, pid: peer.pid)
+  }
+
+  /// The most refused connections that wait at once for their peer's protocol: past it, a
+  /// refused peer is answered natively at once, so a flood of connections holds few sockets.
+  static let refusalsWaitingMax = 64
+
+  private func refuse(_ connection: Connection, _ error: ChimeError) {
+    let waiting = connections.values.lazy.filter(\.isAwaitingRefusal).count
+    connection.refuse(error, waiting: waiting < Self.refusalsWaitingMax)
   }
 
   /// Tells a sandboxed peer (Flatpak, Snap) from a host process before its first call is read,
@@ -205,9 +215,9 @@ final class ConnectionRegistry {
       switch result {
       case .failure(let error):
         configuration.collaborators.logger.warning("refusing a peer that cannot be identified", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "why": "\(error.message)"])
-        connection.refuse(error)
+        refuse(connection, error)
       case .success(let sandbox):
-        if let refusing { return connection.refuse(refusing) }
+        if let refusing { return refuse(connection, refusing) }
         connection.confinedApp = sandbox.confinedAppID
         if let app = sandbox.confinedAppID {
           configuration.collaborators.logger.debug("sandboxed peer", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "app": "\(app)"])
