@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeStore
 import Logging
@@ -23,26 +24,26 @@ final class NotificationService {
   /// missed-fire grace, window and file-lane sizes from `configuration`.
   init(loop: EventLoop, database: ChimeDatabase, attachments: AttachmentStore, presenter: any Presenter,
        configuration: ServerConfiguration, authorizations: [String: AppAuthorization], doNotDisturb: DoNotDisturb = .off) {
-    let appsDirectory = configuration.appsDirectory, clock = configuration.clock, logger = configuration.logger
+    let appsDirectory = configuration.paths.appsDirectory, clock = configuration.hooks.clock, logger = configuration.collaborators.logger
     let writer = GroupCommitWriter(loop: loop, database: database)
     let hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger,
-                              limits: (configuration.maxSubscribers, configuration.maxSubscribersPerApp))
+                              limits: (configuration.limits.maxSubscribers, configuration.limits.maxSubscribersPerApp))
     let quiet = DoNotDisturbBook(doNotDisturb)
-    var preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
+    var preparation = FirePreparation(database: database, missedGraceMillis: configuration.limits.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
-                                      }, logger: logger, policy: configuration.authorizationPolicy)
+                                      }, logger: logger, policy: configuration.policy.authorization)
     preparation.doNotDisturb = quiet
     let scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,
-                              configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
+                              configuration: Scheduler.Configuration(windowCapacity: configuration.limits.windowCapacity),
                               preparation: preparation, logger: logger)
     context = ServiceContext(loop: loop, database: database, writer: writer, clock: clock, logger: logger, hub: hub,
                              presenter: presenter, attachments: attachments,
-                             fileLane: FileLane(loop: loop, width: configuration.fileLaneWidth),
-                             extensions: ExtensionWaits(clock: clock, answerTimeoutMillis: configuration.extensionAnswerTimeoutMillis),
-                             access: AuthorizationBook(policy: configuration.authorizationPolicy, records: authorizations),
+                             fileLane: FileLane(loop: loop, width: configuration.limits.fileLaneWidth),
+                             extensions: ExtensionWaits(clock: clock, answerTimeoutMillis: configuration.limits.extensionAnswerTimeoutMillis),
+                             access: AuthorizationBook(policy: configuration.policy.authorization, records: authorizations),
                              scheduler: scheduler, doNotDisturb: quiet)
-    zones = ZonePlanner(context: context, zoneProvider: configuration.timeZone)
+    zones = ZonePlanner(context: context, zoneProvider: configuration.hooks.timeZone)
     intake = IntakeService(context: context, zones: zones, configuration: configuration)
     listings = ListingService(context: context)
     responses = ResponseService(context: context)

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -8,7 +9,7 @@ import Testing
 /// which, never a silent hang-up; those already served keep being served.
 @Suite(.testTimeLimit) struct ConnectionLimitTests {
   @Test func aConnectionPastTheLimitIsToldWhyAndTheOthersGoOn() async throws {
-    let d = try InProcessDaemon { $0.maxConnections = 2 }
+    let d = try InProcessDaemon { $0.limits.maxConnections = 2 }
     let first = try d.client(app: "org.example.one", over: .socket)
     let second = try d.client(app: "org.example.two", over: .socket)
     #expect(try await first.allPending().isEmpty)
@@ -27,7 +28,7 @@ import Testing
   }
 
   @Test func aCallPastTheInFlightLimitIsRefusedAndTheConnectionStays() async throws {
-    let d = try InProcessDaemon { $0.maxCallsPerConnection = 1 }
+    let d = try InProcessDaemon { $0.limits.maxCallsPerConnection = 1 }
     let client = try d.client(over: .socket)
     var events = client.subscribe().makeAsyncIterator()  // a call that stays in flight
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
