@@ -72,4 +72,16 @@ import Testing
     #expect(throws: ChimeError.self) { try store.commit(scan([.init(name: "b.ics", outcome: .item([alarm("z", after: 60)]))])) }
     #expect(try store.allPending(app).isEmpty)
   }
+
+  /// An alarm that fell due while chimed was stopped is still pending when the start-up scan
+  /// (whose window begins now) no longer plans it: it stays for the scheduler's missed-fire rule.
+  @Test func anAlarmAlreadyDueIsLeftToTheScheduler() throws {
+    let store = try StoreFixture()
+    try store.commit(AddCalendarSource(source: CalendarSource(name: "work", path: "/cal", added: t0), categories: []))
+    _ = try store.commit(scan([.init(name: "a.ics", outcome: .item([alarm("soon", after: 60), alarm("later", after: 7200)]))], whole: true))
+    let restart = ApplyCalendarScan(source: "work", files: [.init(name: "a.ics", outcome: .item([]))], whole: true,
+                                    plannedUntil: t0.adding(millis: 2 * 86_400_000), at: t0.adding(millis: 600_000))
+    #expect(try store.commit(restart).removed == 1)
+    #expect(try store.allPending(app).map(\.request.identifier) == ["soon"])
+  }
 }

@@ -67,22 +67,26 @@ public struct ApplyCalendarScan: Mutation {
       for name in Set(recorded + held) where !seen.contains(name) { files.append(File(name: name, outcome: .gone)) }
     }
     var withdrawn: [String] = []
-    let held = try t.db.cachedStatement(sql: "SELECT identifier FROM calendar_alarm WHERE source = ? AND file = ?")
+    let held = try t.db.cachedStatement(sql: "SELECT identifier, at FROM calendar_alarm WHERE source = ? AND file = ?")
     let forget = try t.db.cachedStatement(sql: "DELETE FROM calendar_alarm WHERE source = ? AND identifier = ?")
     let remember = try t.db.cachedStatement(sql: "INSERT OR REPLACE INTO calendar_alarm (source, identifier, file, at) VALUES (?, ?, ?, ?)")
     for file in files {
-      let before = Set(try String.fetchAll(held, arguments: [source, file.name]))
+      var before: [String: Int64] = [:]
+      for row in try Row.fetchAll(held, arguments: [source, file.name]) { before[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1) }
       var wanted: [String: AddPending] = [:]
       if case .item(let alarms) = file.outcome {
         for alarm in alarms { wanted[alarm.pending.request.identifier] = alarm }
       }
-      for identifier in before where wanted[identifier] == nil {
+      for (identifier, due) in before where wanted[identifier] == nil {
         // Only a request still pending is withdrawn: one that fired may be showing or snoozed,
-        // and stays so.
-        if try t.exists(.pending, app: app, identifier: identifier) { withdrawn.append(identifier) }
+        // and stays so. One already due (it fell due while chimed was stopped) is left to the
+        // scheduler's missed-fire rule, the window starting now no longer holding it.
+        let pending = try t.exists(.pending, app: app, identifier: identifier)
+        if pending && due < at.unixMillis { continue }
+        if pending { withdrawn.append(identifier) }
         try forget.execute(arguments: [source, identifier])
       }
-      for (identifier, add) in wanted.sorted(by: { $0.key < $1.key }) where !before.contains(identifier) {
+      for (identifier, add) in wanted.sorted(by: { $0.key < $1.key }) where before[identifier] == nil {
         let pending = add.pending
         let added = try add.apply(in: t)
         outcome.events += added.events
