@@ -9,8 +9,8 @@ public struct StoredCalendar: Hashable, Sendable {
 }
 
 extension ChimeDatabase {
-  /// Most per-file errors read for one calendar (the rest are counted in `errorCount`'s way:
-  /// one more entry says how many were left out).
+  /// Most per-file errors listed for one calendar; past them, one more entry (with no file)
+  /// says how many more files were skipped.
   public static let calendarErrorsListed = 100
 
   /// Every registered calendar, by name, with its item and alarm counts and file errors.

@@ -40,8 +40,8 @@ struct CalendarScanner: Sendable {
   /// The alarms in `[after, until)` of the calendar at `source` (`files`: only these names in
   /// it; nil: every item), in `zone`.
   ///
-  /// - Throws: FAILED_PRECONDITION `INVALID_CALENDAR_PATH` when the calendar cannot be read at
-  ///   all; INTERNAL when the helper fails.
+  /// - Throws: INVALID_ARGUMENT `INVALID_CALENDAR_PATH` when the calendar cannot be read at
+  ///   all (gone, or not listable); INTERNAL when the helper fails.
   func scan(source: String, files: [String]?, after: Instant, until: Instant, zone: Zone) throws(ChimeError) -> Result {
     let argv = [path, "scan", source, String(after.unixMillis), String(until.unixMillis), zone.identifier] + (files ?? [])
     let run = Subprocess.capture(argv, timeoutMillis: timeoutMillis, maxOutputBytes: maxOutputBytes)
