@@ -18,6 +18,7 @@ final class NotificationService {
   let zones: ZonePlanner
   let doNotDisturb: DoNotDisturbService
   let snoozes: SnoozeService
+  let calendars: CalendarService
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
@@ -50,6 +51,7 @@ final class NotificationService {
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     snoozes = SnoozeService(context: context)
+    calendars = CalendarService(context: context, zones: zones)
     scheduler.host = self
   }
 
@@ -63,6 +65,7 @@ final class NotificationService {
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
     context.presenter.start()
+    calendars.start()
   }
 
   /// Runs `done` once every accepted change is committed and every add that touched files has
@@ -77,6 +80,7 @@ final class NotificationService {
   /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose
   /// start-up failed, or after `stop` has drained. Idempotent.
   func halt() {
+    calendars.stop()
     context.scheduler.stop()
     doNotDisturb.stop()
     context.fileLane.close()
@@ -97,6 +101,7 @@ final class NotificationService {
     context.extensions.expire()
     doNotDisturb.clockChanged()
     context.presenter.clockChanged()
+    calendars.replanDue()
   }
 
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
@@ -104,5 +109,6 @@ final class NotificationService {
     zones.checkTimeZone()
     // The schedule's windows are read in that zone: one may have ended with the change.
     doNotDisturb.clockChanged()
+    calendars.zoneChecked()
   }
 }
