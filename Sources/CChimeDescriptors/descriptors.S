@@ -1,7 +1,7 @@
 // The descriptor set of Protos/ (Generated/chime.protoset, written by
 // scripts/gen-descriptors.sh), linked in for gRPC server reflection. The build does not track
 // the .incbin: the checksum below (kept by that script, checked by check-proto.sh) does.
-// chime.protoset sha256: 4b7a6670426c9a1a21cd6acfef8bd374fe81dd04500cd8782acbee9eacd901f7
+// chime.protoset sha256: c0fe750fcd12acb59734cc183d79d2e006c6aa4aae6b61e0228543ce17367f9f
 #if defined(__ELF__)
   .section .rodata.chime_descriptor_set, "a"
   .globl chime_descriptor_set

@@ -322,6 +322,35 @@ async def do_not_disturb_is_read_and_set_with_dictionaries():
 
 
 @test
+async def a_calendar_is_added_listed_synced_and_removed_over_d_bus():
+    vdir = os.path.join(TMP, "dbus-calendar")
+    os.makedirs(vdir, exist_ok=True)
+    with open(os.path.join(vdir, "standup.ics"), "w") as f:
+        f.write("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Chime tests//EN\r\nBEGIN:VEVENT\r\nUID:standup\r\n"
+                "DTSTAMP:20990101T000000Z\r\nDTSTART:20990101T090000Z\r\nSUMMARY:Standup\r\nBEGIN:VALARM\r\n"
+                "ACTION:DISPLAY\r\nDESCRIPTION:x\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    conn = await Conn.open(ADDRESS)
+    me = {"app-id": v("s", "org.example.calendars")}
+    (added,) = await conn.call("AddCalendar", "ssa{sv}", ["dbus", vdir, me])
+    added = unwrap(added)
+    assert added["name"] == "dbus" and added["app-id"] == "io.github.chime.calendar.dbus", added
+    assert added["items"] == 1 and added["errors"] == [], added
+    (listed,) = await conn.call("ListCalendars", "a{sv}", [me])
+    assert [unwrap(c)["path"] for c in listed] == [vdir], listed
+    (synced,) = await conn.call("SyncCalendars", "sa{sv}", ["", me])
+    assert [unwrap(c)["name"] for c in synced] == ["dbus"], synced
+    e = await conn.refusal("AddCalendar", "ssa{sv}", ["dbus", vdir, me])
+    assert e.reason == "CALENDAR_EXISTS", e
+    e = await conn.refusal("AddCalendar", "ssa{sv}", ["no.dots", vdir, me])
+    assert e.reason == "INVALID_CALENDAR_NAME", e
+    (withdrawn,) = await conn.call("RemoveCalendar", "sa{sv}", ["dbus", me])
+    assert withdrawn == 0, withdrawn  # its one alarm is in 2099, past the planning window
+    e = await conn.refusal("RemoveCalendar", "sa{sv}", ["dbus", me])
+    assert e.reason == "CALENDAR_NOT_FOUND", e
+    conn.close()
+
+
+@test
 async def exported_interface_equals_the_committed_xml():
     conn = await Conn.open(ADDRESS)
     (xml,) = await conn.call("Introspect", interface="org.freedesktop.DBus.Introspectable")

@@ -164,4 +164,29 @@ extension ChimeClient {
   public func snooze(request: SnoozeRequest) async throws(ChimeError) -> PendingRequest {
     try await unary(CallTable.snooze, request)
   }
+
+  /// Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+  /// vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+  /// own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+  /// INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+  public func addCalendar(request: WireCodec.CalendarAddition) async throws(ChimeError) -> CalendarSource {
+    try await unary(CallTable.addCalendar, request)
+  }
+
+  /// The registered calendars with their counts, last scan and per-file errors.
+  public func listCalendars() async throws(ChimeError) -> [CalendarSource] {
+    try await unary(CallTable.listCalendars, Empty())
+  }
+
+  /// Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+  /// call. NOT_FOUND CALENDAR_NOT_FOUND.
+  public func removeCalendar(request: String) async throws(ChimeError) -> Int {
+    try await unary(CallTable.removeCalendar, request)
+  }
+
+  /// Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+  /// scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+  public func syncCalendars(request: String?) async throws(ChimeError) -> [CalendarSource] {
+    try await unary(CallTable.syncCalendars, request)
+  }
 }

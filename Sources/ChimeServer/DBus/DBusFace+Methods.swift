@@ -64,6 +64,19 @@ extension DBusFace {
         call(Routes.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
       case "SetDoNotDisturb":
         call(Routes.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
+      case "AddCalendar":
+        try BusDictionary(r.value(2), path: "options").finish()
+        call(Routes.addCalendar, r, app, confined, .init(name: r.string(0), path: r.string(1))) { [.vardict(DBusRecords.calendar($0))] }
+      case "ListCalendars":
+        try BusDictionary(r.value(0), path: "options").finish()
+        call(Routes.listCalendars, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.calendar))] }
+      case "RemoveCalendar":
+        try BusDictionary(r.value(1), path: "options").finish()
+        call(Routes.removeCalendar, r, app, confined, r.string(0)) { [.uint32(UInt32(clamping: $0))] }
+      case "SyncCalendars":
+        try BusDictionary(r.value(1), path: "options").finish()
+        let name = r.string(0)
+        call(Routes.syncCalendars, r, app, confined, name.isEmpty ? nil : name) { [.vardicts($0.map(DBusRecords.calendar))] }
       default:
         // The vtable routes only its own members here.
         throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")
@@ -97,7 +110,7 @@ extension DBusFace {
   /// Where each method that takes an options dictionary has it.
   private static let optionsIndex: [String: Int] = [
     "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1, "Snooze": 2,
-    "GetDoNotDisturb": 0, "SetDoNotDisturb": 0,
+    "GetDoNotDisturb": 0, "SetDoNotDisturb": 0, "AddCalendar": 2, "ListCalendars": 0, "RemoveCalendar": 1, "SyncCalendars": 1,
   ]
 
   /// `request` without the `app-id` key of its options, and that key's value: a one-off caller

@@ -87,6 +87,19 @@ protocol CallHandling: AnyObject {
   /// INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
   /// NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
   func snooze(_ call: any ServerCall, _ request: SnoozeRequest, reply: @escaping (Result<PendingRequest, ChimeError>) -> Void) throws(ChimeError)
+  /// Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+  /// vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+  /// own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+  /// INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+  func addCalendar(_ call: any ServerCall, _ request: WireCodec.CalendarAddition, reply: @escaping (Result<CalendarSource, ChimeError>) -> Void) throws(ChimeError)
+  /// The registered calendars with their counts, last scan and per-file errors.
+  func listCalendars(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<[CalendarSource], ChimeError>) -> Void) throws(ChimeError)
+  /// Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+  /// call. NOT_FOUND CALENDAR_NOT_FOUND.
+  func removeCalendar(_ call: any ServerCall, _ request: String, reply: @escaping (Result<Int, ChimeError>) -> Void) throws(ChimeError)
+  /// Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+  /// scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+  func syncCalendars(_ call: any ServerCall, _ request: String?, reply: @escaping (Result<[CalendarSource], ChimeError>) -> Void) throws(ChimeError)
 }
 
 /// Each method's typed route: its descriptor and the handler requirement that answers it.
@@ -121,6 +134,10 @@ enum Routes {
   static let setDoNotDisturb = UnaryRoute(CallTable.setDoNotDisturb) { handlers, call, request, reply throws(ChimeError) in try handlers.setDoNotDisturb(call, request, reply: reply) }
   static let getDoNotDisturb = UnaryRoute(CallTable.getDoNotDisturb) { handlers, call, request, reply throws(ChimeError) in try handlers.getDoNotDisturb(call, request, reply: reply) }
   static let snooze = UnaryRoute(CallTable.snooze) { handlers, call, request, reply throws(ChimeError) in try handlers.snooze(call, request, reply: reply) }
+  static let addCalendar = UnaryRoute(CallTable.addCalendar) { handlers, call, request, reply throws(ChimeError) in try handlers.addCalendar(call, request, reply: reply) }
+  static let listCalendars = UnaryRoute(CallTable.listCalendars) { handlers, call, request, reply throws(ChimeError) in try handlers.listCalendars(call, request, reply: reply) }
+  static let removeCalendar = UnaryRoute(CallTable.removeCalendar) { handlers, call, request, reply throws(ChimeError) in try handlers.removeCalendar(call, request, reply: reply) }
+  static let syncCalendars = UnaryRoute(CallTable.syncCalendars) { handlers, call, request, reply throws(ChimeError) in try handlers.syncCalendars(call, request, reply: reply) }
 }
 
 extension RouteTable {
@@ -157,5 +174,9 @@ extension RouteTable {
     add(Routes.setDoNotDisturb, handlers)
     add(Routes.getDoNotDisturb, handlers)
     add(Routes.snooze, handlers)
+    add(Routes.addCalendar, handlers)
+    add(Routes.listCalendars, handlers)
+    add(Routes.removeCalendar, handlers)
+    add(Routes.syncCalendars, handlers)
   }
 }

@@ -205,6 +205,35 @@ public enum CallTable {
     encodeRequest: WireCodec.encodeSnoozeRequest, decodeRequest: WireCodec.decodeSnoozeRequest,
     encodeResponse: WireCodec.encodeSnoozeResponse, decodeResponse: WireCodec.decodeSnoozeResponse)
 
+  /// Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+  /// vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+  /// own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+  /// INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+  public static let addCalendar = CallDescriptor(
+    .addCalendar,
+    encodeRequest: WireCodec.encodeAddCalendarRequest, decodeRequest: WireCodec.decodeAddCalendarRequest,
+    encodeResponse: WireCodec.encodeCalendarSource, decodeResponse: WireCodec.decodeCalendarSource)
+
+  /// The registered calendars with their counts, last scan and per-file errors.
+  public static let listCalendars = CallDescriptor(
+    .listCalendars,
+    encodeRequest: WireCodec.encodeEmpty, decodeRequest: WireCodec.decodeEmpty,
+    encodeResponse: WireCodec.encodeListCalendarsResponse, decodeResponse: WireCodec.decodeListCalendarsResponse)
+
+  /// Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+  /// call. NOT_FOUND CALENDAR_NOT_FOUND.
+  public static let removeCalendar = CallDescriptor(
+    .removeCalendar,
+    encodeRequest: WireCodec.encodeRemoveCalendarRequest, decodeRequest: WireCodec.decodeRemoveCalendarRequest,
+    encodeResponse: WireCodec.encodeRemoveCalendarResponse, decodeResponse: WireCodec.decodeRemoveCalendarResponse)
+
+  /// Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+  /// scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+  public static let syncCalendars = CallDescriptor(
+    .syncCalendars,
+    encodeRequest: WireCodec.encodeSyncCalendarsRequest, decodeRequest: WireCodec.decodeSyncCalendarsRequest,
+    encodeResponse: WireCodec.encodeListCalendarsResponse, decodeResponse: WireCodec.decodeListCalendarsResponse)
+
   /// Every method, in the proto's order.
   public static let methods: [Method] = Method.allCases
 }

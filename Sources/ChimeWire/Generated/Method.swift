@@ -32,6 +32,10 @@ public enum Method: String, CaseIterable, Sendable {
   case setDoNotDisturb = "/chime.v1.NotificationCenter/SetDoNotDisturb"
   case getDoNotDisturb = "/chime.v1.NotificationCenter/GetDoNotDisturb"
   case snooze = "/chime.v1.NotificationCenter/Snooze"
+  case addCalendar = "/chime.v1.NotificationCenter/AddCalendar"
+  case listCalendars = "/chime.v1.NotificationCenter/ListCalendars"
+  case removeCalendar = "/chime.v1.NotificationCenter/RemoveCalendar"
+  case syncCalendars = "/chime.v1.NotificationCenter/SyncCalendars"
 
   /// True for calls that answer with a stream of replies.
   public var isServerStreaming: Bool { self == .subscribe || self == .registerExtension }

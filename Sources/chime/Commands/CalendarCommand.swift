@@ -3,13 +3,13 @@ import ChimeCore
 import ChimeSystem
 import FoundationEssentials
 
-/// `chime calendar`: the user's calendars (issue 41). Only the preview is here yet; adding a
-/// calendar to the daemon waits for its wire calls (issue 40).
+/// `chime calendar`: the user's calendars, registered with chimed (add, list, remove, sync) or
+/// previewed without it (alarms).
 struct CalendarCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "calendar",
     abstract: "Alarms of iCalendar calendars (vdirs).",
-    subcommands: [CalendarAlarms.self]
+    subcommands: [CalendarAdd.self, CalendarList.self, CalendarRemove.self, CalendarSync.self, CalendarAlarms.self]
   )
 }
 

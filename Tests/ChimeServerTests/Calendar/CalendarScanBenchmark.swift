@@ -37,7 +37,7 @@ struct CalendarScanBenchmark {
     let added = try await clock.measure { source = try await d.addCalendar("bench", path: dir) }
     print("calendar bench: add (whole scan and commit): \(added); items \(source?.itemCount ?? 0), alarms \(source?.alarmCount ?? 0); RSS/HWM: \(Self.rss())")
     let synced = try await clock.measure {
-      let _: [CalendarSource] = try await d.calendars { service, reply in service.sync(name: "bench", reply: reply) }
+      _ = try await d.syncCalendars("bench")
     }
     print("calendar bench: sync (whole rescan, nothing changed): \(synced); RSS/HWM: \(Self.rss())")
     let edited = try await clock.measure {

@@ -112,7 +112,7 @@ import Testing
     try writeItem(calendarItem(uid: "c", summary: "C", start: later(d, hours: 4)), "c.ics", in: dir)
     try await eventually { try await d.calendarPending("work").count == 3 }
 
-    let removed: Int = try await d.calendars { service, reply in service.remove(name: "work", reply: reply) }
+    let removed = try await d.removeCalendar("work")
     #expect(removed == 3)
     #expect(try await d.calendarPending("work").isEmpty)
     #expect(try await d.listCalendars().isEmpty)
@@ -126,8 +126,11 @@ import Testing
     await expectReason("INVALID_CALENDAR_PATH") { _ = try await d.addCalendar("other", path: dir + "/missing") }
     await expectReason("INVALID_CALENDAR_NAME") { _ = try await d.addCalendar("no.dots", path: dir) }
     await expectReason("CALENDAR_NOT_FOUND") {
-      let _: Int = try await d.calendars { service, reply in service.remove(name: "nothing", reply: reply) }
+      _ = try await d.removeCalendar("nothing")
     }
+    await expectReason("CALENDAR_NOT_FOUND") { _ = try await d.syncCalendars("nothing") }
+    #expect(try await d.syncCalendars().map(\.name) == ["work"])
+    #expect(try await d.syncCalendars("work").first?.lastScan == d.clock.now())
   }
 
   func expectReason(_ reason: String, _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async {

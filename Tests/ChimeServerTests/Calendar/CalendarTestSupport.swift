@@ -3,24 +3,29 @@ import ChimeClient
 import ChimeCore
 import ChimeSystem
 import ChimeTestSupport
+import ChimeWire
 import Foundation
 import Testing
 
-/// The calendar service driven on an in-process daemon's loop, and vdir items written for tests.
+/// The calendar calls as the CLI makes them (over the in-process transport, as the user's own
+/// program), and vdir items written for tests.
 extension InProcessDaemon {
-  /// Calls the calendar service on the loop and waits for its answer.
-  func calendars<T: Sendable>(_ body: @escaping @Sendable (CalendarService, @escaping @Sendable (Result<T, ChimeError>) -> Void) -> Void) async throws -> T {
-    try await withCheckedThrowingContinuation { (c: CheckedContinuation<T, any Error>) in
-      daemon.withCalendars { service in body(service) { c.resume(with: $0.mapError { $0 as any Error }) } }
-    }
-  }
+  var user: ChimeClient { get throws { try client(app: "chime.cli", over: .inProcess) } }
 
   func addCalendar(_ name: String, path: String) async throws -> CalendarSource {
-    try await calendars { service, reply in service.add(name: name, path: path, reply: reply) }
+    try await user.addCalendar(request: .init(name: name, path: path))
   }
 
   func listCalendars() async throws -> [CalendarSource] {
-    try await calendars { service, reply in service.list(reply: reply) }
+    try await user.listCalendars()
+  }
+
+  func removeCalendar(_ name: String) async throws -> Int {
+    try await user.removeCalendar(request: name)
+  }
+
+  func syncCalendars(_ name: String? = nil) async throws -> [CalendarSource] {
+    try await user.syncCalendars(request: name)
   }
 
   /// The pending requests of calendar `name`'s app, by due time.

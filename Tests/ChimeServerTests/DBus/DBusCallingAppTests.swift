@@ -17,7 +17,8 @@ import Testing
   /// Each method whose options carry `app-id`, and where that dictionary is among its in-arguments.
   static let methods: [(member: String, options: Int)] = [
     ("Add", 3), ("GetPending", 0), ("GetDelivered", 0), ("NextTriggerDates", 1), ("Respond", 2), ("Push", 1),
-    ("Snooze", 2), ("GetDoNotDisturb", 0), ("SetDoNotDisturb", 0),
+    ("Snooze", 2), ("GetDoNotDisturb", 0), ("SetDoNotDisturb", 0), ("AddCalendar", 2), ("ListCalendars", 0),
+    ("RemoveCalendar", 1), ("SyncCalendars", 1),
   ]
 
   /// The in-argument types of each method of the interface file, in order.

@@ -593,6 +593,34 @@ class Client:
             request.summary = summary
         return self.call("SetDoNotDisturb", request, nc_pb2.DoNotDisturbState)
 
+    # -- calendars (the user's: chimed posts their alarms under io.github.chime.calendar.NAME) --
+
+    def add_calendar(self, name: str, path: str) -> nc_pb2.CalendarSource:
+        """The user's call: registers the calendar ``name`` (1 to 64 letters, digits, '-' or
+        '_'): a vdir collection directory, as vdirsyncer keeps a CalDAV calendar, or one .ics
+        file (``path``, made absolute here). Its alarms are scheduled under the app id
+        ``io.github.chime.calendar.<name>`` and its files followed. Raises ChimeError
+        INVALID_CALENDAR_NAME, INVALID_CALENDAR_PATH or CALENDAR_EXISTS."""
+        request = nc_pb2.AddCalendarRequest(name=name, path=os.path.abspath(os.path.expanduser(path)))
+        return self.call("AddCalendar", request, nc_pb2.CalendarSource)
+
+    def calendars(self) -> list[nc_pb2.CalendarSource]:
+        """The registered calendars: path, app id, item and alarm counts, last scan and the files
+        skipped at it (``errors``)."""
+        return list(self.call("ListCalendars", nc_pb2.Empty(), nc_pb2.ListCalendarsResponse).calendars)
+
+    def remove_calendar(self, name: str) -> int:
+        """The user's call: forgets the calendar ``name``; its pending alarms are withdrawn
+        (answered: how many), its files untouched. Raises ChimeError CALENDAR_NOT_FOUND."""
+        request = nc_pb2.RemoveCalendarRequest(name=name)
+        return self.call("RemoveCalendar", request, nc_pb2.RemoveCalendarResponse).withdrawn_alarms
+
+    def sync_calendars(self, name: Optional[str] = None) -> list[nc_pb2.CalendarSource]:
+        """Rescans the calendar ``name`` whole (every calendar when None) and answers once the
+        scan is done. Raises ChimeError CALENDAR_NOT_FOUND."""
+        request = nc_pb2.SyncCalendarsRequest(name=name or "")
+        return list(self.call("SyncCalendars", request, nc_pb2.ListCalendarsResponse).calendars)
+
     # -- helpers -------------------------------------------------------------------------------
 
     @staticmethod
@@ -635,5 +663,6 @@ for _name in ("add_request", "add", "pending_page", "pending", "remove", "remove
               "delivered", "remove_delivered", "remove_all_delivered", "next_trigger_dates", "set_categories",
               "categories", "respond", "answer_response", "press_media_button", "report_media_playback", "push",
               "answer_service", "register_app", "app_layout", "list_apps", "check_sound",
-              "request_authorization", "settings", "set_badge_count", "badge_count", "set_app_settings", "snooze"):
+              "request_authorization", "settings", "set_badge_count", "badge_count", "set_app_settings", "snooze",
+              "add_calendar", "calendars", "remove_calendar", "sync_calendars"):
     setattr(Client, _name, _with_timeout(getattr(Client, _name)))

@@ -38,6 +38,14 @@ MEDIA_COMMAND_PAUSE: MediaCommand
 MEDIA_COMMAND_PLAY: MediaCommand
 MEDIA_COMMAND_UNSPECIFIED: MediaCommand
 
+class AddCalendarRequest(_message.Message):
+    __slots__ = ["name", "path"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    path: str
+    def __init__(self, name: _Optional[str] = ..., path: _Optional[str] = ...) -> None: ...
+
 class AddRequest(_message.Message):
     __slots__ = ["request"]
     REQUEST_FIELD_NUMBER: _ClassVar[int]
@@ -145,6 +153,34 @@ class AuthorizationResponse(_message.Message):
     granted: bool
     settings: NotificationSettings
     def __init__(self, granted: bool = ..., settings: _Optional[_Union[NotificationSettings, _Mapping]] = ...) -> None: ...
+
+class CalendarFileError(_message.Message):
+    __slots__ = ["file", "message"]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    file: str
+    message: str
+    def __init__(self, file: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
+class CalendarSource(_message.Message):
+    __slots__ = ["added_unix_ms", "alarm_count", "app_id", "errors", "item_count", "last_scan_unix_ms", "name", "path"]
+    ADDED_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    ALARM_COUNT_FIELD_NUMBER: _ClassVar[int]
+    APP_ID_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    ITEM_COUNT_FIELD_NUMBER: _ClassVar[int]
+    LAST_SCAN_UNIX_MS_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    PATH_FIELD_NUMBER: _ClassVar[int]
+    added_unix_ms: int
+    alarm_count: int
+    app_id: str
+    errors: _containers.RepeatedCompositeFieldContainer[CalendarFileError]
+    item_count: int
+    last_scan_unix_ms: int
+    name: str
+    path: str
+    def __init__(self, name: _Optional[str] = ..., path: _Optional[str] = ..., app_id: _Optional[str] = ..., added_unix_ms: _Optional[int] = ..., last_scan_unix_ms: _Optional[int] = ..., item_count: _Optional[int] = ..., alarm_count: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[CalendarFileError, _Mapping]]] = ...) -> None: ...
 
 class CheckSoundRequest(_message.Message):
     __slots__ = ["name"]
@@ -286,6 +322,12 @@ class ListAppsResponse(_message.Message):
     apps: _containers.RepeatedCompositeFieldContainer[AppLayout]
     def __init__(self, apps: _Optional[_Iterable[_Union[AppLayout, _Mapping]]] = ...) -> None: ...
 
+class ListCalendarsResponse(_message.Message):
+    __slots__ = ["calendars"]
+    CALENDARS_FIELD_NUMBER: _ClassVar[int]
+    calendars: _containers.RepeatedCompositeFieldContainer[CalendarSource]
+    def __init__(self, calendars: _Optional[_Iterable[_Union[CalendarSource, _Mapping]]] = ...) -> None: ...
+
 class MediaPress(_message.Message):
     __slots__ = ["command", "notification_identifier"]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
@@ -412,6 +454,18 @@ class RegisterExtensionRequest(_message.Message):
     service: bool
     def __init__(self, extension_identifier: _Optional[str] = ..., category_identifiers: _Optional[_Iterable[str]] = ..., attributes: _Optional[_Union[_request_pb2.ExtensionAttributes, _Mapping]] = ..., service: bool = ...) -> None: ...
 
+class RemoveCalendarRequest(_message.Message):
+    __slots__ = ["name"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class RemoveCalendarResponse(_message.Message):
+    __slots__ = ["withdrawn_alarms"]
+    WITHDRAWN_ALARMS_FIELD_NUMBER: _ClassVar[int]
+    withdrawn_alarms: int
+    def __init__(self, withdrawn_alarms: _Optional[int] = ...) -> None: ...
+
 class RemoveResponse(_message.Message):
     __slots__ = ["removed"]
     REMOVED_FIELD_NUMBER: _ClassVar[int]
@@ -523,6 +577,12 @@ class SubscribeRequest(_message.Message):
     AFTER_CURSOR_FIELD_NUMBER: _ClassVar[int]
     after_cursor: int
     def __init__(self, after_cursor: _Optional[int] = ...) -> None: ...
+
+class SyncCalendarsRequest(_message.Message):
+    __slots__ = ["name"]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

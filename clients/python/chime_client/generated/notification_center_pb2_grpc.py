@@ -165,6 +165,26 @@ class NotificationCenterStub(object):
                 request_serializer=chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.SerializeToString,
                 response_deserializer=chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.FromString,
                 )
+        self.AddCalendar = channel.unary_unary(
+                '/chime.v1.NotificationCenter/AddCalendar',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.AddCalendarRequest.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.CalendarSource.FromString,
+                )
+        self.ListCalendars = channel.unary_unary(
+                '/chime.v1.NotificationCenter/ListCalendars',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.FromString,
+                )
+        self.RemoveCalendar = channel.unary_unary(
+                '/chime.v1.NotificationCenter/RemoveCalendar',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.RemoveCalendarRequest.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.RemoveCalendarResponse.FromString,
+                )
+        self.SyncCalendars = channel.unary_unary(
+                '/chime.v1.NotificationCenter/SyncCalendars',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.SyncCalendarsRequest.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.FromString,
+                )
 
 
 class NotificationCenterServicer(object):
@@ -399,6 +419,39 @@ class NotificationCenterServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AddCalendar(self, request, context):
+        """Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+        vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+        own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+        INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListCalendars(self, request, context):
+        """The registered calendars with their counts, last scan and per-file errors.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveCalendar(self, request, context):
+        """Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+        call. NOT_FOUND CALENDAR_NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SyncCalendars(self, request, context):
+        """Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+        scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_NotificationCenterServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -551,6 +604,26 @@ def add_NotificationCenterServicer_to_server(servicer, server):
                     servicer.Snooze,
                     request_deserializer=chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.FromString,
                     response_serializer=chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.SerializeToString,
+            ),
+            'AddCalendar': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddCalendar,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.AddCalendarRequest.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.CalendarSource.SerializeToString,
+            ),
+            'ListCalendars': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListCalendars,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.SerializeToString,
+            ),
+            'RemoveCalendar': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveCalendar,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.RemoveCalendarRequest.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.RemoveCalendarResponse.SerializeToString,
+            ),
+            'SyncCalendars': grpc.unary_unary_rpc_method_handler(
+                    servicer.SyncCalendars,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.SyncCalendarsRequest.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1069,5 +1142,73 @@ class NotificationCenter(object):
         return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/Snooze',
             chime_dot_v1_dot_notification__center__pb2.SnoozeRequest.SerializeToString,
             chime_dot_v1_dot_notification__center__pb2.SnoozeResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def AddCalendar(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/AddCalendar',
+            chime_dot_v1_dot_notification__center__pb2.AddCalendarRequest.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.CalendarSource.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListCalendars(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/ListCalendars',
+            chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def RemoveCalendar(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/RemoveCalendar',
+            chime_dot_v1_dot_notification__center__pb2.RemoveCalendarRequest.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.RemoveCalendarResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def SyncCalendars(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/SyncCalendars',
+            chime_dot_v1_dot_notification__center__pb2.SyncCalendarsRequest.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.ListCalendarsResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

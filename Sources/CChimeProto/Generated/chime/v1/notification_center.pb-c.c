@@ -2078,6 +2078,321 @@ void   chime__v1__snooze_response__free_unpacked
   assert(message->base.descriptor == &chime__v1__snooze_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   chime__v1__add_calendar_request__init
+                     (Chime__V1__AddCalendarRequest         *message)
+{
+  static const Chime__V1__AddCalendarRequest init_value = CHIME__V1__ADD_CALENDAR_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__add_calendar_request__get_packed_size
+                     (const Chime__V1__AddCalendarRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__add_calendar_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__add_calendar_request__pack
+                     (const Chime__V1__AddCalendarRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__add_calendar_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__add_calendar_request__pack_to_buffer
+                     (const Chime__V1__AddCalendarRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__add_calendar_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__AddCalendarRequest *
+       chime__v1__add_calendar_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__AddCalendarRequest *)
+     protobuf_c_message_unpack (&chime__v1__add_calendar_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__add_calendar_request__free_unpacked
+                     (Chime__V1__AddCalendarRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__add_calendar_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__calendar_file_error__init
+                     (Chime__V1__CalendarFileError         *message)
+{
+  static const Chime__V1__CalendarFileError init_value = CHIME__V1__CALENDAR_FILE_ERROR__INIT;
+  *message = init_value;
+}
+size_t chime__v1__calendar_file_error__get_packed_size
+                     (const Chime__V1__CalendarFileError *message)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_file_error__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__calendar_file_error__pack
+                     (const Chime__V1__CalendarFileError *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_file_error__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__calendar_file_error__pack_to_buffer
+                     (const Chime__V1__CalendarFileError *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_file_error__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__CalendarFileError *
+       chime__v1__calendar_file_error__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__CalendarFileError *)
+     protobuf_c_message_unpack (&chime__v1__calendar_file_error__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__calendar_file_error__free_unpacked
+                     (Chime__V1__CalendarFileError *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__calendar_file_error__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__calendar_source__init
+                     (Chime__V1__CalendarSource         *message)
+{
+  static const Chime__V1__CalendarSource init_value = CHIME__V1__CALENDAR_SOURCE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__calendar_source__get_packed_size
+                     (const Chime__V1__CalendarSource *message)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_source__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__calendar_source__pack
+                     (const Chime__V1__CalendarSource *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_source__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__calendar_source__pack_to_buffer
+                     (const Chime__V1__CalendarSource *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__calendar_source__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__CalendarSource *
+       chime__v1__calendar_source__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__CalendarSource *)
+     protobuf_c_message_unpack (&chime__v1__calendar_source__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__calendar_source__free_unpacked
+                     (Chime__V1__CalendarSource *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__calendar_source__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__list_calendars_response__init
+                     (Chime__V1__ListCalendarsResponse         *message)
+{
+  static const Chime__V1__ListCalendarsResponse init_value = CHIME__V1__LIST_CALENDARS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__list_calendars_response__get_packed_size
+                     (const Chime__V1__ListCalendarsResponse *message)
+{
+  assert(message->base.descriptor == &chime__v1__list_calendars_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__list_calendars_response__pack
+                     (const Chime__V1__ListCalendarsResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__list_calendars_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__list_calendars_response__pack_to_buffer
+                     (const Chime__V1__ListCalendarsResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__list_calendars_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__ListCalendarsResponse *
+       chime__v1__list_calendars_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__ListCalendarsResponse *)
+     protobuf_c_message_unpack (&chime__v1__list_calendars_response__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__list_calendars_response__free_unpacked
+                     (Chime__V1__ListCalendarsResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__list_calendars_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__remove_calendar_request__init
+                     (Chime__V1__RemoveCalendarRequest         *message)
+{
+  static const Chime__V1__RemoveCalendarRequest init_value = CHIME__V1__REMOVE_CALENDAR_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__remove_calendar_request__get_packed_size
+                     (const Chime__V1__RemoveCalendarRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__remove_calendar_request__pack
+                     (const Chime__V1__RemoveCalendarRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__remove_calendar_request__pack_to_buffer
+                     (const Chime__V1__RemoveCalendarRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RemoveCalendarRequest *
+       chime__v1__remove_calendar_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RemoveCalendarRequest *)
+     protobuf_c_message_unpack (&chime__v1__remove_calendar_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__remove_calendar_request__free_unpacked
+                     (Chime__V1__RemoveCalendarRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__remove_calendar_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__remove_calendar_response__init
+                     (Chime__V1__RemoveCalendarResponse         *message)
+{
+  static const Chime__V1__RemoveCalendarResponse init_value = CHIME__V1__REMOVE_CALENDAR_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t chime__v1__remove_calendar_response__get_packed_size
+                     (const Chime__V1__RemoveCalendarResponse *message)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__remove_calendar_response__pack
+                     (const Chime__V1__RemoveCalendarResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__remove_calendar_response__pack_to_buffer
+                     (const Chime__V1__RemoveCalendarResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__remove_calendar_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__RemoveCalendarResponse *
+       chime__v1__remove_calendar_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__RemoveCalendarResponse *)
+     protobuf_c_message_unpack (&chime__v1__remove_calendar_response__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__remove_calendar_response__free_unpacked
+                     (Chime__V1__RemoveCalendarResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__remove_calendar_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   chime__v1__sync_calendars_request__init
+                     (Chime__V1__SyncCalendarsRequest         *message)
+{
+  static const Chime__V1__SyncCalendarsRequest init_value = CHIME__V1__SYNC_CALENDARS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t chime__v1__sync_calendars_request__get_packed_size
+                     (const Chime__V1__SyncCalendarsRequest *message)
+{
+  assert(message->base.descriptor == &chime__v1__sync_calendars_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t chime__v1__sync_calendars_request__pack
+                     (const Chime__V1__SyncCalendarsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &chime__v1__sync_calendars_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t chime__v1__sync_calendars_request__pack_to_buffer
+                     (const Chime__V1__SyncCalendarsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &chime__v1__sync_calendars_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Chime__V1__SyncCalendarsRequest *
+       chime__v1__sync_calendars_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Chime__V1__SyncCalendarsRequest *)
+     protobuf_c_message_unpack (&chime__v1__sync_calendars_request__descriptor,
+                                allocator, len, data);
+}
+void   chime__v1__sync_calendars_request__free_unpacked
+                     (Chime__V1__SyncCalendarsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &chime__v1__sync_calendars_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define chime__v1__empty__field_descriptors NULL
 #define chime__v1__empty__field_indices_by_name NULL
 #define chime__v1__empty__number_ranges NULL
@@ -5184,6 +5499,389 @@ const ProtobufCMessageDescriptor chime__v1__snooze_response__descriptor =
   (ProtobufCMessageInit) chime__v1__snooze_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor chime__v1__add_calendar_request__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AddCalendarRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__AddCalendarRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__add_calendar_request__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+  1,   /* field[1] = path */
+};
+static const ProtobufCIntRange chime__v1__add_calendar_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__add_calendar_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.AddCalendarRequest",
+  "AddCalendarRequest",
+  "Chime__V1__AddCalendarRequest",
+  "chime.v1",
+  sizeof(Chime__V1__AddCalendarRequest),
+  2,
+  chime__v1__add_calendar_request__field_descriptors,
+  chime__v1__add_calendar_request__field_indices_by_name,
+  1,  chime__v1__add_calendar_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__add_calendar_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__calendar_file_error__field_descriptors[2] =
+{
+  {
+    "file",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarFileError, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "message",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarFileError, message),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__calendar_file_error__field_indices_by_name[] = {
+  0,   /* field[0] = file */
+  1,   /* field[1] = message */
+};
+static const ProtobufCIntRange chime__v1__calendar_file_error__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor chime__v1__calendar_file_error__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.CalendarFileError",
+  "CalendarFileError",
+  "Chime__V1__CalendarFileError",
+  "chime.v1",
+  sizeof(Chime__V1__CalendarFileError),
+  2,
+  chime__v1__calendar_file_error__field_descriptors,
+  chime__v1__calendar_file_error__field_indices_by_name,
+  1,  chime__v1__calendar_file_error__number_ranges,
+  (ProtobufCMessageInit) chime__v1__calendar_file_error__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__calendar_source__field_descriptors[8] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "added_unix_ms",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, added_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_scan_unix_ms",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, last_scan_unix_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "item_count",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, item_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "alarm_count",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__CalendarSource, alarm_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "errors",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__CalendarSource, n_errors),
+    offsetof(Chime__V1__CalendarSource, errors),
+    &chime__v1__calendar_file_error__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__calendar_source__field_indices_by_name[] = {
+  3,   /* field[3] = added_unix_ms */
+  6,   /* field[6] = alarm_count */
+  2,   /* field[2] = app_id */
+  7,   /* field[7] = errors */
+  5,   /* field[5] = item_count */
+  4,   /* field[4] = last_scan_unix_ms */
+  0,   /* field[0] = name */
+  1,   /* field[1] = path */
+};
+static const ProtobufCIntRange chime__v1__calendar_source__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor chime__v1__calendar_source__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.CalendarSource",
+  "CalendarSource",
+  "Chime__V1__CalendarSource",
+  "chime.v1",
+  sizeof(Chime__V1__CalendarSource),
+  8,
+  chime__v1__calendar_source__field_descriptors,
+  chime__v1__calendar_source__field_indices_by_name,
+  1,  chime__v1__calendar_source__number_ranges,
+  (ProtobufCMessageInit) chime__v1__calendar_source__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__list_calendars_response__field_descriptors[1] =
+{
+  {
+    "calendars",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Chime__V1__ListCalendarsResponse, n_calendars),
+    offsetof(Chime__V1__ListCalendarsResponse, calendars),
+    &chime__v1__calendar_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__list_calendars_response__field_indices_by_name[] = {
+  0,   /* field[0] = calendars */
+};
+static const ProtobufCIntRange chime__v1__list_calendars_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__list_calendars_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.ListCalendarsResponse",
+  "ListCalendarsResponse",
+  "Chime__V1__ListCalendarsResponse",
+  "chime.v1",
+  sizeof(Chime__V1__ListCalendarsResponse),
+  1,
+  chime__v1__list_calendars_response__field_descriptors,
+  chime__v1__list_calendars_response__field_indices_by_name,
+  1,  chime__v1__list_calendars_response__number_ranges,
+  (ProtobufCMessageInit) chime__v1__list_calendars_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__remove_calendar_request__field_descriptors[1] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RemoveCalendarRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__remove_calendar_request__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange chime__v1__remove_calendar_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__remove_calendar_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RemoveCalendarRequest",
+  "RemoveCalendarRequest",
+  "Chime__V1__RemoveCalendarRequest",
+  "chime.v1",
+  sizeof(Chime__V1__RemoveCalendarRequest),
+  1,
+  chime__v1__remove_calendar_request__field_descriptors,
+  chime__v1__remove_calendar_request__field_indices_by_name,
+  1,  chime__v1__remove_calendar_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__remove_calendar_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__remove_calendar_response__field_descriptors[1] =
+{
+  {
+    "withdrawn_alarms",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__RemoveCalendarResponse, withdrawn_alarms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__remove_calendar_response__field_indices_by_name[] = {
+  0,   /* field[0] = withdrawn_alarms */
+};
+static const ProtobufCIntRange chime__v1__remove_calendar_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__remove_calendar_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.RemoveCalendarResponse",
+  "RemoveCalendarResponse",
+  "Chime__V1__RemoveCalendarResponse",
+  "chime.v1",
+  sizeof(Chime__V1__RemoveCalendarResponse),
+  1,
+  chime__v1__remove_calendar_response__field_descriptors,
+  chime__v1__remove_calendar_response__field_indices_by_name,
+  1,  chime__v1__remove_calendar_response__number_ranges,
+  (ProtobufCMessageInit) chime__v1__remove_calendar_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor chime__v1__sync_calendars_request__field_descriptors[1] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Chime__V1__SyncCalendarsRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned chime__v1__sync_calendars_request__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange chime__v1__sync_calendars_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor chime__v1__sync_calendars_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "chime.v1.SyncCalendarsRequest",
+  "SyncCalendarsRequest",
+  "Chime__V1__SyncCalendarsRequest",
+  "chime.v1",
+  sizeof(Chime__V1__SyncCalendarsRequest),
+  1,
+  chime__v1__sync_calendars_request__field_descriptors,
+  chime__v1__sync_calendars_request__field_indices_by_name,
+  1,  chime__v1__sync_calendars_request__number_ranges,
+  (ProtobufCMessageInit) chime__v1__sync_calendars_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[15] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
@@ -5364,7 +6062,7 @@ const ProtobufCEnumDescriptor chime__v1__do_not_disturb_source__descriptor =
   chime__v1__do_not_disturb_source__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[30] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[34] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -5396,9 +6094,14 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "SetDoNotDisturb", &chime__v1__set_do_not_disturb_request__descriptor, &chime__v1__do_not_disturb_state__descriptor },
   { "GetDoNotDisturb", &chime__v1__empty__descriptor, &chime__v1__do_not_disturb_state__descriptor },
   { "Snooze", &chime__v1__snooze_request__descriptor, &chime__v1__snooze_response__descriptor },
+  { "AddCalendar", &chime__v1__add_calendar_request__descriptor, &chime__v1__calendar_source__descriptor },
+  { "ListCalendars", &chime__v1__empty__descriptor, &chime__v1__list_calendars_response__descriptor },
+  { "RemoveCalendar", &chime__v1__remove_calendar_request__descriptor, &chime__v1__remove_calendar_response__descriptor },
+  { "SyncCalendars", &chime__v1__sync_calendars_request__descriptor, &chime__v1__list_calendars_response__descriptor },
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
+  30,        /* AddCalendar */
   13,        /* AnswerResponse */
   17,        /* AnswerService */
   25,        /* CheckSound */
@@ -5410,6 +6113,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   26,        /* GetServerInfo */
   19,        /* GetSettings */
   24,        /* ListApps */
+  31,        /* ListCalendars */
   8,        /* NextTriggerDates */
   14,        /* PressMediaButton */
   16,        /* Push */
@@ -5417,6 +6121,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
+  32,        /* RemoveCalendar */
   5,        /* RemoveDelivered */
   2,        /* RemovePending */
   15,        /* ReportMediaPlayback */
@@ -5427,7 +6132,8 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   9,        /* SetCategories */
   27,        /* SetDoNotDisturb */
   29,        /* Snooze */
-  7         /* Subscribe */
+  7,        /* Subscribe */
+  33         /* SyncCalendars */
 };
 const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
 {
@@ -5436,7 +6142,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  30,
+  34,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -5679,6 +6385,38 @@ void chime__v1__notification_center__snooze(ProtobufCService *service,
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__add_calendar(ProtobufCService *service,
+                                                  const Chime__V1__AddCalendarRequest *input,
+                                                  Chime__V1__CalendarSource_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__list_calendars(ProtobufCService *service,
+                                                    const Chime__V1__Empty *input,
+                                                    Chime__V1__ListCalendarsResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__remove_calendar(ProtobufCService *service,
+                                                     const Chime__V1__RemoveCalendarRequest *input,
+                                                     Chime__V1__RemoveCalendarResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void chime__v1__notification_center__sync_calendars(ProtobufCService *service,
+                                                    const Chime__V1__SyncCalendarsRequest *input,
+                                                    Chime__V1__ListCalendarsResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

@@ -63,6 +63,13 @@ typedef struct Chime__V1__SetDoNotDisturbRequest Chime__V1__SetDoNotDisturbReque
 typedef struct Chime__V1__DoNotDisturbState Chime__V1__DoNotDisturbState;
 typedef struct Chime__V1__SnoozeRequest Chime__V1__SnoozeRequest;
 typedef struct Chime__V1__SnoozeResponse Chime__V1__SnoozeResponse;
+typedef struct Chime__V1__AddCalendarRequest Chime__V1__AddCalendarRequest;
+typedef struct Chime__V1__CalendarFileError Chime__V1__CalendarFileError;
+typedef struct Chime__V1__CalendarSource Chime__V1__CalendarSource;
+typedef struct Chime__V1__ListCalendarsResponse Chime__V1__ListCalendarsResponse;
+typedef struct Chime__V1__RemoveCalendarRequest Chime__V1__RemoveCalendarRequest;
+typedef struct Chime__V1__RemoveCalendarResponse Chime__V1__RemoveCalendarResponse;
+typedef struct Chime__V1__SyncCalendarsRequest Chime__V1__SyncCalendarsRequest;
 
 
 /* --- enums --- */
@@ -1050,6 +1057,117 @@ struct  Chime__V1__SnoozeResponse
     , NULL }
 
 
+struct  Chime__V1__AddCalendarRequest
+{
+  ProtobufCMessage base;
+  /*
+   * 1 to 64 ASCII letters, digits, '-' or '_'.
+   */
+  char *name;
+  /*
+   * Absolute: a vdir collection directory or one .ics file.
+   */
+  char *path;
+};
+#define CHIME__V1__ADD_CALENDAR_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__add_calendar_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__CalendarFileError
+{
+  ProtobufCMessage base;
+  /*
+   * The file's name in the collection (the file's path for a one-file calendar).
+   */
+  char *file;
+  char *message;
+};
+#define CHIME__V1__CALENDAR_FILE_ERROR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__calendar_file_error__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__CalendarSource
+{
+  ProtobufCMessage base;
+  char *name;
+  char *path;
+  /*
+   * The app id its alarms are posted under: io.github.chime.calendar.<name>.
+   */
+  char *app_id;
+  int64_t added_unix_ms;
+  /*
+   * 0: not scanned yet.
+   */
+  int64_t last_scan_unix_ms;
+  /*
+   * Files read as items at their last scan.
+   */
+  uint32_t item_count;
+  /*
+   * Alarms scheduled now (the calendar app's pending requests).
+   */
+  uint32_t alarm_count;
+  /*
+   * Files skipped at their last scan.
+   */
+  size_t n_errors;
+  Chime__V1__CalendarFileError **errors;
+};
+#define CHIME__V1__CALENDAR_SOURCE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__calendar_source__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0,NULL }
+
+
+struct  Chime__V1__ListCalendarsResponse
+{
+  ProtobufCMessage base;
+  size_t n_calendars;
+  Chime__V1__CalendarSource **calendars;
+};
+#define CHIME__V1__LIST_CALENDARS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__list_calendars_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Chime__V1__RemoveCalendarRequest
+{
+  ProtobufCMessage base;
+  char *name;
+};
+#define CHIME__V1__REMOVE_CALENDAR_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__remove_calendar_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Chime__V1__RemoveCalendarResponse
+{
+  ProtobufCMessage base;
+  /*
+   * The pending alarms withdrawn with it.
+   */
+  uint32_t withdrawn_alarms;
+};
+#define CHIME__V1__REMOVE_CALENDAR_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__remove_calendar_response__descriptor) \
+    , 0 }
+
+
+struct  Chime__V1__SyncCalendarsRequest
+{
+  ProtobufCMessage base;
+  /*
+   * Empty: every calendar.
+   */
+  char *name;
+};
+#define CHIME__V1__SYNC_CALENDARS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&chime__v1__sync_calendars_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
 /* Chime__V1__Empty methods */
 void   chime__v1__empty__init
                      (Chime__V1__Empty         *message);
@@ -1924,6 +2042,139 @@ Chime__V1__SnoozeResponse *
 void   chime__v1__snooze_response__free_unpacked
                      (Chime__V1__SnoozeResponse *message,
                       ProtobufCAllocator *allocator);
+/* Chime__V1__AddCalendarRequest methods */
+void   chime__v1__add_calendar_request__init
+                     (Chime__V1__AddCalendarRequest         *message);
+size_t chime__v1__add_calendar_request__get_packed_size
+                     (const Chime__V1__AddCalendarRequest   *message);
+size_t chime__v1__add_calendar_request__pack
+                     (const Chime__V1__AddCalendarRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__add_calendar_request__pack_to_buffer
+                     (const Chime__V1__AddCalendarRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__AddCalendarRequest *
+       chime__v1__add_calendar_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__add_calendar_request__free_unpacked
+                     (Chime__V1__AddCalendarRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__CalendarFileError methods */
+void   chime__v1__calendar_file_error__init
+                     (Chime__V1__CalendarFileError         *message);
+size_t chime__v1__calendar_file_error__get_packed_size
+                     (const Chime__V1__CalendarFileError   *message);
+size_t chime__v1__calendar_file_error__pack
+                     (const Chime__V1__CalendarFileError   *message,
+                      uint8_t             *out);
+size_t chime__v1__calendar_file_error__pack_to_buffer
+                     (const Chime__V1__CalendarFileError   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__CalendarFileError *
+       chime__v1__calendar_file_error__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__calendar_file_error__free_unpacked
+                     (Chime__V1__CalendarFileError *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__CalendarSource methods */
+void   chime__v1__calendar_source__init
+                     (Chime__V1__CalendarSource         *message);
+size_t chime__v1__calendar_source__get_packed_size
+                     (const Chime__V1__CalendarSource   *message);
+size_t chime__v1__calendar_source__pack
+                     (const Chime__V1__CalendarSource   *message,
+                      uint8_t             *out);
+size_t chime__v1__calendar_source__pack_to_buffer
+                     (const Chime__V1__CalendarSource   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__CalendarSource *
+       chime__v1__calendar_source__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__calendar_source__free_unpacked
+                     (Chime__V1__CalendarSource *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__ListCalendarsResponse methods */
+void   chime__v1__list_calendars_response__init
+                     (Chime__V1__ListCalendarsResponse         *message);
+size_t chime__v1__list_calendars_response__get_packed_size
+                     (const Chime__V1__ListCalendarsResponse   *message);
+size_t chime__v1__list_calendars_response__pack
+                     (const Chime__V1__ListCalendarsResponse   *message,
+                      uint8_t             *out);
+size_t chime__v1__list_calendars_response__pack_to_buffer
+                     (const Chime__V1__ListCalendarsResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__ListCalendarsResponse *
+       chime__v1__list_calendars_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__list_calendars_response__free_unpacked
+                     (Chime__V1__ListCalendarsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__RemoveCalendarRequest methods */
+void   chime__v1__remove_calendar_request__init
+                     (Chime__V1__RemoveCalendarRequest         *message);
+size_t chime__v1__remove_calendar_request__get_packed_size
+                     (const Chime__V1__RemoveCalendarRequest   *message);
+size_t chime__v1__remove_calendar_request__pack
+                     (const Chime__V1__RemoveCalendarRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__remove_calendar_request__pack_to_buffer
+                     (const Chime__V1__RemoveCalendarRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RemoveCalendarRequest *
+       chime__v1__remove_calendar_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__remove_calendar_request__free_unpacked
+                     (Chime__V1__RemoveCalendarRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__RemoveCalendarResponse methods */
+void   chime__v1__remove_calendar_response__init
+                     (Chime__V1__RemoveCalendarResponse         *message);
+size_t chime__v1__remove_calendar_response__get_packed_size
+                     (const Chime__V1__RemoveCalendarResponse   *message);
+size_t chime__v1__remove_calendar_response__pack
+                     (const Chime__V1__RemoveCalendarResponse   *message,
+                      uint8_t             *out);
+size_t chime__v1__remove_calendar_response__pack_to_buffer
+                     (const Chime__V1__RemoveCalendarResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__RemoveCalendarResponse *
+       chime__v1__remove_calendar_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__remove_calendar_response__free_unpacked
+                     (Chime__V1__RemoveCalendarResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Chime__V1__SyncCalendarsRequest methods */
+void   chime__v1__sync_calendars_request__init
+                     (Chime__V1__SyncCalendarsRequest         *message);
+size_t chime__v1__sync_calendars_request__get_packed_size
+                     (const Chime__V1__SyncCalendarsRequest   *message);
+size_t chime__v1__sync_calendars_request__pack
+                     (const Chime__V1__SyncCalendarsRequest   *message,
+                      uint8_t             *out);
+size_t chime__v1__sync_calendars_request__pack_to_buffer
+                     (const Chime__V1__SyncCalendarsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Chime__V1__SyncCalendarsRequest *
+       chime__v1__sync_calendars_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   chime__v1__sync_calendars_request__free_unpacked
+                     (Chime__V1__SyncCalendarsRequest *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Chime__V1__Empty_Closure)
@@ -2064,6 +2315,27 @@ typedef void (*Chime__V1__SnoozeRequest_Closure)
 typedef void (*Chime__V1__SnoozeResponse_Closure)
                  (const Chime__V1__SnoozeResponse *message,
                   void *closure_data);
+typedef void (*Chime__V1__AddCalendarRequest_Closure)
+                 (const Chime__V1__AddCalendarRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__CalendarFileError_Closure)
+                 (const Chime__V1__CalendarFileError *message,
+                  void *closure_data);
+typedef void (*Chime__V1__CalendarSource_Closure)
+                 (const Chime__V1__CalendarSource *message,
+                  void *closure_data);
+typedef void (*Chime__V1__ListCalendarsResponse_Closure)
+                 (const Chime__V1__ListCalendarsResponse *message,
+                  void *closure_data);
+typedef void (*Chime__V1__RemoveCalendarRequest_Closure)
+                 (const Chime__V1__RemoveCalendarRequest *message,
+                  void *closure_data);
+typedef void (*Chime__V1__RemoveCalendarResponse_Closure)
+                 (const Chime__V1__RemoveCalendarResponse *message,
+                  void *closure_data);
+typedef void (*Chime__V1__SyncCalendarsRequest_Closure)
+                 (const Chime__V1__SyncCalendarsRequest *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2191,6 +2463,22 @@ struct Chime__V1__NotificationCenter_Service
                  const Chime__V1__SnoozeRequest *input,
                  Chime__V1__SnoozeResponse_Closure closure,
                  void *closure_data);
+  void (*add_calendar)(Chime__V1__NotificationCenter_Service *service,
+                       const Chime__V1__AddCalendarRequest *input,
+                       Chime__V1__CalendarSource_Closure closure,
+                       void *closure_data);
+  void (*list_calendars)(Chime__V1__NotificationCenter_Service *service,
+                         const Chime__V1__Empty *input,
+                         Chime__V1__ListCalendarsResponse_Closure closure,
+                         void *closure_data);
+  void (*remove_calendar)(Chime__V1__NotificationCenter_Service *service,
+                          const Chime__V1__RemoveCalendarRequest *input,
+                          Chime__V1__RemoveCalendarResponse_Closure closure,
+                          void *closure_data);
+  void (*sync_calendars)(Chime__V1__NotificationCenter_Service *service,
+                         const Chime__V1__SyncCalendarsRequest *input,
+                         Chime__V1__ListCalendarsResponse_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Chime__V1__NotificationCenter_ServiceDestroy)(Chime__V1__NotificationCenter_Service *);
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
@@ -2228,7 +2516,11 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## get_server_info,\
       function_prefix__ ## set_do_not_disturb,\
       function_prefix__ ## get_do_not_disturb,\
-      function_prefix__ ## snooze  }
+      function_prefix__ ## snooze,\
+      function_prefix__ ## add_calendar,\
+      function_prefix__ ## list_calendars,\
+      function_prefix__ ## remove_calendar,\
+      function_prefix__ ## sync_calendars  }
 void chime__v1__notification_center__add(ProtobufCService *service,
                                          const Chime__V1__AddRequest *input,
                                          Chime__V1__AddResponse_Closure closure,
@@ -2349,6 +2641,22 @@ void chime__v1__notification_center__snooze(ProtobufCService *service,
                                             const Chime__V1__SnoozeRequest *input,
                                             Chime__V1__SnoozeResponse_Closure closure,
                                             void *closure_data);
+void chime__v1__notification_center__add_calendar(ProtobufCService *service,
+                                                  const Chime__V1__AddCalendarRequest *input,
+                                                  Chime__V1__CalendarSource_Closure closure,
+                                                  void *closure_data);
+void chime__v1__notification_center__list_calendars(ProtobufCService *service,
+                                                    const Chime__V1__Empty *input,
+                                                    Chime__V1__ListCalendarsResponse_Closure closure,
+                                                    void *closure_data);
+void chime__v1__notification_center__remove_calendar(ProtobufCService *service,
+                                                     const Chime__V1__RemoveCalendarRequest *input,
+                                                     Chime__V1__RemoveCalendarResponse_Closure closure,
+                                                     void *closure_data);
+void chime__v1__notification_center__sync_calendars(ProtobufCService *service,
+                                                    const Chime__V1__SyncCalendarsRequest *input,
+                                                    Chime__V1__ListCalendarsResponse_Closure closure,
+                                                    void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2403,6 +2711,13 @@ extern const ProtobufCMessageDescriptor chime__v1__set_do_not_disturb_request__d
 extern const ProtobufCMessageDescriptor chime__v1__do_not_disturb_state__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__snooze_request__descriptor;
 extern const ProtobufCMessageDescriptor chime__v1__snooze_response__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__add_calendar_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__calendar_file_error__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__calendar_source__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__list_calendars_response__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__remove_calendar_request__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__remove_calendar_response__descriptor;
+extern const ProtobufCMessageDescriptor chime__v1__sync_calendars_request__descriptor;
 extern const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -96,6 +96,19 @@ type NotificationCenterClient interface {
 	// INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
 	// NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
 	Snooze(ctx context.Context, in *SnoozeRequest, opts ...grpc.CallOption) (*SnoozeResponse, error)
+	// Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+	// vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+	// own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+	// INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+	AddCalendar(ctx context.Context, in *AddCalendarRequest, opts ...grpc.CallOption) (*CalendarSource, error)
+	// The registered calendars with their counts, last scan and per-file errors.
+	ListCalendars(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListCalendarsResponse, error)
+	// Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+	// call. NOT_FOUND CALENDAR_NOT_FOUND.
+	RemoveCalendar(ctx context.Context, in *RemoveCalendarRequest, opts ...grpc.CallOption) (*RemoveCalendarResponse, error)
+	// Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+	// scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+	SyncCalendars(ctx context.Context, in *SyncCalendarsRequest, opts ...grpc.CallOption) (*ListCalendarsResponse, error)
 }
 
 type notificationCenterClient struct {
@@ -422,6 +435,42 @@ func (c *notificationCenterClient) Snooze(ctx context.Context, in *SnoozeRequest
 	return out, nil
 }
 
+func (c *notificationCenterClient) AddCalendar(ctx context.Context, in *AddCalendarRequest, opts ...grpc.CallOption) (*CalendarSource, error) {
+	out := new(CalendarSource)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/AddCalendar", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationCenterClient) ListCalendars(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListCalendarsResponse, error) {
+	out := new(ListCalendarsResponse)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/ListCalendars", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationCenterClient) RemoveCalendar(ctx context.Context, in *RemoveCalendarRequest, opts ...grpc.CallOption) (*RemoveCalendarResponse, error) {
+	out := new(RemoveCalendarResponse)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/RemoveCalendar", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *notificationCenterClient) SyncCalendars(ctx context.Context, in *SyncCalendarsRequest, opts ...grpc.CallOption) (*ListCalendarsResponse, error) {
+	out := new(ListCalendarsResponse)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/SyncCalendars", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // NotificationCenterServer is the server API for NotificationCenter service.
 // All implementations must embed UnimplementedNotificationCenterServer
 // for forward compatibility
@@ -505,6 +554,19 @@ type NotificationCenterServer interface {
 	// INVALID_ARGUMENT INVALID_SNOOZE_DURATION outside 1 minute ... 1 week; NOT_FOUND
 	// NOTIFICATION_NOT_DELIVERED when the app has no such delivered notification.
 	Snooze(context.Context, *SnoozeRequest) (*SnoozeResponse, error)
+	// Registers a calendar: a vdir collection directory (one iCalendar item per .ics file, as
+	// vdirsyncer keeps them) or one .ics file, by absolute path. Its alarms are posted under its
+	// own app id (CalendarSource.app_id). A user-side call. INVALID_ARGUMENT
+	// INVALID_CALENDAR_NAME or INVALID_CALENDAR_PATH; ALREADY_EXISTS CALENDAR_EXISTS.
+	AddCalendar(context.Context, *AddCalendarRequest) (*CalendarSource, error)
+	// The registered calendars with their counts, last scan and per-file errors.
+	ListCalendars(context.Context, *Empty) (*ListCalendarsResponse, error)
+	// Forgets a calendar; its pending alarms are withdrawn (its files are untouched). A user-side
+	// call. NOT_FOUND CALENDAR_NOT_FOUND.
+	RemoveCalendar(context.Context, *RemoveCalendarRequest) (*RemoveCalendarResponse, error)
+	// Rescans a calendar whole (or every calendar when the name is empty) and answers once the
+	// scan is committed. A user-side call. NOT_FOUND CALENDAR_NOT_FOUND.
+	SyncCalendars(context.Context, *SyncCalendarsRequest) (*ListCalendarsResponse, error)
 	mustEmbedUnimplementedNotificationCenterServer()
 }
 
@@ -601,6 +663,18 @@ func (UnimplementedNotificationCenterServer) GetDoNotDisturb(context.Context, *E
 }
 func (UnimplementedNotificationCenterServer) Snooze(context.Context, *SnoozeRequest) (*SnoozeResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Snooze not implemented")
+}
+func (UnimplementedNotificationCenterServer) AddCalendar(context.Context, *AddCalendarRequest) (*CalendarSource, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method AddCalendar not implemented")
+}
+func (UnimplementedNotificationCenterServer) ListCalendars(context.Context, *Empty) (*ListCalendarsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListCalendars not implemented")
+}
+func (UnimplementedNotificationCenterServer) RemoveCalendar(context.Context, *RemoveCalendarRequest) (*RemoveCalendarResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method RemoveCalendar not implemented")
+}
+func (UnimplementedNotificationCenterServer) SyncCalendars(context.Context, *SyncCalendarsRequest) (*ListCalendarsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SyncCalendars not implemented")
 }
 func (UnimplementedNotificationCenterServer) mustEmbedUnimplementedNotificationCenterServer() {}
 
@@ -1161,6 +1235,78 @@ func _NotificationCenter_Snooze_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _NotificationCenter_AddCalendar_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddCalendarRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).AddCalendar(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/AddCalendar",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).AddCalendar(ctx, req.(*AddCalendarRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationCenter_ListCalendars_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).ListCalendars(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/ListCalendars",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).ListCalendars(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationCenter_RemoveCalendar_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RemoveCalendarRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).RemoveCalendar(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/RemoveCalendar",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).RemoveCalendar(ctx, req.(*RemoveCalendarRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _NotificationCenter_SyncCalendars_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SyncCalendarsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).SyncCalendars(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/SyncCalendars",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).SyncCalendars(ctx, req.(*SyncCalendarsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "chime.v1.NotificationCenter",
 	HandlerType: (*NotificationCenterServer)(nil),
@@ -1276,6 +1422,22 @@ var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Snooze",
 			Handler:    _NotificationCenter_Snooze_Handler,
+		},
+		{
+			MethodName: "AddCalendar",
+			Handler:    _NotificationCenter_AddCalendar_Handler,
+		},
+		{
+			MethodName: "ListCalendars",
+			Handler:    _NotificationCenter_ListCalendars_Handler,
+		},
+		{
+			MethodName: "RemoveCalendar",
+			Handler:    _NotificationCenter_RemoveCalendar_Handler,
+		},
+		{
+			MethodName: "SyncCalendars",
+			Handler:    _NotificationCenter_SyncCalendars_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
