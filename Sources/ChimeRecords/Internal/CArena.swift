@@ -1,4 +1,4 @@
-internal import CChimeProto
+package import CChimeProto
 import Glibc
 
 /// Owns every C allocation made while building one message to pack (message structs, strings
@@ -12,7 +12,7 @@ import Glibc
 /// Message structs are zeroed and then set up by their generated `_init` (the `*_INIT` macros are
 /// invisible from Swift), so string fields start out pointing at protobuf-c's static empty
 /// string; `assign` leaves an empty Swift string there and never frees it.
-final class CArena {
+package final class CArena {
   /// The chunk pieces are cut from, and what is left of it.
   private var current: UnsafeMutableRawPointer?
   private var left = 0
@@ -20,17 +20,17 @@ final class CArena {
   private var full: [UnsafeMutableRawPointer] = []
   private var nextChunkBytes = CArena.firstChunkBytes
 
-  static let firstChunkBytes = 1024
+  package static let firstChunkBytes = 1024
   /// The largest chunk made for small pieces; a piece over half of it gets its own allocation.
-  static let largestChunkBytes = 64 << 10
+  package static let largestChunkBytes = 64 << 10
 
-  init() {}
+  package init() {}
 
   deinit {
     freeAll()
   }
 
-  func freeAll() {
+  package func freeAll() {
     if let current { free(current) }
     for chunk in full { free(chunk) }
     current = nil
@@ -43,21 +43,21 @@ final class CArena {
 
   /// `bytes` (at least 1) of memory aligned to 16, zeroed when `zeroed`, valid until `freeAll`.
   /// For what this process builds: stops the process when memory runs out.
-  func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
+  package func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
     guard let piece = tryAllocate(bytes: bytes, zeroed: zeroed) else { fatalError("out of memory (\(bytes) bytes)") }
     return piece
   }
 
   /// Bytes handed out so far, and the most this arena may hand out (`allocator` answers NULL
   /// past it, and protobuf-c fails the unpack).
-  private(set) var allocated = 0
-  var limit = Int.max
+  package private(set) var allocated = 0
+  package var limit = Int.max
   /// Set when a piece was refused for `limit`.
-  private(set) var limitReached = false
+  package private(set) var limitReached = false
 
   /// As `allocate`, or nil when `bytes` is negative (a `size_t` past `Int.max`), would take
   /// the arena past `limit`, or memory runs out.
-  func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
+  package func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
     guard bytes >= 0, bytes <= Int.max - 16 else { return nil }
     let size = (max(bytes, 1) + 15) & ~15
     guard size <= limit - allocated else {
@@ -104,7 +104,7 @@ final class CArena {
   /// once. What protobuf-c frees while unpacking stays allocated until then, which `limit`
   /// bounds: merging a singular message that appears many times concatenates its repeated
   /// fields into new arrays each time, memory that grows with the square of the payload.
-  var allocator: ProtobufCAllocator {
+  package var allocator: ProtobufCAllocator {
     ProtobufCAllocator(
       alloc: { data, size in
         Unmanaged<CArena>.fromOpaque(data!).takeUnretainedValue().tryAllocate(bytes: size, zeroed: false)
@@ -114,18 +114,18 @@ final class CArena {
   }
 
   /// A new message struct, initialised by its generated `_init` function.
-  func message<M>(_ initialize: (UnsafeMutablePointer<M>?) -> Void) -> UnsafeMutablePointer<M> {
+  package func message<M>(_ initialize: (UnsafeMutablePointer<M>?) -> Void) -> UnsafeMutablePointer<M> {
     let p = allocate(bytes: MemoryLayout<M>.stride).bindMemory(to: M.self, capacity: 1)
     initialize(p)
     return p
   }
 
   /// Set when a string given to `string(_:)` held a NUL: its C copy is cut there.
-  private(set) var cutAtNUL = false
+  package private(set) var cutAtNUL = false
 
   /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one)
   /// and `cutAtNUL` says so, for encoders that must refuse rather than send something else.
-  func string(_ s: String) -> UnsafeMutablePointer<CChar> {
+  package func string(_ s: String) -> UnsafeMutablePointer<CChar> {
     var s = s
     return s.withUTF8 { utf8 in
       if utf8.contains(0) { cutAtNUL = true }
@@ -138,32 +138,32 @@ final class CArena {
   }
 
   /// Sets a singular string field; an empty string keeps the field's static default.
-  func assign(_ field: inout UnsafeMutablePointer<CChar>?, _ s: String) {
+  package func assign(_ field: inout UnsafeMutablePointer<CChar>?, _ s: String) {
     if !s.isEmpty { field = string(s) }
   }
 
   /// An array for a repeated field, or nil when empty.
-  func array<E>(of _: E.Type, count: Int) -> UnsafeMutablePointer<E>? {
+  package func array<E>(of _: E.Type, count: Int) -> UnsafeMutablePointer<E>? {
     guard count > 0 else { return nil }
     return allocate(bytes: MemoryLayout<E>.stride * count).bindMemory(to: E.self, capacity: count)
   }
 
   /// Sets a repeated string field from `strings`.
-  func assign(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: inout Int, _ strings: [String]) {
+  package func assign(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: inout Int, _ strings: [String]) {
     count = strings.count
     field = array(of: UnsafeMutablePointer<CChar>?.self, count: strings.count)
     for (i, s) in strings.enumerated() { field![i] = string(s) }
   }
 
   /// Sets a repeated scalar field (e.g. `int64`) from `values`.
-  func assign<E>(_ field: inout UnsafeMutablePointer<E>?, count: inout Int, _ values: [E]) {
+  package func assign<E>(_ field: inout UnsafeMutablePointer<E>?, count: inout Int, _ values: [E]) {
     count = values.count
     field = array(of: E.self, count: values.count)
     for (i, v) in values.enumerated() { field![i] = v }
   }
 
   /// Sets a repeated message field, building each element with `build`.
-  func assign<T, M>(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<M>?>?, count: inout Int, _ items: [T], _ build: (T) -> UnsafeMutablePointer<M>) {
+  package func assign<T, M>(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<M>?>?, count: inout Int, _ items: [T], _ build: (T) -> UnsafeMutablePointer<M>) {
     count = items.count
     field = array(of: UnsafeMutablePointer<M>?.self, count: items.count)
     for (i, item) in items.enumerated() { field![i] = build(item) }
