@@ -37,8 +37,8 @@ package final class CArena {
     left = 0
     full.removeAll()
     nextChunkBytes = Self.firstChunkBytes
-    allocated = 0
-    limitReached = false
+    used = 0
+    refused = false
   }
 
   /// `bytes` (at least 1) of memory aligned to 16, zeroed when `zeroed`, valid until `freeAll`.
@@ -50,18 +50,29 @@ package final class CArena {
 
   /// Bytes handed out so far, and the most this arena may hand out (`allocator` answers NULL
   /// past it, and protobuf-c fails the unpack).
-  package private(set) var allocated = 0
-  package var limit = Int.max
+  package var allocated: Int { used }
+  package var limit: Int {
+    get { budget }
+    set { budget = newValue }
+  }
   /// Set when a piece was refused for `limit`.
-  package private(set) var limitReached = false
+  package var limitReached: Bool { refused }
+
+  // The stored state is private and reached from other modules only through the accessors
+  // above: the compiler then sees every access and checks exclusivity statically, not at run
+  // time on each piece.
+  private var used = 0
+  private var budget = Int.max
+  private var refused = false
+  private var cut = false
 
   /// As `allocate`, or nil when `bytes` is negative (a `size_t` past `Int.max`), would take
   /// the arena past `limit`, or memory runs out.
   package func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
     guard bytes >= 0, bytes <= Int.max - 16 else { return nil }
     let size = (max(bytes, 1) + 15) & ~15
-    guard size <= limit - allocated else {
-      limitReached = true
+    guard size <= budget - used else {
+      refused = true
       return nil
     }
     let piece: UnsafeMutableRawPointer
@@ -78,7 +89,7 @@ package final class CArena {
       piece = current!
       left -= size
     }
-    allocated += size
+    used += size
     if zeroed { memset(piece, 0, size) }
     return piece
   }
@@ -121,14 +132,14 @@ package final class CArena {
   }
 
   /// Set when a string given to `string(_:)` held a NUL: its C copy is cut there.
-  package private(set) var cutAtNUL = false
+  package var cutAtNUL: Bool { cut }
 
   /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one)
   /// and `cutAtNUL` says so, for encoders that must refuse rather than send something else.
   package func string(_ s: String) -> UnsafeMutablePointer<CChar> {
     var s = s
     return s.withUTF8 { utf8 in
-      if utf8.contains(0) { cutAtNUL = true }
+      if utf8.contains(0) { cut = true }
       let p = allocate(bytes: utf8.count + 1).bindMemory(to: CChar.self, capacity: utf8.count + 1)
       if let base = utf8.baseAddress {
         UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: utf8.count)
