@@ -105,6 +105,7 @@ test-mutations: deps
 proto:
 	scripts/gen-proto.sh
 	scripts/gen-descriptors.sh
+	scripts/gen-calls.py
 	clients/python/generate.sh
 	clients/go/generate.sh
 

@@ -203,6 +203,8 @@ let package = Package(
       dependencies: [
         "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
         "CNGHTTP2", "CChimeDescriptors",
+        // The settings' landing types (ServerPaths, ServerLimits, ServerPolicy), declared with chimed.toml's keys.
+        "ChimeConfig",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
@@ -283,7 +285,7 @@ let package = Package(
     .testTarget(
       name: "ChimeServerTests",
       dependencies: [
-        "ChimeServer", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
+        "ChimeServer", "ChimeConfig", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
         // An HTTP/2 client for the gRPC transport's tests.
         "CNGHTTP2",
       ],
@@ -294,6 +296,8 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "ChimeClient", "ChimeCore", "ChimeTestSupport", "ChimeThumbnail",
+        // The declared settings, which chimed's --help, --print-config and man page must list.
+        "ChimeConfig",
         // Its SQLite layer, to damage a stopped daemon's store the way a hand edit would.
         "ChimeStore",
       ],

@@ -30,6 +30,7 @@ packages=(
   golang-google-genproto-dev  # google.golang.org/genproto: google.rpc ErrorInfo (errdetails)
   protoc-gen-go         # generates its messages from Protos/ (clients/go/generate.sh)
   protoc-gen-go-grpc    # generates its gRPC stubs
+  python3-protobuf      # make proto: scripts/gen-calls.py reads Protos/' descriptors (Debian's /usr/bin/python3)
   python3-dateutil      # the recurrence rule cross-check (scripts/rrule, make test-rrule)
   tzdata                # /usr/share/zoneinfo: the TZif files every named time zone is read from
   valgrind              # the C client's leak check (clients/c: make test-valgrind)

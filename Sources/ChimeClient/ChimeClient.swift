@@ -63,10 +63,6 @@ public struct ChimeClient: Sendable {
     try await unary(CallTable.removePending, ids)
   }
 
-  public func removeAllPending() async throws(ChimeError) -> [String] {
-    try await unary(CallTable.removeAllPending, Empty())
-  }
-
   // MARK: Delivered
 
   /// One page of the app's delivered notifications.
@@ -84,10 +80,6 @@ public struct ChimeClient: Sendable {
 
   public func removeDelivered(_ ids: [String]) async throws(ChimeError) -> [String] {
     try await unary(CallTable.removeDelivered, ids)
-  }
-
-  public func removeAllDelivered() async throws(ChimeError) -> [String] {
-    try await unary(CallTable.removeAllDelivered, Empty())
   }
 
   // MARK: Previews
@@ -254,11 +246,6 @@ public struct ChimeClient: Sendable {
   /// This app's layout: registered, or the defaults (`registered` false).
   public func appLayout() async throws(ChimeError) -> AppLayout {
     try await unary(CallTable.getApp, Empty())
-  }
-
-  /// Every registered app's layout.
-  public func listApps() async throws(ChimeError) -> [AppLayout] {
-    try await unary(CallTable.listApps, Empty())
   }
 
   /// Where the daemon looks for the sound `name` for this app, and what would play.

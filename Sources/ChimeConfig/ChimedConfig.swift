@@ -1,4 +1,4 @@
-public import ChimeCore
+import ChimeCore
 
 /// Where a setting's value came from, for `--print-config` and error messages.
 public enum ConfigSource: Hashable, Sendable, CustomStringConvertible {
@@ -44,33 +44,9 @@ public struct ChimedConfig: Equatable, Sendable {
   /// The file that was read, if any.
   public let filePath: String?
 
-  public let socket: String
-  public let dataDirectory: String
-  public let appsDirectory: String
-  public let attachmentQuotaBytes: Int64
-  public let maxPendingPerApp: Int
-  public let maxConnections: Int
-  public let maxCallsPerConnection: Int
-  public let maxSubscribers: Int
-  public let maxSubscribersPerApp: Int
-  public let thumbnailBox: ThumbnailBox
-  /// The thumbnail helper's path; nil: looked for beside chimed.
-  public let thumbnailer: String?
-  public let logLevel: String
-  public let maxFrameBytes: Int
-  public let missedGraceSeconds: Double
-  public let extensionTimeoutSeconds: Double
-  public let pushPayloadLimit: Int
-  public let serviceExtensionTimeoutSeconds: Double
-  public let serviceExtensionGraceSeconds: Double
-  public let authorization: AuthorizationPolicy
-  public let presenter: String?
-  public let presentCommand: String?
-  public let presentTimeoutSeconds: Double
-  public let soundPlayer: String?
-  public let eventRetention: Int
+  /// Every value, typed, where its `ChimedSettings` declaration lands.
+  public let settings: ServerSettings
 
-  public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
   /// Merges `flags` (key name → text as given on the command line), the environment, `file` and
   /// the defaults, then checks every value.
   ///
@@ -85,7 +61,7 @@ public struct ChimedConfig: Equatable, Sendable {
     for key in ConfigKey.all {
       if let text = flags[key.name] {
         values[key.name] = Value(text: text, source: .flag)
-      } else if key == .socket, let env = environment["CHIME_SOCKET"], !env.isEmpty {
+      } else if key == ChimedSettings.socket, let env = environment["CHIME_SOCKET"], !env.isEmpty {
         values[key.name] = Value(text: env, source: .environment("CHIME_SOCKET"))
       } else if let entry = file?.entries[key.name], let file {
         values[key.name] = Value(text: entry.text, source: .file(path: file.path, line: entry.line))
@@ -103,9 +79,9 @@ public struct ChimedConfig: Equatable, Sendable {
       return Value(text: text, source: set ? .derivedDefault(variable: variable) : .defaultValue)
     }
     switch key {
-    case .socket: return derived("XDG_RUNTIME_DIR", SocketPath.resolve(nil, environment: environment, uid: uid))
-    case .dataDir: return derived("XDG_STATE_HOME", DataDirectory.resolve(nil, environment: environment, home: home))
-    case .appsDir: return derived("XDG_DATA_HOME", AppsDirectory.resolve(nil, environment: environment, home: home))
+    case ChimedSettings.socket: return derived("XDG_RUNTIME_DIR", SocketPath.resolve(nil, environment: environment, uid: uid))
+    case ChimedSettings.dataDir: return derived("XDG_STATE_HOME", DataDirectory.resolve(nil, environment: environment, home: home))
+    case ChimedSettings.appsDir: return derived("XDG_DATA_HOME", AppsDirectory.resolve(nil, environment: environment, home: home))
     default: return Value(text: key.defaultText, source: .defaultValue)
     }
   }
@@ -124,80 +100,22 @@ public struct ChimedConfig: Equatable, Sendable {
     }
     self.values = values
     self.filePath = filePath
-    func value(_ key: ConfigKey) -> (text: String?, prefix: String) {
-      let value = values[key.name]!
-      return (value.text, value.source.errorPrefix(key))
-    }
-    func string(_ key: ConfigKey) -> String? {
-      guard let text = value(key).text, !text.isEmpty else { return nil }
-      return text
-    }
-    func integer(_ key: ConfigKey, minimum: Int) throws(ConfigError) -> Int {
-      let (text, prefix) = value(key)
-      guard let text, let int = Int(text.trimmingWhitespace()) else {
-        throw ConfigError("\(prefix): \"\(value(key).text ?? "")\" is not an integer")
+    func prefix(_ key: ConfigKey) -> String { values[key.name]!.source.errorPrefix(key) }
+    var settings = ServerSettings(paths: ServerPaths(socketPath: "", dataDirectory: "", appsDirectory: ""))
+    for key in ConfigKey.all {
+      do throws(ConfigKey.Invalid) {
+        try key.land(values[key.name]!.text, &settings)
+      } catch {
+        throw ConfigError("\(prefix(key)): \(error.message)")
       }
-      guard int >= minimum else { throw ConfigError("\(prefix): must be at least \(minimum), got \(int)") }
-      return int
     }
-    func seconds(_ key: ConfigKey, positive: Bool = false) throws(ConfigError) -> Double {
-      let (text, prefix) = value(key)
-      guard let text, let double = Double(text.trimmingWhitespace()), double.isFinite else {
-        throw ConfigError("\(prefix): \"\(value(key).text ?? "")\" is not a number of seconds")
-      }
-      if positive, double <= 0 { throw ConfigError("\(prefix): must be more than 0 seconds, got \(text)") }
-      if !positive, double < 0 { throw ConfigError("\(prefix): must not be negative, got \(text)") }
-      if double > ConfigKey.maximumSeconds { throw ConfigError("\(prefix): must be at most 1000000000 seconds, got \(text)") }
-      return double
-    }
-    socket = string(.socket) ?? ""
-    dataDirectory = string(.dataDir) ?? ""
-    appsDirectory = string(.appsDir) ?? ""
-    for key in [ConfigKey.socket, .dataDir, .appsDir] where string(key) == nil {
-      throw ConfigError("\(value(key).prefix): must not be empty")
-    }
-    let quota = value(.attachmentQuota)
-    guard let bytes = Self.bytes(quota.text ?? ""), bytes >= 0 else {
-      throw ConfigError("\(quota.prefix): \"\(quota.text ?? "")\" is not a size such as 100MB or 5000000")
-    }
-    attachmentQuotaBytes = bytes
-    maxPendingPerApp = try integer(.maxPendingPerApp, minimum: 1)
-    maxConnections = try integer(.maxConnections, minimum: 1)
-    maxCallsPerConnection = try integer(.maxCallsPerConnection, minimum: 1)
-    maxSubscribers = try integer(.maxSubscribers, minimum: 1)
-    maxSubscribersPerApp = try integer(.maxSubscribersPerApp, minimum: 1)
-    let box = value(.thumbnailBox)
-    do throws(ChimeError) {
-      thumbnailBox = try ThumbnailBox(parsing: box.text ?? "")
-    } catch {
-      throw ConfigError("\(box.prefix): \(error.message)")
-    }
-    thumbnailer = string(.thumbnailer)
-    let level = value(.logLevel)
-    guard let levelText = level.text?.lowercased(), Self.logLevels.contains(levelText) else {
-      throw ConfigError("\(level.prefix): unknown log level \"\(level.text ?? "")\" (\(Self.logLevels.joined(separator: ", ")))")
-    }
-    logLevel = levelText
-    maxFrameBytes = try integer(.maxFrameBytes, minimum: 1)
-    missedGraceSeconds = try seconds(.missedGrace)
-    extensionTimeoutSeconds = try seconds(.extensionTimeout)
-    pushPayloadLimit = try integer(.pushPayloadLimit, minimum: 0)
-    serviceExtensionTimeoutSeconds = try seconds(.serviceExtensionTimeout)
-    serviceExtensionGraceSeconds = try seconds(.serviceExtensionGrace)
-    let policy = value(.authorization)
-    guard let parsed = AuthorizationPolicy(rawValue: policy.text ?? "") else {
-      throw ConfigError("\(policy.prefix): \"\(policy.text ?? "")\" is not allow or ask-denies")
-    }
-    authorization = parsed
-    presenter = string(.presenter)
-    presentCommand = string(.presentCommand)
-    if case .failure(let error) = PresenterSelection.choose(list: presenter, command: presentCommand, sessionBus: true) {
-      let where_ = presenter == nil ? value(.presentCommand).prefix : value(.presenter).prefix
+    // The one check across keys: a presenter list naming command needs a present-command.
+    let presentation = settings.presentation
+    if case .failure(let error) = PresenterSelection.choose(list: presentation.presenter, command: presentation.command, sessionBus: true) {
+      let where_ = presentation.presenter == nil ? prefix(ChimedSettings.presentCommand.key) : prefix(ChimedSettings.presenter.key)
       throw ConfigError("\(where_): \(error.description)")
     }
-    presentTimeoutSeconds = try seconds(.presentTimeout, positive: true)
-    soundPlayer = string(.soundPlayer)
-    eventRetention = try integer(.eventRetention, minimum: 1)
+    self.settings = settings
   }
 
   /// "100MB", "1.5GB", "500kB", "5000000" → bytes (decimal units, as the attachment limits).

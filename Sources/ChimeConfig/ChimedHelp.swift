@@ -1,5 +1,6 @@
-/// `chimed --help`: what chimed does, its configuration keys, examples, and its options (the
-/// hidden ones left out), wrapped at 80 columns. help2man makes chimed's man page from it: the
+/// `chimed --help`: what chimed does, its configuration keys (each with its TOML type and
+/// default), examples, and its options (the hidden ones left out; a key's help is its flag's),
+/// wrapped at 80 columns. Every key and setting flag comes from `ChimedSettings.all`. help2man makes chimed's man page from it: the
 /// keys, examples and options are lists of a label and its text in two columns, which it
 /// makes tagged paragraphs of.
 extension ChimedCommandLine {
@@ -13,7 +14,7 @@ extension ChimedCommandLine {
     for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
       switch line {
       case keysPlaceholder:
-        text += twoColumns(ConfigKey.all.map { ("\($0.name) (\($0.kind.tomlName))", $0.summary) })
+        text += twoColumns(ConfigKey.all.map { ("\($0.name) (\($0.kind.tomlName))", $0.defaultSummary ?? "unset by default") })
       case examplePlaceholder:
         text += twoColumns(exampleFile)
       case commandsPlaceholder:

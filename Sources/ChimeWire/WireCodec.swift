@@ -155,11 +155,12 @@ public enum WireCodec {
   }
 
   /// `Empty` (no bytes).
-  public static func encodeEmpty() -> [UInt8] { [] }
+  public static func encodeEmpty(_ empty: Empty = Empty()) -> [UInt8] { [] }
 
   /// Accepts any valid protobuf (unknown fields are ignored), as a newer peer may send some.
-  public static func decodeEmpty(_ bytes: [UInt8]) throws(ChimeError) {
-    try ProtoMessage.decode(bytes, as: "Empty", with: chime__v1__empty__unpack) { _ throws(ChimeError) in }
+  @discardableResult
+  public static func decodeEmpty(_ bytes: [UInt8]) throws(ChimeError) -> Empty {
+    try ProtoMessage.decode(bytes, as: "Empty", with: chime__v1__empty__unpack) { _ throws(ChimeError) in Empty() }
   }
 
   // MARK: Previews

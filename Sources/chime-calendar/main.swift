@@ -9,12 +9,20 @@
 //   {"uid":…,"recurrence_id":…|null,"summary":…,"at":"…Z","action":"DISPLAY"|"AUDIO","sound":…|null}
 // stderr: one line per file skipped or read leniently, and the count of alarms not notified.
 // Exit 0; 1 when PATH cannot be read at all (the reason on stderr); 2 for a bad command line.
+//
+//   chime-calendar scan PATH AFTER_MS UNTIL_MS ZONE [FILE...]
+// what chimed runs to scan a registered calendar (see Scan.swift).
 import ChimeCalendar
 import ChimeCore
 import ChimeSystem
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "scan" {
+  let status = Scan.run(arguments)
+  StandardStreams.flush()
+  exit(status)
+}
 guard arguments.count == 5, arguments[0] == "alarms", let afterMillis = Int64(arguments[2]), let untilMillis = Int64(arguments[3]),
       let zone = Zone.named(arguments[4])
 else {

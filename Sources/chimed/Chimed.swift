@@ -65,7 +65,7 @@ struct Chimed {
       return
     }
     if arguments.compactStore {
-      let path = settings.dataDirectory + "/chime.db"
+      let path = settings.settings.paths.dataDirectory + "/chime.db"
       do throws(ChimeError) {
         let report = try ChimeDatabase.compact(path: path)
         print("chimed: compacted \(path): \(report.bytesBefore) -> \(report.bytesAfter) bytes, pages of \(report.pageSizeBefore) -> \(report.pageSizeAfter) bytes")
@@ -75,53 +75,36 @@ struct Chimed {
         throw ExitCode(error.code == .unavailable ? 75 : 1)  // EX_TEMPFAIL: in use, try once chimed is stopped
       }
     }
-    LogLevelSwitch.shared.set(Logger.Level(rawValue: settings.logLevel) ?? .info)
+    let server = settings.settings
+    LogLevelSwitch.shared.set(Logger.Level(rawValue: server.logLevel) ?? .info)
     Self.bootstrapLogging()
-    var configuration = ServerConfiguration(
-      socketPath: settings.socket,
-      dataDirectory: settings.dataDirectory,
-      logger: Logger(label: "chimed")
-    )
+    var configuration = ServerConfiguration(paths: server.paths, logger: Logger(label: "chimed"))
+    configuration.limits = server.limits
+    configuration.policy = server.policy
     configuration.version = BuildInfo.version
-    configuration.attachmentQuotaBytes = settings.attachmentQuotaBytes
-    configuration.maxPendingPerApp = settings.maxPendingPerApp
-    configuration.maxConnections = settings.maxConnections
-    configuration.maxCallsPerConnection = settings.maxCallsPerConnection
-    configuration.maxSubscribers = settings.maxSubscribers
-    configuration.maxSubscribersPerApp = settings.maxSubscribersPerApp
-    configuration.thumbnailBox = settings.thumbnailBox
-    configuration.thumbnailer = settings.thumbnailer
+    configuration.collaborators.presentation = try presentation(server.presentation)
+    configuration.collaborators.dbus = Self.sessionBus(ProcessEnvironment.variables)
+    // The hidden flags, for tests and the benchmark.
     guard arguments.thumbnailTimeout > 0 else { throw UsageError("--thumbnail-timeout must be more than 0") }
-    configuration.thumbnailTimeoutMillis = Int(arguments.thumbnailTimeout * 1000)
-    configuration.appsDirectory = settings.appsDirectory
-    configuration.maxFrameBytes = settings.maxFrameBytes
-    configuration.missedGraceMillis = Int64(settings.missedGraceSeconds * 1000)
-    configuration.extensionAnswerTimeoutMillis = Int64(settings.extensionTimeoutSeconds * 1000)
-    configuration.pushPayloadMaxBytes = settings.pushPayloadLimit
-    configuration.serviceExtensionTimeoutMillis = Int64(settings.serviceExtensionTimeoutSeconds * 1000)
-    configuration.serviceExtensionGraceMillis = Int64(settings.serviceExtensionGraceSeconds * 1000)
+    configuration.limits.thumbnailTimeoutMillis = Int(arguments.thumbnailTimeout * 1000)
     guard arguments.fileLaneWidth > 0 else { throw UsageError("--file-lane-width must be at least 1") }
-    configuration.fileLaneWidth = arguments.fileLaneWidth
-    configuration.authorizationPolicy = settings.authorization
-    configuration.eventRetention = settings.eventRetention
-    configuration.presentation = try presentation(settings)
-    configuration.procRoot = arguments.procRoot
-    configuration.dbus = Self.sessionBus(ProcessEnvironment.variables)
-    ConfigReloader.start(loader: loader, running: settings, logger: Logger(label: "chimed.config"))
+    configuration.limits.fileLaneWidth = arguments.fileLaneWidth
+    configuration.hooks.procRoot = arguments.procRoot
     if arguments.clockOffset != 0 {
-      configuration.clock = OffsetWallClock(offsetMillis: Int64(arguments.clockOffset * 1000))
+      configuration.hooks.clock = OffsetWallClock(offsetMillis: Int64(arguments.clockOffset * 1000))
     }
+    ConfigReloader.start(loader: loader, running: settings, logger: Logger(label: "chimed.config"))
     DaemonProcess.prepareSignals()
     DaemonProcess.startDispatchRuntime()
     do throws(ChimeError) {
       // Socket activation: serve the socket systemd made (its path for the logs).
       if let fd = try ServiceManager.inheritedListener() {
-        configuration.inheritedListener = fd
-        configuration.socketPath = UnixSocketAddress.bound(to: fd) ?? "(inherited socket)"
+        configuration.collaborators.inheritedListener = fd
+        configuration.paths.socketPath = UnixSocketAddress.bound(to: fd) ?? "(inherited socket)"
       }
-      configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping: finishing commits in flight") }
+      configuration.collaborators.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping: finishing commits in flight") }
       defer { ServiceManager.flush() }
-      try DaemonProcess.makePrivateDirectory(configuration.dataDirectory)
+      try DaemonProcess.makePrivateDirectory(configuration.paths.dataDirectory)
       let daemon = try ChimeDaemon(configuration: configuration)
       try daemon.run(handleSignals: true) { path in
         // One line on stdout once listening: scripts and tests wait for it; systemd hears READY=1.
@@ -163,18 +146,18 @@ struct Chimed {
   }
 
   /// The presenters and sound from the settings (see `PresenterSelection`).
-  func presentation(_ settings: ChimedConfig) throws -> PresentationConfiguration {
+  func presentation(_ settings: PresentationSettings) throws -> PresentationConfiguration {
     var presentation = PresentationConfiguration()
     let environment = ProcessEnvironment.variables
     let runtimeBus = environment["XDG_RUNTIME_DIR"].map { $0 + "/bus" }
     let sessionBus = !(environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty
       || runtimeBus.map { FileSystem.status($0) != nil } == true
-    switch PresenterSelection.choose(list: settings.presenter, command: settings.presentCommand, sessionBus: sessionBus) {
+    switch PresenterSelection.choose(list: settings.presenter, command: settings.command, sessionBus: sessionBus) {
     case .success(let kinds): presentation.presenters = kinds
     case .failure(let error): throw UsageError(error.description)
     }
-    if let presentCommand = settings.presentCommand { presentation.command = [presentCommand] }
-    presentation.commandTimeoutMillis = Int(settings.presentTimeoutSeconds * 1000)
+    if let command = settings.command { presentation.command = [command] }
+    presentation.commandTimeoutMillis = Int(settings.commandTimeoutMillis)
     presentation.playSounds = settings.soundPlayer != "none"
     presentation.soundPlayer = settings.soundPlayer == "none" ? nil : settings.soundPlayer
     return presentation

@@ -109,7 +109,7 @@ enum ConfigReloader {
     }
     let changes = next.reloadableChanges(from: running)
     let restartOnly = next.restartOnlyChanges(from: started)
-    if let level = Logger.Level(rawValue: next.logLevel) { LogLevelSwitch.shared.set(level) }
+    if let level = Logger.Level(rawValue: next.settings.logLevel) { LogLevelSwitch.shared.set(level) }
     logger.notice("SIGHUP: configuration reloaded: \(changes.isEmpty ? "nothing changed" : changes.joined(separator: "; "))")
     if !restartOnly.isEmpty {
       logger.warning("SIGHUP: changed but applied only on restart: \(restartOnly.joined(separator: ", "))")

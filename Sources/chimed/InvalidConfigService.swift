@@ -29,11 +29,11 @@ enum InvalidConfigService {
       let logger = Logger(label: "chimed")
       let where_ = fd.map { UnixSocketAddress.bound(to: $0) ?? "(inherited socket)" } ?? "the session bus"
       var configuration = ServerConfiguration(socketPath: where_, dataDirectory: "", logger: logger)
-      configuration.inheritedListener = fd
+      configuration.collaborators.inheritedListener = fd
       configuration.refuseOnBusOnly = fd == nil
       configuration.refuseEveryCall = refusal
-      configuration.dbus = Chimed.sessionBus(environment)
-      configuration.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping") }
+      configuration.collaborators.dbus = Chimed.sessionBus(environment)
+      configuration.collaborators.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping") }
       defer { ServiceManager.flush() }
       DaemonProcess.prepareSignals()
       let daemon = try ChimeDaemon(configuration: configuration)

@@ -112,8 +112,10 @@ import Testing
     // tagged paragraphs of them); a label too long for its column stands on its own line.
     #expect(help.contains("  --max-pending-per-app <max-pending-per-app>\n                          Pending requests"))
     #expect(help.contains("  --log-level <log-level>\n                          trace, debug, info"))
-    #expect(help.contains("\n  socket (string)         Unix socket path (default: $CHIME_SOCKET, else\n                          $XDG_RUNTIME_DIR/chime/chimed.sock)\n"))
-    #expect(help.contains("\n  attachment-quota (size)\n                          bytes of attachments"))
+    // The key list gives each key's type and default; what a key does is its flag's help.
+    #expect(help.contains("\n  socket (string)         default: $CHIME_SOCKET, else\n                          $XDG_RUNTIME_DIR/chime/chimed.sock\n"))
+    #expect(help.contains("\n  attachment-quota (size)\n                          default: 100MB\n"))
+    #expect(help.contains("\n  log-level (string)      default: info; reloads on SIGHUP\n"))
     #expect(help.contains("\nExample chimed.toml:\n  log-level = \"debug\"     more detail in the log\n"))
     #expect(help.contains("\nExamples:\n  chimed                  serve"))
     for line in lines where line.hasPrefix("  ") && !line.hasPrefix("   ") && line.count > 26 {

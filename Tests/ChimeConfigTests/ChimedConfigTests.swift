@@ -49,30 +49,30 @@ import Testing
 
   @Test func everyKeyIsReadWithItsLine() throws {
     let config = try resolve(Self.full)
-    #expect(config.socket == "/run/user/1000/chime/x.sock")
-    #expect(config.dataDirectory == "/srv/chime")
-    #expect(config.appsDirectory == "/srv/apps")
-    #expect(config.attachmentQuotaBytes == 1_500_000_000)
-    #expect(config.maxPendingPerApp == 50)
-    #expect(config.maxConnections == 300)
-    #expect(config.maxCallsPerConnection == 40)
-    #expect(config.maxSubscribers == 90)
-    #expect(config.maxSubscribersPerApp == 30)
-    #expect(config.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
-    #expect(config.thumbnailer == "/opt/chime/chime-thumbnail")
-    #expect(config.logLevel == "debug")
-    #expect(config.maxFrameBytes == 65536)
-    #expect(config.missedGraceSeconds == 7.5)
-    #expect(config.extensionTimeoutSeconds == 3)
-    #expect(config.pushPayloadLimit == 5120)
-    #expect(config.serviceExtensionTimeoutSeconds == 20)
-    #expect(config.serviceExtensionGraceSeconds == 0.5)
-    #expect(config.authorization == .askDenies)
-    #expect(config.presenter == "command")
-    #expect(config.presentCommand == "/usr/bin/notify-hook")
-    #expect(config.presentTimeoutSeconds == 4)
-    #expect(config.soundPlayer == "none")
-    #expect(config.eventRetention == 123)
+    #expect(config.settings.paths.socketPath == "/run/user/1000/chime/x.sock")
+    #expect(config.settings.paths.dataDirectory == "/srv/chime")
+    #expect(config.settings.paths.appsDirectory == "/srv/apps")
+    #expect(config.settings.limits.attachmentQuotaBytes == 1_500_000_000)
+    #expect(config.settings.limits.maxPendingPerApp == 50)
+    #expect(config.settings.limits.maxConnections == 300)
+    #expect(config.settings.limits.maxCallsPerConnection == 40)
+    #expect(config.settings.limits.maxSubscribers == 90)
+    #expect(config.settings.limits.maxSubscribersPerApp == 30)
+    #expect(config.settings.policy.thumbnailBox == (try ThumbnailBox(parsing: "200x100")))
+    #expect(config.settings.paths.thumbnailer == "/opt/chime/chime-thumbnail")
+    #expect(config.settings.logLevel == "debug")
+    #expect(config.settings.limits.maxFrameBytes == 65536)
+    #expect(config.settings.limits.missedGraceMillis == 7500)
+    #expect(config.settings.limits.extensionAnswerTimeoutMillis == 3000)
+    #expect(config.settings.limits.pushPayloadMaxBytes == 5120)
+    #expect(config.settings.limits.serviceExtensionTimeoutMillis == 20000)
+    #expect(config.settings.limits.serviceExtensionGraceMillis == 500)
+    #expect(config.settings.policy.authorization == .askDenies)
+    #expect(config.settings.presentation.presenter == "command")
+    #expect(config.settings.presentation.command == "/usr/bin/notify-hook")
+    #expect(config.settings.presentation.commandTimeoutMillis == 4000)
+    #expect(config.settings.presentation.soundPlayer == "none")
+    #expect(config.settings.limits.eventRetention == 123)
     // Line 1 is the comment: key N of ConfigKey.all is on line N + 1.
     for (index, key) in ConfigKey.all.enumerated() {
       #expect(config.values[key.name]?.source == .file(path: "/c/chimed.toml", line: index + 2), "\(key.name)")
@@ -81,19 +81,19 @@ import Testing
 
   @Test func defaultsWithoutFile() throws {
     let config = try ChimedConfig.resolve(flags: [:], file: nil, environment: [:], home: "/home/u", uid: 1000)
-    #expect(config.socket == "/tmp/chime-1000/chimed.sock")
-    #expect(config.dataDirectory == "/home/u/.local/state/chime")
-    #expect(config.appsDirectory == "/home/u/.local/share/chime/apps")
-    #expect(config.attachmentQuotaBytes == 100_000_000)
-    #expect(config.maxPendingPerApp == Limits.pendingPerAppDefault)
-    #expect(config.maxSubscribers == 4096 && config.maxSubscribersPerApp == 1024)
-    #expect(config.maxFrameBytes == Limits.maxFrameBytesDefault)
-    #expect(config.thumbnailBox == ThumbnailBox.default)
-    #expect(config.thumbnailer == nil, "looked for beside chimed")
-    #expect(config.logLevel == "info")
-    #expect(config.missedGraceSeconds == 2)
-    #expect(config.authorization == .allow)
-    #expect(config.presenter == nil && config.presentCommand == nil && config.soundPlayer == nil)
+    #expect(config.settings.paths.socketPath == "/tmp/chime-1000/chimed.sock")
+    #expect(config.settings.paths.dataDirectory == "/home/u/.local/state/chime")
+    #expect(config.settings.paths.appsDirectory == "/home/u/.local/share/chime/apps")
+    #expect(config.settings.limits.attachmentQuotaBytes == 100_000_000)
+    #expect(config.settings.limits.maxPendingPerApp == Limits.pendingPerAppDefault)
+    #expect(config.settings.limits.maxSubscribers == 4096 && config.settings.limits.maxSubscribersPerApp == 1024)
+    #expect(config.settings.limits.maxFrameBytes == Limits.maxFrameBytesDefault)
+    #expect(config.settings.policy.thumbnailBox == ThumbnailBox.default)
+    #expect(config.settings.paths.thumbnailer == nil, "looked for beside chimed")
+    #expect(config.settings.logLevel == "info")
+    #expect(config.settings.limits.missedGraceMillis == 2000)
+    #expect(config.settings.policy.authorization == .allow)
+    #expect(config.settings.presentation.presenter == nil && config.settings.presentation.command == nil && config.settings.presentation.soundPlayer == nil)
     #expect(ConfigKey.all.allSatisfy { config.values[$0.name]?.source == .defaultValue })
   }
 
@@ -101,19 +101,19 @@ import Testing
     let text = "socket = \"/file.sock\"\nmissed-grace = 9\ndata-dir = \"/file/data\"\n"
     let environment = ["CHIME_SOCKET": "/env.sock", "XDG_STATE_HOME": "/xdg/state", "XDG_RUNTIME_DIR": "/run/user/1000"]
     let envWins = try resolve(text, environment: environment)
-    #expect(envWins.socket == "/env.sock")
+    #expect(envWins.settings.paths.socketPath == "/env.sock")
     #expect(envWins.values["socket"]?.source == .environment("CHIME_SOCKET"))
     // XDG base directories only move the defaults: the file's data-dir is more specific.
-    #expect(envWins.dataDirectory == "/file/data")
+    #expect(envWins.settings.paths.dataDirectory == "/file/data")
     #expect(envWins.values["data-dir"]?.source == .file(path: "/c/chimed.toml", line: 3))
-    #expect(envWins.missedGraceSeconds == 9)
+    #expect(envWins.settings.limits.missedGraceMillis == 9000)
     let flagWins = try resolve(text, flags: ["socket": "/flag.sock", "missed-grace": "1"], environment: environment)
-    #expect(flagWins.socket == "/flag.sock")
+    #expect(flagWins.settings.paths.socketPath == "/flag.sock")
     #expect(flagWins.values["socket"]?.source == .flag)
-    #expect(flagWins.missedGraceSeconds == 1)
+    #expect(flagWins.settings.limits.missedGraceMillis == 1000)
     #expect(flagWins.values["missed-grace"]?.source == .flag)
     let derived = try resolve("", environment: environment)
-    #expect(derived.dataDirectory == "/xdg/state/chime")
+    #expect(derived.settings.paths.dataDirectory == "/xdg/state/chime")
     #expect(derived.values["data-dir"]?.source == .derivedDefault(variable: "XDG_STATE_HOME"))
     #expect(derived.values["missed-grace"]?.source == .defaultValue)
   }
@@ -161,13 +161,13 @@ import Testing
       /usr/bin/hook \\
         --flag\"\"\"\r\n
       """)
-    #expect(config.logLevel == "warning" && config.maxConnections == 64 && config.maxSubscribers == 1000)
-    #expect(config.missedGraceSeconds == 25 && config.extensionTimeoutSeconds == 7)
-    #expect(config.attachmentQuotaBytes == 2_000_000)
-    #expect(config.presentCommand == "/usr/bin/hook --flag")
+    #expect(config.settings.logLevel == "warning" && config.settings.limits.maxConnections == 64 && config.settings.limits.maxSubscribers == 1000)
+    #expect(config.settings.limits.missedGraceMillis == 25000 && config.settings.limits.extensionAnswerTimeoutMillis == 7000)
+    #expect(config.settings.limits.attachmentQuotaBytes == 2_000_000)
+    #expect(config.settings.presentation.command == "/usr/bin/hook --flag")
     #expect(config.values["present-command"]?.source == .file(path: "/c/chimed.toml", line: 7))
     // A file saved with a byte order mark (Notepad) reads as without it.
-    #expect(try resolve("\u{FEFF}log-level = \"debug\"\r\n").logLevel == "debug")
+    #expect(try resolve("\u{FEFF}log-level = \"debug\"\r\n").settings.logLevel == "debug")
   }
 
   @Test func duplicateKeysAreRefusedWithBothLines() {
@@ -206,7 +206,7 @@ import Testing
   @Test func keyLineSkipsMultilineStrings() throws {
     let text = "present-command = \"\"\"\nlog-level = fake\n\"\"\"\nlog-level = \"warning\"\n"
     let config = try resolve(text)
-    #expect(config.logLevel == "warning")
+    #expect(config.settings.logLevel == "warning")
     #expect(config.values["log-level"]?.source == .file(path: "/c/chimed.toml", line: 4))
   }
 
@@ -227,8 +227,8 @@ import Testing
     #expect(printed.contains("# present-command (unset)  # default\n"))
     // What it prints is a valid chimed.toml that gives the same settings.
     let again = try resolve(printed)
-    #expect(again.missedGraceSeconds == 4 && again.logLevel == "debug" && again.socket == "/e.sock")
-    #expect(again.attachmentQuotaBytes == config.attachmentQuotaBytes)
+    #expect(again.settings.limits.missedGraceMillis == 4000 && again.settings.logLevel == "debug" && again.settings.paths.socketPath == "/e.sock")
+    #expect(again.settings.limits.attachmentQuotaBytes == config.settings.limits.attachmentQuotaBytes)
   }
 
   @Test func reloadChangesAreListed() throws {

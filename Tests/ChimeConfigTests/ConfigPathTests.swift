@@ -38,10 +38,10 @@ import Testing
   @Test func theSettingsAndPrintConfigShowTheExpandedPath() throws {
     let config = try resolve("data-dir = \"~/chime-data\"\napps-dir = \"~\"\nthumbnailer = \"~/bin/chime-thumbnail\"\n",
                              flags: ["socket": "~/chimed.sock"], environment: ["HOME": "/home/u"])
-    #expect(config.dataDirectory == "/home/u/chime-data")
-    #expect(config.appsDirectory == "/home/u")
-    #expect(config.thumbnailer == "/home/u/bin/chime-thumbnail")
-    #expect(config.socket == "/home/u/chimed.sock")
+    #expect(config.settings.paths.dataDirectory == "/home/u/chime-data")
+    #expect(config.settings.paths.appsDirectory == "/home/u")
+    #expect(config.settings.paths.thumbnailer == "/home/u/bin/chime-thumbnail")
+    #expect(config.settings.paths.socketPath == "/home/u/chimed.sock")
     #expect(config.printed().contains("data-dir = \"/home/u/chime-data\"  # file:1\n"), "\(config.printed())")
   }
 
@@ -68,9 +68,9 @@ import Testing
   /// The XDG base directory spec: a relative value in an XDG variable is invalid and ignored.
   @Test func relativeXDGVariablesAreIgnored() throws {
     let config = try resolve("", environment: ["XDG_STATE_HOME": "state", "XDG_DATA_HOME": "data", "XDG_RUNTIME_DIR": "run"])
-    #expect(config.dataDirectory == "/home/account/.local/state/chime")
-    #expect(config.appsDirectory == "/home/account/.local/share/chime/apps")
-    #expect(config.socket == "/tmp/chime-1000/chimed.sock")
+    #expect(config.settings.paths.dataDirectory == "/home/account/.local/state/chime")
+    #expect(config.settings.paths.appsDirectory == "/home/account/.local/share/chime/apps")
+    #expect(config.settings.paths.socketPath == "/tmp/chime-1000/chimed.sock")
     #expect(config.values["data-dir"]?.source == .defaultValue)
     #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "cfg"], home: "/home/u") == "/home/u/.config/chime/chimed.toml")
   }

@@ -46,12 +46,16 @@ extension CalendarPlanner {
       let key = ZonedTime(wall: day.wallSeconds, table: zones.userZone.table).instant
       snooze = c.occurrenceSnoozes[key] ?? original.occurrenceSnoozes[key]
     }
+    // The end a notification shows.
+    let shownEnd = (start.flatMap { occurrenceEnd(c, start: $0) } ?? (c.kind == .todo ? c.due.map { zoned($0) } : nil))
+      .map { Instant(unixMillis: $0.instant * 1000) }
     if snoozes, let snooze, snooze >= Instant(unixMillis: after * 1000), snooze < Instant(unixMillis: until * 1000),
        lastAck.map({ snooze > $0 }) ?? true,
        let alarm = c.alarms.first(where: { $0.action == .display || $0.action == .audio }) {
       plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
                                       at: snooze, action: alarm.action == .audio ? .audio(soundFile: alarm.soundFile) : .display,
-                                      componentKind: c.kind, occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) }))
+                                      componentKind: c.kind, occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) },
+                                      location: c.location ?? original.location, occurrenceEnd: shownEnd))
     }
     for alarm in c.alarms.prefix(CalendarItem.Limits.alarmsPerComponent) {
       var base: ZonedTime
@@ -103,7 +107,8 @@ extension CalendarPlanner {
         }
         plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
                                         at: instant, action: action, repeatIndex: k, componentKind: c.kind,
-                                        occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) }))
+                                        occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) },
+                                        location: c.location ?? original.location, occurrenceEnd: shownEnd))
       }
     }
   }

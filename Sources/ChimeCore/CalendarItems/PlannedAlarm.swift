@@ -35,6 +35,8 @@ public struct PlannedAlarm: Hashable, Sendable {
   /// nil for a component that does not recur.
   public var recurrenceID: OccurrenceID?
   public var summary: String?
+  /// LOCATION of the occurrence's component.
+  public var location: String?
   public var alarmDescription: String?
   public var at: Instant
   public var action: Action
@@ -43,9 +45,12 @@ public struct PlannedAlarm: Hashable, Sendable {
   public var componentKind: CalendarComponent.Kind
   /// When the occurrence starts (nil: a to-do with only a DUE).
   public var occurrenceStart: Instant?
+  /// When it ends (DTEND, DUE or start plus DURATION; nil when it has none).
+  public var occurrenceEnd: Instant?
 
   public init(uid: String, recurrenceID: OccurrenceID?, summary: String?, alarmDescription: String? = nil, at: Instant, action: Action,
-              repeatIndex: Int = 0, componentKind: CalendarComponent.Kind = .event, occurrenceStart: Instant? = nil) {
+              repeatIndex: Int = 0, componentKind: CalendarComponent.Kind = .event, occurrenceStart: Instant? = nil,
+              location: String? = nil, occurrenceEnd: Instant? = nil) {
     self.uid = uid
     self.recurrenceID = recurrenceID
     self.summary = summary
@@ -55,6 +60,8 @@ public struct PlannedAlarm: Hashable, Sendable {
     self.repeatIndex = repeatIndex
     self.componentKind = componentKind
     self.occurrenceStart = occurrenceStart
+    self.location = location
+    self.occurrenceEnd = occurrenceEnd
   }
 }
 

@@ -1,4 +1,5 @@
-/// Reasons of authorization, the store, categories and responses, pushes and Do Not Disturb.
+/// Reasons of authorization, the store, categories and responses, pushes, Do Not Disturb and
+/// calendar sources.
 extension Reason {
   // MARK: Authorization and badge
 
@@ -117,4 +118,15 @@ extension Reason {
   public static let invalidDNDDays = Reason("INVALID_DND_DAYS", .invalidArgument)
   /// Do Not Disturb switched on until an instant that has passed.
   public static let dndUntilInPast = Reason("DND_UNTIL_IN_PAST", .invalidArgument)
+
+  // MARK: Calendar sources
+
+  /// A calendar name that is empty, too long, or not letters, digits, `-` and `_`.
+  public static let invalidCalendarName = Reason("INVALID_CALENDAR_NAME", .invalidArgument)
+  /// A calendar's path does not exist, or is neither a directory nor a `.ics` file.
+  public static let invalidCalendarPath = Reason("INVALID_CALENDAR_PATH", .invalidArgument)
+  /// A calendar with that name is already registered.
+  public static let calendarExists = Reason("CALENDAR_EXISTS", .alreadyExists)
+  /// No calendar with that name is registered.
+  public static let calendarNotFound = Reason("CALENDAR_NOT_FOUND", .notFound)
 }

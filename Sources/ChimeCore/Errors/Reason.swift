@@ -48,6 +48,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
     serviceExtensionTimedOut, serviceExtensionFailed, serviceExtensionDisconnected, serviceRequestNotAwaited,
     invalidDNDSchedule, invalidDNDDays, dndUntilInPast,
     invalidSnoozeDuration, tooManySnoozeDurations, snoozeNotOffered,
+    invalidCalendarName, invalidCalendarPath, calendarExists, calendarNotFound,
   ]
 
   /// The catalogued reason named `name`, or nil for one this build does not know.

@@ -15,7 +15,7 @@ final class DBusAppSignals {
   init(app: String, router: CallRouter, emit: @escaping (_ member: String, _ arguments: [BusValue], _ to: [String]) -> Void) throws(ChimeError) {
     self.app = app
     call = DBusCall(.subscribe, app: app, confinedApp: nil)
-    try router.stream(CallTable.subscribe, call, header: CallHeader(method: Method.subscribe.rawValue, appID: app), request: nil) {
+    try router.stream(Routes.subscribe, call, header: CallHeader(method: Method.subscribe.rawValue, appID: app), request: nil) {
       [weak self] event in
       guard let self else { return false }
       if let (member, arguments) = Self.signal(for: event) { emit(member, arguments, listeners) }

@@ -25,7 +25,7 @@ extension DBusFace {
         return identified(peer, .failure(ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))")))
       }
       let pid = Int32(credentials.pid)
-      let process = PeerProcess(procRoot: configuration.procRoot)
+      let process = PeerProcess(procRoot: configuration.hooks.procRoot)
       loop.runBlocking(catching: { () throws(ChimeError) -> PeerSandbox in
         // The connection is open, so its process lives; the pidfd check still refuses a pid
         // recycled after the process handed its connection on and exited.

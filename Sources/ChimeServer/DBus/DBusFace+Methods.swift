@@ -18,52 +18,52 @@ extension DBusFace {
       switch r.member {
       case "Add":
         let notification = try DBusArguments.request(identifier: r.string(0), content: r.value(1), trigger: r.value(2), options: r.value(3))
-        call(CallTable.add, r, app, confined, notification) { [.vardict(DBusRecords.added($0))] }
+        call(Routes.add, r, app, confined, notification) { [.vardict(DBusRecords.added($0))] }
       case "GetPending":
         let limit = try DBusArguments.listLimit(r.value(0))
-        list(CallTable.getPending, r, app, confined, limit: limit, DBusRecords.pending)
+        list(Routes.getPending, r, app, confined, limit: limit, DBusRecords.pending)
       case "GetDelivered":
         let limit = try DBusArguments.listLimit(r.value(0))
-        list(CallTable.getDelivered, r, app, confined, limit: limit, DBusRecords.delivered)
+        list(Routes.getDelivered, r, app, confined, limit: limit, DBusRecords.delivered)
       case "RemovePending":
-        call(CallTable.removePending, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+        call(Routes.removePending, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
       case "RemoveAllPending":
-        call(CallTable.removeAllPending, r, app, confined, Empty()) { [.strings($0)] }
+        call(Routes.removeAllPending, r, app, confined, Empty()) { [.strings($0)] }
       case "RemoveDelivered":
-        call(CallTable.removeDelivered, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
+        call(Routes.removeDelivered, r, app, confined, try DBusArguments.strings(r.value(0), field: "identifiers")) { [.strings($0)] }
       case "RemoveAllDelivered":
-        call(CallTable.removeAllDelivered, r, app, confined, Empty()) { [.strings($0)] }
+        call(Routes.removeAllDelivered, r, app, confined, Empty()) { [.strings($0)] }
       case "NextTriggerDates":
         let preview = try DBusArguments.nextTriggerDates(trigger: r.value(0), options: r.value(1))
-        call(CallTable.nextTriggerDates, r, app, confined, preview) { [.vardicts($0.map(DBusRecords.fireDate))] }
+        call(Routes.nextTriggerDates, r, app, confined, preview) { [.vardicts($0.map(DBusRecords.fireDate))] }
       case "SetCategories":
-        call(CallTable.setCategories, r, app, confined, try DBusArguments.categories(r.value(0))) { _ in [] }
+        call(Routes.setCategories, r, app, confined, try DBusArguments.categories(r.value(0))) { _ in [] }
       case "GetCategories":
-        call(CallTable.getCategories, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.category))] }
+        call(Routes.getCategories, r, app, confined, Empty()) { [.vardicts($0.map(DBusRecords.category))] }
       case "RequestAuthorization":
         let options = try DBusArguments.authorization(DBusArguments.strings(r.value(0), field: "options"))
-        call(CallTable.requestAuthorization, r, app, confined, options) { [.boolean($0.granted), .vardict(DBusRecords.settings($0.settings))] }
+        call(Routes.requestAuthorization, r, app, confined, options) { [.boolean($0.granted), .vardict(DBusRecords.settings($0.settings))] }
       case "GetSettings":
-        call(CallTable.getSettings, r, app, confined, Empty()) { [.vardict(DBusRecords.settings($0))] }
+        call(Routes.getSettings, r, app, confined, Empty()) { [.vardict(DBusRecords.settings($0))] }
       case "SetBadgeCount":
         guard case .signed(let count, _) = r.value(0) else { throw ChimeError(.invalidArgument, "count must be i", field: "count") }
-        call(CallTable.setBadgeCount, r, app, confined, Int(count)) { _ in [] }
+        call(Routes.setBadgeCount, r, app, confined, Int(count)) { _ in [] }
       case "Respond":
         let response = try DBusArguments.response(notification: r.string(0), action: r.string(1), options: r.value(2))
-        call(CallTable.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
+        call(Routes.respond, r, app, confined, response) { [.vardict(DBusRecords.responded($0))] }
       case "Snooze":
         guard case .unsigned(let seconds, _) = r.value(1) else { throw ChimeError(.invalidArgument, "seconds must be u", field: "seconds") }
         try BusDictionary(r.value(2), path: "options").finish()
         let request = SnoozeRequest(notificationIdentifier: r.string(0), durationSeconds: Int64(seconds))
-        call(CallTable.snooze, r, app, confined, request) { [.vardict(DBusRecords.pending($0))] }
+        call(Routes.snooze, r, app, confined, request) { [.vardict(DBusRecords.pending($0))] }
       case "Push":
         let submission = try DBusArguments.push(payload: r.string(0), options: r.value(1))
-        call(CallTable.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
+        call(Routes.push, r, app, confined, submission) { [.vardict(DBusRecords.pushed($0))] }
       case "GetDoNotDisturb":
         try BusDictionary(r.value(0), path: "options").finish()
-        call(CallTable.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
+        call(Routes.getDoNotDisturb, r, app, confined, Empty()) { [.vardict(DBusRecords.doNotDisturb($0))] }
       case "SetDoNotDisturb":
-        call(CallTable.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
+        call(Routes.setDoNotDisturb, r, app, confined, try DBusArguments.doNotDisturb(r.value(0))) { [.vardict(DBusRecords.doNotDisturb($0))] }
       default:
         // The vtable routes only its own members here.
         throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")
@@ -143,26 +143,28 @@ extension DBusFace {
     }
   }
 
-  /// Runs one call-table entry with ChimeCore values and answers the D-Bus call with `encode`.
-  private func call<Request, Response>(_ descriptor: CallDescriptor<Request, Response>, _ request: DBusRequest, _ app: String,
+  /// Runs one method's route with ChimeCore values and answers the D-Bus call with `encode`.
+  private func call<Request, Response>(_ route: UnaryRoute<Request, Response>, _ request: DBusRequest, _ app: String,
                                        _ confined: String?, _ value: Request, _ encode: @escaping (Response) -> [BusValue]) {
     guard let router else { return answer(request, .failure(Self.noRouter)) }
+    let descriptor = route.descriptor
     let serverCall = DBusCall(descriptor.method, app: app, confinedApp: confined)
-    router.call(descriptor, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: value) {
+    router.call(route, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: value) {
       [weak self] result in
       self?.answer(request, result.map(encode))
     }
   }
 
   /// A listing: pages through the router until `limit` items or the last page.
-  private func list<Item>(_ descriptor: CallDescriptor<PageRequest, Page<Item>>, _ request: DBusRequest, _ app: String, _ confined: String?,
+  private func list<Item>(_ route: UnaryRoute<PageRequest, Page<Item>>, _ request: DBusRequest, _ app: String, _ confined: String?,
                           limit: Int, _ encode: @escaping (Item) -> DBusRecords.Pairs) {
     guard let router else { return answer(request, .failure(Self.noRouter)) }
+    let descriptor = route.descriptor
     var items: [Item] = []
     func next(_ token: String) {
       let page = PageRequest(pageSize: min(Limits.pageSizeMax, limit - items.count), pageToken: token)
       let serverCall = DBusCall(descriptor.method, app: app, confinedApp: confined)
-      router.call(descriptor, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: page) {
+      router.call(route, serverCall, header: CallHeader(method: descriptor.method.rawValue, appID: app), request: page) {
         [weak self] result in
         guard let self else { return }
         switch result {

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeSystem
 internal import CSystemd
@@ -36,7 +37,7 @@ final class DBusFace {
     refusal = nil
     self.configuration = configuration
     self.bus = bus
-    logger = configuration.logger
+    logger = configuration.collaborators.logger
   }
 
   /// A face that answers every method call with `refusal` (properties and introspection are
@@ -47,7 +48,7 @@ final class DBusFace {
     self.refusal = refusal
     self.configuration = configuration
     self.bus = bus
-    logger = configuration.logger
+    logger = configuration.collaborators.logger
   }
 
   /// Connects, exports the interface and asks for the name. With no bus to reach the face is
@@ -192,7 +193,7 @@ final class DBusFace {
     if let known = peers[sender] {
       peer = known
     } else {
-      guard peers.count < configuration.maxConnections else {
+      guard peers.count < configuration.limits.maxConnections else {
         answer(request, .failure(ChimeError(.tooManyConnections,
                                             "chimed already serves \(peers.count) bus connections, the most it takes (--max-connections)")))
         return 1
@@ -202,7 +203,7 @@ final class DBusFace {
       identify(peer)
     }
     peer.inFlight += 1
-    guard peer.inFlight <= configuration.maxCallsPerConnection else {
+    guard peer.inFlight <= configuration.limits.maxCallsPerConnection else {
       answer(request, .failure(ChimeError(.tooManyCalls,
         "\(peer.inFlight - 1) calls are already in flight on this connection, the most chimed serves at once; wait for some to finish")))
       return 1

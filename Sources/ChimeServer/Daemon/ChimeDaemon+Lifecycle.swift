@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeWire
 import ChimeStore
@@ -10,15 +11,15 @@ extension ChimeDaemon {
     let running = DaemonParts()
     parts.withLock { $0 = LoopBound(running, loop: loop) }
     // Ownership first: a daemon refused here has touched no socket file and no store.
-    let socketLock = configuration.inheritedListener == nil && !configuration.refuseOnBusOnly
-      ? try ConnectionRegistry.claimSocket(configuration.socketPath) : nil
+    let socketLock = configuration.collaborators.inheritedListener == nil && !configuration.refuseOnBusOnly
+      ? try ConnectionRegistry.claimSocket(configuration.paths.socketPath) : nil
     if let refusal = configuration.refuseEveryCall {
       return try setUpRefusing(refusal, running: running, socketLock: socketLock, handleSignals: handleSignals)
     }
-    running.dataLock = try Self.lockDataDirectory(configuration.dataDirectory)
+    running.dataLock = try Self.lockDataDirectory(configuration.paths.dataDirectory)
     let stack = try ServiceStack(loop: loop, configuration: configuration)
     running.stack = stack
-    running.clockWatch = ClockWatch(loop: loop, service: stack.service, logger: configuration.logger)
+    running.clockWatch = ClockWatch(loop: loop, service: stack.service, logger: configuration.collaborators.logger)
     if handleSignals {
       // Before the socket appears: whoever waits for it may signal us at once.
       running.signals = SignalWatcher.stopSignals.map { signal in
@@ -26,7 +27,7 @@ extension ChimeDaemon {
       }
     }
     let router = stack.router
-    let idleTrim = IdleTrim(loop: loop, quietMillis: configuration.idleTrimMillis)
+    let idleTrim = IdleTrim(loop: loop, quietMillis: configuration.limits.idleTrimMillis)
     running.idleTrim = idleTrim
     let registry = ConnectionRegistry(loop: loop, configuration: configuration, socketLock: socketLock) { call, header, payload in
       idleTrim.noteActivity()
@@ -34,8 +35,8 @@ extension ChimeDaemon {
     }
     running.registry = registry
     try registry.listen()
-    configuration.logger.info("listening", metadata: ["socket": "\(configuration.socketPath)"])
-    if let bus = configuration.dbus {
+    configuration.collaborators.logger.info("listening", metadata: ["socket": "\(configuration.paths.socketPath)"])
+    if let bus = configuration.collaborators.dbus {
       // Serving now: the bus name is asked for only once calls can be answered.
       let face = DBusFace(loop: loop, router: router, configuration: configuration, bus: bus)
       face.onCall = { idleTrim.noteActivity() }
@@ -61,11 +62,11 @@ extension ChimeDaemon {
       running.registry = registry
       try registry.listen()
     }
-    configuration.logger.warning("listening only to refuse every call", metadata: [
-      "socket": "\(configuration.refuseOnBusOnly ? "none" : configuration.socketPath)", "reason": "\(refusal.reason)",
+    configuration.collaborators.logger.warning("listening only to refuse every call", metadata: [
+      "socket": "\(configuration.refuseOnBusOnly ? "none" : configuration.paths.socketPath)", "reason": "\(refusal.reason)",
       "error": "\(refusal.message)",
     ])
-    if let bus = configuration.dbus {
+    if let bus = configuration.collaborators.dbus {
       // The bus name too: when a D-Bus call activated this chimed (through chimed.service or
       // the bus's own Exec=), its caller waits for the name until the bus's activation timeout
       // unless it is taken.
@@ -96,13 +97,13 @@ extension ChimeDaemon {
     guard let running = parts.withLock({ $0 })?.value, !running.shuttingDown else { return }
     switch result {
     case .success:
-      configuration.logger.info("store checked", metadata: ["took": "\(ContinuousClock.now - started)"])
+      configuration.collaborators.logger.info("store checked", metadata: ["took": "\(ContinuousClock.now - started)"])
     case .failure(let error) where error.code == .dataLoss:
-      configuration.logger.critical("the store is damaged; chimed stops", metadata: ["error": "\(error.message)"])
+      configuration.collaborators.logger.critical("the store is damaged; chimed stops", metadata: ["error": "\(error.message)"])
       failure.withLock { $0 = error }
       beginShutdown(reason: "the store is damaged")
     case .failure(let error):
-      configuration.logger.error("the store could not be checked", metadata: ["error": "\(error)"])
+      configuration.collaborators.logger.error("the store could not be checked", metadata: ["error": "\(error)"])
     }
   }
 
@@ -121,8 +122,8 @@ extension ChimeDaemon {
   func beginShutdown(reason: String) {
     guard let running = parts.withLock({ $0 })?.value, !running.shuttingDown else { return }
     running.shuttingDown = true
-    configuration.logger.info("shutting down", metadata: ["reason": "\(reason)"])
-    configuration.onStopping?()
+    configuration.collaborators.logger.info("shutting down", metadata: ["reason": "\(reason)"])
+    configuration.collaborators.onStopping?()
     running.registry?.stopListening(refusing: Self.goodbye)
     running.dbus?.releaseName()
     guard let stack = running.stack else { return tearDown() }

@@ -1,3 +1,4 @@
+import ChimeConfig
 public import ChimeCore
 public import ChimeWire
 import ChimeSystem
@@ -45,7 +46,7 @@ public final class ChimeDaemon: Sendable {
     loop.execute { [self] in
       do throws(ChimeError) {
         try setUp(handleSignals: handleSignals)
-        onListening(configuration.socketPath)
+        onListening(configuration.paths.socketPath)
       } catch {
         setupError.withLock { $0 = error }
         tearDown()
@@ -56,7 +57,7 @@ public final class ChimeDaemon: Sendable {
     // thread) still closes the store and lets go of the socket and data-directory locks, so a
     // daemon started next in this process is not refused.
     if parts.withLock({ $0 }) != nil {
-      configuration.logger.warning("the loop ended before its teardown finished; releasing what it held")
+      configuration.collaborators.logger.warning("the loop ended before its teardown finished; releasing what it held")
       parts.withLock { $0 = nil }
     }
     stopped.withLock { $0 = true }

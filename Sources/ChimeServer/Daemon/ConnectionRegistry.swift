@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeWire
 import ChimeSystem
@@ -53,9 +54,9 @@ final class ConnectionRegistry {
   ///
   /// - Throws: UNAVAILABLE `LISTEN_FAILED` with the reason.
   func listen() throws(ChimeError) {
-    let path = configuration.socketPath
+    let path = configuration.paths.socketPath
     do throws(ChimeLoopError) {
-      if let fd = configuration.inheritedListener {
+      if let fd = configuration.collaborators.inheritedListener {
         listener = try UnixListener(loop: loop, listening: fd, onPause: { [unowned self] in paused($0) }) { [unowned self] socket in accept(socket) }
         return
       }
@@ -73,7 +74,7 @@ final class ConnectionRegistry {
   private func paused(_ error: Errno) {
     acceptPauses += 1
     guard acceptPauses % 100 == 1 else { return }
-    configuration.logger.warning("accepting paused: out of descriptors", metadata: [
+    configuration.collaborators.logger.warning("accepting paused: out of descriptors", metadata: [
       "error": "\(error)", "connections": "\(connections.count)", "pauses": "\(acceptPauses)",
       "retry_ms": "\(UnixListener.backoffMillis)",
     ])
@@ -118,7 +119,7 @@ final class ConnectionRegistry {
   /// service manager's; a daemon refused at start-up made none), then lets go of its lock.
   func removeSocketFile() {
     guard let lock = socketLock else { return }
-    if bound { try? FileSystem.unlink(configuration.socketPath) }
+    if bound { try? FileSystem.unlink(configuration.paths.socketPath) }
     lock.release()
     socketLock = nil
   }
@@ -129,23 +130,24 @@ final class ConnectionRegistry {
   }
 
   private var grpcLimits: GRPCConnection.Limits {
-    GRPCConnection.Limits(maxMessageBytes: configuration.maxFrameBytes, maxQueuedWriteBytes: configuration.maxQueuedWriteBytes,
-                          maxStreams: configuration.maxCallsPerConnection)
+    GRPCConnection.Limits(maxMessageBytes: configuration.limits.maxFrameBytes, maxQueuedWriteBytes: configuration.limits.maxQueuedWriteBytes,
+                          maxStreams: configuration.limits.maxCallsPerConnection)
   }
 
   private func accept(_ socket: StreamSocket) {
     let id = nextID
     nextID += 1
     let connection = Connection(
-      id: id, socket: socket, maxFrameBytes: configuration.maxFrameBytes,
-      maxQueuedWriteBytes: configuration.maxQueuedWriteBytes, maxCallsInFlight: configuration.maxCallsPerConnection,
-      logger: configuration.logger,
+      id: id, socket: socket, maxFrameBytes: configuration.limits.maxFrameBytes,
+      maxQueuedWriteBytes: configuration.limits.maxQueuedWriteBytes, maxCallsInFlight: configuration.limits.maxCallsPerConnection,
+      logger: configuration.collaborators.logger,
       upgrade: { [unowned self] connection, socket, refusal in
-        GRPCConnection(id: connection.id, socket: socket, limits: grpcLimits, clock: configuration.clock, logger: configuration.logger,
+        GRPCConnection(id: connection.id, socket: socket, limits: grpcLimits, clock: configuration.hooks.clock, logger: configuration.collaborators.logger,
                        confinedApp: connection.confinedApp, draining: refusing != nil, refusal: refusal,
                        makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) }, start: start)
       },
       makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) },
+      refusalWaitMillis: configuration.hooks.refusalWaitMillis,
       start: start,
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil
@@ -160,20 +162,29 @@ final class ConnectionRegistry {
     connections[id] = connection
     let me = ProcessEnvironment.userID
     guard let peer = socket.peerCredentials(), peer.uid == me else {
-      configuration.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
-      connection.refuse(ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))
+      configuration.collaborators.logger.warning("refusing peer with another uid", metadata: ["connection": "\(id)"])
+      refuse(connection, ChimeError(.peerNotAllowed, "chimed serves only its own user (uid \(me))"))
       return
     }
     if let refusing {
-      connection.refuse(refusing)
+      refuse(connection, refusing)
       return
     }
-    guard connections.count <= configuration.maxConnections else {
-      configuration.logger.warning("refusing a connection past the limit", metadata: ["connections": "\(connections.count - 1)"])
-      connection.refuse(ChimeError(.tooManyConnections, "chimed already serves \(connections.count - 1) connections, the most it takes (--max-connections)"))
+    guard connections.count <= configuration.limits.maxConnections else {
+      configuration.collaborators.logger.warning("refusing a connection past the limit", metadata: ["connections": "\(connections.count - 1)"])
+      refuse(connection, ChimeError(.tooManyConnections, "chimed already serves \(connections.count - 1) connections, the most it takes (--max-connections)"))
       return
     }
     identify(connection, socket: socket, pid: peer.pid)
+  }
+
+  /// The most refused connections that wait at once for their peer's protocol: past it, a
+  /// refused peer is answered natively at once, so a flood of connections holds few sockets.
+  static let refusalsWaitingMax = 64
+
+  private func refuse(_ connection: Connection, _ error: ChimeError) {
+    let waiting = connections.values.lazy.filter(\.isAwaitingRefusal).count
+    connection.refuse(error, waiting: waiting < Self.refusalsWaitingMax)
   }
 
   /// Tells a sandboxed peer (Flatpak, Snap) from a host process before its first call is read,
@@ -181,7 +192,7 @@ final class ConnectionRegistry {
   /// only its own app. A peer that cannot be identified is refused.
   private func identify(_ connection: Connection, socket: StreamSocket, pid: Int32) {
     let pidfd = pid > 0 ? socket.peerPidFD(pid: pid) : -1
-    let process = PeerProcess(procRoot: configuration.procRoot)
+    let process = PeerProcess(procRoot: configuration.hooks.procRoot)
     loop.runBlocking(catching: { () throws(ChimeError) -> PeerSandbox in
       defer { if pidfd >= 0 { FileDescriptor(rawValue: pidfd).close() } }
       guard pid > 0 else { throw ChimeError(.peerNotIdentified, "the peer's process id is not visible from chimed's pid namespace") }
@@ -203,13 +214,13 @@ final class ConnectionRegistry {
       guard let self, let connection, !connection.isClosed else { return }
       switch result {
       case .failure(let error):
-        configuration.logger.warning("refusing a peer that cannot be identified", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "why": "\(error.message)"])
-        connection.refuse(error)
+        configuration.collaborators.logger.warning("refusing a peer that cannot be identified", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "why": "\(error.message)"])
+        refuse(connection, error)
       case .success(let sandbox):
-        if let refusing { return connection.refuse(refusing) }
+        if let refusing { return refuse(connection, refusing) }
         connection.confinedApp = sandbox.confinedAppID
         if let app = sandbox.confinedAppID {
-          configuration.logger.debug("sandboxed peer", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "app": "\(app)"])
+          configuration.collaborators.logger.debug("sandboxed peer", metadata: ["connection": "\(connection.id)", "pid": "\(pid)", "app": "\(app)"])
         }
         connection.begin()
       }

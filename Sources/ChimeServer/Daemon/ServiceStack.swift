@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeStore
 import ChimeSystem
@@ -14,51 +15,51 @@ final class ServiceStack {
   /// What the start-up attachment sweep found.
   let sweep: AttachmentStore.SweepReport
 
-  /// Opens the store under `configuration.dataDirectory`, which must exist (chimed creates it),
+  /// Opens the store under `configuration.paths.dataDirectory`, which must exist (chimed creates it),
   /// reads every app's authorization (a few rows per app, before any call can arrive) and starts
   /// the service (its scheduler arms, its event cursor is read).
   ///
   /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` when the directory cannot be resolved; the
   ///   store's errors when it cannot be opened.
   init(loop: EventLoop, configuration: ServerConfiguration) throws(ChimeError) {
-    let logger = configuration.logger
+    let logger = configuration.collaborators.logger
     // One spelling of the data directory for every path stored under it: absolute, symlinks
     // resolved, whatever form --data-dir or $XDG_STATE_HOME gave.
-    guard let dataDirectory = FileSystem.realPath(configuration.dataDirectory) else {
-      throw ChimeError(.dataDirUnavailable, "cannot resolve the data directory \(configuration.dataDirectory)")
+    guard let dataDirectory = FileSystem.realPath(configuration.paths.dataDirectory) else {
+      throw ChimeError(.dataDirUnavailable, "cannot resolve the data directory \(configuration.paths.dataDirectory)")
     }
-    database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.eventRetention,
-                                 attachmentQuota: configuration.attachmentQuotaBytes,
-                                 checkAtOpenLimit: configuration.storeCheckAtOpenLimitBytes)
-    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.thumbnailBox,
+    database = try ChimeDatabase(path: dataDirectory + "/chime.db", logger: logger, eventRetention: configuration.limits.eventRetention,
+                                 attachmentQuota: configuration.limits.attachmentQuotaBytes,
+                                 checkAtOpenLimit: configuration.limits.storeCheckAtOpenLimitBytes)
+    let attachments = AttachmentStore(dataDirectory: dataDirectory, logger: logger, thumbnailBox: configuration.policy.thumbnailBox,
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
-    let presenters = PresenterSet(loop: loop, database: database, clock: configuration.clock, configuration: configuration.presentation,
+    let presenters = PresenterSet(loop: loop, database: database, clock: configuration.hooks.clock, configuration: configuration.collaborators.presentation,
                                   thumbnails: RenderedThumbnails(store: attachments), logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations(), doNotDisturb: try database.doNotDisturb())
     presenters.host = service
     let server = ServerInfo(version: configuration.version, processID: ProcessEnvironment.processID,
-                            startedAt: configuration.clock.now(), dataDirectory: dataDirectory,
-                            socketPath: configuration.socketPath)
-    router = CallRouter(service: service, server: server, clock: configuration.clock, logger: logger)
-    let desktop: (any DesktopQuietSource)? = configuration.desktopQuiet ?? PresenterDesktopQuiet(presenters, loop: loop)
+                            startedAt: configuration.hooks.clock.now(), dataDirectory: dataDirectory,
+                            socketPath: configuration.paths.socketPath)
+    router = CallRouter(service: service, server: server, clock: configuration.hooks.clock, logger: logger)
+    let desktop: (any DesktopQuietSource)? = configuration.hooks.desktopQuiet ?? PresenterDesktopQuiet(presenters, loop: loop)
     service.start(desktop: desktop)
     logger.info("store open", metadata: ["data_dir": "\(dataDirectory)"])
   }
 
   /// The thumbnail helper, or nil (thumbnails off) with one warning saying where it was sought.
   private static func thumbnailer(_ configuration: ServerConfiguration) -> ThumbnailHelper? {
-    guard let path = ThumbnailHelper.locate(configured: configuration.thumbnailer) else {
-      let sought = configuration.thumbnailer.map { [$0] } ?? ThumbnailHelper.candidates()
-      configuration.logger.warning("thumbnails off: no \(ThumbnailHelper.name) helper found",
+    guard let path = ThumbnailHelper.locate(configured: configuration.paths.thumbnailer) else {
+      let sought = configuration.paths.thumbnailer.map { [$0] } ?? ThumbnailHelper.candidates()
+      configuration.collaborators.logger.warning("thumbnails off: no \(ThumbnailHelper.name) helper found",
                                    metadata: ["sought": "\(sought.joined(separator: ", "))"])
       return nil
     }
     var helper = ThumbnailHelper(path: path)
-    helper.timeoutMillis = configuration.thumbnailTimeoutMillis
-    configuration.logger.debug("thumbnail helper", metadata: ["path": "\(path)"])
+    helper.timeoutMillis = configuration.limits.thumbnailTimeoutMillis
+    configuration.collaborators.logger.debug("thumbnail helper", metadata: ["path": "\(path)"])
     return helper
   }
 

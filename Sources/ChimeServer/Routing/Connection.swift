@@ -19,7 +19,9 @@ import Logging
 /// shutting down) is told why in its own protocol: the refusal waits for its first bytes (at
 /// most four, for at most `refusalWaitMillis`), then goes out as a native frame, or to the
 /// HTTP/2 transport, which answers the peer's first request with it and sends GOAWAY. A peer
-/// that sends nothing in time gets the native frame.
+/// that sends nothing in time gets the native frame. An HTTP/2 peer sends its preface and
+/// settings before its request, so once its preface is in, the wait for that request starts
+/// again, `http2RequestWaitMillis` long.
 final class Connection {
   /// A call in flight on this connection.
   final class ActiveCall: ServerCall {
@@ -89,6 +91,8 @@ final class Connection {
   /// Makes the timer that bounds a refusal's wait for the peer's first bytes.
   private let makeTimer: ((@escaping () -> Void) -> LoopTimer)?
   private let refusalWaitMillis: UInt64
+  /// How long a refused HTTP/2 peer has for its first request once its preface is in.
+  private let http2RequestWaitMillis: UInt64
   /// The refusal waiting for the peer's protocol (and, once told, given to the transport).
   private var refusal: ChimeError?
   private var refusalTimer: LoopTimer?
@@ -97,11 +101,12 @@ final class Connection {
 
   init(id: UInt64, socket: StreamSocket, maxFrameBytes: Int, maxQueuedWriteBytes: Int, maxCallsInFlight: Int = .max, logger: Logger,
        upgrade: ((Connection, StreamSocket, ChimeError?) -> any ConnectionUpgrade)? = nil,
-       makeTimer: ((@escaping () -> Void) -> LoopTimer)? = nil, refusalWaitMillis: UInt64 = 1000,
+       makeTimer: ((@escaping () -> Void) -> LoopTimer)? = nil, refusalWaitMillis: UInt64 = 1000, http2RequestWaitMillis: UInt64 = 5000,
        start: @escaping (ActiveCall, CallHeader, [UInt8]) -> Void, onClosed: @escaping (Connection) -> Void) {
     self.upgrade = upgrade
     self.makeTimer = makeTimer
     self.refusalWaitMillis = refusalWaitMillis
+    self.http2RequestWaitMillis = http2RequestWaitMillis
     self.maxCallsInFlight = maxCallsInFlight
     self.id = id
     self.socket = socket
@@ -115,15 +120,17 @@ final class Connection {
   }
 
   var isClosed: Bool { socket.isClosed }
+  /// Refused, and waiting for the peer's first bytes or first HTTP/2 request.
+  var isAwaitingRefusal: Bool { refusalTimer != nil }
   var callsInFlight: Int { calls.count }
 
   func begin() { socket.startReading() }
 
   /// Tells the peer `error` and hangs up (refused peer, framing error, shutdown): a final status
   /// with call id 0, or, before the peer's protocol is known, that answer in the protocol its
-  /// first bytes show.
-  func refuse(_ error: ChimeError) {
-    guard preface != nil, upgraded == nil, upgrade != nil, let makeTimer, !socket.isClosed else { return refuseNatively(error) }
+  /// first bytes show (unless `waiting` is false: then natively at once).
+  func refuse(_ error: ChimeError, waiting: Bool = true) {
+    guard waiting, preface != nil, upgraded == nil, upgrade != nil, let makeTimer, !socket.isClosed else { return refuseNatively(error) }
     guard refusal == nil else { return }
     refusal = error
     let timer = makeTimer { [weak self] in self?.refusalWaitEnded() }
@@ -192,8 +199,12 @@ final class Connection {
           return
         }
         preface = nil
-        // A refused peer keeps the wait's timer: it bounds how long its transport waits for a
-        // request to answer.
+        // A refused peer keeps the wait's timer, started again: it bounds how long its
+        // transport waits for a request to answer.
+        if let refusalTimer {
+          refusalWaitLooked = false
+          refusalTimer.arm(afterMillis: http2RequestWaitMillis)
+        }
         let transport = upgrade(self, socket, refusal)
         upgraded = transport
         return first.withUnsafeBytes { transport.received($0) }

@@ -1,45 +1,34 @@
 import ChimeCore
 import ChimeWire
 
-/// The router's handlers by method, each made from a descriptor of the call table (`CallTable`):
-/// the method a handler answers and the codecs it decodes and encodes with come from one
-/// place, and the service's types must match the descriptor's. Loop thread only.
+/// The router's byte-level handlers by method, each made from a typed route (`Routes`,
+/// generated from Protos/): the method a handler answers, the codecs it decodes and encodes
+/// with and the handler requirement it runs come from one place. Loop thread only.
 struct RouteTable {
   /// Answers one call: decodes its payload and runs it; the call is finished now or later.
   typealias Handler = (any ServerCall, [UInt8]) throws(ChimeError) -> Void
 
   private(set) var handlers: [Method: Handler] = [:]
-  /// The same bodies by method, before any decoding (`UnaryBody`, `StreamBody`): a transport
-  /// that speaks no protobuf (D-Bus) hands them ChimeCore values through `CallRouter.call`.
-  private(set) var bodies: [Method: Any] = [:]
 
-  /// Routes a unary call: `body` gets the decoded request and a `reply` that encodes the
-  /// response with the same descriptor and finishes the call. An error `body` throws (or a
-  /// request that does not decode) becomes the call's status.
-  mutating func unary<Request, Response>(
-    _ descriptor: CallDescriptor<Request, Response>,
-    _ body: @escaping (
-      _ call: any ServerCall, _ request: Request, _ reply: @escaping (Result<Response, ChimeError>) -> Void
-    ) throws(ChimeError) -> Void
-  ) {
+  /// Routes a unary call: the decoded request goes to `route`'s handler with a `reply` that
+  /// encodes the response with the same descriptor and finishes the call. An error the
+  /// handler throws (or a request that does not decode) becomes the call's status.
+  mutating func add<Request, Response>(_ route: UnaryRoute<Request, Response>, _ target: any CallHandling) {
+    let descriptor = route.descriptor
     add(descriptor.method) { call, payload throws(ChimeError) in
       let request = try descriptor.decodeRequest(payload)
-      try body(call, request) { result in call.finish(result.map(descriptor.encodeResponse)) }
+      try route.run(target, call, request) { result in call.finish(result.map(descriptor.encodeResponse)) }
     }
-    bodies[descriptor.method] = UnaryBody(run: body)
   }
 
-  /// Routes a server-streaming call: `body` gets the decoded request and a `send` that encodes
-  /// one message with the same descriptor (false once the call is over).
-  mutating func serverStreaming<Request, Message>(
-    _ descriptor: ServerStreamingCallDescriptor<Request, Message>,
-    _ body: @escaping (_ call: any ServerCall, _ request: Request, _ send: @escaping (Message) -> Bool) throws(ChimeError) -> Void
-  ) {
+  /// Routes a server-streaming call: the decoded request goes to `route`'s handler with a
+  /// `send` that encodes one message with the same descriptor (false once the call is over).
+  mutating func add<Request, Message>(_ route: StreamRoute<Request, Message>, _ target: any CallHandling) {
+    let descriptor = route.descriptor
     add(descriptor.method) { call, payload throws(ChimeError) in
       let request = try descriptor.decodeRequest(payload)
-      try body(call, request) { message in call.sendMessage(descriptor.encodeMessage(message)) }
+      try route.run(target, call, request) { message in call.sendMessage(descriptor.encodeMessage(message)) }
     }
-    bodies[descriptor.method] = StreamBody(run: body)
   }
 
   private mutating func add(_ method: Method, _ handler: @escaping Handler) {
@@ -48,18 +37,29 @@ struct RouteTable {
   }
 }
 
-/// A unary method's body, typed by its descriptor's request and response.
-final class UnaryBody<Request, Response> {
-  let run: (_ call: any ServerCall, _ request: Request, _ reply: @escaping (Result<Response, ChimeError>) -> Void) throws(ChimeError) -> Void
-  init(run: @escaping (any ServerCall, Request, @escaping (Result<Response, ChimeError>) -> Void) throws(ChimeError) -> Void) {
+/// A unary method's route: its descriptor and how its handler is called, typed by the
+/// descriptor's request and response.
+struct UnaryRoute<Request, Response>: Sendable {
+  typealias Reply = (Result<Response, ChimeError>) -> Void
+  let descriptor: CallDescriptor<Request, Response>
+  let run: @Sendable (any CallHandling, any ServerCall, Request, @escaping Reply) throws(ChimeError) -> Void
+
+  init(_ descriptor: CallDescriptor<Request, Response>,
+       _ run: @escaping @Sendable (any CallHandling, any ServerCall, Request, @escaping Reply) throws(ChimeError) -> Void) {
+    self.descriptor = descriptor
     self.run = run
   }
 }
 
-/// A server-streaming method's body, typed by its descriptor's request and message.
-final class StreamBody<Request, Message> {
-  let run: (_ call: any ServerCall, _ request: Request, _ send: @escaping (Message) -> Bool) throws(ChimeError) -> Void
-  init(run: @escaping (any ServerCall, Request, @escaping (Message) -> Bool) throws(ChimeError) -> Void) {
+/// A server-streaming method's route, typed by its descriptor's request and message.
+struct StreamRoute<Request, Message>: Sendable {
+  typealias Send = (Message) -> Bool
+  let descriptor: ServerStreamingCallDescriptor<Request, Message>
+  let run: @Sendable (any CallHandling, any ServerCall, Request, @escaping Send) throws(ChimeError) -> Void
+
+  init(_ descriptor: ServerStreamingCallDescriptor<Request, Message>,
+       _ run: @escaping @Sendable (any CallHandling, any ServerCall, Request, @escaping Send) throws(ChimeError) -> Void) {
+    self.descriptor = descriptor
     self.run = run
   }
 }

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeStore
 import Logging
@@ -17,31 +18,32 @@ final class NotificationService {
   let zones: ZonePlanner
   let doNotDisturb: DoNotDisturbService
   let snoozes: SnoozeService
+  let calendars: CalendarService
 
   /// The service over an open store, on `loop`. Takes the clock, zone, apps directory,
   /// missed-fire grace, window and file-lane sizes from `configuration`.
   init(loop: EventLoop, database: ChimeDatabase, attachments: AttachmentStore, presenter: any Presenter,
        configuration: ServerConfiguration, authorizations: [String: AppAuthorization], doNotDisturb: DoNotDisturb = .off) {
-    let appsDirectory = configuration.appsDirectory, clock = configuration.clock, logger = configuration.logger
+    let appsDirectory = configuration.paths.appsDirectory, clock = configuration.hooks.clock, logger = configuration.collaborators.logger
     let writer = GroupCommitWriter(loop: loop, database: database)
     let hub = SubscriptionHub(loop: loop, database: database, clock: clock, logger: logger,
-                              limits: (configuration.maxSubscribers, configuration.maxSubscribersPerApp))
+                              limits: (configuration.limits.maxSubscribers, configuration.limits.maxSubscribersPerApp))
     let quiet = DoNotDisturbBook(doNotDisturb)
-    var preparation = FirePreparation(database: database, missedGraceMillis: configuration.missedGraceMillis,
+    var preparation = FirePreparation(database: database, missedGraceMillis: configuration.limits.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
                                         SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
-                                      }, logger: logger, policy: configuration.authorizationPolicy)
+                                      }, logger: logger, policy: configuration.policy.authorization)
     preparation.doNotDisturb = quiet
     let scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,
-                              configuration: Scheduler.Configuration(windowCapacity: configuration.windowCapacity),
+                              configuration: Scheduler.Configuration(windowCapacity: configuration.limits.windowCapacity),
                               preparation: preparation, logger: logger)
     context = ServiceContext(loop: loop, database: database, writer: writer, clock: clock, logger: logger, hub: hub,
                              presenter: presenter, attachments: attachments,
-                             fileLane: FileLane(loop: loop, width: configuration.fileLaneWidth),
-                             extensions: ExtensionWaits(clock: clock, answerTimeoutMillis: configuration.extensionAnswerTimeoutMillis),
-                             access: AuthorizationBook(policy: configuration.authorizationPolicy, records: authorizations),
+                             fileLane: FileLane(loop: loop, width: configuration.limits.fileLaneWidth),
+                             extensions: ExtensionWaits(clock: clock, answerTimeoutMillis: configuration.limits.extensionAnswerTimeoutMillis),
+                             access: AuthorizationBook(policy: configuration.policy.authorization, records: authorizations),
                              scheduler: scheduler, doNotDisturb: quiet)
-    zones = ZonePlanner(context: context, zoneProvider: configuration.timeZone)
+    zones = ZonePlanner(context: context, zoneProvider: configuration.hooks.timeZone)
     intake = IntakeService(context: context, zones: zones, configuration: configuration)
     listings = ListingService(context: context)
     responses = ResponseService(context: context)
@@ -49,6 +51,7 @@ final class NotificationService {
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     snoozes = SnoozeService(context: context)
+    calendars = CalendarService(context: context, zones: zones)
     scheduler.host = self
   }
 
@@ -62,6 +65,7 @@ final class NotificationService {
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
     context.presenter.start()
+    calendars.start()
   }
 
   /// Runs `done` once every accepted change is committed and every add that touched files has
@@ -76,6 +80,7 @@ final class NotificationService {
   /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose
   /// start-up failed, or after `stop` has drained. Idempotent.
   func halt() {
+    calendars.stop()
     context.scheduler.stop()
     doNotDisturb.stop()
     context.fileLane.close()
@@ -96,6 +101,7 @@ final class NotificationService {
     context.extensions.expire()
     doNotDisturb.clockChanged()
     context.presenter.clockChanged()
+    calendars.replanDue()
   }
 
   /// Asks for the zone again; when it changed, re-plans floating calendar triggers.
@@ -103,5 +109,6 @@ final class NotificationService {
     zones.checkTimeZone()
     // The schedule's windows are read in that zone: one may have ended with the change.
     doNotDisturb.clockChanged()
+    calendars.zoneChecked()
   }
 }

@@ -246,6 +246,45 @@ enum Schema {
       let mark = try db.makeStatement(sql: "UPDATE delivered SET quiet_unsummarized = 1 WHERE rowid = ?")
       for rowid in quiet { try mark.execute(arguments: [rowid]) }
     }
+    migrator.registerMigration("v13: calendar sources") { db in
+      // Registered calendars (issue 41): a vdir directory or one .ics file whose alarms are
+      // pending requests of the app `app`. `last_scan` is when a scan last committed (unix ms,
+      // NULL before the first); `planned_until` the end of the window its alarms were planned
+      // for (unix ms): later ones are planned as time reaches it.
+      // `calendar_file`: each file of a calendar at its last scan, with the error that skipped
+      // it (NULL: read as an item) and how many alarms it has scheduled now.
+      // `calendar_alarm`: which pending requests of the calendar's app came from which file, and
+      // when each is due, so a file's rescan withdraws and adds only what changed. A row
+      // outlives its pending request once that fires; the file's next scan drops it. Removing
+      // a calendar deletes its rows here (foreign keys are not enforced in this store).
+      try db.execute(sql: """
+        CREATE TABLE calendar_source (
+          name TEXT NOT NULL PRIMARY KEY CHECK (length(name) > 0),
+          path TEXT NOT NULL CHECK (length(path) > 0),
+          app TEXT NOT NULL UNIQUE CHECK (length(app) > 0),
+          added INTEGER NOT NULL,
+          last_scan INTEGER,
+          planned_until INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+
+        CREATE TABLE calendar_file (
+          source TEXT NOT NULL,
+          file TEXT NOT NULL CHECK (length(file) > 0),
+          error TEXT,
+          alarms INTEGER NOT NULL DEFAULT 0 CHECK (alarms >= 0),
+          PRIMARY KEY (source, file)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE calendar_alarm (
+          source TEXT NOT NULL,
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          file TEXT NOT NULL,
+          at INTEGER NOT NULL,
+          PRIMARY KEY (source, identifier)
+        ) WITHOUT ROWID;
+        CREATE INDEX calendar_alarm_by_file ON calendar_alarm (source, file);
+        """)
+    }
     return migrator
   }()
 }

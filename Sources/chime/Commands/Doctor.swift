@@ -82,8 +82,8 @@ struct DoctorChecks {
     var flags: [String: String] = [:]
     // Doctor's own --socket and --data-dir are typed in a shell: relative to where it runs.
     func absolute(_ path: String) -> String { path.hasPrefix("~") ? path : FileSystem.absolute(path) }
-    if let socket { flags[ConfigKey.socket.name] = absolute(socket) }
-    if let dataDir { flags[ConfigKey.dataDir.name] = absolute(dataDir) }
+    if let socket { flags[ChimedSettings.socket.name] = absolute(socket) }
+    if let dataDir { flags[ChimedSettings.dataDir.name] = absolute(dataDir) }
     let path = config ?? ConfigFile.defaultPath(environment: environment, home: home)
     // Asked first, printed last: every hint before it agrees with what systemd says.
     let systemd = DoctorSystemd.ask()
@@ -92,13 +92,13 @@ struct DoctorChecks {
       let file = try ConfigFile.load(path: path, required: config != nil)
       let settings = try ChimedConfig.resolve(flags: flags, file: file, environment: environment, home: home,
                                               uid: ProcessEnvironment.userID)
-      (socketPath, dataDirectory, soundPlayer) = (settings.socket, settings.dataDirectory, settings.soundPlayer)
+      (socketPath, dataDirectory, soundPlayer) = (settings.settings.paths.socketPath, settings.settings.paths.dataDirectory, settings.settings.presentation.soundPlayer)
       checks.append(DoctorCheck(name: "config", status: .ok, detail: file == nil ? "no \(path); defaults" : path))
     } catch {
       checks.append(DoctorCheck(name: "config", status: .fail, detail: error.message, hint: systemd.configFixHint))
       // The rest is checked where chimed would look without the file.
-      socketPath = flags[ConfigKey.socket.name] ?? SocketPath.resolve(nil, environment: environment, uid: ProcessEnvironment.userID)
-      dataDirectory = flags[ConfigKey.dataDir.name] ?? DataDirectory.resolve(nil, environment: environment, home: home)
+      socketPath = flags[ChimedSettings.socket.name] ?? SocketPath.resolve(nil, environment: environment, uid: ProcessEnvironment.userID)
+      dataDirectory = flags[ChimedSettings.dataDir.name] ?? DataDirectory.resolve(nil, environment: environment, home: home)
       soundPlayer = nil
     }
     let socket = socketCheck(socketPath, systemd: systemd)

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -12,8 +13,8 @@ extension AttachmentTests {
     let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
     let directory = TemporaryDirectory()
     var d: InProcessDaemon? = try InProcessDaemon(directory: directory, tweak: {
-      $0.fileLaneWidth = 1
-      $0.beforeStaging = { _, identifier in
+      $0.limits.fileLaneWidth = 1
+      $0.hooks.beforeStaging = { _, identifier in
         guard identifier == "staging" else { return }
         entered.signal()
         _ = release.wait(timeout: .now() + 30)  // never parks a pool thread for good

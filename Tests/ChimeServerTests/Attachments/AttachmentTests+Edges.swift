@@ -1,4 +1,5 @@
 @testable import ChimeServer
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeTestSupport
@@ -19,7 +20,7 @@ extension AttachmentTests {
   }
 
   @Test func aFileOverEveryLimitIsRefusedBySizeEvenOverQuota() async throws {
-    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = 1000 })
+    let d = try InProcessDaemon(tweak: { $0.limits.attachmentQuotaBytes = 1000 })
     let client = try d.client()
     // 60 MB, sparse: larger than any class limit and than the quota.
     let big = d.directory.file("in/big.mp4")
@@ -53,7 +54,7 @@ extension AttachmentTests {
 
   @Test func anImmediateReplacementCountsOnlyWhatItKeeps() async throws {
     let png = MediaCorpus.data("images/png-rgb.png")
-    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = Int64(png.count * 2) })
+    let d = try InProcessDaemon(tweak: { $0.limits.attachmentQuotaBytes = Int64(png.count * 2) })
     let client = try d.client()
     let first = [MediaCorpus.write(png, to: d.directory.file("in/1.png")), MediaCorpus.write(png, to: d.directory.file("in/2.png"))]
     _ = try await client.add(request("now", attaching: first, in: nil))
@@ -124,14 +125,14 @@ extension AttachmentTests {
     let directory = TemporaryDirectory()
     try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(atPath: directory.file("link"), withDestinationPath: directory.file("real"))
-    var d: InProcessDaemon? = try InProcessDaemon(directory: directory, tweak: { $0.dataDirectory = directory.file("link") + "/" })
+    var d: InProcessDaemon? = try InProcessDaemon(directory: directory, tweak: { $0.paths.dataDirectory = directory.file("link") + "/" })
     let added = try await d!.client().add(request("a", attaching: [MediaCorpus.copy("images/png-rgb.png", to: directory.file("in/a.png"))]))
     let path = try #require(added.pending.request.content.attachments.first?.info?.storePath)
     #expect(path.hasPrefix(directory.file("real/attachments/")), "stored under the canonical data directory: \(path)")
     d?.stop()
     d = nil
     // The same data directory, named through its real path this time.
-    let again = try InProcessDaemon(directory: directory, tweak: { $0.dataDirectory = directory.file("real") })
+    let again = try InProcessDaemon(directory: directory, tweak: { $0.paths.dataDirectory = directory.file("real") })
     #expect(again.daemon.stats().attachmentsSwept == 0)
     #expect(again.daemon.stats().attachmentsMissing.isEmpty)
     #expect(MediaCorpus.exists(path))

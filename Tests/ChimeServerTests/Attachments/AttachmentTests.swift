@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -134,7 +135,7 @@ import Testing
 
   @Test func theQuotaRefusesWhatDoesNotFitAndMovesNothing() async throws {
     let png = MediaCorpus.data("images/png-rgb.png")
-    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = Int64(png.count * 2) })
+    let d = try InProcessDaemon(tweak: { $0.limits.attachmentQuotaBytes = Int64(png.count * 2) })
     let client = try d.client()
     let first = MediaCorpus.write(png, to: d.directory.file("in/1.png"))
     let second = MediaCorpus.write(png, to: d.directory.file("in/2.png"))

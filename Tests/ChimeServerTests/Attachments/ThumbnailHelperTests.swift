@@ -1,4 +1,5 @@
 @testable import ChimeServer
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeSystem
@@ -114,7 +115,7 @@ import Testing
   }
 
   @Test func theDaemonServesWithAHelperThatIsMissing() async throws {
-    let d = try InProcessDaemon(directory: dir) { $0.thumbnailer = "/nonexistent/chime-thumbnail" }
+    let d = try InProcessDaemon(directory: dir) { $0.paths.thumbnailer = "/nonexistent/chime-thumbnail" }
     let client = try d.client()
     var r = NotificationRequest.tea("now", in: nil)
     r.content.attachments = [ChimeCore.Attachment(path: MediaCorpus.copy("thumbnails/quadrants.png", to: dir.file("in/q.png")))]

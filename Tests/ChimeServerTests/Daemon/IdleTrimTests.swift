@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -7,7 +8,7 @@ import Testing
 /// After a burst of calls the daemon hands freed heap memory back once it goes quiet.
 @Suite(.testTimeLimit) struct IdleTrimTests {
   @Test func memoryIsHandedBackOnceCallsStop() async throws {
-    let d = try InProcessDaemon { $0.idleTrimMillis = 20 }
+    let d = try InProcessDaemon { $0.limits.idleTrimMillis = 20 }
     #expect(d.daemon.stats().heapTrims == 0, "nothing to give back before any call")
     let client = try d.client()
     for i in 0..<20 { _ = try await client.add(.tea("t\(i)", in: 3600)) }

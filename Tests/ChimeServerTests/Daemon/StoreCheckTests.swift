@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -50,7 +51,7 @@ import Testing
   @Test func aLargeDamagedStoreServesThenStopsWithTheSameReason() async throws {
     let directory = try await Self.damagedStore()
     // As if the store were over the size checked before serving.
-    let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
+    let d = try InProcessDaemon(directory: directory) { $0.limits.storeCheckAtOpenLimitBytes = 0 }
     #expect(pollUntil(within: 30) { d.daemon.isStopped }, "the check after start found the damage and stopped the daemon")
     let why = try #require(d.daemon.stoppedWith)
     #expect(why.reason == "STORE_DAMAGED")
@@ -65,7 +66,7 @@ import Testing
       _ = try await d.client().add(.tea(in: 3600))
       d.stop()
     }
-    let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
+    let d = try InProcessDaemon(directory: directory) { $0.limits.storeCheckAtOpenLimitBytes = 0 }
     let client = try d.client()
     // Calls before, during and after the check in the background are answered.
     for i in 0..<50 { _ = try await client.add(.tea("more\(i)", in: 3600)) }
@@ -86,7 +87,7 @@ import Testing
     }
     for _ in 0..<5 {
       let started = ContinuousClock.now
-      let d = try InProcessDaemon(directory: directory) { $0.storeCheckAtOpenLimitBytes = 0 }
+      let d = try InProcessDaemon(directory: directory) { $0.limits.storeCheckAtOpenLimitBytes = 0 }
       d.stop()
       #expect(d.daemon.isStopped)
       #expect(d.daemon.stoppedWith == nil, "an interrupted check is not damage")

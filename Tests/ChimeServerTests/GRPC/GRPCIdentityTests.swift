@@ -26,7 +26,7 @@ import Testing
   @Test func aFlatpakAppActsOnlyAsItselfOverGRPC() throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, flatpak: "org.example.maps")
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     let h2 = try H2Client(path: d.socketPath)
     #expect(try pending(h2, app: "org.example.maps").grpcStatus == 0)
     let posing = try pending(h2, app: "org.example.bank")
@@ -37,7 +37,7 @@ import Testing
   @Test func aHostProcessDeclaresAnyAppOverGRPC() throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, flatpak: nil)
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     let h2 = try H2Client(path: d.socketPath)
     for app in ["org.example.one", "org.example.two"] { #expect(try pending(h2, app: app).grpcStatus == 0) }
   }

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -10,7 +11,7 @@ import Testing
 /// frame it cannot read.
 @Suite(.testTimeLimit) struct GRPCRefusalTests {
   @Test func aGRPCPeerPastTheConnectionLimitGetsTheReasonAsItsCallsStatus() async throws {
-    let d = try InProcessDaemon { $0.maxConnections = 1 }
+    let d = try InProcessDaemon { $0.limits.maxConnections = 1 }
     let native = try d.client(app: "org.example.one")
     #expect(try await native.allPending().isEmpty)
     let h2 = try H2Client(path: d.socketPath)

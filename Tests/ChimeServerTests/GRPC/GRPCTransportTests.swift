@@ -1,3 +1,4 @@
+import ChimeConfig
 import CNGHTTP2
 import ChimeClient
 import ChimeCore
@@ -105,7 +106,7 @@ import Testing
   }
 
   @Test func maxConcurrentStreamsIsTheCallsPerConnectionLimit() async throws {
-    let d = try InProcessDaemon { $0.maxCallsPerConnection = 2 }
+    let d = try InProcessDaemon { $0.limits.maxCallsPerConnection = 2 }
     let h2 = try H2Client(path: d.socketPath)
     let open = try [0, 1].map { _ in h2.request(Self.subscribe, messages: [try CallTable.subscribe.encodeRequest(nil)]) }
     #expect(h2.pump(until: { open.allSatisfy { h2.responses[$0]?.body.isEmpty == false } }))
@@ -119,7 +120,7 @@ import Testing
   }
 
   @Test func aStreamWhoseReaderStopsIsResetAndTheConnectionServesOn() async throws {
-    let d = try InProcessDaemon { $0.maxQueuedWriteBytes = 16 << 10 }
+    let d = try InProcessDaemon { $0.limits.maxQueuedWriteBytes = 16 << 10 }
     // A window of 100 bytes per stream that the client never gives back.
     let h2 = try H2Client(path: d.socketPath, settings: [(Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), 100)],
                           autoWindowUpdate: false)
@@ -160,7 +161,7 @@ import Testing
   }
 
   @Test func theWriteLimitHoldsForAConnectionsStreamsTogether() async throws {
-    let d = try InProcessDaemon { $0.maxQueuedWriteBytes = 16 << 10 }
+    let d = try InProcessDaemon { $0.limits.maxQueuedWriteBytes = 16 << 10 }
     let alone = try await addsUntilAHeldStreamIsReset(d, app: "org.example.one", streams: 1)
     let together = try await addsUntilAHeldStreamIsReset(d, app: "org.example.two", streams: 2)
     // Two streams each get every event: together they reach the connection's limit in about

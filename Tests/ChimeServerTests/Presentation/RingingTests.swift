@@ -25,8 +25,8 @@ import Testing
       let player = dir.file("player")
       ExecutableScript.write("echo $$ >> '\(dir.file("plays"))'\nif [ -e '\(dir.file("hold"))' ]; then exec sleep 30; fi", to: player)
       daemon = try InProcessDaemon(directory: dir) { configuration in
-        configuration.presentation.playSounds = true
-        configuration.presentation.soundPlayer = player
+        configuration.collaborators.presentation.playSounds = true
+        configuration.collaborators.presentation.soundPlayer = player
       }
       self.dir = dir
       client = try daemon.client(app: RingingTests.app)

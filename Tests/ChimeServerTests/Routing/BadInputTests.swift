@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -190,7 +191,7 @@ import Testing
   }
 
   @Test func clientThatNeverReadsIsDisconnectedNotBufferedForever() async throws {
-    let d = try InProcessDaemon { $0.maxQueuedWriteBytes = 256 << 10 }
+    let d = try InProcessDaemon { $0.limits.maxQueuedWriteBytes = 256 << 10 }
     let client = try d.client()
     var big = NotificationRequest.tea("big")
     big.content.body = String(repeating: "x", count: 4000)
@@ -225,7 +226,7 @@ import Testing
 /// act on; nothing is dropped silently (Apple keeps only the soonest 64 without a word).
 @Suite(.testTimeLimit) struct PendingLimitServiceTests {
   @Test(arguments: Transport.allCases) func theAddPastTheLimitIsRefusedAndTheRestIsKept(over transport: Transport) async throws {
-    let d = try InProcessDaemon { $0.maxPendingPerApp = 2 }
+    let d = try InProcessDaemon { $0.limits.maxPendingPerApp = 2 }
     let client = try d.client(over: transport)
     _ = try await client.add(.tea("a"))
     _ = try await client.add(.tea("b"))

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeServer
 import ChimeTestSupport
@@ -12,7 +13,7 @@ import Testing
     let long = dir.path + "/" + String(repeating: "s", count: 108 - dir.path.utf8.count - 1)
     #expect(long.utf8.count == 108)
     do {
-      _ = try InProcessDaemon(directory: dir) { $0.socketPath = long }
+      _ = try InProcessDaemon(directory: dir) { $0.paths.socketPath = long }
       Issue.record("chimed started on a 108-byte socket path")
     } catch let error as ChimeError {
       #expect(error.reason == "LISTEN_FAILED")

@@ -22,7 +22,7 @@ import Testing
   @Test func aFlatpakAppActsOnlyAsItself() async throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, flatpak: "org.example.maps")
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     let own = try d.client(app: "org.example.maps", over: .socket)
     _ = try await own.add(.tea("route"))
     #expect(try await own.allPending().map(\.request.identifier) == ["route"])
@@ -39,7 +39,7 @@ import Testing
   @Test func aSandboxedAppMayNotChangeTheUsersSettings() async throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, flatpak: "org.example.maps")
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     let host = try d.client(app: "org.example.host", over: .inProcess)
     _ = try await host.setDoNotDisturb(DoNotDisturbChange(manual: .on(until: nil)))
     let sandboxed = try d.client(app: "org.example.maps", over: .socket)
@@ -53,7 +53,7 @@ import Testing
   @Test func aSnapActsAsSnapName() async throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir, cgroup: "0::/user.slice/user@0.service/app.slice/snap.spotify.spotify-abc123.scope\n")
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     _ = try await d.client(app: "snap.spotify", over: .socket).allPending()
     let error = await caughtError { _ = try await d.client(app: "com.spotify.Client", over: .socket).allPending() }
     #expect(error?.reason == "APP_ID_MISMATCH")
@@ -62,7 +62,7 @@ import Testing
   @Test func aHostProcessDeclaresAnyApp() async throws {
     let dir = TemporaryDirectory()
     let proc = try fakeProc(dir)
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = proc }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = proc }
     for app in ["org.example.one", "org.example.two"] {
       #expect(try await d.client(app: app, over: .socket).allPending().isEmpty)
     }
@@ -72,7 +72,7 @@ import Testing
     let dir = TemporaryDirectory()
     let empty = dir.file("emptyproc")
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-    let d = try InProcessDaemon(directory: dir) { $0.procRoot = empty }
+    let d = try InProcessDaemon(directory: dir) { $0.hooks.procRoot = empty }
     let error = await caughtError { _ = try await d.client(app: "org.example.app", over: .socket).allPending() }
     #expect(error?.reason == "PEER_NOT_IDENTIFIED" && error?.code == .permissionDenied, "\(String(describing: error))")
   }

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -22,7 +23,7 @@ import Testing
   }
 
   @Test(arguments: Transport.allCases) func aSubscriberPastTheLimitIsToldWhichAndALeavingOneFreesItsSlot(over transport: Transport) async throws {
-    let d = try InProcessDaemon { $0.maxSubscribers = 3; $0.maxSubscribersPerApp = 2 }
+    let d = try InProcessDaemon { $0.limits.maxSubscribers = 3; $0.limits.maxSubscribersPerApp = 2 }
     let one = try d.client(app: "org.example.one", over: transport)
     let two = try d.client(app: "org.example.two", over: transport)
     var first = try await subscribed(one)

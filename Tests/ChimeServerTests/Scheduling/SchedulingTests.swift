@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
@@ -174,7 +175,7 @@ import Testing
   @Test(arguments: Transport.allCases) func manyPendingRequestsFireInOrderThroughASmallWindow(over transport: Transport) async throws {
     // A window of 8 keys in memory, 300 pending: the scheduler must page through the store's
     // index and still fire every request exactly once, in due order.
-    let d = try InProcessDaemon { $0.windowCapacity = 8 }
+    let d = try InProcessDaemon { $0.limits.windowCapacity = 8 }
     let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }

@@ -18,7 +18,7 @@ import Testing
   @Test(arguments: Transport.allCases) func floatingTriggersKeepTheirWallTimeWhenTheZoneChangesAndFixedOnesKeepTheirInstant(over transport: Transport) async throws {
     let zone = MachineZone()
     let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
-      configuration.timeZone = { zone.current.withLock { $0 } }
+      configuration.hooks.timeZone = { zone.current.withLock { $0 } }
     }
     let client = try d.client(over: transport)
     var events = client.subscribe().makeAsyncIterator()
@@ -58,7 +58,7 @@ import Testing
   @Test func aZoneChangeReplansEveryFloatingRequestInBatches() async throws {
     let zone = MachineZone()
     let d = try InProcessDaemon(clock: ManualWallClock(Self.start)) { configuration in
-      configuration.timeZone = { zone.current.withLock { $0 } }
+      configuration.hooks.timeZone = { zone.current.withLock { $0 } }
     }
     var eight = CalendarComponents()
     eight.hour = 8

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeClient
 import ChimeCore
 import ChimeServer
@@ -54,7 +55,7 @@ import Testing
   }
 
   @Test(arguments: Transport.allCases) func askDeniesRefusesUntilTheUserAllows(over transport: Transport) async throws {
-    let d = try InProcessDaemon(tweak: { $0.authorizationPolicy = .askDenies })
+    let d = try InProcessDaemon(tweak: { $0.policy.authorization = .askDenies })
     let app = try d.client(app: "org.example.tea", over: transport)
     let user = try d.client(app: "chime.cli", over: transport)
 
@@ -251,7 +252,7 @@ import Testing
   }
 
   @Test(arguments: Transport.allCases) func appsAreIsolated(over transport: Transport) async throws {
-    let d = try InProcessDaemon(tweak: { $0.authorizationPolicy = .askDenies })
+    let d = try InProcessDaemon(tweak: { $0.policy.authorization = .askDenies })
     let a = try d.client(app: "org.example.a", over: transport)
     let b = try d.client(app: "org.example.b", over: transport)
     let user = try d.client(app: "chime.cli", over: transport)

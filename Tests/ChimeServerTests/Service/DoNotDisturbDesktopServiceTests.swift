@@ -21,10 +21,10 @@ import Testing
     let dir = TemporaryDirectory()
     let out = dir.file("shown.jsonl")
     let d = try InProcessDaemon(clock: clock) { configuration in
-      configuration.presentation.presenters = [.command]
-      configuration.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
-      configuration.timeZone = { .utc }
-      configuration.desktopQuiet = desktop
+      configuration.collaborators.presentation.presenters = [.command]
+      configuration.collaborators.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
+      configuration.hooks.timeZone = { .utc }
+      configuration.hooks.desktopQuiet = desktop
     }
     return Running(daemon: d, desktop: desktop, out: out, dir: dir)
   }

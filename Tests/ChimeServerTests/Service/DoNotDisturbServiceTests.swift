@@ -28,9 +28,9 @@ import Testing
   /// A daemon whose command presenter appends each shown notification's JSON to `out`.
   static func presentingDaemon(_ out: String, zone: Zone = utc, clock: ManualWallClock = ManualWallClock()) throws -> InProcessDaemon {
     try InProcessDaemon(clock: clock) { configuration in
-      configuration.presentation.presenters = [.command]
-      configuration.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
-      configuration.timeZone = { zone }
+      configuration.collaborators.presentation.presenters = [.command]
+      configuration.collaborators.presentation.command = ["/bin/sh", "-c", "cat >> \"$0\" && echo >> \"$0\"", out]
+      configuration.hooks.timeZone = { zone }
     }
   }
 
@@ -116,7 +116,7 @@ import Testing
   @Test(arguments: Transport.allCases) func aScheduleWindowOnADSTNight(over transport: Transport) async throws {
     let clock = ManualWallClock(Self.instant("2027-03-27T12:00:00Z"))
     let berlin = try #require(Zone.named("Europe/Berlin"))
-    let d = try InProcessDaemon(clock: clock) { $0.timeZone = { berlin } }
+    let d = try InProcessDaemon(clock: clock) { $0.hooks.timeZone = { berlin } }
     let app = try d.client(app: "org.example.tea", over: transport)
     let user = try d.client(app: "chime.cli", over: transport)
     let set = try await user.setDoNotDisturb(DoNotDisturbChange(schedule: .set(try DoNotDisturbSchedule.parse("02:30-06:00"))))

@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
@@ -48,7 +49,7 @@ import Testing
   }
 
   @Test(arguments: Transport.allCases) func malformedPushesAreRefusedWithTheFieldPath(over transport: Transport) async throws {
-    let d = try InProcessDaemon(tweak: { $0.pushPayloadMaxBytes = 100 })
+    let d = try InProcessDaemon(tweak: { $0.limits.pushPayloadMaxBytes = 100 })
     let app = try d.client(over: transport)
     let cases: [(String, String, String)] = [
       ("{", "INVALID_PUSH_PAYLOAD", "payload"),
@@ -68,7 +69,7 @@ import Testing
   }
 
   @Test func aDeniedAppCannotPush() async throws {
-    let d = try InProcessDaemon(tweak: { $0.authorizationPolicy = .askDenies })
+    let d = try InProcessDaemon(tweak: { $0.policy.authorization = .askDenies })
     let app = try d.client()
     let error = await caughtError { _ = try await app.push(bytes(#"{"aps":{"alert":"x"}}"#)) }
     #expect(error?.reason == "NOTIFICATIONS_NOT_ALLOWED" && error?.code == .permissionDenied)
@@ -173,7 +174,7 @@ import Testing
 
   @Test func anAttachmentOverTheQuotaIsLeftOut() async throws {
     let png = MediaCorpus.data("images/png-rgb.png")
-    let d = try InProcessDaemon(tweak: { $0.attachmentQuotaBytes = Int64(png.count / 2) })
+    let d = try InProcessDaemon(tweak: { $0.limits.attachmentQuotaBytes = Int64(png.count / 2) })
     let app = try d.client()
     var stream = try await service(app)
     let big = MediaCorpus.copy("images/png-rgb.png", to: d.directory.file("ext/big.png"))
@@ -203,7 +204,7 @@ import Testing
   }
 
   @Test(arguments: Transport.allCases) func aBestAttemptWithinTheGraceIsDelivered(over transport: Transport) async throws {
-    let d = try InProcessDaemon(tweak: { $0.serviceExtensionTimeoutMillis = 2_000; $0.serviceExtensionGraceMillis = 500 })
+    let d = try InProcessDaemon(tweak: { $0.limits.serviceExtensionTimeoutMillis = 2_000; $0.limits.serviceExtensionGraceMillis = 500 })
     let app = try d.client(over: transport)
     var stream = try await service(app)
     async let pushed = app.push(bytes(Self.mutable))

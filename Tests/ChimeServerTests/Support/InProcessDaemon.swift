@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
@@ -31,13 +32,13 @@ final class InProcessDaemon: @unchecked Sendable {
     var logger = Logger(label: "chimed-test")
     logger.logLevel = .warning
     var configuration = ServerConfiguration(socketPath: directory.socketPath, dataDirectory: directory.file("data"), logger: logger)
-    configuration.clock = clock
-    configuration.appsDirectory = directory.file("apps")
+    configuration.hooks.clock = clock
+    configuration.paths.appsDirectory = directory.file("apps")
     tweak(&configuration)
     // What chimed does for the process: a peer that hung up is an EPIPE, not a signal; the data
     // directory exists.
     signal(SIGPIPE, SIG_IGN)
-    try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: configuration.paths.dataDirectory, withIntermediateDirectories: true)
     return try ChimeDaemon(configuration: configuration)
   }
 

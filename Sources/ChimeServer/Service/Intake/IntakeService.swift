@@ -1,3 +1,4 @@
+import ChimeConfig
 import ChimeCore
 import ChimeStore
 
@@ -41,11 +42,11 @@ final class IntakeService {
   init(context: ServiceContext, zones: ZonePlanner, configuration: ServerConfiguration) {
     self.context = context
     self.zones = zones
-    appsDirectory = configuration.appsDirectory
-    maxPendingPerApp = configuration.maxPendingPerApp
-    pushLimits = PushLimits(payloadMaxBytes: configuration.pushPayloadMaxBytes, timeoutMillis: configuration.serviceExtensionTimeoutMillis,
-                            graceMillis: configuration.serviceExtensionGraceMillis)
-    beforeStaging = configuration.beforeStaging
+    appsDirectory = configuration.paths.appsDirectory
+    maxPendingPerApp = configuration.limits.maxPendingPerApp
+    pushLimits = PushLimits(payloadMaxBytes: configuration.limits.pushPayloadMaxBytes, timeoutMillis: configuration.limits.serviceExtensionTimeoutMillis,
+                            graceMillis: configuration.limits.serviceExtensionGraceMillis)
+    beforeStaging = configuration.hooks.beforeStaging
   }
 
   /// Runs `action` once no request that went through the file path is still unanswered.

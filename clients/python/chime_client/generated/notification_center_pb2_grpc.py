@@ -178,37 +178,44 @@ class NotificationCenterServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def GetPending(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """One page of the app's pending requests, by next fire.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def RemovePending(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Removes the app's pending requests with these identifiers; answers those that existed.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def RemoveAllPending(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Removes all of the app's pending requests; answers their identifiers.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetDelivered(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """One page of the app's delivered notifications, newest first.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def RemoveDelivered(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Removes the app's delivered notifications with these identifiers (off the screen too);
+        answers those that existed.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def RemoveAllDelivered(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Removes all of the app's delivered notifications; answers their identifiers.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -228,13 +235,15 @@ class NotificationCenterServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def SetCategories(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Replaces all of the app's categories.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetCategories(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The app's categories, in the order they were set (empty when none).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -327,25 +336,30 @@ class NotificationCenterServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def RegisterApp(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Records the app's layout (container, group containers, bundle, display name, desktop
+        entry) and answers it.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetApp(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """The app's layout, registered or the defaults.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListApps(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Every registered app's layout.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CheckSound(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Where the daemon looks for a sound name, and what would play.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')

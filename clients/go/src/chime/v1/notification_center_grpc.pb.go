@@ -19,17 +19,26 @@ const _ = grpc.SupportPackageIsVersion7
 type NotificationCenterClient interface {
 	// Schedules a request; the same identifier replaces the earlier pending request.
 	Add(ctx context.Context, in *AddRequest, opts ...grpc.CallOption) (*AddResponse, error)
+	// One page of the app's pending requests, by next fire.
 	GetPending(ctx context.Context, in *PageRequest, opts ...grpc.CallOption) (*GetPendingResponse, error)
+	// Removes the app's pending requests with these identifiers; answers those that existed.
 	RemovePending(ctx context.Context, in *IdentifiersRequest, opts ...grpc.CallOption) (*RemoveResponse, error)
+	// Removes all of the app's pending requests; answers their identifiers.
 	RemoveAllPending(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*RemoveResponse, error)
+	// One page of the app's delivered notifications, newest first.
 	GetDelivered(ctx context.Context, in *PageRequest, opts ...grpc.CallOption) (*GetDeliveredResponse, error)
+	// Removes the app's delivered notifications with these identifiers (off the screen too);
+	// answers those that existed.
 	RemoveDelivered(ctx context.Context, in *IdentifiersRequest, opts ...grpc.CallOption) (*RemoveResponse, error)
+	// Removes all of the app's delivered notifications; answers their identifiers.
 	RemoveAllDelivered(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*RemoveResponse, error)
 	// Streams the app's events; never ends on its own.
 	Subscribe(ctx context.Context, in *SubscribeRequest, opts ...grpc.CallOption) (NotificationCenter_SubscribeClient, error)
 	// Previews the next fire instants of a trigger.
 	NextTriggerDates(ctx context.Context, in *NextTriggerDatesRequest, opts ...grpc.CallOption) (*NextTriggerDatesResponse, error)
+	// Replaces all of the app's categories.
 	SetCategories(ctx context.Context, in *SetCategoriesRequest, opts ...grpc.CallOption) (*Empty, error)
+	// The app's categories, in the order they were set (empty when none).
 	GetCategories(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*GetCategoriesResponse, error)
 	// A user's response to a delivered notification (an action or text input).
 	Respond(ctx context.Context, in *RespondRequest, opts ...grpc.CallOption) (*RespondResponse, error)
@@ -63,9 +72,14 @@ type NotificationCenterClient interface {
 	// request (not the caller's), and answers them. Only the daemon's own user reaches it.
 	// A request that changes nothing just reads them.
 	SetAppSettings(ctx context.Context, in *AppSettingsRequest, opts ...grpc.CallOption) (*NotificationSettings, error)
+	// Records the app's layout (container, group containers, bundle, display name, desktop
+	// entry) and answers it.
 	RegisterApp(ctx context.Context, in *RegisterAppRequest, opts ...grpc.CallOption) (*AppLayout, error)
+	// The app's layout, registered or the defaults.
 	GetApp(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*AppLayout, error)
+	// Every registered app's layout.
 	ListApps(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListAppsResponse, error)
+	// Where the daemon looks for a sound name, and what would play.
 	CheckSound(ctx context.Context, in *CheckSoundRequest, opts ...grpc.CallOption) (*CheckSoundResponse, error)
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
 	// needs no app id and changes nothing.
@@ -414,17 +428,26 @@ func (c *notificationCenterClient) Snooze(ctx context.Context, in *SnoozeRequest
 type NotificationCenterServer interface {
 	// Schedules a request; the same identifier replaces the earlier pending request.
 	Add(context.Context, *AddRequest) (*AddResponse, error)
+	// One page of the app's pending requests, by next fire.
 	GetPending(context.Context, *PageRequest) (*GetPendingResponse, error)
+	// Removes the app's pending requests with these identifiers; answers those that existed.
 	RemovePending(context.Context, *IdentifiersRequest) (*RemoveResponse, error)
+	// Removes all of the app's pending requests; answers their identifiers.
 	RemoveAllPending(context.Context, *Empty) (*RemoveResponse, error)
+	// One page of the app's delivered notifications, newest first.
 	GetDelivered(context.Context, *PageRequest) (*GetDeliveredResponse, error)
+	// Removes the app's delivered notifications with these identifiers (off the screen too);
+	// answers those that existed.
 	RemoveDelivered(context.Context, *IdentifiersRequest) (*RemoveResponse, error)
+	// Removes all of the app's delivered notifications; answers their identifiers.
 	RemoveAllDelivered(context.Context, *Empty) (*RemoveResponse, error)
 	// Streams the app's events; never ends on its own.
 	Subscribe(*SubscribeRequest, NotificationCenter_SubscribeServer) error
 	// Previews the next fire instants of a trigger.
 	NextTriggerDates(context.Context, *NextTriggerDatesRequest) (*NextTriggerDatesResponse, error)
+	// Replaces all of the app's categories.
 	SetCategories(context.Context, *SetCategoriesRequest) (*Empty, error)
+	// The app's categories, in the order they were set (empty when none).
 	GetCategories(context.Context, *Empty) (*GetCategoriesResponse, error)
 	// A user's response to a delivered notification (an action or text input).
 	Respond(context.Context, *RespondRequest) (*RespondResponse, error)
@@ -458,9 +481,14 @@ type NotificationCenterServer interface {
 	// request (not the caller's), and answers them. Only the daemon's own user reaches it.
 	// A request that changes nothing just reads them.
 	SetAppSettings(context.Context, *AppSettingsRequest) (*NotificationSettings, error)
+	// Records the app's layout (container, group containers, bundle, display name, desktop
+	// entry) and answers it.
 	RegisterApp(context.Context, *RegisterAppRequest) (*AppLayout, error)
+	// The app's layout, registered or the defaults.
 	GetApp(context.Context, *Empty) (*AppLayout, error)
+	// Every registered app's layout.
 	ListApps(context.Context, *Empty) (*ListAppsResponse, error)
+	// Where the daemon looks for a sound name, and what would play.
 	CheckSound(context.Context, *CheckSoundRequest) (*CheckSoundResponse, error)
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
 	// needs no app id and changes nothing.

@@ -1,0 +1,179 @@
+import ChimeCore
+import ChimeStore
+import ChimeSystem
+import Logging
+
+/// Scanning: one scan at a time per calendar, the helper run on the work pool, its findings
+/// turned into pending requests there too, then committed as one `ApplyCalendarScan`.
+extension CalendarService {
+  /// Starts following `source`: its directory watched, a whole scan unless `scan` is false.
+  @discardableResult
+  func track(_ source: CalendarSource, plannedUntil: Instant, scan: Bool = true) -> Source? {
+    guard !stopped else { return nil }
+    let isDirectory = !source.path.lowercased().hasSuffix(".ics")
+    let tracked = Source(name: source.name, path: source.path, isDirectory: isDirectory, plannedUntil: plannedUntil)
+    sources[source.name] = tracked
+    watch(tracked)
+    if scan { self.scan(tracked, files: nil) { _ in } }
+    return tracked
+  }
+
+  func untrack(_ source: Source) {
+    source.removed = true
+    source.watch?.close()
+    source.watch = nil
+    source.settle?.close()
+    source.settle = nil
+  }
+
+  /// Watches the collection directory (or a one-file calendar's directory, for its name):
+  /// vdirsyncer replaces items by renaming into the directory, editors rewrite or rename.
+  private func watch(_ source: Source) {
+    let directory = source.isDirectory ? source.path : String(source.path[..<(source.path.lastIndex(of: "/") ?? source.path.startIndex)])
+    let own = source.isDirectory ? nil : String(source.path[source.path.index(after: source.path.lastIndex(of: "/") ?? source.path.startIndex)...])
+    do {
+      source.watch = try FileWatch(loop: context.loop, path: directory.isEmpty ? "/" : directory) { [weak self, weak source] name in
+        guard let self, let source else { return }
+        if let own {
+          guard name == nil || name == own else { return }
+          source.wholeQueued = true
+        } else if let name {
+          guard CalendarService.isItemName(name) else { return }
+          source.changed.insert(name)
+        } else {
+          source.wholeQueued = true
+        }
+        settle(source)
+      }
+    } catch {
+      context.logger.warning("calendar changes are not watched", metadata: ["calendar": "\(source.name)", "error": "\(error)"])
+    }
+  }
+
+  /// The names a vdir's items have (vdirsyncer's temporaries are hidden).
+  static func isItemName(_ name: String) -> Bool {
+    name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") && !name.contains("/")
+  }
+
+  /// Gathers a burst of changes, then rescans what changed.
+  private func settle(_ source: Source) {
+    if source.settle == nil {
+      source.settle = LoopTimer(loop: context.loop) { [weak self, weak source] in
+        guard let self, let source else { return }
+        scanChanged(source)
+      }
+    }
+    source.settle?.arm(afterMillis: configuration.settleMillis)
+  }
+
+  private func scanChanged(_ source: Source) {
+    guard !source.scanning else { return }
+    let whole = source.wholeQueued
+    let names = source.changed
+    guard whole || !names.isEmpty else { return }
+    source.wholeQueued = false
+    source.changed = []
+    scan(source, files: whole ? nil : names) { _ in }
+  }
+
+  /// Scans `files` of `source` (nil: all of it, planning a new window), then `then`.
+  func scan(_ source: Source, files given: Set<String>?, then: @escaping (Result<Void, ChimeError>) -> Void) {
+    let files = given?.isEmpty == true ? nil : given
+    guard !stopped, !source.removed else { return then(.success(())) }
+    if source.scanning {
+      if let files { source.changed.formUnion(files) } else { source.wholeQueued = true }
+      source.waiting.append(then)
+      return
+    }
+    guard let scanner else { return then(.failure(ChimeError(.internal, "no \(CalendarScanner.name) helper found"))) }
+    let now = context.clock.now()
+    // A partial scan plans within the window already planned; once it has ended, the whole.
+    let whole = files == nil || source.plannedUntil <= now
+    let until = whole ? Instant(unixMillis: now.unixMillis + configuration.horizonMillis) : source.plannedUntil
+    let zone = zones.zone
+    source.scanning = true
+    let name = source.name, path = source.path, app = CalendarSource.appID(for: source.name)
+    let names = whole ? nil : files.map { Array($0).sorted() }
+    context.loop.runBlocking(catching: { () throws(ChimeError) -> ApplyCalendarScan in
+      let found = try scanner.scan(source: path, files: names, after: now, until: until, zone: zone)
+      let files = found.files.map { file -> ApplyCalendarScan.File in
+        switch file.file {
+        case .gone: return ApplyCalendarScan.File(name: file.name, outcome: .gone)
+        case .failed(let message): return ApplyCalendarScan.File(name: file.name, outcome: .failed(message))
+        case .item(let alarms):
+          let adds = alarms.filter { $0.at >= now }.map { alarm in
+            // Bounded by the planning window, not by the per-app limit clients have.
+            AddPending(app: app, pending: CalendarAlarmRequest.pending(alarm, file: file.name, calendar: name, zone: zone, now: now),
+                       at: now, limit: .max)
+          }
+          return ApplyCalendarScan.File(name: file.name, outcome: .item(adds))
+        }
+      }
+      return ApplyCalendarScan(source: name, files: files, whole: whole, plannedUntil: whole ? until : nil, at: now)
+    }) { [self] (result: Result<ApplyCalendarScan, ChimeError>) in
+      switch result {
+      case .failure(let error):
+        context.logger.warning("calendar scan failed", metadata: ["calendar": "\(name)", "error": "\(error)"])
+        scanEnded(source, .failure(error), then: then)
+      case .success(let mutation):
+        guard !stopped, !source.removed else { return scanEnded(source, .success(()), then: then) }
+        context.writer.submit(mutation) { [self] result in
+          switch result {
+          case .success(let outcome):
+            context.published(outcome.events, files: outcome.discardedFiles, app: app)
+            for key in outcome.added { context.scheduler.scheduled(key) }
+            if whole { source.plannedUntil = until }
+            scanEnded(source, .success(()), then: then)
+            if whole { armReplan() }
+          case .failure(let error):
+            context.logger.warning("calendar scan not recorded", metadata: ["calendar": "\(name)", "error": "\(error)"])
+            scanEnded(source, .failure(error), then: then)
+          }
+        }
+      }
+    }
+  }
+
+  private func scanEnded(_ source: Source, _ result: Result<Void, ChimeError>, then: (Result<Void, ChimeError>) -> Void) {
+    source.scanning = false
+    then(result)
+    let waiting = source.waiting
+    source.waiting = []
+    guard source.wholeQueued || !source.changed.isEmpty || !waiting.isEmpty else { return }
+    let whole = source.wholeQueued
+    let names = source.changed
+    source.wholeQueued = false
+    source.changed = []
+    scan(source, files: whole ? nil : names) { result in
+      for waiter in waiting { waiter(result) }
+    }
+  }
+
+  /// Arms the timer for the first calendar whose window is half gone. Calendars being scanned
+  /// are left out (their scan arms it again when it ends); one already due is looked at on the
+  /// next loop turn, never at once: a timer re-armed for 0 ms from its own callback would run
+  /// again before libuv looks at anything else.
+  func armReplan() {
+    guard !stopped, let first = sources.values.filter({ !$0.scanning }).map(\.plannedUntil).min() else { return }
+    let due = first.unixMillis - configuration.horizonMillis / 2
+    let delay = max(1, due - context.clock.now().unixMillis)
+    replanTimer?.arm(afterMillis: UInt64(min(delay, 86_400_000)))
+  }
+
+  /// Time moved on (or the clock jumped): calendars whose window is half gone plan the next.
+  func replanDue() {
+    let now = context.clock.now().unixMillis
+    for source in sources.values where source.plannedUntil.unixMillis - configuration.horizonMillis / 2 <= now && !source.scanning {
+      scan(source, files: nil) { _ in }
+    }
+    armReplan()
+  }
+
+  /// The zone may have changed: floating and all-day times are read in it, so every calendar
+  /// is planned again when it did.
+  func zoneChecked() {
+    guard let planned = plannedZone, planned != zones.zone else { return }
+    plannedZone = zones.zone
+    for source in sources.values { scan(source, files: nil) { _ in } }
+  }
+}

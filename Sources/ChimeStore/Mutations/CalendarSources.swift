@@ -1,0 +1,51 @@
+public import ChimeCore
+
+/// Registers a calendar and sets its app's categories (the alarms' Snooze and Dismiss). Fails
+/// with ALREADY_EXISTS `CALENDAR_EXISTS` when the name is taken.
+public struct AddCalendarSource: Mutation {
+  public let source: CalendarSource
+  public let categories: [NotificationCategory]
+
+  public init(source: CalendarSource, categories: [NotificationCategory]) {
+    self.source = source
+    self.categories = categories
+  }
+
+  public var app: String { source.appID }
+
+  public func apply(in t: WriteTransaction) throws {
+    let taken = try Row.fetchOne(t.db.cachedStatement(sql: "SELECT 1 FROM calendar_source WHERE name = ? OR app = ?"),
+                                 arguments: [source.name, source.appID]) != nil
+    guard !taken else {
+      throw ChimeError(.calendarExists, "a calendar named \(source.name) is already registered; remove it first to register it again",
+                       field: "name")
+    }
+    try t.db.cachedStatement(sql: "INSERT INTO calendar_source (name, path, app, added, planned_until) VALUES (?, ?, ?, ?, 0)")
+      .execute(arguments: [source.name, source.path, source.appID, source.added.unixMillis])
+    try SetCategories(app: source.appID, categories: categories).apply(in: t)
+  }
+}
+
+/// Unregisters a calendar: its files' records go, and so do its pending alarms (one
+/// `.pendingRemoved` event). Fails with NOT_FOUND `CALENDAR_NOT_FOUND`.
+public struct RemoveCalendarSource: Mutation {
+  public let name: String
+  public let at: Instant
+
+  public init(name: String, at: Instant) {
+    self.name = name
+    self.at = at
+  }
+
+  public var app: String { CalendarSource.appID(for: name) }
+
+  public func apply(in t: WriteTransaction) throws -> Remove.Outcome {
+    try t.db.cachedStatement(sql: "DELETE FROM calendar_source WHERE name = ?").execute(arguments: [name])
+    guard t.db.changesCount > 0 else {
+      throw ChimeError(.calendarNotFound, "no calendar named \(name) is registered", field: "name")
+    }
+    try t.db.cachedStatement(sql: "DELETE FROM calendar_file WHERE source = ?").execute(arguments: [name])
+    try t.db.cachedStatement(sql: "DELETE FROM calendar_alarm WHERE source = ?").execute(arguments: [name])
+    return try Remove(from: .pending, app: app, identifiers: nil, at: at).apply(in: t)
+  }
+}
