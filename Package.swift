@@ -150,7 +150,7 @@ let package = Package(
     .target(
       name: "ChimeStore",
       dependencies: [
-        "ChimeCore", "ChimeSystem", "ChimeWire", "CSQLite",
+        "ChimeCore", "ChimeSystem", "ChimeRecords", "CSQLite",
         .product(name: "Logging", package: "swift-log"),
         // Page tokens are base64url.
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -171,9 +171,18 @@ let package = Package(
       dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings
     ),
+    // The records the store keeps (pending requests, delivered notifications, categories,
+    // events) as the contract's protobuf messages, and the protobuf-c plumbing (arena, pack and
+    // unpack) ChimeWire builds its call payloads with: the store's row format without the wire
+    // layer.
+    .target(
+      name: "ChimeRecords",
+      dependencies: ["ChimeCore", "CChimeProto"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "ChimeWire",
-      dependencies: ["ChimeCore", "CChimeProto"],
+      dependencies: ["ChimeCore", "ChimeRecords", "CChimeProto"],
       swiftSettings: strictSettings
     ),
     // Renders attachment thumbnails (blocking): linked only by the `chime-thumbnail` helper,
@@ -267,9 +276,10 @@ let package = Package(
     ),
     .testTarget(name: "ChimeCoreTests", dependencies: ["ChimeCore", "ChimeZoneFiles", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeRecordsTests", dependencies: ["ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeClientTests", dependencies: ["ChimeClient", "ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(

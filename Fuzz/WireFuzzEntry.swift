@@ -1,7 +1,7 @@
 // libFuzzer entry for the bytes chimed reads from clients and from its own database: the frame
 // decoder, every request decode of the codec, and the stored records.
 //
-// Built by Fuzz/run.sh as a second binary (chime-fuzz-wire): ChimeCore and ChimeWire are compiled
+// Built by Fuzz/run.sh as a second binary (chime-fuzz-wire): ChimeCore, ChimeRecords and ChimeWire are compiled
 // as their own modules with `swiftc -sanitize=fuzzer,address`, the generated protobuf-c code with
 // `clang -fsanitize=fuzzer-no-link,address`, and this file is linked with them, with
 // Sources/ChimeStore/Internal/PageToken.swift (page tokens come back from clients) and the wire
@@ -15,6 +15,7 @@
 import Glibc
 #endif
 import ChimeCore
+import ChimeRecords
 import ChimeWire
 import Foundation
 
@@ -275,16 +276,17 @@ let requestCodecs: [Codec] = [
                                          providesAppNotificationSettings: true, badgeCount: 12)] }),
 ]
 
-/// What ChimeStore decodes from the rows it reads back (RecordCodec, ChimeDatabase+Apps), picked
-/// by the first byte.
+/// What ChimeStore decodes from the rows it reads back (ChimeRecords' RecordCodec,
+/// ChimeDatabase+Apps), picked by the first byte.
+let records = RecordCodec()
 let recordCodecs: [Codec] = [
-  Codec("PendingRequest", decode: WireCodec.decodePendingRequest, encode: WireCodec.encodePendingRequest,
+  Codec("PendingRequest", decode: { bytes throws(ChimeError) in try records.decode(PendingRequest.self, from: bytes) }, encode: records.encode,
         samples: { [FullValues.fullPending(), FullValues.minimalPending] }),
-  Codec("DeliveredNotification", decode: WireCodec.decodeDeliveredNotification, encode: WireCodec.encodeDeliveredNotification,
-        samples: { [FullValues.fullDelivered(), FullValues.minimalDelivered] }),
-  Codec("Category", decode: WireCodec.decodeCategory, encode: WireCodec.encodeCategory,
+  Codec("DeliveredNotification", decode: { bytes throws(ChimeError) in try records.decode(DeliveredNotification.self, from: bytes) },
+        encode: records.encode, samples: { [FullValues.fullDelivered(), FullValues.minimalDelivered] }),
+  Codec("Category", decode: { bytes throws(ChimeError) in try records.decode(NotificationCategory.self, from: bytes) }, encode: records.encode,
         samples: { [FullValues.fullCategory(), FullValues.minimalCategory] }),
-  Codec("Event", decode: WireCodec.decodeEvent, encode: WireCodec.encodeEvent,
+  Codec("Event", decode: { bytes throws(ChimeError) in try records.decode(Event.self, from: bytes) }, encode: records.encode,
         samples: { [FullValues.fullEvent(), Event(cursor: 3, at: Instant(unixMillis: 1_000), kind: .badgeChanged, identifiers: ["t"], badgeCount: 0)] }),
   Codec("AppLayout", decode: WireCodec.decodeAppLayout, encode: WireCodec.encodeAppLayout,
         samples: { [AppLayout(appID: "org.example.tea", container: "/c", groupContainers: ["/g1", "/g2"], bundle: "/b")] }),

@@ -12,7 +12,7 @@
 #                    import nothing);
 #   chime-fuzz-ical  ChimeCore as a module, ChimeCalendar's item reader and Debian's libical:
 #                    calendar items through libical and the alarm planner (`ical`);
-#   chime-fuzz-wire  ChimeCore and ChimeWire as their own modules, the generated protobuf-c code
+#   chime-fuzz-wire  ChimeCore, ChimeRecords and ChimeWire as their own modules, the generated protobuf-c code
 #                    (clang -fsanitize=fuzzer-no-link,address) and libprotobuf-c: the frame
 #                    decoder, the request decoders and the stored records.
 # Work files go to Fuzz/.work (git-ignored); a crash leaves its input in Fuzz/.work/artifacts/.
@@ -37,7 +37,7 @@ need_ical=0
 for t in "${targets[@]}"; do
   case " ${core_targets[*]} " in *" $t "*) need_core=1; continue ;; esac
   case " ${wire_targets[*]} " in *" $t "*) need_wire=1; continue ;; esac
-  # The gRPC binary links the wire binary's ChimeCore and ChimeWire libraries.
+  # The gRPC binary links the wire binary's ChimeCore, ChimeRecords and ChimeWire libraries.
   case " ${grpc_targets[*]} " in *" $t "*) need_grpc=1; need_wire=1; continue ;; esac
   case " ${ical_targets[*]} " in *" $t "*) need_ical=1; continue ;; esac
   echo "unknown target '$t'; targets: ${all_targets[*]}" >&2
@@ -50,7 +50,9 @@ work="$here/.work"
 bin="$build/chime-fuzz"
 mkdir -p "$build" "$work/artifacts"
 
-swift_flags=(-O -g -sanitize=fuzzer,address -swift-version 6
+# One package name for every module built here, as SwiftPM gives: ChimeWire uses ChimeRecords'
+# `package` declarations.
+swift_flags=(-O -g -sanitize=fuzzer,address -swift-version 6 -package-name chime
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility)
 
@@ -98,8 +100,8 @@ if [ $need_core -eq 1 ]; then
   fi
 fi
 
-# The wire binary: ChimeCore and ChimeWire are separate modules (as in the package: file names
-# repeat across them, and ChimeWire imports ChimeCore), each a static library; a module map
+# The wire binary: ChimeCore, ChimeRecords and ChimeWire are separate modules (as in the package:
+# file names repeat across them, and each imports the ones before it), each a static library; a module map
 # stands in for SwiftPM's one of CChimeProto.
 wire_bin="$build/chime-fuzz-wire"
 if [ $need_wire -eq 1 ]; then
@@ -116,17 +118,25 @@ if [ $need_wire -eq 1 ]; then
   } > "$modulemap.new"
   cmp -s "$modulemap.new" "$modulemap" || mv "$modulemap.new" "$modulemap"
   rm -f "$modulemap.new"
+  mapfile -t records_sources < <(find "$root/Sources/ChimeRecords" -name '*.swift' | sort)
   mapfile -t wire_sources < <(find "$root/Sources/ChimeWire" -name '*.swift' | sort)
   mapfile -t c_sources < <(find "$generated" -name '*.c' | sort)
   mapfile -t c_headers < <(find "$generated" -name '*.h' | sort)
   lib_core="$wb/libChimeCore.a"
+  lib_records="$wb/libChimeRecords.a"
   lib_wire="$wb/libChimeWire.a"
   if newer "$lib_core" "${core_sources[@]}" "$lib_zf"; then
     echo "building $lib_core"
     quiet_build "$wb/core.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeCore -emit-library -static -I "$zf" \
       -emit-module -emit-module-path "$wb/mods/ChimeCore.swiftmodule" "${core_sources[@]}" -o "$lib_core"
   fi
-  if newer "$lib_wire" "${wire_sources[@]}" "${c_headers[@]}" "$lib_core"; then
+  if newer "$lib_records" "${records_sources[@]}" "${c_headers[@]}" "$lib_core"; then
+    echo "building $lib_records"
+    quiet_build "$wb/records.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeRecords -emit-library -static \
+      -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
+      -emit-module -emit-module-path "$wb/mods/ChimeRecords.swiftmodule" "${records_sources[@]}" -o "$lib_records"
+  fi
+  if newer "$lib_wire" "${wire_sources[@]}" "${c_headers[@]}" "$lib_core" "$lib_records"; then
     echo "building $lib_wire"
     quiet_build "$wb/wire.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeWire -emit-library -static \
       -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
@@ -159,10 +169,10 @@ if [ $need_wire -eq 1 ]; then
          "$root/Tests/ChimeTestSupport/FullValues.swift" "$here/DBusFuzz.swift")
   # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
   for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
-  if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_wire" "$lib_b64" "${objects[@]}"; then
+  if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_records" "$lib_wire" "$lib_b64" "${objects[@]}"; then
     echo "building $wire_bin"
     quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" \
-      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_core" "$lib_zf" "$lib_b64" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
+      -Xcc -I"$generated" "${entry[@]}" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_b64" "${objects[@]}" -lprotobuf-c -o "$wire_bin"
   fi
 fi
 
@@ -193,11 +203,11 @@ if [ $need_grpc -eq 1 ]; then
   server="$root/Sources/ChimeServer"
   mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' | sort)
   grpc_sources+=("$server/Routing/ServerCall.swift" "$server/Routing/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
-  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
+  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_records" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"
     quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" -I "$zf" \
       -I "$wb/include/CChimeProto" -I "$root/Sources/CNGHTTP2" -I "$gb/include/CChimeDescriptors" -Xcc -I"$generated" \
-      "${grpc_sources[@]}" "$lib_wire" "$lib_core" "$lib_zf" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
+      "${grpc_sources[@]}" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
   fi
 fi
 

@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 
 extension ChimeDatabase {
   /// `app`'s categories in the order they were set; empty when none.

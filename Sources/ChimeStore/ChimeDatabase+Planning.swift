@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 import Logging
 
 /// Reads that feed the scheduler's and the re-planner's decisions, in one snapshot each.

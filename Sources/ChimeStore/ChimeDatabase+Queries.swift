@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 
 /// Decides where a page ends: after `size` records, or earlier when the next record's bytes
 /// would pass `maxBytes` (never before the first record). `full` says a later page exists.

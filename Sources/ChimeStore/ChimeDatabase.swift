@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 import ChimeSystem
 public import Logging
 

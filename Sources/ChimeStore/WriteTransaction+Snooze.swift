@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 
 /// Snoozing a delivered notification and its return, as row operations the mutations share
 /// (`SnoozeDelivered`, `RecordResponse`, `Fire`).

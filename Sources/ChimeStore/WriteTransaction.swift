@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 
 /// The open write transaction a batch's mutations apply in. Only ChimeStore can use it: its
 /// members are the row operations the mutations are made of.
@@ -114,7 +115,7 @@ public final class WriteTransaction {
   }
 
   /// Appends `event` to `app`'s log; returns it with its cursor.
-  /// `packedPending`: `event.pending` as `codec.pack` made it for its row, not packed again.
+  /// `packedPending`: `event.pending` as `codec.encode` made it for its row, not packed again.
   func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
     let stored = try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
     newestCursor = Int64(stored.cursor)

@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// App layouts and sound lookup: `RegisterApp`, `GetApp`, `ListApps`, `CheckSound`; and the
 /// server's own `GetServerInfo`.

@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// Authorization, settings and badge: `RequestAuthorization`, `GetSettings`, `SetBadgeCount`
 /// and the user-side `SetAppSettings`.

@@ -1,8 +1,8 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
-/// Categories and responses: `SetCategories`, `GetCategories`, `Respond`, and the category
-/// record the store keeps.
+/// Categories and responses: `SetCategories`, `GetCategories`, `Respond`.
 extension WireCodec {
   /// `SetCategoriesRequest`.
   ///
@@ -74,18 +74,6 @@ extension WireCodec {
     try ProtoMessage.decode(bytes, as: "RespondResponse", with: chime__v1__respond_response__unpack) { m throws(ChimeError) in
       RespondResult(routedTo: try ProtoMessage.texts(m.pointee.routed_to, count: m.pointee.n_routed_to, "routed_to"),
                     removed: m.pointee.removed != 0)
-    }
-  }
-
-  /// `Category`, as the store keeps one.
-  public static func encodeCategory(_ category: NotificationCategory) -> [UInt8] {
-    ProtoMessage.pack { arena in CategoryProto.build(category, in: arena) }
-  }
-
-  /// - Throws: INVALID_ARGUMENT `MALFORMED_PAYLOAD`.
-  public static func decodeCategory(_ bytes: [UInt8]) throws(ChimeError) -> NotificationCategory {
-    try ProtoMessage.decode(bytes, as: "Category", with: chime__v1__category__unpack) { m throws(ChimeError) in
-      try CategoryProto.category(m.pointee, "category")
     }
   }
 }

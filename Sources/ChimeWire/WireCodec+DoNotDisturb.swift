@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// The user's Do Not Disturb setting: `SetDoNotDisturb` and `GetDoNotDisturb`.
 extension WireCodec {

@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// `Subscribe`: where a stream resumes, and the events it carries.
 extension WireCodec {
@@ -21,87 +22,14 @@ extension WireCodec {
     }
   }
 
-  /// `Event`.
+  /// `Event`: what a subscriber's stream carries, in the form the store keeps in its event log.
   public static func encodeEvent(_ event: Event) -> [UInt8] {
-    ProtoMessage.pack { arena in
-      let m = arena.message(chime__v1__event__init)
-      m.pointee.cursor = event.cursor
-      m.pointee.at_unix_ms = event.at.unixMillis
-      m.pointee.kind = cEventKind(event.kind)
-      arena.assign(&m.pointee.identifiers, count: &m.pointee.n_identifiers, event.identifiers)
-      if let delivered = event.delivered {
-        m.pointee.delivered = RequestProto.build(delivered, in: arena)
-      }
-      if let pending = event.pending {
-        m.pointee.pending = RequestProto.build(pending, in: arena)
-      }
-      if let response = event.response {
-        m.pointee.response = CategoryProto.build(response, in: arena)
-      }
-      arena.assign(&m.pointee.note, event.note)
-      m.pointee.badge_count = Int64(event.badgeCount ?? 0)
-      return m
-    }
+    RecordCodec().encode(event)
   }
 
   /// - Throws: also `UNKNOWN_ENUM_VALUE` with field `kind` for an UNSPECIFIED or unknown kind
   ///   (a newer daemon's event); a subscriber may skip such events.
   public static func decodeEvent(_ bytes: [UInt8]) throws(ChimeError) -> Event {
-    try ProtoMessage.decode(bytes, as: "Event", with: chime__v1__event__unpack) { m throws(ChimeError) in
-      let e = m.pointee
-      let delivered: DeliveredNotification? = if let d = e.delivered { try RequestProto.delivered(d, "delivered") } else { nil }
-      let pending: PendingRequest? = if let p = e.pending { try RequestProto.pending(p, "pending") } else { nil }
-      let response: NotificationResponse? = if let r = e.response { try CategoryProto.response(r.pointee, "response") } else { nil }
-      return Event(
-        cursor: e.cursor,
-        at: Instant(unixMillis: e.at_unix_ms),
-        kind: try eventKind(e.kind),
-        identifiers: try ProtoMessage.texts(e.identifiers, count: e.n_identifiers, "identifiers"),
-        delivered: delivered,
-        pending: pending,
-        response: response,
-        note: try ProtoMessage.text(e.note, "note"),
-        badgeCount: e.kind == CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED ? Int(clamping: e.badge_count) : nil
-      )
-    }
-  }
-
-  private static func cEventKind(_ kind: Event.Kind) -> Chime__V1__EventKind {
-    switch kind {
-    case .delivered: CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED
-    case .pendingAdded: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED
-    case .pendingReplaced: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REPLACED
-    case .pendingRemoved: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED
-    case .deliveredRemoved: CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED_REMOVED
-    case .missedSkipped: CHIME__V1__EVENT_KIND__EVENT_KIND_MISSED_SKIPPED
-    case .response: CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE
-    case .eventsLost: CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST
-    case .subscribed: CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED
-    case .badgeChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED
-    case .presentationFailed: CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED
-    case .pendingFinished: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED
-    case .snoozed: CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED
-    case .ringEnded: CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED
-    }
-  }
-
-  private static func eventKind(_ v: Chime__V1__EventKind) throws(ChimeError) -> Event.Kind {
-    switch v {
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED: .delivered
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_ADDED: .pendingAdded
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REPLACED: .pendingReplaced
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_REMOVED: .pendingRemoved
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED_REMOVED: .deliveredRemoved
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_MISSED_SKIPPED: .missedSkipped
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_RESPONSE: .response
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_EVENTS_LOST: .eventsLost
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_SUBSCRIBED: .subscribed
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_BADGE_CHANGED: .badgeChanged
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_PRESENTATION_FAILED: .presentationFailed
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED: .pendingFinished
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED: .snoozed
-    case CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED: .ringEnded
-    default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
-    }
+    try RecordCodec().decode(Event.self, from: bytes)
   }
 }

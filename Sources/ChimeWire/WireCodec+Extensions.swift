@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// Content extensions: `RegisterExtension` and the `ExtensionEvent`s its stream carries.
 extension WireCodec {

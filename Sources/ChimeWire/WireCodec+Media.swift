@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// Media play/pause buttons: `PressMediaButton` (the user side) and `ReportMediaPlayback`
 /// (the content extension).

@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// Pushed notifications (`Push`) and service extensions' answers (`AnswerService`).
 extension WireCodec {

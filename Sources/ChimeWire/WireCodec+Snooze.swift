@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// `Snooze`: which delivered notification, for how long, and its snoozed entry.
 extension WireCodec {

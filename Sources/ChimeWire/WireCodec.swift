@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// Encodes and decodes the payloads of the NotificationCenter calls (`notification_center.proto`)
 /// as ChimeCore values.

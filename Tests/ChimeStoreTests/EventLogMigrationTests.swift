@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 import ChimeTestSupport
 import Foundation
 import Testing
@@ -20,7 +21,7 @@ import Testing
       for i in 0..<count {
         let event = Event(at: Instant(unixMillis: 1_800_000_000_000 + Int64(i)), kind: .badgeChanged, badgeCount: i)
         try db.execute(sql: "INSERT INTO event (app, at, kind, body) VALUES (?, ?, ?, ?)",
-                       arguments: [i % 2 == 0 ? "a" : "b", event.at.unixMillis, event.kind.rawValue, codec.eventBody(event)])
+                       arguments: [i % 2 == 0 ? "a" : "b", event.at.unixMillis, event.kind.rawValue, codec.encode(event)])
       }
       if let delete { try db.execute(sql: delete) }
     }

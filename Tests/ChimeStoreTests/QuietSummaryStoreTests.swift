@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 import ChimeTestSupport
 import Foundation
 import Testing

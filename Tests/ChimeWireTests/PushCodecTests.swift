@@ -4,7 +4,7 @@ import ChimeWire
 import Testing
 
 /// Push, AnswerService and the service-extension parts of RegisterExtension and ExtensionEvent
-/// survive encode then decode; the push record is kept with a delivered notification's record.
+/// survive encode then decode.
 @Suite struct PushCodecTests {
   static func content() -> NotificationContent {
     var c = FullValues.fullRequest().content
@@ -34,15 +34,6 @@ import Testing
     #expect(try WireCodec.decodePushRequest(WireCodec.encodePushRequest(PushSubmission(payload: []))) == PushSubmission(payload: []))
     let result = PushResult(delivered: Self.delivered(), replaced: true)
     #expect(try WireCodec.decodePushResponse(WireCodec.encodePushResponse(result)) == result)
-  }
-
-  @Test func theStoredRecordKeepsThePushAndTheLocalization() throws {
-    let d = Self.delivered()
-    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(d)) == d)
-    var plain = d
-    plain.push = nil
-    plain.request.content.alertLocalization = nil
-    #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(plain)) == plain)
   }
 
   @Test func answers() throws {

@@ -106,18 +106,6 @@ import Testing
     #expect(try WireCodec.decodeEvent(WireCodec.encodeEvent(minimal)) == minimal)
   }
 
-  /// The store packs an added request once, for its row and its event: the event built from
-  /// those bytes decodes to the same event, whatever else it carries.
-  @Test func eventWithItsPendingAlreadyPacked() throws {
-    let full = FullValues.fullEvent()
-    let pending = try #require(full.pending)
-    let bytes = WireCodec.encodeEvent(full, packedPending: WireCodec.encodePendingRequest(pending))
-    #expect(try WireCodec.decodeEvent(bytes) == full)
-    var added = Event(cursor: 3, at: Instant(unixMillis: 1_700_000_000_000), kind: .pendingAdded, identifiers: [pending.request.identifier])
-    added.pending = pending
-    #expect(try WireCodec.decodeEvent(WireCodec.encodeEvent(added, packedPending: WireCodec.encodePendingRequest(pending))) == added)
-  }
-
   @Test(arguments: [Event.Kind.delivered, .pendingAdded, .pendingReplaced, .pendingRemoved, .deliveredRemoved, .missedSkipped, .response, .eventsLost, .subscribed])
   func everyEventKind(_ kind: Event.Kind) throws {
     let event = Event(cursor: 1, at: Instant(unixMillis: -5), kind: kind, identifiers: ["x"])
@@ -145,16 +133,6 @@ import Testing
     for list in [dates, []] {
       #expect(try WireCodec.decodeNextTriggerDatesResponse(WireCodec.encodeNextTriggerDatesResponse(list)) == list)
     }
-  }
-
-  @Test func storeRecords() throws {
-    for pending in [FullValues.fullPending(), FullValues.minimalPending] {
-      #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
-    }
-    for delivered in [FullValues.fullDelivered(), FullValues.minimalDelivered] {
-      #expect(try WireCodec.decodeDeliveredNotification(WireCodec.encodeDeliveredNotification(delivered)) == delivered)
-    }
-    #expect(throws: ChimeError.self) { try WireCodec.decodePendingRequest([0xFF]) }
   }
 
   @Test func extremeNumbersSurvive() throws {

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 
 /// The `event` table: appended in the transaction of the change it describes, pruned to the
 /// retention bound, replayed by cursor.
@@ -6,7 +7,7 @@ enum EventLog {
   /// Stores `event` for `app` and returns it with its cursor.
   static func append(_ event: Event, app: String, transaction: WriteTransaction, packedPending: [UInt8]? = nil) throws -> Event {
     let db = transaction.db
-    let body = packedPending.map { transaction.codec.eventBody(event, packedPending: $0) } ?? transaction.codec.eventBody(event)
+    let body = packedPending.map { transaction.codec.encode(event, packedPending: $0) } ?? transaction.codec.encode(event)
     try transaction.direct(.insertEvent).execute([.text(app), .integer(event.at.unixMillis), .integer(Int64(event.kind.rawValue)), .blob(body)])
     var stored = event
     stored.cursor = UInt64(db.lastInsertedRowID)
@@ -60,8 +61,12 @@ enum EventLog {
       events.append(try StoreError.decoding("event") {
         let cursor: Int64 = try row.decode(atIndex: 0)
         guard let kind = Event.Kind(rawValue: try row.decode(atIndex: 2)) else { throw StoreError.corrupt("event") }
-        let body = try codec.decode(EventBody.self, from: row.decode(atIndex: 3))
-        return body.event(cursor: UInt64(cursor), at: Instant(unixMillis: try row.decode(atIndex: 1)), kind: kind)
+        // Cursor, instant and kind are columns as well as in the body: the columns win.
+        var event = try codec.decode(Event.self, from: row.decode(atIndex: 3))
+        event.cursor = UInt64(cursor)
+        event.at = Instant(unixMillis: try row.decode(atIndex: 1))
+        event.kind = kind
+        return event
       })
     }
     return events

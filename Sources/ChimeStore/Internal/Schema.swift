@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeRecords
 
 /// The store's schema as append-only named migrations. Never edit a shipped migration: add
 /// the next one ("v2", ...) — attachments, apps and categories come that way.

@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 
 /// Schedules `pending` under its `request.identifier`, replacing a pending request with the
 /// same (app, identifier) wholesale. Event: `.pendingAdded`, or `.pendingReplaced` when one
@@ -20,7 +21,7 @@ public struct AddPending: Mutation {
     self.pending = pending
     self.at = at
     self.limit = limit
-    packed = RecordCodec().pack(pending)
+    packed = RecordCodec().encode(pending)
   }
 
   public struct Outcome: MutationOutcome {

@@ -1,4 +1,5 @@
 public import ChimeCore
+import ChimeRecords
 
 /// Replaces all of `app`'s categories with `categories` (validated before), in their order.
 /// Delivered notifications keep the snapshots they were delivered with. No event.

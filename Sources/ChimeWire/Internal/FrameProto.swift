@@ -1,4 +1,5 @@
 internal import CChimeProto
+import ChimeRecords
 import ChimeCore
 
 /// `Frame` <-> `chime.v1.Frame`.

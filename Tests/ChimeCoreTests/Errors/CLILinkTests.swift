@@ -9,7 +9,7 @@ import Testing
 /// (Debug builds link Foundation dynamically, so only a source check sees this in `make test`.)
 @Suite struct CLILinkTests {
   static let directories = ["Sources/chime", "Sources/ChimeClient", "Sources/ChimeCore", "Sources/ChimeConfig",
-                            "Sources/ChimeSystem", "Sources/ChimeWire", "Sources/ChimeBuildInfo"]
+                            "Sources/ChimeSystem", "Sources/ChimeWire", "Sources/ChimeRecords", "Sources/ChimeBuildInfo"]
 
   @Test func theCLIsModulesImportNeitherFoundationNorGRDB() throws {
     var found: [String] = []

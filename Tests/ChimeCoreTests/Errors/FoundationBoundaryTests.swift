@@ -29,7 +29,8 @@ import Testing
 
   @Test func theDaemonsLayersImportNoFoundation() throws {
     var found: [String] = []
-    for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeCalendar", "Sources/ChimeStore", "Sources/ChimeServer",
+    for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeCalendar", "Sources/ChimeStore", "Sources/ChimeRecords",
+                      "Sources/ChimeWire", "Sources/ChimeServer",
                       "Sources/ChimeConfig", "Sources/chimed"] {
       let files = RepositoryFiles.swiftFiles(under: directory)
       #expect(!files.isEmpty, "no sources under \(directory)")

@@ -24,4 +24,14 @@ enum RepositoryFiles {
     }
     return paths.sorted()
   }
+
+  /// The directories directly under `directory`, as paths relative to the repository root, sorted.
+  static func directories(under directory: String) -> [String] {
+    let base = root.appendingPathComponent(directory)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+    return names.filter { name in
+      var isDirectory: ObjCBool = false
+      return FileManager.default.fileExists(atPath: base.appendingPathComponent(name).path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }.map { directory + "/" + $0 }.sorted()
+  }
 }

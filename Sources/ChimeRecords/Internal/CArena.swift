@@ -1,4 +1,4 @@
-internal import CChimeProto
+package import CChimeProto
 import Glibc
 
 /// Owns every C allocation made while building one message to pack (message structs, strings
@@ -12,7 +12,7 @@ import Glibc
 /// Message structs are zeroed and then set up by their generated `_init` (the `*_INIT` macros are
 /// invisible from Swift), so string fields start out pointing at protobuf-c's static empty
 /// string; `assign` leaves an empty Swift string there and never frees it.
-final class CArena {
+package final class CArena {
   /// The chunk pieces are cut from, and what is left of it.
   private var current: UnsafeMutableRawPointer?
   private var left = 0
@@ -20,48 +20,59 @@ final class CArena {
   private var full: [UnsafeMutableRawPointer] = []
   private var nextChunkBytes = CArena.firstChunkBytes
 
-  static let firstChunkBytes = 1024
+  package static let firstChunkBytes = 1024
   /// The largest chunk made for small pieces; a piece over half of it gets its own allocation.
-  static let largestChunkBytes = 64 << 10
+  package static let largestChunkBytes = 64 << 10
 
-  init() {}
+  package init() {}
 
   deinit {
     freeAll()
   }
 
-  func freeAll() {
+  package func freeAll() {
     if let current { free(current) }
     for chunk in full { free(chunk) }
     current = nil
     left = 0
     full.removeAll()
     nextChunkBytes = Self.firstChunkBytes
-    allocated = 0
-    limitReached = false
+    used = 0
+    refused = false
   }
 
   /// `bytes` (at least 1) of memory aligned to 16, zeroed when `zeroed`, valid until `freeAll`.
   /// For what this process builds: stops the process when memory runs out.
-  func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
+  package func allocate(bytes: Int, zeroed: Bool = true) -> UnsafeMutableRawPointer {
     guard let piece = tryAllocate(bytes: bytes, zeroed: zeroed) else { fatalError("out of memory (\(bytes) bytes)") }
     return piece
   }
 
   /// Bytes handed out so far, and the most this arena may hand out (`allocator` answers NULL
   /// past it, and protobuf-c fails the unpack).
-  private(set) var allocated = 0
-  var limit = Int.max
+  package var allocated: Int { used }
+  package var limit: Int {
+    get { budget }
+    set { budget = newValue }
+  }
   /// Set when a piece was refused for `limit`.
-  private(set) var limitReached = false
+  package var limitReached: Bool { refused }
+
+  // The stored state is private and reached from other modules only through the accessors
+  // above: the compiler then sees every access and checks exclusivity statically, not at run
+  // time on each piece.
+  private var used = 0
+  private var budget = Int.max
+  private var refused = false
+  private var cut = false
 
   /// As `allocate`, or nil when `bytes` is negative (a `size_t` past `Int.max`), would take
   /// the arena past `limit`, or memory runs out.
-  func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
+  package func tryAllocate(bytes: Int, zeroed: Bool) -> UnsafeMutableRawPointer? {
     guard bytes >= 0, bytes <= Int.max - 16 else { return nil }
     let size = (max(bytes, 1) + 15) & ~15
-    guard size <= limit - allocated else {
-      limitReached = true
+    guard size <= budget - used else {
+      refused = true
       return nil
     }
     let piece: UnsafeMutableRawPointer
@@ -78,7 +89,7 @@ final class CArena {
       piece = current!
       left -= size
     }
-    allocated += size
+    used += size
     if zeroed { memset(piece, 0, size) }
     return piece
   }
@@ -104,7 +115,7 @@ final class CArena {
   /// once. What protobuf-c frees while unpacking stays allocated until then, which `limit`
   /// bounds: merging a singular message that appears many times concatenates its repeated
   /// fields into new arrays each time, memory that grows with the square of the payload.
-  var allocator: ProtobufCAllocator {
+  package var allocator: ProtobufCAllocator {
     ProtobufCAllocator(
       alloc: { data, size in
         Unmanaged<CArena>.fromOpaque(data!).takeUnretainedValue().tryAllocate(bytes: size, zeroed: false)
@@ -114,21 +125,21 @@ final class CArena {
   }
 
   /// A new message struct, initialised by its generated `_init` function.
-  func message<M>(_ initialize: (UnsafeMutablePointer<M>?) -> Void) -> UnsafeMutablePointer<M> {
+  package func message<M>(_ initialize: (UnsafeMutablePointer<M>?) -> Void) -> UnsafeMutablePointer<M> {
     let p = allocate(bytes: MemoryLayout<M>.stride).bindMemory(to: M.self, capacity: 1)
     initialize(p)
     return p
   }
 
   /// Set when a string given to `string(_:)` held a NUL: its C copy is cut there.
-  private(set) var cutAtNUL = false
+  package var cutAtNUL: Bool { cut }
 
   /// A NUL-terminated copy of `s`. A string holding NUL is cut there (C strings cannot hold one)
   /// and `cutAtNUL` says so, for encoders that must refuse rather than send something else.
-  func string(_ s: String) -> UnsafeMutablePointer<CChar> {
+  package func string(_ s: String) -> UnsafeMutablePointer<CChar> {
     var s = s
     return s.withUTF8 { utf8 in
-      if utf8.contains(0) { cutAtNUL = true }
+      if utf8.contains(0) { cut = true }
       let p = allocate(bytes: utf8.count + 1).bindMemory(to: CChar.self, capacity: utf8.count + 1)
       if let base = utf8.baseAddress {
         UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: utf8.count)
@@ -138,32 +149,32 @@ final class CArena {
   }
 
   /// Sets a singular string field; an empty string keeps the field's static default.
-  func assign(_ field: inout UnsafeMutablePointer<CChar>?, _ s: String) {
+  package func assign(_ field: inout UnsafeMutablePointer<CChar>?, _ s: String) {
     if !s.isEmpty { field = string(s) }
   }
 
   /// An array for a repeated field, or nil when empty.
-  func array<E>(of _: E.Type, count: Int) -> UnsafeMutablePointer<E>? {
+  package func array<E>(of _: E.Type, count: Int) -> UnsafeMutablePointer<E>? {
     guard count > 0 else { return nil }
     return allocate(bytes: MemoryLayout<E>.stride * count).bindMemory(to: E.self, capacity: count)
   }
 
   /// Sets a repeated string field from `strings`.
-  func assign(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: inout Int, _ strings: [String]) {
+  package func assign(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: inout Int, _ strings: [String]) {
     count = strings.count
     field = array(of: UnsafeMutablePointer<CChar>?.self, count: strings.count)
     for (i, s) in strings.enumerated() { field![i] = string(s) }
   }
 
   /// Sets a repeated scalar field (e.g. `int64`) from `values`.
-  func assign<E>(_ field: inout UnsafeMutablePointer<E>?, count: inout Int, _ values: [E]) {
+  package func assign<E>(_ field: inout UnsafeMutablePointer<E>?, count: inout Int, _ values: [E]) {
     count = values.count
     field = array(of: E.self, count: values.count)
     for (i, v) in values.enumerated() { field![i] = v }
   }
 
   /// Sets a repeated message field, building each element with `build`.
-  func assign<T, M>(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<M>?>?, count: inout Int, _ items: [T], _ build: (T) -> UnsafeMutablePointer<M>) {
+  package func assign<T, M>(_ field: inout UnsafeMutablePointer<UnsafeMutablePointer<M>?>?, count: inout Int, _ items: [T], _ build: (T) -> UnsafeMutablePointer<M>) {
     count = items.count
     field = array(of: UnsafeMutablePointer<M>?.self, count: items.count)
     for (i, item) in items.enumerated() { field![i] = build(item) }

@@ -1,11 +1,11 @@
-internal import CChimeProto
-import ChimeCore
+package import CChimeProto
+package import ChimeCore
 
 /// Categories, actions and responses between `CChimeProto` structs and `ChimeCore` values.
-enum CategoryProto {
-  typealias Path = () -> String
+package enum CategoryProto {
+  package typealias Path = () -> String
 
-  static func build(_ c: NotificationCategory, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Category> {
+  package static func build(_ c: NotificationCategory, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Category> {
     let m = arena.message(chime__v1__category__init)
     arena.assign(&m.pointee.identifier, c.identifier)
     arena.assign(&m.pointee.actions, count: &m.pointee.n_actions, c.actions) { build($0, in: arena) }
@@ -19,7 +19,7 @@ enum CategoryProto {
     return m
   }
 
-  static func build(_ a: NotificationAction, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Action> {
+  package static func build(_ a: NotificationAction, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Action> {
     let m = arena.message(chime__v1__action__init)
     arena.assign(&m.pointee.identifier, a.identifier)
     arena.assign(&m.pointee.title, a.title)
@@ -36,7 +36,7 @@ enum CategoryProto {
     return m
   }
 
-  static func build(_ r: NotificationResponse, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationResponse> {
+  package static func build(_ r: NotificationResponse, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationResponse> {
     let m = arena.message(chime__v1__notification_response__init)
     arena.assign(&m.pointee.notification_identifier, r.notificationIdentifier)
     arena.assign(&m.pointee.action_identifier, r.actionIdentifier)
@@ -46,7 +46,7 @@ enum CategoryProto {
     return m
   }
 
-  static func category(_ m: Chime__V1__Category, _ path: @autoclosure Path) throws(ChimeError) -> NotificationCategory {
+  package static func category(_ m: Chime__V1__Category, _ path: @autoclosure Path) throws(ChimeError) -> NotificationCategory {
     var options: NotificationCategory.Options = []
     if m.custom_dismiss_action != 0 { options.insert(.customDismissAction) }
     if m.hidden_previews_show_title != 0 { options.insert(.hiddenPreviewsShowTitle) }
@@ -70,7 +70,7 @@ enum CategoryProto {
     return category
   }
 
-  static func action(_ m: Chime__V1__Action, _ path: @autoclosure Path) throws(ChimeError) -> NotificationAction {
+  package static func action(_ m: Chime__V1__Action, _ path: @autoclosure Path) throws(ChimeError) -> NotificationAction {
     var options: NotificationAction.Options = []
     if m.authentication_required != 0 { options.insert(.authenticationRequired) }
     if m.destructive != 0 { options.insert(.destructive) }
@@ -87,7 +87,7 @@ enum CategoryProto {
                               textInput: input)
   }
 
-  static func response(_ m: Chime__V1__NotificationResponse, _ path: @autoclosure Path) throws(ChimeError) -> NotificationResponse {
+  package static func response(_ m: Chime__V1__NotificationResponse, _ path: @autoclosure Path) throws(ChimeError) -> NotificationResponse {
     var response = NotificationResponse(
       notificationIdentifier: try ProtoMessage.text(m.notification_identifier, "\(path()).notification_identifier"),
       actionIdentifier: try ProtoMessage.text(m.action_identifier, "\(path()).action_identifier"),
@@ -97,7 +97,7 @@ enum CategoryProto {
     return response
   }
 
-  static func categories(_ list: UnsafeMutablePointer<UnsafeMutablePointer<Chime__V1__Category>?>?, count: Int) throws(ChimeError) -> [NotificationCategory] {
+  package static func categories(_ list: UnsafeMutablePointer<UnsafeMutablePointer<Chime__V1__Category>?>?, count: Int) throws(ChimeError) -> [NotificationCategory] {
     guard let list else { return [] }
     var out: [NotificationCategory] = []
     for i in 0..<count {

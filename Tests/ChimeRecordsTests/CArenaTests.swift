@@ -1,6 +1,7 @@
 import ChimeTestSupport
 import Testing
-@testable import ChimeWire
+import ChimeCore
+import ChimeRecords
 
 /// The arena every message is packed and unpacked in: pieces cut from shared chunks must be
 /// aligned, zeroed when asked, never overlap, and outlast the chunk they were cut from.
@@ -40,7 +41,8 @@ import Testing
   /// than one chunk's worth, decodes whole.
   @Test func messagesUnpackIntoTheArena() throws {
     let pending = FullValues.fullPending()
-    #expect(try WireCodec.decodePendingRequest(WireCodec.encodePendingRequest(pending)) == pending)
+    let codec = RecordCodec()
+    #expect(try codec.decode(PendingRequest.self, from: codec.encode(pending)) == pending)
   }
 
   /// Past its limit the arena answers nil (protobuf-c then fails the unpack) and says so; a

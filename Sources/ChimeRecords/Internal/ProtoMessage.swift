@@ -1,10 +1,10 @@
-internal import CChimeProto
-import ChimeCore
+package import CChimeProto
+package import ChimeCore
 
 /// Packing and unpacking any generated message, and reading its strings.
-enum ProtoMessage {
+package enum ProtoMessage {
   /// Builds a message in a fresh arena, packs it, and frees everything the arena holds.
-  static func pack<M>(building build: (CArena) -> UnsafeMutablePointer<M>) -> [UInt8] {
+  package static func pack<M>(building build: (CArena) -> UnsafeMutablePointer<M>) -> [UInt8] {
     let arena = CArena()
     defer { arena.freeAll() }
     return pack(build(arena), lengthPrefix: false)
@@ -13,7 +13,7 @@ enum ProtoMessage {
   /// As `pack(building:)`, for what a client sends: a string holding a NUL would reach the
   /// daemon cut short (another identifier, another file), so it is refused instead with
   /// INVALID_ARGUMENT `FIELD_CONTAINS_NUL`, before anything is sent.
-  static func packRefusingNUL(_ what: String, building build: (CArena) -> UnsafeMutablePointer<some Any>) throws(ChimeError) -> [UInt8] {
+  package static func packRefusingNUL(_ what: String, building build: (CArena) -> UnsafeMutablePointer<some Any>) throws(ChimeError) -> [UInt8] {
     let arena = CArena()
     defer { arena.freeAll() }
     let message = build(arena)
@@ -24,7 +24,7 @@ enum ProtoMessage {
   }
 
   /// The packed bytes of `message`, optionally preceded by their length (4 bytes, big-endian).
-  static func pack<M>(_ message: UnsafePointer<M>, lengthPrefix: Bool) -> [UInt8] {
+  package static func pack<M>(_ message: UnsafePointer<M>, lengthPrefix: Bool) -> [UInt8] {
     // Every generated struct starts with its ProtobufCMessage base, whose descriptor `_init` set.
     let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
     let size = protobuf_c_message_get_packed_size(base)
@@ -45,14 +45,14 @@ enum ProtoMessage {
     }
   }
 
-  typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
+  package typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
 
   /// The most memory unpacking `bytes` of payload may take: 64 KiB, plus 128 bytes per byte.
   /// The largest generated message struct is 168 bytes, and the shortest field that makes one
   /// (an empty element of a repeated message field) is 2 bytes, so a valid message stays under
   /// 92 bytes per byte; what goes past it is a payload built to make protobuf-c allocate (a
   /// singular message repeated N times merges N times, its arrays growing with N²).
-  static func unpackBudget(_ bytes: Int) -> Int {
+  package static func unpackBudget(_ bytes: Int) -> Int {
     let (perByte, tooMany) = bytes.multipliedReportingOverflow(by: 128)
     let (total, tooLarge) = perByte.addingReportingOverflow(64 << 10)
     return tooMany || tooLarge ? Int.max : total
@@ -63,7 +63,7 @@ enum ProtoMessage {
   /// than `unpackBudget` to unpack (`overBudget` then says so). The message is unpacked into an
   /// arena (`CArena.allocator`), freed whole once `body` returns: pointers into the message
   /// must not outlive `body`.
-  static func unpacking<M, R, E: Error>(
+  package static func unpacking<M, R, E: Error>(
     _ bytes: UnsafeRawBufferPointer,
     with unpack: Unpack<M>,
     overBudget: UnsafeMutablePointer<Bool>? = nil,
@@ -87,10 +87,10 @@ enum ProtoMessage {
     return try body(message)
   }
 
-  /// Unpacks a method payload; bytes that are not a `name` message are INVALID_ARGUMENT
+  /// Unpacks a method payload or a record; bytes that are not a `name` message are INVALID_ARGUMENT
   /// `MALFORMED_PAYLOAD`, and a string field with a NUL inside is INVALID_ARGUMENT
   /// `FIELD_CONTAINS_NUL` naming the field.
-  static func decode<M, R>(
+  package static func decode<M, R>(
     _ bytes: [UInt8],
     as name: String,
     with unpack: Unpack<M>,
@@ -119,14 +119,14 @@ enum ProtoMessage {
   /// The string a field holds; INVALID_ARGUMENT `MALFORMED_PAYLOAD` unless it is valid UTF-8.
   /// (protobuf-c does not check; a NUL inside the string cuts it there.)
   @inline(__always)
-  static func text(_ p: UnsafePointer<CChar>?, _ field: @autoclosure () -> String) throws(ChimeError) -> String {
+  package static func text(_ p: UnsafePointer<CChar>?, _ field: @autoclosure () -> String) throws(ChimeError) -> String {
     guard let p, p.pointee != 0 else { return "" }
     guard let s = String(validatingCString: p) else { throw WireErrors.invalidUTF8(field: field()) }
     return s
   }
 
   /// The strings of a repeated string field.
-  static func texts(_ p: UnsafePointer<UnsafeMutablePointer<CChar>?>?, count: Int, _ field: @autoclosure () -> String) throws(ChimeError) -> [String] {
+  package static func texts(_ p: UnsafePointer<UnsafeMutablePointer<CChar>?>?, count: Int, _ field: @autoclosure () -> String) throws(ChimeError) -> [String] {
     guard let p, count > 0 else { return [] }
     var out: [String] = []
     out.reserveCapacity(count)
@@ -137,7 +137,7 @@ enum ProtoMessage {
   }
 
   /// Copies a `bytes` field.
-  static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
+  package static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
     guard let base = data.data, data.len > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: base, count: data.len))
   }

@@ -1,13 +1,13 @@
-internal import CChimeProto
-import ChimeCore
+package import CChimeProto
+package import ChimeCore
 
 /// Reading `request.proto` messages back into Swift values. Input is hostile: a missing message
 /// reads as its proto3 default, every string is checked for UTF-8 and every enum for a known
 /// value, and each failure names the field path below `path`.
 extension RequestProto {
-  typealias Path = () -> String
+  package typealias Path = () -> String
 
-  static func request(_ p: UnsafePointer<Chime__V1__NotificationRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationRequest {
+  package static func request(_ p: UnsafePointer<Chime__V1__NotificationRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationRequest {
     guard let m = p?.pointee else { return NotificationRequest(identifier: "", content: NotificationContent()) }
     var missedFire = MissedFirePolicy.deliver
     if let policy = m.missed_fire?.pointee {
@@ -24,7 +24,7 @@ extension RequestProto {
     )
   }
 
-  static func content(_ p: UnsafePointer<Chime__V1__NotificationContent>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationContent {
+  package static func content(_ p: UnsafePointer<Chime__V1__NotificationContent>?, _ path: @autoclosure Path) throws(ChimeError) -> NotificationContent {
     var c = NotificationContent()
     guard let m = p?.pointee else { return c }
     c.title = try ProtoMessage.text(m.title, "\(path()).title")
@@ -68,7 +68,7 @@ extension RequestProto {
   }
 
   /// nil when the message is missing or its kind is UNSPECIFIED (silent).
-  static func sound(_ p: UnsafePointer<Chime__V1__Sound>?, _ path: @autoclosure Path) throws(ChimeError) -> Sound? {
+  package static func sound(_ p: UnsafePointer<Chime__V1__Sound>?, _ path: @autoclosure Path) throws(ChimeError) -> Sound? {
     guard let m = p?.pointee else { return nil }
     let kind: Sound.Kind
     switch m.kind {
@@ -84,7 +84,7 @@ extension RequestProto {
     return Sound(kind: kind, name: try ProtoMessage.text(m.name, "\(path()).name"), volume: volume)
   }
 
-  static func attachment(_ p: UnsafePointer<Chime__V1__Attachment>?, _ path: @autoclosure Path) throws(ChimeError) -> Attachment {
+  package static func attachment(_ p: UnsafePointer<Chime__V1__Attachment>?, _ path: @autoclosure Path) throws(ChimeError) -> Attachment {
     guard let m = p?.pointee else { return Attachment(path: "") }
     var options = AttachmentOptions()
     if let o = m.options?.pointee {
@@ -120,7 +120,7 @@ extension RequestProto {
   }
 
   /// nil when the message is missing or no kind is set ("deliver now").
-  static func trigger(_ p: UnsafePointer<Chime__V1__Trigger>?, _ path: @autoclosure Path) throws(ChimeError) -> Trigger? {
+  package static func trigger(_ p: UnsafePointer<Chime__V1__Trigger>?, _ path: @autoclosure Path) throws(ChimeError) -> Trigger? {
     guard let m = p?.pointee else { return nil }
     switch m.kind_case {
     case CHIME__V1__TRIGGER__KIND_TIME_INTERVAL:
@@ -152,7 +152,7 @@ extension RequestProto {
     }
   }
 
-  static func repeatEnd(_ p: UnsafePointer<Chime__V1__RepeatEnd>?) -> RepeatEnd? {
+  package static func repeatEnd(_ p: UnsafePointer<Chime__V1__RepeatEnd>?) -> RepeatEnd? {
     guard let m = p?.pointee else { return nil }
     var end = RepeatEnd()
     if m.until_set_case == CHIME__V1__REPEAT_END__UNTIL_SET_UNTIL_UNIX_MS { end.until = Instant(unixMillis: m.until_unix_ms) }
@@ -160,7 +160,7 @@ extension RequestProto {
     return end
   }
 
-  static func components(_ p: UnsafePointer<Chime__V1__DateComponents>?, _ path: @autoclosure Path) throws(ChimeError) -> CalendarComponents {
+  package static func components(_ p: UnsafePointer<Chime__V1__DateComponents>?, _ path: @autoclosure Path) throws(ChimeError) -> CalendarComponents {
     var d = CalendarComponents()
     guard let m = p?.pointee else { return d }
     if m.year_set_case == CHIME__V1__DATE_COMPONENTS__YEAR_SET_YEAR { d.year = Int(m.year) }
@@ -188,7 +188,7 @@ extension RequestProto {
     return d
   }
 
-  static func pending(_ p: UnsafePointer<Chime__V1__PendingRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> PendingRequest {
+  package static func pending(_ p: UnsafePointer<Chime__V1__PendingRequest>?, _ path: @autoclosure Path) throws(ChimeError) -> PendingRequest {
     guard let m = p?.pointee else {
       return PendingRequest(request: try request(nil, ""), nextFire: Instant(unixMillis: 0), added: Instant(unixMillis: 0))
     }
@@ -206,7 +206,7 @@ extension RequestProto {
     return pending
   }
 
-  static func delivered(_ p: UnsafePointer<Chime__V1__DeliveredNotification>?, _ path: @autoclosure Path) throws(ChimeError) -> DeliveredNotification {
+  package static func delivered(_ p: UnsafePointer<Chime__V1__DeliveredNotification>?, _ path: @autoclosure Path) throws(ChimeError) -> DeliveredNotification {
     guard let m = p?.pointee else {
       return DeliveredNotification(request: try request(nil, ""), delivered: Instant(unixMillis: 0), due: Instant(unixMillis: 0))
     }
@@ -229,7 +229,7 @@ extension RequestProto {
   }
 
   /// Empty reads as nil (ringing, or no ring).
-  static func ringEnd(_ p: UnsafePointer<CChar>?, _ path: @autoclosure Path) throws(ChimeError) -> RingEnd? {
+  package static func ringEnd(_ p: UnsafePointer<CChar>?, _ path: @autoclosure Path) throws(ChimeError) -> RingEnd? {
     let text = try ProtoMessage.text(p, path())
     guard !text.isEmpty else { return nil }
     guard let end = RingEnd(rawValue: text) else { throw WireErrors.unknownValue(text, field: path()) }
@@ -237,7 +237,7 @@ extension RequestProto {
   }
 
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE` for a content source this build does not know.
-  static func push(_ m: Chime__V1__PushDelivery, _ path: @autoclosure Path) throws(ChimeError) -> PushDelivery {
+  package static func push(_ m: Chime__V1__PushDelivery, _ path: @autoclosure Path) throws(ChimeError) -> PushDelivery {
     let sourceText = try ProtoMessage.text(m.content, "\(path()).content")
     guard let source = PushDelivery.Source(rawValue: sourceText.isEmpty ? "original" : sourceText) else {
       throw ChimeError(.unknownEnumValue, "content source \"\(sourceText)\" is not known to this build", field: "\(path()).content")
@@ -261,7 +261,7 @@ extension RequestProto {
   }
 
   /// `plays` must be "named", "default" or "none".
-  static func soundResolution(_ p: UnsafePointer<Chime__V1__SoundResolution>?, _ path: @autoclosure Path) throws(ChimeError) -> SoundResolution? {
+  package static func soundResolution(_ p: UnsafePointer<Chime__V1__SoundResolution>?, _ path: @autoclosure Path) throws(ChimeError) -> SoundResolution? {
     guard let m = p?.pointee else { return nil }
     let playsText = try ProtoMessage.text(m.plays, "\(path()).plays")
     guard let plays = SoundResolution.Plays(rawValue: playsText) else {
@@ -283,7 +283,7 @@ extension RequestProto {
 
   // MARK: Enums (UNSPECIFIED reads as the documented default)
 
-  static func interruptionLevel(_ v: Chime__V1__InterruptionLevel, _ path: @autoclosure Path) throws(ChimeError) -> InterruptionLevel {
+  package static func interruptionLevel(_ v: Chime__V1__InterruptionLevel, _ path: @autoclosure Path) throws(ChimeError) -> InterruptionLevel {
     switch v {
     case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_UNSPECIFIED, CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_ACTIVE: .active
     case CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_PASSIVE: .passive
@@ -293,7 +293,7 @@ extension RequestProto {
     }
   }
 
-  static func dstGap(_ v: Chime__V1__DstGapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTGapPolicy {
+  package static func dstGap(_ v: Chime__V1__DstGapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTGapPolicy {
     switch v {
     case CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_UNSPECIFIED, CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_NEXT_VALID: .nextValid
     case CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_SKIP: .skip
@@ -301,7 +301,7 @@ extension RequestProto {
     }
   }
 
-  static func dstOverlap(_ v: Chime__V1__DstOverlapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTOverlapPolicy {
+  package static func dstOverlap(_ v: Chime__V1__DstOverlapPolicy, _ path: @autoclosure Path) throws(ChimeError) -> DSTOverlapPolicy {
     switch v {
     case CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_UNSPECIFIED, CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_FIRST: .first
     case CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_BOTH: .both
@@ -309,7 +309,7 @@ extension RequestProto {
     }
   }
 
-  static func missedFireAction(_ v: Chime__V1__MissedFireAction, _ path: @autoclosure Path) throws(ChimeError) -> MissedFirePolicy.Action {
+  package static func missedFireAction(_ v: Chime__V1__MissedFireAction, _ path: @autoclosure Path) throws(ChimeError) -> MissedFirePolicy.Action {
     switch v {
     case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_UNSPECIFIED, CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER: .deliver
     case CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_SKIP: .skip

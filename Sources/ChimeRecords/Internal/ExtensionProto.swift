@@ -1,11 +1,11 @@
-internal import CChimeProto
-import ChimeCore
+package import CChimeProto
+package import ChimeCore
 
 /// A content extension's attributes between `CChimeProto` structs and `ChimeCore` values.
-enum ExtensionProto {
-  typealias Path = () -> String
+package enum ExtensionProto {
+  package typealias Path = () -> String
 
-  static func build(_ a: ExtensionAttributes, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__ExtensionAttributes> {
+  package static func build(_ a: ExtensionAttributes, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__ExtensionAttributes> {
     let m = arena.message(chime__v1__extension_attributes__init)
     if let ratio = a.initialContentSizeRatio {
       m.pointee.ratio_case = CHIME__V1__EXTENSION_ATTRIBUTES__RATIO_INITIAL_CONTENT_SIZE_RATIO
@@ -37,7 +37,7 @@ enum ExtensionProto {
   }
 
   /// Unset reads as attributes without a ratio (what a client older than them sends).
-  static func attributes(_ p: UnsafePointer<Chime__V1__ExtensionAttributes>?, _ path: @autoclosure Path) throws(ChimeError) -> ExtensionAttributes {
+  package static func attributes(_ p: UnsafePointer<Chime__V1__ExtensionAttributes>?, _ path: @autoclosure Path) throws(ChimeError) -> ExtensionAttributes {
     guard let m = p?.pointee else { return ExtensionAttributes(initialContentSizeRatio: nil) }
     var button = MediaPlayPauseButton()
     if let b = m.media_button?.pointee {
@@ -61,27 +61,9 @@ enum ExtensionProto {
   }
 }
 
-/// Media button presses and playback states.
+/// Playback states (a delivered notification keeps its own).
 extension ExtensionProto {
-  static func command(_ c: MediaCommand) -> Chime__V1__MediaCommand {
-    switch c {
-    case .play: CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY
-    case .pause: CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE
-    }
-  }
-
-  /// - Throws: INVALID_ARGUMENT `INVALID_MEDIA_COMMAND` (unspecified), `UNKNOWN_ENUM_VALUE`.
-  static func command(_ c: Chime__V1__MediaCommand, _ path: @autoclosure Path) throws(ChimeError) -> MediaCommand {
-    switch c {
-    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PLAY: return .play
-    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_PAUSE: return .pause
-    case CHIME__V1__MEDIA_COMMAND__MEDIA_COMMAND_UNSPECIFIED:
-      throw ChimeError(.invalidMediaCommand, "name the media command: play or pause", field: path())
-    default: throw WireErrors.unknownEnum(c.rawValue, field: path())
-    }
-  }
-
-  static func playback(_ p: MediaPlayback?) -> Chime__V1__MediaPlayback {
+  package static func playback(_ p: MediaPlayback?) -> Chime__V1__MediaPlayback {
     switch p {
     case nil: CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED
     case .playing: CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING
@@ -92,7 +74,7 @@ extension ExtensionProto {
   /// Unspecified is nil.
   ///
   /// - Throws: INVALID_ARGUMENT `UNKNOWN_ENUM_VALUE`.
-  static func playback(_ p: Chime__V1__MediaPlayback, _ path: @autoclosure Path) throws(ChimeError) -> MediaPlayback? {
+  package static func playback(_ p: Chime__V1__MediaPlayback, _ path: @autoclosure Path) throws(ChimeError) -> MediaPlayback? {
     switch p {
     case CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_UNSPECIFIED: return nil
     case CHIME__V1__MEDIA_PLAYBACK__MEDIA_PLAYBACK_PLAYING: return .playing

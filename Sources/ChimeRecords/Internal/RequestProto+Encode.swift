@@ -1,10 +1,10 @@
-internal import CChimeProto
-import ChimeCore
+package import CChimeProto
+package import ChimeCore
 
 /// Conversions for the messages of `request.proto`. This file builds C structs from Swift values
 /// (every allocation goes into the arena); `RequestProto+Decode.swift` reads them back.
-enum RequestProto {
-  static func build(_ r: NotificationRequest, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationRequest> {
+package enum RequestProto {
+  package static func build(_ r: NotificationRequest, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationRequest> {
     let m = arena.message(chime__v1__notification_request__init)
     arena.assign(&m.pointee.identifier, r.identifier)
     m.pointee.content = build(r.content, in: arena)
@@ -21,7 +21,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ c: NotificationContent, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationContent> {
+  package static func build(_ c: NotificationContent, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__NotificationContent> {
     let m = arena.message(chime__v1__notification_content__init)
     arena.assign(&m.pointee.title, c.title)
     arena.assign(&m.pointee.subtitle, c.subtitle)
@@ -64,7 +64,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ s: Sound, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Sound> {
+  package static func build(_ s: Sound, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Sound> {
     let m = arena.message(chime__v1__sound__init)
     m.pointee.kind = cSoundKind(s.kind)
     arena.assign(&m.pointee.name, s.name)
@@ -75,7 +75,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ a: Attachment, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Attachment> {
+  package static func build(_ a: Attachment, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Attachment> {
     let m = arena.message(chime__v1__attachment__init)
     arena.assign(&m.pointee.identifier, a.identifier)
     arena.assign(&m.pointee.path, a.path)
@@ -113,7 +113,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ t: Trigger, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Trigger> {
+  package static func build(_ t: Trigger, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__Trigger> {
     let m = arena.message(chime__v1__trigger__init)
     switch t {
     case .timeInterval(let ti):
@@ -144,7 +144,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ end: RepeatEnd?, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__RepeatEnd>? {
+  package static func build(_ end: RepeatEnd?, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__RepeatEnd>? {
     guard let end else { return nil }
     let m = arena.message(chime__v1__repeat_end__init)
     if let until = end.until {
@@ -156,7 +156,7 @@ enum RequestProto {
   }
 
   /// Components outside Int32 are clamped (the validator rejects them long before).
-  static func build(_ d: CalendarComponents, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__DateComponents> {
+  package static func build(_ d: CalendarComponents, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__DateComponents> {
     let m = arena.message(chime__v1__date_components__init)
     if let v = d.year {
       m.pointee.year_set_case = CHIME__V1__DATE_COMPONENTS__YEAR_SET_YEAR
@@ -211,7 +211,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ p: PendingRequest, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__PendingRequest> {
+  package static func build(_ p: PendingRequest, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__PendingRequest> {
     let m = arena.message(chime__v1__pending_request__init)
     m.pointee.request = build(p.request, in: arena)
     m.pointee.next_fire_unix_ms = p.nextFire.unixMillis
@@ -227,7 +227,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ d: DeliveredNotification, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__DeliveredNotification> {
+  package static func build(_ d: DeliveredNotification, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__DeliveredNotification> {
     let m = arena.message(chime__v1__delivered_notification__init)
     m.pointee.request = build(d.request, in: arena)
     m.pointee.delivered_unix_ms = d.delivered.unixMillis
@@ -253,7 +253,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ p: PushDelivery, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__PushDelivery> {
+  package static func build(_ p: PushDelivery, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__PushDelivery> {
     let m = arena.message(chime__v1__push_delivery__init)
     m.pointee.mutable_content = p.mutableContent ? 1 : 0
     arena.assign(&m.pointee.content, p.source.rawValue)
@@ -272,7 +272,7 @@ enum RequestProto {
     return m
   }
 
-  static func build(_ s: SoundResolution, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__SoundResolution> {
+  package static func build(_ s: SoundResolution, in arena: CArena) -> UnsafeMutablePointer<Chime__V1__SoundResolution> {
     let m = arena.message(chime__v1__sound_resolution__init)
     arena.assign(&m.pointee.plays, s.plays.rawValue)
     arena.assign(&m.pointee.path, s.path)
@@ -290,7 +290,7 @@ enum RequestProto {
 
   // MARK: Enums
 
-  static func cInterruptionLevel(_ level: InterruptionLevel) -> Chime__V1__InterruptionLevel {
+  package static func cInterruptionLevel(_ level: InterruptionLevel) -> Chime__V1__InterruptionLevel {
     switch level {
     case .passive: CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_PASSIVE
     case .active: CHIME__V1__INTERRUPTION_LEVEL__INTERRUPTION_LEVEL_ACTIVE
@@ -299,7 +299,7 @@ enum RequestProto {
     }
   }
 
-  static func cSoundKind(_ kind: Sound.Kind) -> Chime__V1__SoundKind {
+  package static func cSoundKind(_ kind: Sound.Kind) -> Chime__V1__SoundKind {
     switch kind {
     case .none: CHIME__V1__SOUND_KIND__SOUND_KIND_NONE
     case .default: CHIME__V1__SOUND_KIND__SOUND_KIND_DEFAULT
@@ -309,21 +309,21 @@ enum RequestProto {
     }
   }
 
-  static func cDSTGap(_ policy: DSTGapPolicy) -> Chime__V1__DstGapPolicy {
+  package static func cDSTGap(_ policy: DSTGapPolicy) -> Chime__V1__DstGapPolicy {
     switch policy {
     case .nextValid: CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_NEXT_VALID
     case .skip: CHIME__V1__DST_GAP_POLICY__DST_GAP_POLICY_SKIP
     }
   }
 
-  static func cDSTOverlap(_ policy: DSTOverlapPolicy) -> Chime__V1__DstOverlapPolicy {
+  package static func cDSTOverlap(_ policy: DSTOverlapPolicy) -> Chime__V1__DstOverlapPolicy {
     switch policy {
     case .first: CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_FIRST
     case .both: CHIME__V1__DST_OVERLAP_POLICY__DST_OVERLAP_POLICY_BOTH
     }
   }
 
-  static func cMissedFireAction(_ action: MissedFirePolicy.Action) -> Chime__V1__MissedFireAction {
+  package static func cMissedFireAction(_ action: MissedFirePolicy.Action) -> Chime__V1__MissedFireAction {
     switch action {
     case .deliver: CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_DELIVER
     case .skip: CHIME__V1__MISSED_FIRE_ACTION__MISSED_FIRE_ACTION_SKIP
