@@ -1,5 +1,6 @@
 public import ChimeCore
 internal import CChimeProto
+import ChimeRecords
 
 /// The user's calendars: `AddCalendar`, `ListCalendars`, `RemoveCalendar`, `SyncCalendars`.
 extension WireCodec {
