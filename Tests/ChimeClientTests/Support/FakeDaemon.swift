@@ -19,6 +19,8 @@ final class FakeDaemon: Sendable {
     let listener: FileDescriptor
     let peer = Locked<FileDescriptor?>(nil)
     let framingError = Locked<FramingError?>(nil)
+    /// Set by `serve`: the reader thread answers each frame itself instead of yielding it.
+    let handler = Locked<(@Sendable (Frame) -> [Frame])?>(nil)
 
     init(listener: FileDescriptor) { self.listener = listener }
 
@@ -47,7 +49,13 @@ final class FakeDaemon: Sendable {
         guard n > 0 else { return }
         decoder.append(Array(buffer[0..<n]))
         do throws(FramingError) {
-          while let frame = try decoder.next() { continuation.yield(frame) }
+          while let frame = try decoder.next() {
+            if let handler = endpoint.handler.withLock({ $0 }) {
+              for reply in handler(frame) { _ = try? UnixSocket.sendAll(client, FrameEncoder.encode(reply)) }
+            } else {
+              continuation.yield(frame)
+            }
+          }
         } catch {
           endpoint.framingError.withLock { $0 = error }
           return
@@ -83,13 +91,14 @@ final class FakeDaemon: Sendable {
     endpoint.peer.withLock { $0.map(UnixSocket.shutdown) }
   }
 
-  /// Answers every call with what `handler` returns, until the client goes away. Use either this
-  /// or `frames`, not both.
+  /// Answers every call with what `handler` returns, until the client goes away; the task ends
+  /// then. Use either this or `frames`, not both, and call it before the client sends. The
+  /// reader thread answers: a test process whose cooperative threads are all held (tests that
+  /// poll synchronously) still gets its replies.
   func serve(_ handler: @escaping @Sendable (Frame) -> [Frame]) -> Task<Void, Never> {
-    Task {
-      for await frame in frames {
-        for reply in handler(frame) { try? send(reply) }
-      }
+    endpoint.handler.withLock { $0 = handler }
+    return Task {
+      for await _ in frames {}
     }
   }
 }
