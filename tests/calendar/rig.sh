@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # End-to-end rig for calendars (issue 41): a real CalDAV server (Radicale, 127.0.0.1 on a free
 # port, a temporary storage folder, no authentication), an event with a VALARM created through
-# CalDAV (python3-caldav), synced into a temporary vdir by vdirsyncer, and
-# `chime calendar alarms --path VDIR --json` checked on it. Everything lives in one temporary
-# directory; the server is stopped by its pid. A few seconds.
+# CalDAV (python3-caldav), synced into a temporary vdir by vdirsyncer with the README's
+# configuration, `chime calendar alarms --path VDIR --json` checked on it, then the vdir
+# registered with a real chimed and the event moved and deleted on the server. Everything lives
+# in one temporary directory; the server and chimed are stopped by their pids. A few seconds.
 #
-#   tests/calendar/rig.sh          CHIME (default .build/debug/chime) must be built
+#   tests/calendar/rig.sh          CHIME (default .build/debug/chime) and chimed beside it must be built
 # Needs Debian's radicale, vdirsyncer and python3-caldav (scripts/install-deps.sh installs
 # them); they run under /usr/bin/python3, the system interpreter that has them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 chime="${CHIME:-.build/debug/chime}"
+chimed="${CHIMED:-$(dirname "$chime")/chimed}"
 py=/usr/bin/python3
 
 work="$(mktemp -d)"
 server_pid=""
+daemon_pid=""
 cleanup() {
+  if [ -n "$daemon_pid" ]; then kill "$daemon_pid" 2>/dev/null || true; wait "$daemon_pid" 2>/dev/null || true; fi
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
@@ -77,30 +81,27 @@ END:VCALENDAR
 PY
 
 # The local collection exists beforehand: discover with no terminal answers "no" to creating it.
-mkdir -p "$work/vdir/rig" "$work/status"
-cat > "$work/vdirsyncer.conf" <<CONF
-[general]
-status_path = "$work/status/"
-
-[pair rig]
-a = "rig_local"
-b = "rig_remote"
-collections = ["from b"]
-
-[storage rig_local]
-type = "filesystem"
-path = "$work/vdir/"
-fileext = ".ics"
-
-[storage rig_remote]
-type = "caldav"
-url = "http://127.0.0.1:$port/"
-username = "rig"
-password = "rig"
-CONF
-vdirsyncer -c "$work/vdirsyncer.conf" discover < /dev/null > "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+# The configuration is the README's ("Calendars"), with the server's URL, its user and the
+# paths replaced: what the README tells a user to write is what syncs here.
+mkdir -p "$work/home/.local/share/calendars/rig" "$work/home/.local/share/vdirsyncer/status"
+"$py" - README.md "$work" "$port" > "$work/vdirsyncer.conf" <<'PY'
+import re, sys
+readme, work, port = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+section = readme[readme.index("## Calendars\n"):]
+block = re.search(r"```ini\n(.*?)```", section, re.S).group(1)
+replacements = [('url = "https://caldav.example.com/"', f'url = "http://127.0.0.1:{port}/"'),
+                ('username = "me"', 'username = "rig"'),
+                ('password.fetch = ["command", "secret-tool", "lookup", "service", "caldav"]', 'password = "rig"'),
+                ('"~/', f'"{work}/home/')]
+for old, new in replacements:
+    if old not in block:
+        sys.exit(f"rig: the README's vdirsyncer configuration no longer has {old!r}")
+    block = block.replace(old, new)
+print(block, end="")
+PY
+vdirsyncer -c "$work/vdirsyncer.conf" discover calendars < /dev/null > "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
 vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
-collection="$work/vdir/rig"
+collection="$work/home/.local/share/calendars/rig"
 ls "$collection"/*.ics > /dev/null || { echo "rig: vdirsyncer wrote no item into $collection" >&2; cat "$work/vdirsyncer.log" >&2; exit 1; }
 
 "$chime" calendar alarms --path "$collection" --after 2030-01-01T00:00:00Z --until 2030-02-01T00:00:00Z --tz UTC --json > "$work/alarms.json"
@@ -115,3 +116,57 @@ if got != want:
     sys.exit(f"rig: chime calendar alarms gave {json.dumps(got)}, expected {json.dumps(want)}")
 print("ok   calendar rig: Radicale -> caldav -> vdirsyncer -> chime calendar alarms (2 alarms)")
 PY
+
+# The same vdir registered with a real chimed whose clock reads 2030-01-10T08:00Z (its hidden
+# --clock-offset): both alarms are pending under the calendar's app; the event moved on the
+# server, then deleted, moves then withdraws them once vdirsyncer has synced (inotify).
+offset=$("$py" -c 'import time; print(int(1894262400 - time.time()))')
+env -u DBUS_SESSION_BUS_ADDRESS XDG_RUNTIME_DIR="$work/run" "$chimed" --socket "$work/chimed.sock" --data-dir "$work/data" \
+  --clock-offset="$offset" > "$work/chimed.out" 2> "$work/chimed.log" &
+daemon_pid=$!
+for _ in $(seq 100); do
+  grep -q "^chimed listening on " "$work/chimed.out" 2>/dev/null && break
+  kill -0 "$daemon_pid" 2>/dev/null || { echo "rig: chimed exited" >&2; cat "$work/chimed.log" >&2; exit 1; }
+  sleep 0.1
+done
+grep -q "^chimed listening on " "$work/chimed.out" || { echo "rig: chimed did not listen within 10 s" >&2; exit 1; }
+# --timeout 0: a deadline from the real clock would have passed already on chimed's.
+c() { "$chime" "$@" --socket "$work/chimed.sock" --timeout 0; }
+c calendar add rig "$collection" --json > "$work/added.json"
+pending() { c pending --app io.github.chime.calendar.rig --json; }
+# Waits (bounded: 10 s) until the calendar app's pending alarms are at the instants given.
+expect_pending() {
+  for _ in $(seq 100); do
+    got=$(pending | "$py" -c 'import json, sys; print(" ".join(p["next_fire"] for p in json.load(sys.stdin)))')
+    [ "$got" = "$1" ] && return 0
+    sleep 0.1
+  done
+  echo "rig: pending alarms are [$got], expected [$1] ($2)" >&2
+  cat "$work/chimed.log" >&2
+  exit 1
+}
+"$py" -c 'import json, sys; a = json.load(open(sys.argv[1])); assert (a["items"], a["alarms"], a["app_id"]) == (1, 2, "io.github.chime.calendar.rig"), a' "$work/added.json"
+expect_pending "2030-01-10T08:45:00.000Z 2030-01-11T08:45:00.000Z" "after calendar add"
+
+"$py" - "$port" <<'PY'
+import sys
+import caldav
+client = caldav.DAVClient(url=f"http://127.0.0.1:{sys.argv[1]}/", username="rig", password="rig")
+event = client.principal().calendar(cal_id="rig").event_by_uid("chime-rig-1@example.com")
+event.data = event.data.replace("DTSTART:20300110T090000Z", "DTSTART:20300110T100000Z").replace(
+    "DTEND:20300110T100000Z", "DTEND:20300110T110000Z")
+event.save()
+PY
+vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+expect_pending "2030-01-10T09:45:00.000Z 2030-01-11T09:45:00.000Z" "after the event moved on the server"
+
+"$py" - "$port" delete <<'PY'
+import sys
+import caldav
+client = caldav.DAVClient(url=f"http://127.0.0.1:{sys.argv[1]}/", username="rig", password="rig")
+client.principal().calendar(cal_id="rig").event_by_uid("chime-rig-1@example.com").delete()
+PY
+# Its only item gone, the server's calendar is empty: vdirsyncer asks for --force-delete then.
+vdirsyncer -c "$work/vdirsyncer.conf" sync --force-delete calendars/rig >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+expect_pending "" "after the event was deleted on the server"
+echo "ok   calendar rig: chime calendar add on the synced vdir; a move and a delete on the server reach chimed's pending alarms"
