@@ -21,6 +21,20 @@ final class FakeDaemon: Sendable {
     let framingError = Locked<FramingError?>(nil)
     /// Set by `serve`: the reader thread answers each frame itself instead of yielding it.
     let handler = Locked<(@Sendable (Frame) -> [Frame])?>(nil)
+    /// Held while bytes are written: the reader thread and a test's task may both answer.
+    let writing = Locked(0)
+
+    func write(_ fd: FileDescriptor, _ bytes: [UInt8]) throws(Errno) {
+      let failed: Errno? = writing.withLock { _ in
+        do throws(Errno) {
+          try UnixSocket.sendAll(fd, bytes)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      if let failed { throw failed }
+    }
 
     init(listener: FileDescriptor) { self.listener = listener }
 
@@ -51,7 +65,7 @@ final class FakeDaemon: Sendable {
         do throws(FramingError) {
           while let frame = try decoder.next() {
             if let handler = endpoint.handler.withLock({ $0 }) {
-              for reply in handler(frame) { _ = try? UnixSocket.sendAll(client, FrameEncoder.encode(reply)) }
+              for reply in handler(frame) { try? endpoint.write(client, FrameEncoder.encode(reply)) }
             } else {
               continuation.yield(frame)
             }
@@ -80,7 +94,7 @@ final class FakeDaemon: Sendable {
   func sendRaw(_ bytes: [UInt8]) throws {
     guard let fd = endpoint.peer.withLock({ $0 }) else { preconditionFailure("no client connected yet") }
     do throws(Errno) {
-      try UnixSocket.sendAll(fd, bytes)
+      try endpoint.write(fd, bytes)
     } catch {
       throw ChimeError(.unavailable, reason: "FAKE_DAEMON", "send: \(error)")
     }
@@ -92,13 +106,15 @@ final class FakeDaemon: Sendable {
   }
 
   /// Answers every call with what `handler` returns, until the client goes away; the task ends
-  /// then. Use either this or `frames`, not both, and call it before the client sends. The
-  /// reader thread answers: a test process whose cooperative threads are all held (tests that
-  /// poll synchronously) still gets its replies.
+  /// then. Use either this or `frames`, not both. The reader thread answers what arrives once
+  /// this is called, so a test process whose cooperative threads are all held (tests that
+  /// poll synchronously) still gets its replies; the task answers what arrived before.
   func serve(_ handler: @escaping @Sendable (Frame) -> [Frame]) -> Task<Void, Never> {
     endpoint.handler.withLock { $0 = handler }
     return Task {
-      for await _ in frames {}
+      for await frame in frames {
+        for reply in handler(frame) { try? send(reply) }
+      }
     }
   }
 }
