@@ -81,7 +81,7 @@ def test_apps_do_not_see_each_other(stub, app_id):
     assert not stub.GetPending(nc.PageRequest(), metadata=md(app_id + ".other"), timeout=10).requests
 
 
-def test_every_other_unary_method_is_served(stub, app_id):
+def test_every_other_unary_method_is_served(stub, app_id, tmp_path):
     m = md(app_id)
     info = stub.GetServerInfo(nc.Empty(), metadata=m, timeout=10)
     assert info.pid > 0 and info.version
@@ -107,6 +107,11 @@ def test_every_other_unary_method_is_served(stub, app_id):
     assert pushed.delivered.request.identifier == "p1"
     snoozed = stub.Snooze(nc.SnoozeRequest(notification_identifier="p1", duration_seconds=600), metadata=m, timeout=10).snoozed
     assert snoozed.snooze_count == 1 and snoozed.next_fire_unix_ms - snoozed.added_unix_ms == 600_000
+    added = stub.AddCalendar(nc.AddCalendarRequest(name="grpc", path=str(tmp_path)), metadata=m, timeout=10)
+    assert added.app_id == "io.github.chime.calendar.grpc" and added.path == str(tmp_path)
+    assert [c.name for c in stub.ListCalendars(nc.Empty(), metadata=m, timeout=10).calendars] == ["grpc"]
+    assert [c.name for c in stub.SyncCalendars(nc.SyncCalendarsRequest(), metadata=m, timeout=10).calendars] == ["grpc"]
+    assert stub.RemoveCalendar(nc.RemoveCalendarRequest(name="grpc"), metadata=m, timeout=10).withdrawn_alarms == 0
     # Calls that need an extension or a delivery the app does not have: refused by the service,
     # each with Chime's reason, which proves they were routed.
     refusals = [

@@ -171,6 +171,22 @@ func TestEveryMethodThroughTheGoStub(t *testing.T) {
 	_, err = chime.AnswerService(ctx, &chimev1.AnswerServiceRequest{ExtensionIdentifier: "ext", RequestId: 1})
 	answered("AnswerService", err)
 
+	// The user's calendars: an empty vdir registered, listed, rescanned and removed.
+	source, err := chime.AddCalendar(ctx, &chimev1.AddCalendarRequest{Name: "gostub", Path: t.TempDir()})
+	must("AddCalendar", err)
+	if source.GetAppId() != "io.github.chime.calendar.gostub" {
+		t.Errorf("AddCalendar: %v", source)
+	}
+	calendars, err := chime.ListCalendars(ctx, &chimev1.Empty{})
+	must("ListCalendars", err)
+	if len(calendars.GetCalendars()) != 1 || calendars.GetCalendars()[0].GetName() != "gostub" {
+		t.Errorf("ListCalendars: %v", calendars)
+	}
+	_, err = chime.SyncCalendars(ctx, &chimev1.SyncCalendarsRequest{Name: "gostub"})
+	must("SyncCalendars", err)
+	_, err = chime.RemoveCalendar(ctx, &chimev1.RemoveCalendarRequest{Name: "gostub"})
+	must("RemoveCalendar", err)
+
 	var missing []string
 	service := reflect.TypeOf((*chimev1.NotificationCenterClient)(nil)).Elem()
 	for i := 0; i < service.NumMethod(); i++ {
