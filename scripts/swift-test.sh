@@ -62,10 +62,29 @@ tail -n +1 -f --pid="$test_pid" "$log" &
 tail_pid=$!
 deadline=$((SECONDS + limit_minutes * 60))
 hung=0
+stacks="${log%.log}-stacks.txt"
+# Every thread's stack of the test binary (gdb, when installed), into $stacks: what a hung test
+# waits for, which a CI log otherwise never shows.
+dump_stacks() {
+  command -v gdb >/dev/null || { echo "(gdb is not installed: no stacks)" >"$stacks"; return; }
+  local binary
+  binary=$(ps -o pid=,args= -s "$test_pid" | awk '/PackageTests|\.xctest/ { print $1; exit }')
+  [ -n "$binary" ] || return
+  timeout 120 gdb -p "$binary" -batch -ex "set pagination off" -ex "thread apply all bt 30" 2>/dev/null \
+    | "$swift" demangle --simplified >"$stacks"
+}
+# A test past its time limit (Swift Testing records it and lets it run on) ends the run 30 s
+# later: the rest of the suite has had time to end, and waiting out the whole watchdog only
+# spends CI's time.
+late_deadline=0
 while kill -0 "$test_pid" 2>/dev/null; do
-  if [ "$SECONDS" -ge "$deadline" ]; then
+  if [ "$late_deadline" -eq 0 ] && grep -q "Time limit was exceeded" "$log"; then
+    late_deadline=$((SECONDS + 30))
+  fi
+  if [ "$SECONDS" -ge "$deadline" ] || { [ "$late_deadline" -ne 0 ] && [ "$SECONDS" -ge "$late_deadline" ]; }; then
     hung=1
     running=$(still_running "$log")
+    dump_stacks
     # Every process of the session: `swift test` runs the test binary in a process group of
     # its own, which outlives its parent.
     pids=$(ps -o pid= -s "$test_pid")
@@ -86,8 +105,22 @@ wait "$tail_pid" 2>/dev/null
 
 if [ "$hung" -eq 1 ]; then
   echo
-  echo "== swift-test: the run did not end within $limit_minutes min (CHIME_TEST_TIMEOUT_MINUTES); these were still running =="
+  if [ "$late_deadline" -ne 0 ]; then
+    echo "== swift-test: a test passed its time limit and the run was ended; these were still running =="
+  else
+    echo "== swift-test: the run did not end within $limit_minutes min (CHIME_TEST_TIMEOUT_MINUTES); these were still running =="
+  fi
   if [ -n "$running" ]; then echo "$running"; else echo "  (none named: the hang came before or after the tests)"; fi
+  if [ -s "$stacks" ]; then
+    echo "== the stacks of the threads that run Chime's code (all threads: $stacks) =="
+    # A thread's header, its top three frames (what it waits in), then its frames in Chime's
+    # modules and tests; threads with none of those are left out.
+    awk 'function flush() { if (ours) printf "%s", kept; kept = ""; ours = 0 }
+         /^Thread / { flush(); kept = $0 "\n"; n = 0; next }
+         /^#/ { n++; mine = ($0 ~ /\/(Sources|Tests)\//); if (mine) ours = 1
+                if (n <= 3 || mine) kept = kept "  " substr($0, 1, 240) "\n" }
+         END { flush() }' "$stacks" | head -150
+  fi
   echo "== the test process was killed; full output in $log =="
   exit 1
 fi
