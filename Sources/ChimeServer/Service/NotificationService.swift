@@ -52,6 +52,7 @@ final class NotificationService {
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     snoozes = SnoozeService(context: context)
     calendars = CalendarService(context: context, zones: zones)
+    calendars.configuration.missedGraceMillis = configuration.limits.calendarMissedGraceMillis
     scheduler.host = self
   }
 
@@ -62,6 +63,8 @@ final class NotificationService {
     context.loop.runBlocking({ (try? database.lastCursor()) ?? 0 }, then: { cursor in
       if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
     })
+    // The calendars' due alarms wait for their start-up scans (`calendars.start`).
+    calendars.holdDueAlarms()
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
     context.presenter.start()
