@@ -18,6 +18,7 @@ extension CalendarService {
     return tracked
   }
 
+  /// Stops following `source`: no more watching or scanning (its queued write-backs still go).
   func untrack(_ source: Source) {
     source.removed = true
     source.watch?.close()

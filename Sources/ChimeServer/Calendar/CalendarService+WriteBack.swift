@@ -15,7 +15,8 @@ import Logging
 /// chimed's. Failures are logged and listed with the file's errors (`chime calendar list`).
 extension CalendarService: CalendarAlarmObserver {
   func calendarEvents(_ events: [Event], app: String) {
-    guard let source = sources[String(app.dropFirst(CalendarSource.appIDPrefix.count))], !source.removed else { return }
+    // Also while chimed stops: a response answered then is still written back.
+    guard let source = sources[String(app.dropFirst(CalendarSource.appIDPrefix.count))] else { return }
     for event in events {
       switch event.kind {
       case .deliveredRemoved:
@@ -38,9 +39,24 @@ extension CalendarService: CalendarAlarmObserver {
     var request: AlarmWriteBack.Request
   }
 
+  /// Runs `done` once no dismissal or snooze is waiting to be written back or being written.
+  func whenWrittenBack(_ done: @escaping () -> Void) {
+    writtenBackWaiters.append(done)
+    checkWrittenBack()
+  }
+
+  private func checkWrittenBack() {
+    guard !writtenBackWaiters.isEmpty, !sources.values.contains(where: { $0.writing || !$0.writes.isEmpty }) else { return }
+    let waiters = writtenBackWaiters
+    writtenBackWaiters = []
+    for done in waiters { done() }
+  }
+
   /// Writes the next batch of `source`'s queued dismissals and snoozes, unless a run is going.
+  /// (An unregistered calendar's rows are gone: nothing of it is written.)
   func writeBack(_ source: Source) {
-    guard !source.writing, !source.writes.isEmpty, !stopped, !source.removed else { return }
+    defer { checkWrittenBack() }
+    guard !source.writing, !source.writes.isEmpty else { return }
     let batch = Array(source.writes.prefix(configuration.writeBatch))
     source.writes.removeFirst(batch.count)
     guard let scanner else {

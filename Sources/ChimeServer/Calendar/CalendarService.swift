@@ -73,6 +73,8 @@ final class CalendarService {
   /// Ends the start-up hold on the calendars' due alarms if their scans take too long.
   var holdTimer: LoopTimer?
   var stopped = false
+  /// Who waits for every queued dismissal and snooze to be written back.
+  var writtenBackWaiters: [() -> Void] = []
 
   init(context: ServiceContext, zones: ZonePlanner, scanner: CalendarScanner? = CalendarScanner.locate()) {
     self.context = context
@@ -122,13 +124,14 @@ final class CalendarService {
     }) { database throws(ChimeError) in try database.calendars() }
   }
 
+  /// Stops watching, scanning and planning. The sources stay known, so dismissals committed
+  /// while chimed stops are still written back (`whenWrittenBack`).
   func stop() {
     stopped = true
     replanTimer?.close()
     holdTimer?.close()
     holdTimer = nil
     for source in sources.values { untrack(source) }
-    sources.removeAll()
   }
 
   /// Registers the calendar at `path` as `name` and scans it; answers once its alarms are

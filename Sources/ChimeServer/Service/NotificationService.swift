@@ -77,7 +77,11 @@ final class NotificationService {
   /// at or staged finish, commit and answer first.
   func stop(_ done: @escaping () -> Void) {
     halt()
-    intake.whenPrepared { [writer = context.writer] in writer.whenIdle(done) }
+    // Dismissals committed until then are written into their calendar items before the last
+    // commit (which records how that went).
+    intake.whenPrepared { [writer = context.writer, calendars] in
+      writer.whenIdle { calendars.whenWrittenBack { writer.whenIdle(done) } }
+    }
   }
 
   /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose

@@ -65,6 +65,18 @@ final class InProcessDaemon: @unchecked Sendable {
     try daemon.startInBackground()
   }
 
+  /// Stops the daemon, moves the clock `seconds` on while it is down (the machine was off) and
+  /// does `whileDown` (what other programs did meanwhile), then starts a new one on the same
+  /// data directory.
+  func restart(afterBeingDownFor seconds: Double, whileDown: () throws -> Void = {}) throws {
+    daemon.shutdown()
+    daemon.waitUntilStopped()
+    clock.advance(seconds: seconds)
+    try whileDown()
+    daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
+    try daemon.startInBackground()
+  }
+
   func stop() {
     daemon.shutdown()
     daemon.waitUntilStopped()
