@@ -59,7 +59,7 @@ extension CalendarService {
   }
 
   /// Gathers a burst of changes, then rescans what changed.
-  private func settle(_ source: Source) {
+  func settle(_ source: Source) {
     if source.settle == nil {
       source.settle = LoopTimer(loop: context.loop) { [weak self, weak source] in
         guard let self, let source else { return }

@@ -8,8 +8,8 @@ import Logging
 /// as its committed event (`CalendarAlarmObserver`); the calendar's own withdrawals do not.
 /// Per calendar one helper run at a time, on the work pool, never inside a transaction: the
 /// store's rows say which alarm of which file each notification is, `chime-calendar
-/// write-back` edits the files' current bytes, and the files written are rescanned at once
-/// (their inotify event rescans them again, which changes nothing). A snooze written into the
+/// write-back` edits the files' current bytes, and the files written are rescanned once with
+/// the changes inotify reports for them (one rescan, not a storm). A snooze written into the
 /// item replaces chimed's own: the rescan finds the snoozed alarm acknowledged, ends the
 /// snooze, and schedules the item's snooze alarm instead; one that cannot be written stays
 /// chimed's. Failures are logged and listed with the file's errors (`chime calendar list`).
@@ -118,6 +118,9 @@ extension CalendarService: CalendarAlarmObserver {
         context.logger.error("calendar write-back not recorded", metadata: ["calendar": "\(name)", "error": "\(error)"])
       }
     }
-    if !written.isEmpty { scan(source, files: written) { _ in } }
+    // The files written are rescanned once: with their own inotify events, which come now.
+    guard !written.isEmpty else { return }
+    source.changed.formUnion(written)
+    settle(source)
   }
 }

@@ -125,7 +125,7 @@ public struct ApplyCalendarScan: Mutation {
         acknowledged = Set(acked).subtracting(planned.keys)
       }
       let before = try rows(t, file: file.name)
-      for (identifier, due) in before where planned[identifier] == nil {
+      for (identifier, due) in before.mapValues(\.due) where planned[identifier] == nil {
         var pending = try t.exists(.pending, app: app, identifier: identifier)
         var shown = try t.exists(.delivered, app: app, identifier: identifier) || t.exists(.snoozed, app: app, identifier: identifier)
         // Acknowledged anywhere: it goes from wherever it is. Otherwise only a pending one in
@@ -156,11 +156,14 @@ public struct ApplyCalendarScan: Mutation {
         INSERT OR REPLACE INTO calendar_alarm (source, identifier, file, at, uid, recurrence, repeat_index) VALUES (?, ?, ?, ?, ?, ?, ?)
         """)
       for (identifier, alarm) in planned.sorted(by: { $0.key < $1.key }) {
-        // One planned before and due already stays as it is (its row, if any, is kept up to date).
-        guard before[identifier] != nil || alarm.add != nil else { continue }
-        try remember.execute(arguments: [source, identifier, file.name, alarm.at.unixMillis, alarm.origin.uid, alarm.origin.recurrence,
-                                         alarm.origin.repeatIndex])
-        guard before[identifier] == nil, let add = alarm.add else { continue }
+        // A row is written when it is new or says something else now (a v13 row, an alarm
+        // whose VALARM moved); one planned before and due already gets none if it has none.
+        let row = before[identifier]
+        if row.map({ $0 != Held(due: alarm.at.unixMillis, origin: alarm.origin) }) ?? (alarm.add != nil) {
+          try remember.execute(arguments: [source, identifier, file.name, alarm.at.unixMillis, alarm.origin.uid, alarm.origin.recurrence,
+                                           alarm.origin.repeatIndex])
+        }
+        guard row == nil, let add = alarm.add else { continue }
         let added = try add.apply(in: t)
         outcome.events += added.events
         outcome.discardedFiles += added.discardedFiles
@@ -197,11 +200,20 @@ public struct ApplyCalendarScan: Mutation {
     return outcome
   }
 
-  /// The file's rows: identifier → due instant (unix ms).
-  private func rows(_ t: WriteTransaction, file: String) throws -> [String: Int64] {
-    let held = try t.db.cachedStatement(sql: "SELECT identifier, at FROM calendar_alarm WHERE source = ? AND file = ?")
-    var before: [String: Int64] = [:]
-    for row in try Row.fetchAll(held, arguments: [source, file]) { before[try row.decode(atIndex: 0)] = try row.decode(atIndex: 1) }
+  /// What a row says about its alarm.
+  private struct Held: Equatable {
+    var due: Int64
+    var origin: Origin
+  }
+
+  /// The file's rows, by identifier.
+  private func rows(_ t: WriteTransaction, file: String) throws -> [String: Held] {
+    let held = try t.db.cachedStatement(sql: "SELECT identifier, at, uid, recurrence, repeat_index FROM calendar_alarm WHERE source = ? AND file = ?")
+    var before: [String: Held] = [:]
+    for row in try Row.fetchAll(held, arguments: [source, file]) {
+      before[try row.decode(atIndex: 0)] = Held(due: try row.decode(atIndex: 1), origin: Origin(
+        uid: try row.decode(atIndex: 2), recurrence: try row.decode(atIndex: 3), repeatIndex: try row.decode(atIndex: 4)))
+    }
     return before
   }
 
