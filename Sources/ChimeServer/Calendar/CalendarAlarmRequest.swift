@@ -23,7 +23,7 @@ enum CalendarAlarmRequest {
   /// `missedGraceSeconds`: a missed fire later than this is not delivered (the calendar sums
   /// those up instead, `CalendarService+Missed`).
   static func pending(_ alarm: PlannedAlarm, file: String, calendar: String, zone: Zone, now: Instant,
-                      missedGraceSeconds: Double = 3600) -> PendingRequest {
+                      missedGraceSeconds: Double) -> PendingRequest {
     var content = NotificationContent(title: alarm.summary.map(oneLine) ?? "(no title)", body: body(alarm, zone: zone))
     content.threadIdentifier = calendar
     content.categoryIdentifier = categoryIdentifier
