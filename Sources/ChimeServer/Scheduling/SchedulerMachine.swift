@@ -99,8 +99,9 @@ struct SchedulerMachine {
       retries.removeAll { $0.at <= now }
     }
     if let holding {
-      parked += due.filter { $0.app.hasPrefix(holding) }
-      due.removeAll { $0.app.hasPrefix(holding) }
+      let held = { (key: ScheduleKey) in key.app.utf8.starts(with: holding.utf8) }
+      parked += due.filter(held)
+      due.removeAll(where: held)
     }
     firesInFlight += due.count
     var actions: [Action] = due.isEmpty ? [] : [.fire(due)]

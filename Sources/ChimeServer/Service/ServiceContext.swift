@@ -62,7 +62,10 @@ final class ServiceContext {
       extensions.hub.delivered(delivered, app: app)
       presenter.present(delivered, app: app)
     }
-    if !fromCalendar, app.hasPrefix(CalendarSource.appIDPrefix) { calendarAlarms?.calendarEvents(events, app: app) }
+    // Compared as bytes: on every add's publish, a Unicode-aware hasPrefix costs more.
+    if !fromCalendar, let calendarAlarms, app.utf8.starts(with: CalendarSource.appIDPrefix.utf8) {
+      calendarAlarms.calendarEvents(events, app: app)
+    }
   }
 
   /// Unlinks attachment files nothing holds any more, in the file lane.
