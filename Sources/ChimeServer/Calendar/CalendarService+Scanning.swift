@@ -10,6 +10,10 @@ extension CalendarService {
   @discardableResult
   func track(_ source: CalendarSource, plannedUntil: Instant, scan: Bool = true) -> Source? {
     guard !stopped else { return nil }
+    // Followed already: a calendar added while start-up read the list is in that list too. A
+    // second Source would replace it and leave its directory watch open for good (the loop,
+    // and so chimed's stop, would never end).
+    if let tracked = sources[source.name] { return tracked }
     let isDirectory = !source.path.lowercased().hasSuffix(".ics")
     let tracked = Source(name: source.name, path: source.path, isDirectory: isDirectory, plannedUntil: plannedUntil)
     sources[source.name] = tracked
@@ -195,10 +199,17 @@ extension CalendarService {
   }
 
   /// Time moved on (or the clock jumped): calendars whose window is half gone plan the next.
+  /// One being scanned (a file that changed) plans it right after: `armReplan` leaves out
+  /// calendars being scanned, so skipping it here would leave its window unplanned until the
+  /// next whole scan.
   func replanDue() {
     let now = context.clock.now().unixMillis
-    for source in sources.values where source.plannedUntil.unixMillis - configuration.horizonMillis / 2 <= now && !source.scanning {
-      scan(source, files: nil) { _ in }
+    for source in sources.values where source.plannedUntil.unixMillis - configuration.horizonMillis / 2 <= now {
+      if source.scanning {
+        source.wholeQueued = true
+      } else {
+        scan(source, files: nil) { _ in }
+      }
     }
     armReplan()
   }
