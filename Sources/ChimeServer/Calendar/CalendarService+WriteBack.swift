@@ -118,8 +118,9 @@ extension CalendarService: CalendarAlarmObserver {
         context.logger.error("calendar write-back not recorded", metadata: ["calendar": "\(name)", "error": "\(error)"])
       }
     }
-    // The files written are rescanned once: with their own inotify events, which come now.
-    guard !written.isEmpty else { return }
+    // The files written are rescanned once: with their own inotify events, which come now
+    // (not once chimed stops or the calendar is gone: no timer is left behind then).
+    guard !written.isEmpty, !stopped, !source.removed else { return }
     source.changed.formUnion(written)
     settle(source)
   }
