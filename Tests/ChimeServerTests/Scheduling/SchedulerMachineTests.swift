@@ -38,6 +38,21 @@ import Testing
     #expect(m.firesInFlight == 3)
   }
 
+  /// The calendars' start-up hold: their due keys wait for `release`, other apps' fire.
+  @Test func heldAppsWaitForTheReleaseAndTheOthersFire() {
+    var m = Self.machine(capacity: 8)
+    m.hold(appsWithPrefix: "io.github.chime.calendar.")
+    _ = m.start(now: Self.t0)
+    let calendar = ScheduleKey(due: Self.t0.adding(millis: 1000), app: "io.github.chime.calendar.work", identifier: "cal-1")
+    _ = m.refillFinished([Self.key(1, "k1"), calendar], now: Self.t0)
+    let now = Self.t0.adding(millis: 5000)
+    #expect(m.tick(now: now).first == .fire([Self.key(1, "k1")]))
+    #expect(m.parked == [calendar] && m.nextWake == nil)
+    #expect(m.release(now: now) == [.arm(afterMillis: 0)])
+    #expect(m.tick(now: now).first == .fire([calendar]))
+    #expect(m.holding == nil && m.parked.isEmpty)
+  }
+
   @Test func nothingFiresEarly() {
     var m = Self.machine()
     _ = m.start(now: Self.t0)
