@@ -150,6 +150,13 @@ extension ChimeDaemon {
       running.dataLock?.release()
       running.dataLock = nil
       parts.withLock { $0 = nil }
+      // Everything but the wake-up handle is closed or closing by now; what is not never lets
+      // the loop end. Said in the log, and kept for tests to print.
+      let open = loop.openHandles().filter { !$0.contains("closing") && !$0.hasPrefix("async") && !$0.hasSuffix("in flight") }
+      if !open.isEmpty {
+        leftOpen.withLock { $0 = open }
+        configuration.collaborators.logger.error("a handle was left open at shutdown; chimed will not end", metadata: ["open": "\(open)"])
+      }
       loop.closeWakeup()
     }
     guard let stack = running.stack else {

@@ -25,6 +25,9 @@ public final class ChimeDaemon: Sendable {
   /// be thrown by `run()`.
   let failure = Locked<ChimeError?>(nil)
   private let stoppedSignal = DispatchSemaphore(value: 0)
+  /// The handles teardown found still open and not closing (`EventLoop.openHandles`): what
+  /// keeps a loop from ending, left behind by a part that did not close it.
+  let leftOpen = Locked<[String]>([])
 
   /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
   public init(configuration: ServerConfiguration) throws(ChimeError) {
@@ -101,6 +104,31 @@ public final class ChimeDaemon: Sendable {
     if stopped.withLock({ $0 }) { return }
     stoppedSignal.wait()
     stoppedSignal.signal()
+  }
+
+  /// Blocks until the loop has stopped or `seconds` have passed; false when it is still running.
+  public func waitUntilStopped(seconds: Double) -> Bool {
+    if stopped.withLock({ $0 }) { return true }
+    guard stoppedSignal.wait(timeout: .now() + seconds) == .success else { return false }
+    stoppedSignal.signal()
+    return true
+  }
+
+  /// What teardown found still open: empty unless a part left a handle open, and then the
+  /// loop, and `run()`, do not end. For a daemon that does not stop.
+  public var handlesLeftOpen: [String] { leftOpen.withLock { $0 } }
+
+  /// What keeps the loop running (`EventLoop.openHandles`), asked of the loop thread; nil when
+  /// it did not answer within 5 s, or no longer takes work (it is tearing down or stopped).
+  public func openHandles() -> [String]? {
+    let answer = Locked<[String]?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    guard loop.execute({ [loop] in
+      answer.withLock { $0 = loop.openHandles() }
+      answered.signal()
+    }) else { return nil }
+    guard answered.wait(timeout: .now() + 5) == .success else { return nil }
+    return answer.withLock { $0 }
   }
 
   /// Tells the daemon the wall clock (or an injected test clock) moved: due times and gRPC

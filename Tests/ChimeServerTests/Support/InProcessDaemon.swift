@@ -60,14 +60,24 @@ final class InProcessDaemon: @unchecked Sendable {
   /// Stops the daemon gracefully and starts a new one on the same data directory.
   func restart() throws {
     daemon.shutdown()
-    daemon.waitUntilStopped()
+    guard stopped() else { throw CancellationError() }
     daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
     try daemon.startInBackground()
   }
 
+  /// Stops the daemon and waits for it, at most a minute: a daemon that does not stop is a
+  /// test failure naming what kept its loop running, not a test blocking one of the few threads
+  /// every other test needs.
   func stop() {
     daemon.shutdown()
-    daemon.waitUntilStopped()
+    _ = stopped()
+  }
+
+  private func stopped() -> Bool {
+    guard !daemon.waitUntilStopped(seconds: 60) else { return true }
+    let handles = daemon.openHandles() ?? daemon.handlesLeftOpen
+    Issue.record("the daemon did not stop within 60 s; still open: \(handles.joined(separator: "; "))")
+    return false
   }
 
   deinit { stop() }
