@@ -28,15 +28,15 @@ run: build
 # them; the check alone takes a second).
 test: deps proto-check
 	python3 scripts/mutations/run.py --check
-	scripts/realworld/build.sh --short
-	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test.sh
-	scripts/calendar/oracle.sh
-	tests/calendar/rig.sh
-	$(MAKE) test-clients
-	$(MAKE) test-grpc
-	$(MAKE) release-installed
-	scripts/check-binaries.sh
+	scripts/timed.sh scripts/realworld/build.sh --short
+	scripts/timed.sh $(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/timed.sh scripts/swift-test.sh
+	scripts/timed.sh scripts/calendar/oracle.sh
+	scripts/timed.sh tests/calendar/rig.sh
+	scripts/timed.sh $(MAKE) test-clients
+	scripts/timed.sh $(MAKE) test-grpc
+	scripts/timed.sh $(MAKE) release-installed
+	scripts/timed.sh scripts/check-binaries.sh
 
 test-clients:
 	clients/test.sh
