@@ -10,7 +10,7 @@ import Glibc
 /// the loop through `execute(_:)` (a locked inbox plus `uv_async_send`, which coalesces wake-ups,
 /// so every wake-up drains the whole inbox). Blocking work goes to libuv's work pool through
 /// `runBlocking(_:then:)` and its result comes back on the loop thread.
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
   let raw: UnsafeMutablePointer<uv_loop_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   /// Work sent from other threads, and whether the wake-up handle is closed (then nothing is
@@ -41,20 +41,20 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// True on the thread running the loop.
-  var inLoop: Bool {
+  package var inLoop: Bool {
     loopThread.load(ordering: .acquiring) == UInt(pthread_self())
   }
 
   /// Stops the process when called off the loop thread, in release builds too: loop-bound
   /// state touched from another thread is a race nothing else would catch.
-  func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+  package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
     precondition(inLoop, "must run on the loop thread", file: file, line: line)
   }
 
   /// Runs `work` on the loop thread soon. Safe from any thread. Returns false, and drops
   /// `work`, once the loop has closed its wake-up handle (it is stopping or stopped).
   @discardableResult
-  func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+  package func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
     inbox.withLock { box in
       guard !box.closed else { return false }
       box.work.append(work)
@@ -77,7 +77,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   /// Runs `work` on libuv's work pool, then `then` with its result on the loop thread.
-  func runBlocking<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
+  package func runBlocking<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
     assertInLoop()
     let slot = ResultSlot<T>()
     let item = WorkItem(run: { slot.value = work() }, complete: { then(slot.value!) })

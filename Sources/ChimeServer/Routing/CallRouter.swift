@@ -5,7 +5,7 @@ import Logging
 /// Turns calls into service requests: checks the app id and deadline, then runs the method
 /// through its typed route (`Routes`, generated from Protos/) on the handlers (`ServiceCalls`).
 /// The one place where calls of every transport meet the service. Loop thread only.
-final class CallRouter {
+package final class CallRouter {
   private let clock: any WallClock
   private let logger: Logger
   private let target: any CallHandling
