@@ -204,7 +204,7 @@ let package = Package(
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CCanberra",
         // The settings' landing types (ServerPaths, ServerLimits, ServerPolicy), declared with chimed.toml's keys.
         "ChimeConfig",
         .product(name: "Logging", package: "swift-log"),
@@ -233,6 +233,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // The D-Bus API on the session bus, and the freedesktop presenter's connection to the
+    // notification server: one sd-bus driver on the loop (`BusConnection`) for both.
+    .target(
+      name: "ChimeDBus",
+      dependencies: ["ChimeServer", "ChimeConfig", "ChimeCore", "ChimeSystem", "ChimeWire", "CSystemd", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: strictSettings
+    ),
     // The version with the git revision the binaries were built from (written before each build
     // by the GitRevision plugin; its own target so a new commit recompiles one file).
     .target(
@@ -254,7 +261,7 @@ let package = Package(
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
         // The transports chimed assembles.
-        "ChimeNativeTransport", "ChimeGRPC",
+        "ChimeNativeTransport", "ChimeGRPC", "ChimeDBus",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
@@ -309,7 +316,7 @@ let package = Package(
       dependencies: [
         "ChimeServer", "ChimeConfig", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
         // The transports, which the in-process daemon serves as chimed does.
-        "ChimeNativeTransport", "ChimeGRPC",
+        "ChimeNativeTransport", "ChimeGRPC", "ChimeDBus",
         // An HTTP/2 client for the gRPC transport's tests.
         "CNGHTTP2",
       ],

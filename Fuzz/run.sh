@@ -168,7 +168,7 @@ if [ $need_wire -eq 1 ]; then
   entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
          "$root/Tests/ChimeTestSupport/FullValues.swift" "$here/DBusFuzz.swift")
   # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
-  for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
+  for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeDBus/$f.swift"); done
   if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_records" "$lib_wire" "$lib_b64" "${objects[@]}"; then
     echo "building $wire_bin"
     quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" \

@@ -17,7 +17,7 @@ extension ChimeDaemon {
       return try setUpRefusing(refusal, running: running, socketLock: socketLock, handleSignals: handleSignals)
     }
     running.dataLock = try Self.lockDataDirectory(configuration.paths.dataDirectory)
-    let stack = try ServiceStack(loop: loop, configuration: configuration)
+    let stack = try ServiceStack(loop: loop, configuration: configuration, notificationServer: transports.notificationServer)
     running.stack = stack
     running.clockWatch = ClockWatch(loop: loop, service: stack.service, logger: configuration.collaborators.logger)
     if handleSignals {

@@ -113,8 +113,8 @@ package final class EventLoop: @unchecked Sendable {
   }
 }
 
-struct ChimeLoopError: Error, CustomStringConvertible {
-  var description: String
+package struct ChimeLoopError: Error, CustomStringConvertible {
+  package var description: String
   init(_ what: String, _ rc: Int32) {
     description = "\(what): \(String(cString: uv_strerror(rc)))"
   }

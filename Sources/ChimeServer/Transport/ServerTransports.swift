@@ -7,9 +7,14 @@ package struct ServerTransports: Sendable {
   package var socket: [any StreamProtocolFactory]
   /// Transports with ways in of their own (the D-Bus API on the session bus).
   package var others: [any TransportFactory]
+  /// Connects the freedesktop presenter to the desktop's notification server; nil: that
+  /// presenter has no way to the desktop and reports each delivery as not shown.
+  package var notificationServer: (any NotificationServerConnector)?
 
-  package init(socket: [any StreamProtocolFactory], others: [any TransportFactory] = []) {
+  package init(socket: [any StreamProtocolFactory], others: [any TransportFactory] = [],
+               notificationServer: (any NotificationServerConnector)? = nil) {
     self.socket = socket
     self.others = others
+    self.notificationServer = notificationServer
   }
 }

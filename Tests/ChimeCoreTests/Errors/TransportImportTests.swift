@@ -10,6 +10,8 @@ import Testing
     ("ChimeNativeTransport", []),
     // nghttp2, and the descriptor set of Protos/ it serves for reflection.
     ("ChimeGRPC", ["CNGHTTP2", "CChimeDescriptors"]),
+    // sd-bus: the D-Bus API and the presenter's connection to the notification server.
+    ("ChimeDBus", ["CSystemd"]),
   ]
 
   /// What every transport may import besides its own C libraries: the service, the Chime

@@ -2,6 +2,7 @@ import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
+import ChimeDBus
 import ChimeGRPC
 import ChimeNativeTransport
 import ChimeServer
@@ -45,9 +46,9 @@ final class InProcessDaemon: @unchecked Sendable {
   }
 
   /// What chimed serves: gRPC and the native framing on the socket, the D-Bus API where a
-  /// test names a bus.
+  /// test names a bus, the freedesktop presenter's connection where a test turns it on.
   static var servedTransports: ServerTransports {
-    ServerTransports(socket: [GRPCTransport(), NativeTransport()], others: [DBusTransport()])
+    ServerTransports(socket: [GRPCTransport(), NativeTransport()], others: [DBusTransport()], notificationServer: NotificationServer())
   }
 
   var socketPath: String { directory.socketPath }

@@ -1,4 +1,6 @@
+import ChimeConfig
 import ChimeCore
+package import ChimeServer
 
 /// The D-Bus API as one of the daemon's transports: listening is taking the bus name,
 /// draining gives it up, closing leaves the bus.
