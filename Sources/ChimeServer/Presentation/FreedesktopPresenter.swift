@@ -3,7 +3,8 @@ import Logging
 
 /// Shows deliveries through org.freedesktop.Notifications on the session bus, and carries the
 /// user's clicks back as responses. The connection is made by the connector chimed hands in
-/// (`NotificationServerLink`, ChimeDBus's on the loop's sd-bus driver): nothing here blocks. Loop thread only.
+/// (a `NotificationServerLink`: ChimeDBus's, on the loop's sd-bus driver): nothing here
+/// blocks. Loop thread only.
 ///
 /// - `GetCapabilities` is asked once per server: again when the name changes owner, and after
 ///   a call failed.
@@ -139,7 +140,9 @@ final class FreedesktopPresenter {
   private func connect(quietly: Bool = false) -> Bool {
     if bus?.isOpen == true { return true }
     do {
-      guard let connector else { throw NotificationServerError(description: "this chimed has no D-Bus transport to reach the session bus") }
+      guard let connector else {
+        throw NotificationServerError(description: "this chimed has no D-Bus transport to reach the session bus")
+      }
       let bus = try connector.connect(loop: loop, logger: logger)
       bus.onDisconnect = { [unowned self] in lost() }
       bus.onSignal = { [unowned self] signal in received(signal) }
