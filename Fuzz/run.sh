@@ -213,11 +213,11 @@ if [ $need_grpc -eq 1 ]; then
   mapfile -t grpc_sources < <(find "$root/Sources/ChimeGRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' \
     ! -name 'GRPCProtocol.swift' ! -name 'GRPCRefusalWait.swift' | sort)
   grpc_sources+=("$here/GRPCFuzzEntry.swift")
-  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_contract" "$lib_core" "$lib_records" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
+  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_b64" "$lib_contract" "$lib_core" "$lib_records" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"
     quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" -I "$zf" \
       -I "$wb/include/CChimeProto" -I "$root/Sources/CNGHTTP2" -I "$gb/include/CChimeDescriptors" -Xcc -I"$generated" \
-      "${grpc_sources[@]}" "$lib_contract" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
+      "${grpc_sources[@]}" "$lib_contract" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_log" "$lib_b64" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
   fi
 fi
 
