@@ -9,8 +9,8 @@ import Glibc
 import Logging
 import Testing
 
-/// A refused connection waits a bounded time for the peer's first bytes to learn its protocol
-/// (`AcceptedSocket`).
+/// The listener chooses a connection's protocol once, from its first bytes (`AcceptedSocket`);
+/// a refused connection waits a bounded time for them, to refuse in the peer's protocol.
 /// A loop that was busy when the wait ran out (its timer and the peer's bytes due in the same
 /// turn: libuv runs timers first) still reads the bytes that came in time, so an HTTP/2 peer
 /// is refused in HTTP/2, not with a native frame it cannot read.
@@ -69,7 +69,7 @@ import Testing
     /// `stall`: how long the loop sleeps right after the refusal starts waiting. `realHTTP2`:
     /// the gRPC transport's own protocol (with `http2WaitMillis` for the request) instead of
     /// the stand-in.
-    init(waitMillis: UInt64, http2WaitMillis: UInt64 = 5000, stall: useconds_t = 0, realHTTP2: Bool = false) throws {
+    init(waitMillis: UInt64, http2WaitMillis: UInt64 = 5000, stall: useconds_t = 0, realHTTP2: Bool = false, refused: Bool = true) throws {
       loop = try EventLoop()
       let loop = self.loop
       Thread { loop.run() }.start()
@@ -92,7 +92,7 @@ import Testing
             closed.signal()
           })
         holder.withLock { $0 = connection }
-        connection.refuse(ChimeError(.tooManyConnections, "full"))
+        if refused { connection.refuse(ChimeError(.tooManyConnections, "full")) } else { connection.begin() }
         ready.signal()
         if stall > 0 { usleep(stall) }
       }
@@ -148,5 +148,25 @@ import Testing
     #expect(!rig.seen.withLock { $0 }.contains("closed"))
     #expect(pollUntil(within: 10) { rig.seen.withLock { $0 }.contains("closed") })
     rig.finish()
+  }
+
+  /// A peer that is served has its protocol chosen once, from its first bytes however they are
+  /// cut: the HTTP/2 preface in two reads goes to the HTTP/2 protocol whole, anything else to
+  /// the default.
+  @Test func theFirstBytesChooseTheProtocolOnce() throws {
+    let http2 = try Rig(waitMillis: 50, refused: false)
+    http2.send("PR")
+    usleep(100_000)
+    #expect(http2.seen.withLock { $0 }.isEmpty)
+    http2.send(String(Self.preface.dropFirst(2)))
+    #expect(pollUntil(within: 10) { http2.seen.withLock { $0.count } >= 1 })
+    #expect(http2.seen.withLock { $0 } == ["served 24 bytes"])
+    http2.finish()
+
+    let native = try Rig(waitMillis: 50, refused: false)
+    native.send("\u{0}\u{0}")
+    #expect(pollUntil(within: 10) { native.seen.withLock { $0.count } >= 1 })
+    #expect(native.seen.withLock { $0 } == ["default served"])
+    native.finish()
   }
 }
