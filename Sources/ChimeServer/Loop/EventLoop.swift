@@ -41,20 +41,20 @@ package final class EventLoop: @unchecked Sendable {
   }
 
   /// True on the thread running the loop.
-  package var inLoop: Bool {
+  var inLoop: Bool {
     loopThread.load(ordering: .acquiring) == UInt(pthread_self())
   }
 
   /// Stops the process when called off the loop thread, in release builds too: loop-bound
   /// state touched from another thread is a race nothing else would catch.
-  package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+  func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
     precondition(inLoop, "must run on the loop thread", file: file, line: line)
   }
 
   /// Runs `work` on the loop thread soon. Safe from any thread. Returns false, and drops
   /// `work`, once the loop has closed its wake-up handle (it is stopping or stopped).
   @discardableResult
-  package func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
+  func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
     inbox.withLock { box in
       guard !box.closed else { return false }
       box.work.append(work)
@@ -77,7 +77,7 @@ package final class EventLoop: @unchecked Sendable {
   }
 
   /// Runs `work` on libuv's work pool, then `then` with its result on the loop thread.
-  package func runBlocking<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
+  func runBlocking<T: Sendable>(_ work: @escaping @Sendable () -> T, then: @escaping (T) -> Void) {
     assertInLoop()
     let slot = ResultSlot<T>()
     let item = WorkItem(run: { slot.value = work() }, complete: { then(slot.value!) })
