@@ -17,6 +17,8 @@ import Logging
 /// connection, not a signal) and create the data directory (`chimed` does both).
 public final class ChimeDaemon: Sendable {
   public let configuration: ServerConfiguration
+  /// The ways in it serves besides the in-process transport.
+  let transports: ServerTransports
   let loop: EventLoop
   /// The running daemon's parts, created and touched on the loop; nil before and after.
   let parts = Locked<LoopBound<DaemonParts>?>(nil)
@@ -29,9 +31,13 @@ public final class ChimeDaemon: Sendable {
   /// keeps a loop from ending, left behind by a part that did not close it.
   let leftOpen = Locked<[String]>([])
 
+  /// A daemon serving `transports` (chimed's: the native framing and gRPC on the socket, the
+  /// D-Bus API on the session bus).
+  ///
   /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
-  public init(configuration: ServerConfiguration) throws(ChimeError) {
+  package init(configuration: ServerConfiguration, transports: ServerTransports) throws(ChimeError) {
     self.configuration = configuration
+    self.transports = transports
     do {
       loop = try EventLoop()
     } catch {
@@ -137,6 +143,7 @@ public final class ChimeDaemon: Sendable {
     onLoop { parts in
       parts.stack?.service.clockChanged()
       parts.registry?.clockChanged()
+      for transport in parts.transports { transport.clockChanged() }
     }
   }
 

@@ -2,6 +2,9 @@ import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
+import ChimeDBus
+import ChimeGRPC
+import ChimeNativeTransport
 import ChimeServer
 import ChimeTestSupport
 import Foundation
@@ -39,7 +42,13 @@ final class InProcessDaemon: @unchecked Sendable {
     // directory exists.
     signal(SIGPIPE, SIG_IGN)
     try FileManager.default.createDirectory(atPath: configuration.paths.dataDirectory, withIntermediateDirectories: true)
-    return try ChimeDaemon(configuration: configuration)
+    return try ChimeDaemon(configuration: configuration, transports: Self.servedTransports)
+  }
+
+  /// What chimed serves: gRPC and the native framing on the socket, the D-Bus API where a
+  /// test names a bus, the freedesktop presenter's connection where a test turns it on.
+  static var servedTransports: ServerTransports {
+    ServerTransports(socket: [GRPCTransport(), NativeTransport()], others: [DBusTransport()], notificationServer: NotificationServer())
   }
 
   var socketPath: String { directory.socketPath }
