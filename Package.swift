@@ -307,7 +307,7 @@ let package = Package(
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeRecordsTests", dependencies: ["ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeClientTests", dependencies: ["ChimeClient", "ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),

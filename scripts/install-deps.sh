@@ -52,6 +52,7 @@ packages=(
   radicale              # calendars: a local CalDAV server for the end-to-end rig (tests/calendar/rig.sh)
   vdirsyncer            # calendars: syncs the rig's CalDAV calendar into a vdir
   python3-caldav        # calendars: the rig creates its event through CalDAV (Debian's /usr/bin/python3)
+  khal                  # calendars: the rig checks that khal still reads a vdir item chimed wrote a dismissal into
   gdb                   # a hung Swift test: scripts/swift-test.sh prints every thread's stack
 )
 

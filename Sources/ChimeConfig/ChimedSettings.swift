@@ -63,6 +63,9 @@ public enum ChimedSettings {
   public static let missedGrace: Setting<Int64> = .seconds(
     "missed-grace", default: 2, lands: \.limits.missedGraceMillis,
     help: "A fire later than this many seconds after its due time is marked missed")
+  public static let calendarMissedGrace: Setting<Int64> = .seconds(
+    "calendar-missed-grace", default: 3600, lands: \.limits.calendarMissedGraceMillis,
+    help: "A calendar alarm that fell due while chimed was stopped or the computer slept is still shown, marked missed, if it is less than this many seconds late; older ones are summed up in one notification per calendar")
   public static let extensionTimeout: Setting<Int64> = .seconds(
     "extension-timeout", default: 5, lands: \.limits.extensionAnswerTimeoutMillis,
     help: "Seconds a response waits for a content extension's answer before going ahead without it")
@@ -106,7 +109,7 @@ public enum ChimedSettings {
   public static let all: [ConfigKey] = ([
     socket, dataDir, appsDir, attachmentQuota, maxPendingPerApp, maxConnections, maxCallsPerConnection,
     maxSubscribers, maxSubscribersPerApp, thumbnailBox, thumbnailer, logLevel, maxFrameBytes, missedGrace,
-    extensionTimeout, pushPayloadLimit, serviceExtensionTimeout, serviceExtensionGrace, authorization, presenter,
+    calendarMissedGrace, extensionTimeout, pushPayloadLimit, serviceExtensionTimeout, serviceExtensionGrace, authorization, presenter,
     presentCommand, presentTimeout, soundPlayer, eventRetention,
   ] as [any DeclaredSetting]).map(\.key)
 }

@@ -64,6 +64,9 @@ public struct ServerLimits: Equatable, Sendable {
   /// A fire later than this after its due instant is marked missed (and follows the
   /// request's missed-fire policy).
   public var missedGraceMillis: Int64 = ChimedSettings.missedGrace.defaultValue
+  /// A calendar alarm missed by less than this is still delivered (marked missed); older ones
+  /// are summed up in one notification per calendar.
+  public var calendarMissedGraceMillis: Int64 = ChimedSettings.calendarMissedGrace.defaultValue
   /// How long a response waits for a content extension's answer before chimed acts on it as if
   /// there were no extension (measured on the server's clock).
   public var extensionAnswerTimeoutMillis: Int64 = ChimedSettings.extensionTimeout.defaultValue

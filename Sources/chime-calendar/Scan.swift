@@ -76,6 +76,7 @@ enum Scan {
       let plan = CalendarAlarmPlanner.plan(item, after: after, until: until, zones: zones)
       var text = ""
       for alarm in plan.alarms { text += CalendarScanLine.alarm(file: file, alarm).encoded + "\n" }
+      for alarm in plan.acknowledged { text += CalendarScanLine.acknowledged(file: file, alarm).encoded + "\n" }
       return text + CalendarScanLine.item(file: file, alarms: plan.alarms.count).encoded + "\n"
     }
   }

@@ -12,14 +12,17 @@
 //
 //   chime-calendar scan PATH AFTER_MS UNTIL_MS ZONE [FILE...]
 // what chimed runs to scan a registered calendar (see Scan.swift).
+//
+//   chime-calendar write-back PATH ZONE NOW_MS REQUEST...
+// what chimed runs to write a dismissal or a snooze into an item (see WriteBack.swift).
 import ChimeCalendar
 import ChimeCore
 import ChimeSystem
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "scan" {
-  let status = Scan.run(arguments)
+if arguments.first == "scan" || arguments.first == "write-back" {
+  let status = arguments.first == "scan" ? Scan.run(arguments) : WriteBack.run(arguments)
   StandardStreams.flush()
   exit(status)
 }

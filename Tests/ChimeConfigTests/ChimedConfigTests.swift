@@ -19,6 +19,7 @@ import Testing
     log-level = "debug"
     max-frame-bytes = 65536
     missed-grace = 7.5
+    calendar-missed-grace = 1800
     extension-timeout = 3
     push-payload-limit = 5120
     service-extension-timeout = 20

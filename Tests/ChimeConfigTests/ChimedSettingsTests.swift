@@ -66,7 +66,7 @@ import Testing
       "thumbnail-box": "10x20", "thumbnailer": "/t", "log-level": "debug", "max-frame-bytes": "11", "missed-grace": "12",
       "extension-timeout": "13", "push-payload-limit": "14", "service-extension-timeout": "15",
       "service-extension-grace": "16", "authorization": "ask-denies", "presenter": "command", "present-command": "/p",
-      "present-timeout": "17", "sound-player": "none", "event-retention": "18",
+      "present-timeout": "17", "sound-player": "none", "event-retention": "18", "calendar-missed-grace": "19",
     ]
     #expect(Set(given.keys) == Set(Self.declared), "the test gives every key")
     let settings = try ChimedConfig.resolve(flags: given, file: nil, environment: [:], home: "/home/u", uid: 1000).settings
@@ -91,6 +91,7 @@ import Testing
     expected.presentation.commandTimeoutMillis = 17_000
     expected.presentation.soundPlayer = "none"
     expected.limits.eventRetention = 18
+    expected.limits.calendarMissedGraceMillis = 19_000
     #expect(settings == expected)
   }
 

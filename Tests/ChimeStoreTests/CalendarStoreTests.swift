@@ -10,8 +10,9 @@ import Testing
 @Suite struct CalendarStoreTests {
   let app = CalendarSource.appID(for: "work")
 
-  func alarm(_ identifier: String, after seconds: Double) -> AddPending {
-    AddPending(app: app, pending: Fixtures.pending(Fixtures.request(identifier, after: seconds), added: t0), at: t0, limit: .max)
+  func alarm(_ identifier: String, after seconds: Double) -> ApplyCalendarScan.Planned {
+    ApplyCalendarScan.Planned(AddPending(app: app, pending: Fixtures.pending(Fixtures.request(identifier, after: seconds), added: t0), at: t0, limit: .max),
+                              origin: .init(uid: identifier + "@example.com", recurrence: "", repeatIndex: 0))
   }
 
   func scan(_ files: [ApplyCalendarScan.File], whole: Bool = false) -> ApplyCalendarScan {

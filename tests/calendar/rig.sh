@@ -3,11 +3,13 @@
 # port, a temporary storage folder, no authentication), an event with a VALARM created through
 # CalDAV (python3-caldav), synced into a temporary vdir by vdirsyncer with the README's
 # configuration, `chime calendar alarms --path VDIR --json` checked on it, then the vdir
-# registered with a real chimed and the event moved and deleted on the server. Everything lives
-# in one temporary directory; the server and chimed are stopped by their pids. A few seconds.
+# registered with a real chimed and the event moved and deleted on the server; then two alarms
+# fire, one is dismissed (written back, synced to the server, read by khal) and the other is
+# acknowledged on the server (withdrawn). Everything lives in one temporary directory; the server
+# and chimed are stopped by their pids. About 20 seconds.
 #
 #   tests/calendar/rig.sh          CHIME (default .build/debug/chime) and chimed beside it must be built
-# Needs Debian's radicale, vdirsyncer and python3-caldav (scripts/install-deps.sh installs
+# Needs Debian's radicale, vdirsyncer, python3-caldav and khal (scripts/install-deps.sh installs
 # them); they run under /usr/bin/python3, the system interpreter that has them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -170,3 +172,106 @@ PY
 vdirsyncer -c "$work/vdirsyncer.conf" sync --force-delete calendars/rig >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
 expect_pending "" "after the event was deleted on the server"
 echo "ok   calendar rig: chime calendar add on the synced vdir; a move and a delete on the server reach chimed's pending alarms"
+
+# Write-back (RFC 9074). Two events whose alarms fall due 12 s from now on chimed's clock, made
+# on the server and synced; both fire. One is dismissed with `chime delivered --remove`: chimed
+# writes ACKNOWLEDGED into its VALARM in the vdir, vdirsyncer carries it to Radicale, and khal
+# still reads the item. The other is acknowledged on the server (another device): after a sync
+# its notification leaves chimed's delivered list.
+"$py" - "$port" "$offset" > "$work/due.txt" <<'PY'
+import math, sys, time
+import caldav
+port, offset = sys.argv[1], int(sys.argv[2])
+due = math.ceil(time.time() + offset) + 12
+def utc(t): return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(t))
+client = caldav.DAVClient(url=f"http://127.0.0.1:{port}/", username="rig", password="rig")
+calendar = client.principal().calendar(cal_id="rig")
+for uid, summary in (("chime-rig-2@example.com", "Rig standup"), ("chime-rig-3@example.com", "Rig review")):
+    calendar.save_event(f"""BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//Chime rig//EN
+BEGIN:VEVENT
+UID:{uid}
+DTSTAMP:20291201T000000Z
+DTSTART:{utc(due + 900)}
+DTEND:{utc(due + 2700)}
+SUMMARY:{summary}
+BEGIN:VALARM
+ACTION:DISPLAY
+DESCRIPTION:{summary}
+TRIGGER:-PT15M
+END:VALARM
+END:VEVENT
+END:VCALENDAR
+""")
+print(utc(due))
+PY
+vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+delivered() { c delivered --app io.github.chime.calendar.rig --json; }
+# Waits (bounded: 30 s) until the calendar app's delivered titles are those given.
+expect_delivered() {
+  for _ in $(seq 300); do
+    got=$(delivered | "$py" -c 'import json, sys; print(",".join(sorted(d["content"]["title"] for d in json.load(sys.stdin))))')
+    [ "$got" = "$1" ] && return 0
+    sleep 0.1
+  done
+  echo "rig: delivered alarms are [$got], expected [$1] ($2)" >&2
+  cat "$work/chimed.log" >&2
+  exit 1
+}
+expect_delivered "Rig review,Rig standup" "when their alarms fell due"
+standup_id=$(delivered | "$py" -c 'import json, sys; print(next(d["id"] for d in json.load(sys.stdin) if d["content"]["title"] == "Rig standup"))')
+standup_file=$(grep -l "UID:chime-rig-2@example.com" "$collection"/*.ics)
+cp -p "$standup_file" "$work/standup.before"
+c delivered --app io.github.chime.calendar.rig --remove "$standup_id" > /dev/null
+for _ in $(seq 100); do grep -q "^ACKNOWLEDGED:" "$standup_file" && break; sleep 0.1; done
+grep -q "^ACKNOWLEDGED:" "$standup_file" || { echo "rig: no ACKNOWLEDGED in $standup_file after the dismissal" >&2; cat "$standup_file" "$work/chimed.log" >&2; exit 1; }
+# Byte for byte the file vdirsyncer wrote, with one line more (before END:VALARM), same mode.
+"$py" - "$work/standup.before" "$standup_file" <<'PY'
+import os, re, sys
+before, after = (open(p, "rb").read() for p in sys.argv[1:3])
+added = re.search(rb"\r?\nACKNOWLEDGED:\d{8}T\d{6}Z(\r?\n)END:VALARM", after)
+if not added or after[:added.start()] + after[added.end() - len(added.group(1)) - len(b"END:VALARM"):] != before:
+    sys.exit(f"rig: chimed changed more than the ACKNOWLEDGED line:\n{before!r}\n{after!r}")
+if os.stat(sys.argv[1]).st_mode != os.stat(sys.argv[2]).st_mode:
+    sys.exit("rig: the item's mode changed")
+PY
+vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+"$py" - "$port" <<'PY'
+import sys
+import caldav
+client = caldav.DAVClient(url=f"http://127.0.0.1:{sys.argv[1]}/", username="rig", password="rig")
+data = client.principal().calendar(cal_id="rig").event_by_uid("chime-rig-2@example.com").data
+alarm = data[data.index("BEGIN:VALARM"):data.index("END:VALARM")]
+if "ACKNOWLEDGED:" not in alarm:
+    sys.exit(f"rig: the server's copy has no ACKNOWLEDGED in its VALARM:\n{data}")
+PY
+cat > "$work/khal.conf" <<CONF
+[calendars]
+[[rig]]
+path = $collection
+[locale]
+timeformat = %H:%M
+dateformat = %Y-%m-%d
+longdateformat = %Y-%m-%d
+datetimeformat = %Y-%m-%d %H:%M
+longdatetimeformat = %Y-%m-%d %H:%M
+[default]
+default_calendar = rig
+CONF
+khal -c "$work/khal.conf" list "$(cut -c1-4 "$work/due.txt")-$(cut -c5-6 "$work/due.txt")-$(cut -c7-8 "$work/due.txt")" 2d > "$work/khal.out" 2> "$work/khal.err" \
+  || { echo "rig: khal failed on the vdir chimed wrote into" >&2; cat "$work/khal.err" >&2; exit 1; }
+grep -q "Rig standup" "$work/khal.out" || { echo "rig: khal does not list the event chimed wrote into" >&2; cat "$work/khal.out" "$work/khal.err" >&2; exit 1; }
+echo "ok   calendar rig: a dismissal (chime delivered --remove) is written into the item, reaches Radicale after vdirsyncer sync, and khal reads the item"
+
+"$py" - "$port" "$(cat "$work/due.txt")" <<'PY'
+import sys
+import caldav
+client = caldav.DAVClient(url=f"http://127.0.0.1:{sys.argv[1]}/", username="rig", password="rig")
+event = client.principal().calendar(cal_id="rig").event_by_uid("chime-rig-3@example.com")
+event.data = event.data.replace("END:VALARM", f"ACKNOWLEDGED:{sys.argv[2]}\r\nEND:VALARM", 1)
+event.save()
+PY
+vdirsyncer -c "$work/vdirsyncer.conf" sync >> "$work/vdirsyncer.log" 2>&1 || { cat "$work/vdirsyncer.log" >&2; exit 1; }
+expect_delivered "" "after the other alarm was acknowledged on the server"
+echo "ok   calendar rig: an alarm acknowledged on the server leaves chimed's delivered list after vdirsyncer sync"

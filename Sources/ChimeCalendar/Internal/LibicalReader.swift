@@ -156,10 +156,15 @@ enum LibicalReader {
       }
     }
     var a = icalcomponent_get_first_component(c, ICAL_VALARM_COMPONENT)
+    // Each alarm keeps its position among the component's VALARMs in the text (libical keeps
+    // their order), those dropped counted too: what the user does with it is written there.
+    var position = 0
     while let alarm = a {
-      if component.alarms.count < CalendarItem.Limits.alarmsPerComponent, let parsed = readAlarm(alarm) {
+      if component.alarms.count < CalendarItem.Limits.alarmsPerComponent, var parsed = readAlarm(alarm) {
+        parsed.index = position
         component.alarms.append(parsed)
       }
+      position += 1
       a = icalcomponent_get_next_component(c, ICAL_VALARM_COMPONENT)
     }
     if component.uid.isEmpty { warnings.append("a \(kind.rawValue) without UID") }

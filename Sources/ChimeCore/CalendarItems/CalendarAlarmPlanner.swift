@@ -24,16 +24,20 @@
 /// times `DURATION` more fire after it, each its own notification. ACTION DISPLAY and AUDIO are
 /// planned; EMAIL, PROCEDURE and others are counted in `ignored`. An alarm whose ACKNOWLEDGED
 /// (RFC 9074) or whose component's X-MOZ-LASTACK (Thunderbird) is at or after its instant was
-/// dismissed and is left out. A Thunderbird snooze (X-MOZ-SNOOZE-TIME, or -<RECURRENCE-ID> for
+/// dismissed and is left out (listed in `acknowledged`). A Thunderbird snooze (X-MOZ-SNOOZE-TIME, or -<RECURRENCE-ID> for
 /// one occurrence) brings the component's first DISPLAY or AUDIO alarm back once at the snooze
-/// time, unless X-MOZ-LASTACK is at or after it.
+/// time, unless X-MOZ-LASTACK or the alarm's ACKNOWLEDGED is at or after it.
 public enum CalendarAlarmPlanner {
   /// The alarms of `item` at instants in `[after, until)`.
   public static func plan(_ item: CalendarItem, after: Instant, until: Instant, zones: CalendarZones) -> AlarmPlan {
     var planner = CalendarPlanner(item: item, after: after, until: until, zones: zones)
     var order: [String] = []
     var groups: [String: [CalendarComponent]] = [:]
-    for (index, component) in item.components.prefix(CalendarItem.Limits.components).enumerated() {
+    for (index, read) in item.components.prefix(CalendarItem.Limits.components).enumerated() {
+      // Where each component and alarm is in the text, for writing back to it.
+      var component = read
+      component.index = index
+      for k in component.alarms.indices where component.alarms[k].index == nil { component.alarms[k].index = k }
       // Components without a UID (against RFC 5545, but exported so) are each their own: they
       // cannot be revisions or overrides of one another.
       // An event and a to-do sharing a UID (seen in exports) are two things, not revisions.
@@ -45,9 +49,8 @@ public enum CalendarAlarmPlanner {
       planner.plan.problems.append("only the first \(CalendarItem.Limits.components) components are read")
     }
     for uid in order { planner.planGroup(groups[uid]!) }
-    planner.plan.alarms.sort {
-      ($0.at, $0.uid, $0.recurrenceID?.description ?? "", $0.repeatIndex) < ($1.at, $1.uid, $1.recurrenceID?.description ?? "", $1.repeatIndex)
-    }
+    planner.plan.alarms.sort(by: PlannedAlarm.inPlanOrder)
+    planner.plan.acknowledged.sort(by: PlannedAlarm.inPlanOrder)
     return planner.plan
   }
 }

@@ -71,6 +71,9 @@ public struct CalendarComponent: Hashable, Sendable {
   /// occurrence of a series, by its original start (UTC seconds).
   public var occurrenceSnoozes: [Int64: Instant] = [:]
   public var alarms: [CalendarAlarm]
+  /// Its position among the item's VEVENTs and VTODOs, from 0 in text order (the planner sets
+  /// it from `CalendarItem.components`, which keeps that order).
+  public var index: Int = 0
 
   public init(kind: Kind, uid: String, summary: String? = nil, location: String? = nil, start: CalendarTime? = nil,
               end: CalendarTime? = nil, due: CalendarTime? = nil, duration: CalendarDuration? = nil, rules: [String] = [],
@@ -174,6 +177,9 @@ public struct CalendarAlarm: Hashable, Sendable {
   public var attachment: String?
   /// ACKNOWLEDGED (RFC 9074).
   public var acknowledged: Instant?
+  /// Its position among its component's VALARMs in the text, from 0, counting those the reader
+  /// left out (nil: its position in `CalendarComponent.alarms`).
+  public var index: Int?
 
   public init(action: Action, trigger: Trigger, repeatCount: Int = 0, repeatInterval: CalendarDuration? = nil,
               description: String? = nil, attachment: String? = nil, acknowledged: Instant? = nil) {

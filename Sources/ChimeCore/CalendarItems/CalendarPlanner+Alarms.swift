@@ -49,15 +49,28 @@ extension CalendarPlanner {
     // The end a notification shows.
     let shownEnd = (start.flatMap { occurrenceEnd(c, start: $0) } ?? (c.kind == .todo ? c.due.map { zoned($0) } : nil))
       .map { Instant(unixMillis: $0.instant * 1000) }
-    if snoozes, let snooze, snooze >= Instant(unixMillis: after * 1000), snooze < Instant(unixMillis: until * 1000),
-       lastAck.map({ snooze > $0 }) ?? true,
-       let alarm = c.alarms.first(where: { $0.action == .display || $0.action == .audio }) {
-      plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
-                                      at: snooze, action: alarm.action == .audio ? .audio(soundFile: alarm.soundFile) : .display,
-                                      componentKind: c.kind, occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) },
-                                      location: c.location ?? original.location, occurrenceEnd: shownEnd))
+    let startInstant = start.map { Instant(unixMillis: $0.instant * 1000) }
+    /// The alarm `alarm` asks for at `at`, told where its VALARM is.
+    func planned(_ alarm: CalendarAlarm, position: Int, at: Instant, action: PlannedAlarm.Action, repeatIndex: Int = 0) -> PlannedAlarm {
+      var planned = PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
+                                 at: at, action: action, repeatIndex: repeatIndex, componentKind: c.kind, occurrenceStart: startInstant,
+                                 location: c.location ?? original.location, occurrenceEnd: shownEnd)
+      planned.componentIndex = c.index
+      planned.alarmIndex = alarm.index ?? position
+      return planned
     }
-    for alarm in c.alarms.prefix(CalendarItem.Limits.alarmsPerComponent) {
+    if snoozes, let snooze, snooze >= Instant(unixMillis: after * 1000), snooze < Instant(unixMillis: until * 1000),
+       let position = c.alarms.firstIndex(where: { $0.action == .display || $0.action == .audio }) {
+      let alarm = c.alarms[position]
+      let found = planned(alarm, position: position, at: snooze, action: alarm.action == .audio ? .audio(soundFile: alarm.soundFile) : .display)
+      // Dismissed since: X-MOZ-LASTACK (Thunderbird), or the ACKNOWLEDGED Chime writes.
+      if [lastAck, alarm.acknowledged].contains(where: { $0.map { $0 >= snooze } ?? false }) {
+        plan.acknowledged.append(found)
+      } else {
+        plan.alarms.append(found)
+      }
+    }
+    for (position, alarm) in c.alarms.prefix(CalendarItem.Limits.alarmsPerComponent).enumerated() {
       var base: ZonedTime
       switch alarm.trigger {
       case .absolute(let instant):
@@ -89,8 +102,6 @@ extension CalendarPlanner {
         let at = k == 0 ? base.instant : base.adding(CalendarDuration(days: alarm.repeatInterval!.days * k, seconds: alarm.repeatInterval!.seconds * k)).instant
         guard at >= after, at < until else { continue }
         let instant = Instant(unixMillis: at * 1000)
-        if let ack = alarm.acknowledged, ack >= instant { continue }
-        if let ack = lastAck, ack >= instant { continue }
         let action: PlannedAlarm.Action
         switch alarm.action {
         case .display: action = .display
@@ -105,10 +116,12 @@ extension CalendarPlanner {
           plan.ignored[name, default: 0] += 1
           continue
         }
-        plan.alarms.append(PlannedAlarm(uid: c.uid, recurrenceID: id, summary: c.summary ?? original.summary, alarmDescription: alarm.description,
-                                        at: instant, action: action, repeatIndex: k, componentKind: c.kind,
-                                        occurrenceStart: start.map { Instant(unixMillis: $0.instant * 1000) },
-                                        location: c.location ?? original.location, occurrenceEnd: shownEnd))
+        let found = planned(alarm, position: position, at: instant, action: action, repeatIndex: k)
+        if [alarm.acknowledged, lastAck].contains(where: { $0.map { $0 >= instant } ?? false }) {
+          plan.acknowledged.append(found)
+        } else {
+          plan.alarms.append(found)
+        }
       }
     }
   }

@@ -47,6 +47,11 @@ public struct PlannedAlarm: Hashable, Sendable {
   public var occurrenceStart: Instant?
   /// When it ends (DTEND, DUE or start plus DURATION; nil when it has none).
   public var occurrenceEnd: Instant?
+  /// Where its VALARM is in the item's text, for writing back what the user did with it
+  /// (`AlarmWriteBack.Target`): the position of its VEVENT or VTODO among the item's, and of
+  /// the VALARM among that component's, both from 0 in text order.
+  public var componentIndex: Int = 0
+  public var alarmIndex: Int = 0
 
   public init(uid: String, recurrenceID: OccurrenceID?, summary: String?, alarmDescription: String? = nil, at: Instant, action: Action,
               repeatIndex: Int = 0, componentKind: CalendarComponent.Kind = .event, occurrenceStart: Instant? = nil,
@@ -65,10 +70,21 @@ public struct PlannedAlarm: Hashable, Sendable {
   }
 }
 
+extension PlannedAlarm {
+  /// The order of a plan's alarms: by instant, then UID, occurrence and repeat.
+  static func inPlanOrder(_ a: PlannedAlarm, _ b: PlannedAlarm) -> Bool {
+    (a.at, a.uid, a.recurrenceID?.description ?? "", a.repeatIndex) < (b.at, b.uid, b.recurrenceID?.description ?? "", b.repeatIndex)
+  }
+}
+
 /// What the planner found in an item for a window.
 public struct AlarmPlan: Hashable, Sendable {
   /// DISPLAY and AUDIO alarms in the window, sorted by `at` (then UID, occurrence, repeat).
   public var alarms: [PlannedAlarm]
+  /// DISPLAY and AUDIO alarms in the window that an RFC 9074 `ACKNOWLEDGED` (or Thunderbird's
+  /// `X-MOZ-LASTACK`) at or after their instant leaves out: dismissed on some device, so one
+  /// still showing here is withdrawn. Sorted as `alarms`.
+  public var acknowledged: [PlannedAlarm] = []
   /// Alarms in the window Chime does not notify, by action (`EMAIL`, `PROCEDURE`, `X-…`).
   public var ignored: [String: Int]
   /// What was skipped or read leniently, one sentence each (an RRULE Chime cannot read, an

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeStore
 
 /// What a planned calendar alarm becomes: a pending request of the calendar's app, due at the
 /// alarm's instant. Title the SUMMARY, body the start ("in 10 minutes, 14:00–14:30") and the
@@ -19,23 +20,35 @@ enum CalendarAlarmRequest {
     return [category]
   }()
 
-  static func pending(_ alarm: PlannedAlarm, file: String, calendar: String, zone: Zone, now: Instant) -> PendingRequest {
+  /// `missedGraceSeconds`: a missed fire later than this is not delivered (the calendar sums
+  /// those up instead, `CalendarService+Missed`).
+  static func pending(_ alarm: PlannedAlarm, file: String, calendar: String, zone: Zone, now: Instant,
+                      missedGraceSeconds: Double) -> PendingRequest {
     var content = NotificationContent(title: alarm.summary.map(oneLine) ?? "(no title)", body: body(alarm, zone: zone))
     content.threadIdentifier = calendar
     content.categoryIdentifier = categoryIdentifier
     content.sound = .default
+    let identity = [file, alarm.uid, alarm.recurrenceID?.description ?? "", String(alarm.repeatIndex), String(alarm.at.unixMillis),
+                    alarm.action.name, content.title, content.body].joined(separator: "\u{0}")
+    let request = NotificationRequest(identifier: "cal-" + hex(fnv1a(identity)), content: content, trigger: trigger(at: alarm.at),
+                                      missedFire: MissedFirePolicy(action: .deliverIfLateByLessThan, maxLatenessSeconds: missedGraceSeconds))
+    let sound = SoundResolution(plays: .default)
+    return PendingRequest(request: request, nextFire: Instant(unixMillis: alarm.at.unixMillis / 1000 * 1000), added: now, sound: sound)
+  }
+
+  /// Which alarm of its item a request is, as the store keeps it for writing back.
+  static func origin(_ alarm: PlannedAlarm) -> ApplyCalendarScan.Origin {
+    ApplyCalendarScan.Origin(uid: alarm.uid, recurrence: CalendarScanLine.recurrence(alarm.recurrenceID), repeatIndex: alarm.repeatIndex)
+  }
+
+  /// A calendar trigger for the whole second of `instant`, in UTC.
+  static func trigger(at instant: Instant) -> Trigger {
     var components = CalendarComponents()
-    let seconds = alarm.at.unixMillis / 1000
-    let wall = wallTime(seconds, offset: 0)
+    let wall = wallTime(instant.unixMillis / 1000, offset: 0)
     (components.year, components.month, components.day) = (wall.year, wall.month, wall.day)
     (components.hour, components.minute, components.second) = (wall.hour, wall.minute, wall.second)
     components.timeZone = "UTC"
-    let trigger = Trigger.calendar(CalendarTrigger(components: components))
-    let identity = [file, alarm.uid, alarm.recurrenceID?.description ?? "", String(alarm.repeatIndex), String(alarm.at.unixMillis),
-                    alarm.action.name, content.title, content.body].joined(separator: "\u{0}")
-    let request = NotificationRequest(identifier: "cal-" + hex(fnv1a(identity)), content: content, trigger: trigger)
-    let sound = SoundResolution(plays: .default)
-    return PendingRequest(request: request, nextFire: Instant(unixMillis: seconds * 1000), added: now, sound: sound)
+    return .calendar(CalendarTrigger(components: components))
   }
 
   /// "in 10 minutes, 14:00–14:30" and the location on a line of its own.

@@ -18,7 +18,8 @@ struct CalendarScanner: Sendable {
   /// One scan's findings, by file.
   struct Result: Sendable {
     enum File: Sendable {
-      case item([PlannedAlarm])
+      /// The alarms planned, and those in the window acknowledged.
+      case item([PlannedAlarm], acknowledged: [PlannedAlarm])
       case failed(String)
       case gone
     }
@@ -55,21 +56,46 @@ struct CalendarScanner: Sendable {
     }
     var result = Result()
     var alarms: [PlannedAlarm] = []
+    var acknowledged: [PlannedAlarm] = []
     for line in run.stdout.split(separator: 0x0A) {
       guard let parsed = CalendarScanLine(decoding: Substring(String(decoding: line, as: UTF8.self))) else { continue }
+      // A file's alarm lines come before the line that ends it.
       switch parsed {
-      case .alarm(_, let alarm): alarms.append(alarm)
-      case .item(let file, _):
-        result.files.append((file, .item(alarms)))
-        alarms = []
-      case .failed(let file, let message):
-        result.files.append((file, .failed(message)))
-        alarms = []
-      case .gone(let file):
-        result.files.append((file, .gone))
-        alarms = []
+      case .alarm(_, let alarm):
+        alarms.append(alarm)
+        continue
+      case .acknowledged(_, let alarm):
+        acknowledged.append(alarm)
+        continue
+      case .item(let file, _): result.files.append((file, .item(alarms, acknowledged: acknowledged)))
+      case .failed(let file, let message): result.files.append((file, .failed(message)))
+      case .gone(let file): result.files.append((file, .gone))
       }
+      alarms = []
+      acknowledged = []
     }
     return result
+  }
+
+  /// Writes `requests` into the items of the calendar at `source` (`chime-calendar
+  /// write-back`), planned in `zone`, acknowledged at `now`: one outcome per request.
+  ///
+  /// - Throws: INTERNAL when the helper fails or does not answer every request.
+  func writeBack(source: String, requests: [AlarmWriteBack.Request], zone: Zone, now: Instant) throws(ChimeError) -> [AlarmWriteBack.Outcome] {
+    let argv = [path, "write-back", source, zone.identifier, String(now.unixMillis)] + requests.map(\.encoded)
+    let run = Subprocess.capture(argv, timeoutMillis: timeoutMillis, maxOutputBytes: 1 << 20)
+    guard case .exited(0) = run.outcome else {
+      throw ChimeError(.internal, "\(Self.name) write-back ended: \(run.outcome) \(run.lastErrorLine)")
+    }
+    var outcomes = [AlarmWriteBack.Outcome?](repeating: nil, count: requests.count)
+    for line in run.stdout.split(separator: 0x0A) {
+      guard let (number, outcome) = AlarmWriteBack.Outcome.decoding(Substring(String(decoding: line, as: UTF8.self))),
+            outcomes.indices.contains(number) else { continue }
+      outcomes[number] = outcome
+    }
+    guard outcomes.allSatisfy({ $0 != nil }) else {
+      throw ChimeError(.internal, "\(Self.name) write-back did not answer every request \(run.lastErrorLine)")
+    }
+    return outcomes.map { $0! }
   }
 }

@@ -22,12 +22,15 @@ extension CalendarService {
     return tracked
   }
 
+  /// Stops following `source`: no more watching or scanning (its queued write-backs still go).
   func untrack(_ source: Source) {
     source.removed = true
     source.watch?.close()
     source.watch = nil
     source.settle?.close()
     source.settle = nil
+    source.summary?.close()
+    source.summary = nil
   }
 
   /// Watches the collection directory (or a one-file calendar's directory, for its name):
@@ -60,7 +63,7 @@ extension CalendarService {
   }
 
   /// Gathers a burst of changes, then rescans what changed.
-  private func settle(_ source: Source) {
+  func settle(_ source: Source) {
     if source.settle == nil {
       source.settle = LoopTimer(loop: context.loop) { [weak self, weak source] in
         guard let self, let source else { return }
@@ -81,6 +84,13 @@ extension CalendarService {
   }
 
   /// Scans `files` of `source` (nil: all of it, planning a new window), then `then`.
+  ///
+  /// The window starts now, or earlier: at the oldest alarm of the calendar still pending,
+  /// showing or snoozed (to see whether it was acknowledged meanwhile), and for a whole scan at
+  /// the end of the window planned before, when that has passed (alarms after it were never
+  /// planned: they fell due while chimed was stopped or the machine slept, and follow the
+  /// missed-fire rule). It never starts more than `lookbackMillis` back, nor before now for a
+  /// calendar planned for the first time (its past alarms are not news).
   func scan(_ source: Source, files given: Set<String>?, then: @escaping (Result<Void, ChimeError>) -> Void) {
     let files = given?.isEmpty == true ? nil : given
     guard !stopped, !source.removed else { return then(.success(())) }
@@ -94,39 +104,63 @@ extension CalendarService {
     // A partial scan plans within the window already planned; once it has ended, the whole.
     let whole = files == nil || source.plannedUntil <= now
     let until = whole ? Instant(unixMillis: now.unixMillis + configuration.horizonMillis) : source.plannedUntil
+    let plannedBefore = source.plannedUntil
     let zone = zones.zone
     source.scanning = true
-    let name = source.name, path = source.path, app = CalendarSource.appID(for: source.name)
+    let name = source.name, path = source.path, app = CalendarSource.appID(for: source.name), database = context.database
     let names = whole ? nil : files.map { Array($0).sorted() }
-    context.loop.runBlocking(catching: { () throws(ChimeError) -> ApplyCalendarScan in
-      let found = try scanner.scan(source: path, files: names, after: now, until: until, zone: zone)
+    let earliest = Instant(unixMillis: now.unixMillis - configuration.lookbackMillis)
+    let graceMillis = configuration.missedGraceMillis, scheduleGraceMillis = context.scheduler.missedGraceMillis
+    context.loop.runBlocking(catching: { () throws(ChimeError) -> (ApplyCalendarScan, missed: Int) in
+      var from = try database.earliestHeldCalendarAlarm(source: name, before: now) ?? now
+      if whole, plannedBefore.unixMillis > 0 { from = min(from, plannedBefore) }
+      from = max(from, earliest)
+      let found = try scanner.scan(source: path, files: names, after: from, until: until, zone: zone)
+      var missed = 0
       let files = found.files.map { file -> ApplyCalendarScan.File in
         switch file.file {
         case .gone: return ApplyCalendarScan.File(name: file.name, outcome: .gone)
         case .failed(let message): return ApplyCalendarScan.File(name: file.name, outcome: .failed(message))
-        case .item(let alarms):
-          let adds = alarms.filter { $0.at >= now }.map { alarm in
-            // Bounded by the planning window, not by the per-app limit clients have.
-            AddPending(app: app, pending: CalendarAlarmRequest.pending(alarm, file: file.name, calendar: name, zone: zone, now: now),
-                       at: now, limit: .max)
+        case .item(let alarms, let acknowledged):
+          let request = { (alarm: PlannedAlarm) in
+            CalendarAlarmRequest.pending(alarm, file: file.name, calendar: name, zone: zone, now: now,
+                                         missedGraceSeconds: Double(graceMillis) / 1000)
           }
-          return ApplyCalendarScan.File(name: file.name, outcome: .item(adds))
+          let planned = alarms.map { alarm -> ApplyCalendarScan.Planned in
+            let pending = request(alarm)
+            let origin = CalendarAlarmRequest.origin(alarm)
+            // Due already: added only when it was never planned (after the last window's end),
+            // as the missed-fire rule says; one planned before is pending, fired or gone.
+            guard alarm.at < now else {
+              // Bounded by the planning window, not by the per-app limit clients have.
+              return ApplyCalendarScan.Planned(AddPending(app: app, pending: pending, at: now, limit: .max), origin: origin)
+            }
+            let unplanned = plannedBefore.unixMillis > 0 && alarm.at >= plannedBefore
+            if unplanned, case .deliver = FirePlan.decide(pending.request, due: pending.nextFire, now: now, missedGraceMillis: scheduleGraceMillis,
+                                                          zone: zone).delivery {
+              return ApplyCalendarScan.Planned(AddPending(app: app, pending: pending, at: now, limit: .max), origin: origin)
+            }
+            if unplanned { missed += 1 }
+            return ApplyCalendarScan.Planned(identifier: pending.request.identifier, at: pending.nextFire, origin: origin)
+          }
+          return ApplyCalendarScan.File(name: file.name, outcome: .item(planned, acknowledged: acknowledged.map { request($0).request.identifier }))
         }
       }
-      return ApplyCalendarScan(source: name, files: files, whole: whole, plannedUntil: whole ? until : nil, at: now)
-    }) { [self] (result: Result<ApplyCalendarScan, ChimeError>) in
+      return (ApplyCalendarScan(source: name, files: files, whole: whole, plannedUntil: whole ? until : nil, from: from, at: now), missed)
+    }) { [self] (result: Result<(ApplyCalendarScan, missed: Int), ChimeError>) in
       switch result {
       case .failure(let error):
         context.logger.warning("calendar scan failed", metadata: ["calendar": "\(name)", "error": "\(error)"])
         scanEnded(source, .failure(error), then: then)
-      case .success(let mutation):
+      case .success(let (mutation, missed)):
         guard !stopped, !source.removed else { return scanEnded(source, .success(()), then: then) }
         context.writer.submit(mutation) { [self] result in
           switch result {
           case .success(let outcome):
-            context.published(outcome.events, files: outcome.discardedFiles, app: app)
+            context.published(outcome.events, files: outcome.discardedFiles, app: app, fromCalendar: true)
             for key in outcome.added { context.scheduler.scheduled(key) }
             if whole { source.plannedUntil = until }
+            if missed > 0 { noteMissed(source, count: missed) }
             scanEnded(source, .success(()), then: then)
             if whole { armReplan() }
           case .failure(let error):

@@ -4,10 +4,11 @@ import ChimeSystem
 import Logging
 
 /// Registered calendars (issue 41): their alarms become pending requests of each calendar's own
-/// app. The calls that will reach it (calendar add, list, remove, sync) are not on the wire yet;
-/// this is the internal API they will use. A source is scanned whole at start, when added, on
+/// app (calendar add, list, remove, sync). A source is scanned whole at start, when added, on
 /// `sync` and when time reaches the end of its planning window; in between, the files inotify
-/// reports changed are rescanned alone. Loop thread only.
+/// reports changed are rescanned alone. What the user does with an alarm is written back into
+/// its item (`+WriteBack`); alarms that fell due unseen follow the missed-fire rule and older
+/// ones are summed up (`+Missed`). Loop thread only.
 final class CalendarService {
   typealias Reply<T> = ServiceContext.Reply<T>
 
@@ -17,6 +18,18 @@ final class CalendarService {
     var horizonMillis: Int64 = 2 * 86_400_000
     /// How long changes are gathered before the changed files are rescanned.
     var settleMillis: UInt64 = 150
+    /// A calendar alarm that fell due while chimed was stopped (or the machine slept) is
+    /// delivered, marked missed, when it is less late than this; older ones are summed up.
+    var missedGraceMillis: Int64 = 3_600_000
+    /// How far back a scan looks: for alarms that fell due unseen, and for acknowledgements of
+    /// alarms still showing.
+    var lookbackMillis: Int64 = 7 * 86_400_000
+    /// How long missed alarms are gathered before their summary is posted.
+    var summarySettleMillis: UInt64 = 500
+    /// The longest the start-up scans hold the calendars' due alarms back.
+    var startHoldMillis: UInt64 = 30_000
+    /// Most alarms written back by one run of the helper.
+    var writeBatch = 64
   }
 
   /// One registered calendar's live state.
@@ -34,6 +47,12 @@ final class CalendarService {
     /// Answers waiting for the scan after the running one.
     var waiting: [(Result<Void, ChimeError>) -> Void] = []
     var removed = false
+    /// Dismissals and snoozes waiting to be written into the items, in order.
+    var writes: [(identifier: String, kind: AlarmWriteBack.Request.Kind)] = []
+    var writing = false
+    /// Alarms skipped as missed (too late) since the last summary, and the timer that posts it.
+    var missed = 0
+    var summary: LoopTimer?
 
     init(name: String, path: String, isDirectory: Bool, plannedUntil: Instant) {
       self.name = name
@@ -51,15 +70,35 @@ final class CalendarService {
   /// The zone the current plans were made in: floating and all-day times follow it.
   var plannedZone: Zone?
   var replanTimer: LoopTimer?
+  /// Ends the start-up hold on the calendars' due alarms if their scans take too long.
+  var holdTimer: LoopTimer?
   var stopped = false
+  /// Who waits for every queued dismissal and snooze to be written back.
+  var writtenBackWaiters: [() -> Void] = []
 
   init(context: ServiceContext, zones: ZonePlanner, scanner: CalendarScanner? = CalendarScanner.locate()) {
     self.context = context
     self.zones = zones
     self.scanner = scanner
+    context.calendarAlarms = self
   }
 
-  /// Reads the registered calendars and scans each whole.
+  /// Before the scheduler starts: the calendars' alarms that are due are held back until
+  /// `start`'s scans have seen the items as they are now (an alarm acknowledged on another
+  /// device while chimed was stopped never fires; one moved or deleted is withdrawn).
+  func holdDueAlarms() {
+    context.scheduler.hold(appsWithPrefix: CalendarSource.appIDPrefix)
+    holdTimer = LoopTimer(loop: context.loop) { [weak self] in self?.releaseDueAlarms() }
+    holdTimer?.arm(afterMillis: configuration.startHoldMillis)
+  }
+
+  func releaseDueAlarms() {
+    holdTimer?.close()
+    holdTimer = nil
+    context.scheduler.release()
+  }
+
+  /// Reads the registered calendars and scans each whole; then releases the held alarms.
   func start() {
     plannedZone = zones.zone
     replanTimer = LoopTimer(loop: context.loop) { [weak self] in self?.replanDue() }
@@ -69,18 +108,30 @@ final class CalendarService {
     context.read({ [self] (result: Result<[StoredCalendar], ChimeError>) in
       switch result {
       case .success(let calendars):
-        for stored in calendars { track(stored.source, plannedUntil: stored.plannedUntil) }
+        var left = calendars.count
+        for stored in calendars {
+          guard let source = track(stored.source, plannedUntil: stored.plannedUntil, scan: false) else { continue }
+          scan(source, files: nil) { [self] _ in
+            left -= 1
+            if left == 0 { releaseDueAlarms() }
+          }
+        }
+        if calendars.isEmpty || stopped { releaseDueAlarms() }
       case .failure(let error):
         context.logger.error("calendar sources not read", metadata: ["error": "\(error)"])
+        releaseDueAlarms()
       }
     }) { database throws(ChimeError) in try database.calendars() }
   }
 
+  /// Stops watching, scanning and planning. The sources stay known, so dismissals committed
+  /// while chimed stops are still written back (`whenWrittenBack`).
   func stop() {
     stopped = true
     replanTimer?.close()
+    holdTimer?.close()
+    holdTimer = nil
     for source in sources.values { untrack(source) }
-    sources.removeAll()
   }
 
   /// Registers the calendar at `path` as `name` and scans it; answers once its alarms are
@@ -121,7 +172,7 @@ final class CalendarService {
     context.writer.submit(RemoveCalendarSource(name: name, at: context.clock.now())) { [self] result in
       reply(result.map { outcome in
         if let source = sources.removeValue(forKey: name) { untrack(source) }
-        context.published(outcome.events, files: outcome.discardedFiles, app: app)
+        context.published(outcome.events, files: outcome.discardedFiles, app: app, fromCalendar: true)
         return outcome.removed.count
       })
     }

@@ -66,12 +66,27 @@ final class Scheduler {
     timer = nil
   }
 
+  /// A fire later than this after its due instant is missed (and follows the request's policy).
+  var missedGraceMillis: Int64 { preparation.missedGraceMillis }
+
   /// Keys currently held in memory (bounded by about twice the window capacity).
   var windowCount: Int { machine.window.count }
 
   /// A request was committed with this schedule key.
   func scheduled(_ key: ScheduleKey) {
     perform(machine.scheduled(key, now: clock.now()))
+  }
+
+  /// Holds back the due keys of apps whose id starts with `prefix` until `release()`.
+  func hold(appsWithPrefix prefix: String) {
+    machine.hold(appsWithPrefix: prefix)
+  }
+
+  /// Ends `hold`: what it held back fires now.
+  func release() {
+    guard machine.holding != nil else { return }
+    armed = nil
+    perform(machine.release(now: clock.now()))
   }
 
   /// The wall clock or the time zone changed: look again now.

@@ -45,6 +45,11 @@ struct SchedulerMachine {
   private var retries: [(key: ScheduleKey, at: Instant)] = []
   private(set) var stopped = false
   private(set) var firesInFlight = 0
+  /// While set, due keys of apps whose id starts with it are held back (`parked`) instead of
+  /// fired, until `release`: the calendars' start-up scan decides first what fell due while
+  /// chimed was stopped (acknowledged elsewhere, moved, deleted).
+  private(set) var holding: String?
+  private(set) var parked: [ScheduleKey] = []
 
   init(configuration: Configuration) {
     self.configuration = configuration
@@ -72,6 +77,19 @@ struct SchedulerMachine {
     arm(now: now)
   }
 
+  /// Holds back the keys of apps whose id starts with `prefix` until `release`.
+  mutating func hold(appsWithPrefix prefix: String) {
+    holding = prefix
+  }
+
+  /// Ends the hold: the keys held back are due again (fired at the next tick).
+  mutating func release(now: Instant) -> [Action] {
+    holding = nil
+    for key in parked { window.insert(key) }
+    parked.removeAll()
+    return stopped ? [] : arm(now: now)
+  }
+
   /// The timer went off.
   mutating func tick(now: Instant) -> [Action] {
     guard !stopped else { return [] }
@@ -79,6 +97,11 @@ struct SchedulerMachine {
     if !retries.isEmpty {
       due += retries.filter { $0.at <= now }.map(\.key)
       retries.removeAll { $0.at <= now }
+    }
+    if let holding {
+      let held = { (key: ScheduleKey) in key.app.utf8.starts(with: holding.utf8) }
+      parked += due.filter(held)
+      due.removeAll(where: held)
     }
     firesInFlight += due.count
     var actions: [Action] = due.isEmpty ? [] : [.fire(due)]

@@ -52,6 +52,7 @@ final class NotificationService {
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     snoozes = SnoozeService(context: context)
     calendars = CalendarService(context: context, zones: zones)
+    calendars.configuration.missedGraceMillis = configuration.limits.calendarMissedGraceMillis
     scheduler.host = self
   }
 
@@ -62,6 +63,8 @@ final class NotificationService {
     context.loop.runBlocking({ (try? database.lastCursor()) ?? 0 }, then: { cursor in
       if cursor > hub.lastCommittedCursor { hub.lastCommittedCursor = cursor }
     })
+    // The calendars' due alarms wait for their start-up scans (`calendars.start`).
+    calendars.holdDueAlarms()
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
     context.presenter.start()
@@ -74,7 +77,11 @@ final class NotificationService {
   /// at or staged finish, commit and answer first.
   func stop(_ done: @escaping () -> Void) {
     halt()
-    intake.whenPrepared { [writer = context.writer] in writer.whenIdle(done) }
+    // Dismissals committed until then are written into their calendar items before the last
+    // commit (which records how that went).
+    intake.whenPrepared { [writer = context.writer, calendars] in
+      writer.whenIdle { calendars.whenWrittenBack { writer.whenIdle(done) } }
+    }
   }
 
   /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose

@@ -23,6 +23,9 @@ final class ServiceContext {
   let scheduler: Scheduler
   /// The user's Do Not Disturb setting, asked at each delivery.
   let doNotDisturb: DoNotDisturbBook
+  /// Told of what happened to a calendar's notifications (`published`), to write a dismissal
+  /// or snooze back into the item and sum up missed alarms.
+  weak var calendarAlarms: (any CalendarAlarmObserver)?
 
   init(loop: EventLoop, database: ChimeDatabase, writer: GroupCommitWriter, clock: any WallClock, logger: Logger,
        hub: SubscriptionHub, presenter: any Presenter, attachments: AttachmentStore, fileLane: FileLane,
@@ -44,8 +47,9 @@ final class ServiceContext {
 
   /// After a commit: events to subscribers (a badge change kept in the loop's copy), files
   /// nothing holds off the store, a delivery to the live extensions and the presenter, removed
-  /// and snoozed deliveries off the desktop.
-  func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String) {
+  /// and snoozed deliveries off the desktop, and a calendar's events to the calendar service
+  /// unless they are its own (`fromCalendar`: its withdrawals are not the user's dismissals).
+  func published(_ events: [Event], files: [String], delivered: DeliveredNotification? = nil, app: String, fromCalendar: Bool = false) {
     for event in events where event.kind == .badgeChanged {
       access.badgeChanged(app: app, count: event.badgeCount ?? 0)
     }
@@ -57,6 +61,10 @@ final class ServiceContext {
     if let delivered {
       extensions.hub.delivered(delivered, app: app)
       presenter.present(delivered, app: app)
+    }
+    // Compared as bytes: on every add's publish, a Unicode-aware hasPrefix costs more.
+    if !fromCalendar, let calendarAlarms, app.utf8.starts(with: CalendarSource.appIDPrefix.utf8) {
+      calendarAlarms.calendarEvents(events, app: app)
     }
   }
 
@@ -72,4 +80,10 @@ final class ServiceContext {
     let database = self.database
     loop.runBlocking(catching: { () throws(ChimeError) in try query(database) }, then: reply)
   }
+}
+
+/// What the calendar service hears of its apps' notifications.
+protocol CalendarAlarmObserver: AnyObject {
+  /// Events committed for a calendar's app by anything but the calendar service itself.
+  func calendarEvents(_ events: [Event], app: String)
 }

@@ -285,6 +285,22 @@ enum Schema {
         CREATE INDEX calendar_alarm_by_file ON calendar_alarm (source, file);
         """)
     }
+    migrator.registerMigration("v14: calendar write-back") { db in
+      // What the user does with a calendar alarm is written into its item (RFC 9074). A
+      // `calendar_alarm` row now says which alarm of the file it is, as the planner names it:
+      // `uid`, `recurrence` (`CalendarScanLine.recurrence`: empty, `i<unix ms>` or `d<wall
+      // seconds>`) and `repeat_index` (its `at` is the instant). Rows stay while their request
+      // is pending, delivered or snoozed, and a day after, so a dismissal finds what to write.
+      // Rows from v13 have an empty uid: their next scan fills it in.
+      // `calendar_file.write_error`: why the last write-back into the file failed (NULL: it did
+      // not), listed with the file's read error; a scan leaves it alone.
+      try db.execute(sql: """
+        ALTER TABLE calendar_alarm ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+        ALTER TABLE calendar_alarm ADD COLUMN recurrence TEXT NOT NULL DEFAULT '';
+        ALTER TABLE calendar_alarm ADD COLUMN repeat_index INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE calendar_file ADD COLUMN write_error TEXT;
+        """)
+    }
     return migrator
   }()
 }

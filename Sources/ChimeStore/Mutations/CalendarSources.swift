@@ -49,3 +49,33 @@ public struct RemoveCalendarSource: Mutation {
     return try Remove(from: .pending, app: app, identifiers: nil, at: at).apply(in: t)
   }
 }
+
+/// What came of writing dismissals and snoozes back into a calendar's files (RFC 9074): a file
+/// whose write failed keeps why, listed with its errors until a later write into it succeeds;
+/// one written has an earlier failure cleared. A file with no record yet gets one (no read
+/// error, no alarms: its next scan fills them in). Nothing when the calendar is gone.
+public struct RecordCalendarWriteBack: Mutation {
+  public let source: String
+  /// File name → why the write failed.
+  public let failures: [String: String]
+  public let written: [String]
+
+  public init(source: String, failures: [String: String], written: [String]) {
+    self.source = source
+    self.failures = failures
+    self.written = written
+  }
+
+  public var app: String { CalendarSource.appID(for: source) }
+
+  public func apply(in t: WriteTransaction) throws {
+    guard try Row.fetchOne(t.db.cachedStatement(sql: "SELECT 1 FROM calendar_source WHERE name = ?"), arguments: [source]) != nil else { return }
+    let record = try t.db.cachedStatement(sql: """
+      INSERT INTO calendar_file (source, file, write_error) VALUES (?, ?, ?)
+      ON CONFLICT (source, file) DO UPDATE SET write_error = excluded.write_error
+      """)
+    for (file, why) in failures.sorted(by: { $0.key < $1.key }) { try record.execute(arguments: [source, file, why]) }
+    let clear = try t.db.cachedStatement(sql: "UPDATE calendar_file SET write_error = NULL WHERE source = ? AND file = ?")
+    for file in written where failures[file] == nil { try clear.execute(arguments: [source, file]) }
+  }
+}

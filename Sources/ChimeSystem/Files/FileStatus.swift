@@ -20,6 +20,8 @@ public struct FileStatus: Hashable, Sendable {
   public var ownerID: UInt32
   /// The permission bits, with set-uid, set-gid and sticky (`mode & 07777`).
   public var permissions: UInt32
+  /// When its content last changed (`st_mtim`), in nanoseconds since the epoch.
+  public var modifiedNanos: Int64
 
   init(_ st: stat) {
     kind = Self.kind(st.st_mode)
@@ -29,6 +31,7 @@ public struct FileStatus: Hashable, Sendable {
     linkCount = UInt64(st.st_nlink)
     ownerID = UInt32(st.st_uid)
     permissions = UInt32(st.st_mode) & 0o7777
+    modifiedNanos = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
   }
 
   /// A regular file; a directory; a symbolic link (seen only without following it).

@@ -14,6 +14,8 @@ public struct RegularFile: Sendable {
   public let inode: UInt64
   /// How many names (hard links) the file has.
   public let linkCount: UInt64
+  /// What `fstat` said at the open, all of it.
+  public let status: FileStatus
 
   /// Why a path cannot be used, in words that name it.
   public struct OpenFailure: Error, Sendable {
@@ -47,7 +49,7 @@ public struct RegularFile: Sendable {
       throw OpenFailure(kind: .notRegular, message: "\(path) is not a regular file (it is \(describe(status.kind)))", errno: 0)
     }
     return RegularFile(descriptor: FileDescriptor(rawValue: fd), size: Int(status.size), device: status.device,
-                       inode: status.inode, linkCount: status.linkCount)
+                       inode: status.inode, linkCount: status.linkCount, status: status)
   }
 
   /// Opens `path`, hands `body` a byte source over it and closes it afterwards.

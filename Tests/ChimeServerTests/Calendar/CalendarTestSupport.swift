@@ -32,6 +32,23 @@ extension InProcessDaemon {
   func calendarPending(_ name: String) async throws -> [PendingRequest] {
     try await client(app: CalendarSource.appID(for: name), over: .inProcess).allPending().sorted { $0.nextFire < $1.nextFire }
   }
+
+  /// The delivered notifications of calendar `name`'s app, by delivery.
+  func calendarDelivered(_ name: String) async throws -> [DeliveredNotification] {
+    try await client(app: CalendarSource.appID(for: name), over: .inProcess).allDelivered().sorted { $0.delivered < $1.delivered }
+  }
+}
+
+/// `t` as iCalendar writes a UTC instant: `20991124T093000Z`.
+func icsUTC(_ t: Instant) -> String {
+  let w = CalendarAlarmRequest.wallTime(t.unixMillis / 1000, offset: 0)
+  func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+  return "\(w.year)\(two(w.month))\(two(w.day))T\(two(w.hour))\(two(w.minute))\(two(w.second))Z"
+}
+
+/// The text of the item file `name` in `directory`.
+func itemText(_ name: String, in directory: String) throws -> String {
+  try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
 }
 
 /// Polls an async condition every 10 ms for at most `seconds` (changes picked up by inotify on
@@ -52,11 +69,7 @@ func eventually(within seconds: Double = 5, _ condition: () async throws -> Bool
 /// minutes before it.
 func calendarItem(uid: String, summary: String, start: Instant, location: String? = nil, rule: String? = nil,
                   exceptions: [Instant] = []) -> String {
-  func utc(_ t: Instant) -> String {
-    let w = CalendarAlarmRequest.wallTime(t.unixMillis / 1000, offset: 0)
-    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(w.year)\(two(w.month))\(two(w.day))T\(two(w.hour))\(two(w.minute))\(two(w.second))Z"
-  }
+  let utc = icsUTC
   var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
                "DTSTAMP:20260101T000000Z", "DTSTART:\(utc(start))", "DTEND:\(utc(Instant(unixMillis: start.unixMillis + 1_800_000)))",
                "SUMMARY:\(summary)"]

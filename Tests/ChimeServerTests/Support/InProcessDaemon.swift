@@ -74,6 +74,18 @@ final class InProcessDaemon: @unchecked Sendable {
     try daemon.startInBackground()
   }
 
+  /// Stops the daemon, moves the clock `seconds` on while it is down (the machine was off) and
+  /// does `whileDown` (what other programs did meanwhile), then starts a new one on the same
+  /// data directory.
+  func restart(afterBeingDownFor seconds: Double, whileDown: () throws -> Void = {}) throws {
+    daemon.shutdown()
+    guard stopped() else { throw CancellationError() }
+    clock.advance(seconds: seconds)
+    try whileDown()
+    daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
+    try daemon.startInBackground()
+  }
+
   /// Stops the daemon and waits for it, at most a minute: a daemon that does not stop is a
   /// test failure naming what kept its loop running, not a test blocking one of the few threads
   /// every other test needs.
