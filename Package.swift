@@ -198,19 +198,46 @@ let package = Package(
       dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings
     ),
+    // The service: the loop (the only module that calls libuv), call routing, the service
+    // parts, the scheduler, presenters, calendars; and the transport contract (`ServerTransport`,
+    // `StreamProtocol`) the transport modules below implement. It imports no transport.
     .target(
       name: "ChimeServer",
       dependencies: [
-        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CSystemd", "CCanberra",
-        "CNGHTTP2", "CChimeDescriptors",
+        "ChimeCore", "ChimeStore", "ChimeSystem", "ChimeWire", "CLibUV", "CCanberra",
         // The settings' landing types (ServerPaths, ServerLimits, ServerPolicy), declared with chimed.toml's keys.
         "ChimeConfig",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HeapModule", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      swiftSettings: strictSettings
+    ),
+    // One module per transport, each importing the service and its own C library only (source
+    // check in TransportImportTests); chimed assembles them (`ServerTransports`).
+    // The native framing on the socket: the default protocol, no C library of its own.
+    .target(
+      name: "ChimeNativeTransport",
+      dependencies: ["ChimeServer", "ChimeConfig", "ChimeCore", "ChimeWire", .product(name: "Logging", package: "swift-log")],
+      swiftSettings: strictSettings
+    ),
+    // gRPC on the same socket: nghttp2's server session, and the descriptor set it serves for
+    // reflection.
+    .target(
+      name: "ChimeGRPC",
+      dependencies: [
+        "ChimeServer", "ChimeConfig", "ChimeCore", "ChimeWire", "CNGHTTP2", "CChimeDescriptors",
+        .product(name: "Logging", package: "swift-log"),
         // grpc-status-details-bin is base64 (no Foundation: ChimeStore links it already).
         .product(name: "ExtrasBase64", package: "swift-extras-base64"),
       ],
+      swiftSettings: strictSettings
+    ),
+    // The D-Bus API on the session bus, and the freedesktop presenter's connection to the
+    // notification server: one sd-bus driver on the loop (`BusConnection`) for both.
+    .target(
+      name: "ChimeDBus",
+      dependencies: ["ChimeServer", "ChimeConfig", "ChimeCore", "ChimeSystem", "ChimeWire", "CSystemd", .product(name: "Logging", package: "swift-log")],
       swiftSettings: strictSettings
     ),
     // The version with the git revision the binaries were built from (written before each build
@@ -233,6 +260,8 @@ let package = Package(
       name: "chimed",
       dependencies: [
         "ChimeServer", "ChimeStore", "ChimeCore", "ChimeSystem", "CSystemd", "ChimeConfig", "ChimeBuildInfo",
+        // The transports chimed assembles.
+        "ChimeNativeTransport", "ChimeGRPC", "ChimeDBus",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strictSettings,
@@ -286,6 +315,8 @@ let package = Package(
       name: "ChimeServerTests",
       dependencies: [
         "ChimeServer", "ChimeConfig", "ChimeStore", "ChimeWire", "ChimeCore", "ChimeClient", "ChimeTestSupport", "ChimeThumbnail",
+        // The transports, which the in-process daemon serves as chimed does.
+        "ChimeNativeTransport", "ChimeGRPC", "ChimeDBus",
         // An HTTP/2 client for the gRPC transport's tests.
         "CNGHTTP2",
       ],

@@ -1,5 +1,5 @@
 // The `dbus` target of chime-fuzz-wire: arbitrary a{sv} trees through the D-Bus API's argument
-// decoder (Sources/ChimeServer/DBus/DBusArguments.swift and BusDictionary.swift, compiled into
+// decoder (Sources/ChimeDBus/DBusArguments.swift and BusDictionary.swift, compiled into
 // this binary with the records encoder and BusValue). The input bytes build the trees (byte 0
 // picks the call); known keys are drawn often so the decoder's branches are reached.
 // Checked: each call answers a value or a ChimeError with a reason whose D-Bus error name is

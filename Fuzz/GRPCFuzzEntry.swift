@@ -1,11 +1,12 @@
 // libFuzzer entry for the gRPC transport: arbitrary HTTP/2 input, after a valid client preface,
-// through the nghttp2 server session and the gRPC layer (Sources/ChimeServer/GRPC), with a fake
+// through the nghttp2 server session and the gRPC layer (Sources/ChimeGRPC), with a fake
 // byte stream for the socket and a router stand-in that answers, refuses, streams and leaves
 // calls open.
 //
-// Built by Fuzz/run.sh as a third binary (chime-fuzz-grpc): the GRPC folder's sources (but its
-// StreamSocket conformance), ServerCall.swift and ConnectionUpgrade.swift compiled into one module
-// with this entry, linked with the ChimeCore and ChimeWire libraries of the wire binary,
+// Built by Fuzz/run.sh as a third binary (chime-fuzz-grpc): the ChimeGRPC module's sources (but
+// the files that drive the loop's socket and timers) compiled into one module with this entry,
+// over a stand-in ChimeServer module of the transport contract (ServerCall.swift,
+// StreamConnection.swift), linked with the ChimeCore and ChimeWire libraries of the wire binary,
 // swift-log (from the package's checkout), Debian's libnghttp2 (not instrumented) and the
 // descriptor set (descriptors.S). Byte 0 of an input picks how it is cut into reads and what
 // happens around them; the rest is the HTTP/2 frames a client sends after its preface.

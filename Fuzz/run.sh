@@ -168,7 +168,7 @@ if [ $need_wire -eq 1 ]; then
   entry=("$here/WireFuzzEntry.swift" "$root/Sources/ChimeStore/Internal/PageToken.swift"
          "$root/Tests/ChimeTestSupport/FullValues.swift" "$here/DBusFuzz.swift")
   # The D-Bus API's argument decoder and records (pure: no sd-bus), for the `dbus` target.
-  for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeServer/DBus/$f.swift"); done
+  for f in BusValue BusDictionary DBusArguments DBusRecords DBusNames; do entry+=("$root/Sources/ChimeDBus/$f.swift"); done
   if newer "$wire_bin" "${entry[@]}" "$lib_core" "$lib_records" "$lib_wire" "$lib_b64" "${objects[@]}"; then
     echo "building $wire_bin"
     quiet_build "$wb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeWireFuzz -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" \
@@ -176,10 +176,11 @@ if [ $need_wire -eq 1 ]; then
   fi
 fi
 
-# The gRPC binary: the transport's sources (Sources/ChimeServer/GRPC but its StreamSocket and LoopTimer
-# conformances, with the ServerCall and ConnectionUpgrade protocols) as one module with the
-# entry, over the wire binary's libraries, swift-log from the package's checkout, Debian's
-# libnghttp2 and the descriptor set.
+# The gRPC binary: the transport module's sources (Sources/ChimeGRPC but the files that drive
+# the loop's socket and timers) as one module with the entry, over the wire binary's libraries,
+# a stand-in ChimeServer module made of the service's loop-free transport contract (ServerCall,
+# StreamConnection), swift-log from the package's checkout, Debian's libnghttp2 and the
+# descriptor set.
 grpc_bin="$build/chime-fuzz-grpc"
 if [ $need_grpc -eq 1 ]; then
   gb="$build/grpc"
@@ -201,13 +202,22 @@ if [ $need_grpc -eq 1 ]; then
     quiet_build "$gb/descriptors.log" clang -c -I"$descriptors/Generated" "$descriptors/descriptors.S" -o "$descriptors_o"
   fi
   server="$root/Sources/ChimeServer"
-  mapfile -t grpc_sources < <(find "$server/GRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' | sort)
-  grpc_sources+=("$server/Routing/ServerCall.swift" "$server/Routing/ConnectionUpgrade.swift" "$here/GRPCFuzzEntry.swift")
-  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_core" "$lib_records" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
+  contract_sources=("$server/Routing/ServerCall.swift" "$server/Transport/StreamConnection.swift")
+  lib_contract="$gb/libChimeServer.a"
+  if newer "$lib_contract" "${contract_sources[@]}" "$lib_core" "$lib_wire"; then
+    echo "building $lib_contract"
+    quiet_build "$gb/contract.log" swiftc "${swift_flags[@]}" -parse-as-library -module-name ChimeServer -emit-library -static \
+      -I "$wb/mods" -I "$zf" -I "$wb/include/CChimeProto" -Xcc -I"$generated" \
+      -emit-module -emit-module-path "$gb/mods/ChimeServer.swiftmodule" "${contract_sources[@]}" -o "$lib_contract"
+  fi
+  mapfile -t grpc_sources < <(find "$root/Sources/ChimeGRPC" -name '*.swift' ! -name 'StreamSocket+GRPC.swift' ! -name 'LoopTimer+GRPC.swift' \
+    ! -name 'GRPCProtocol.swift' ! -name 'GRPCRefusalWait.swift' | sort)
+  grpc_sources+=("$here/GRPCFuzzEntry.swift")
+  if newer "$grpc_bin" "${grpc_sources[@]}" "$lib_b64" "$lib_contract" "$lib_core" "$lib_records" "$lib_wire" "$lib_log" "$descriptors_o" "$root/Sources/CNGHTTP2/shim.h"; then
     echo "building $grpc_bin"
     quiet_build "$gb/link.log" swiftc "${swift_flags[@]}" -module-name ChimeGRPCFuzz -I "$wb/mods" -I "$gb/mods" -I "$zf" \
       -I "$wb/include/CChimeProto" -I "$root/Sources/CNGHTTP2" -I "$gb/include/CChimeDescriptors" -Xcc -I"$generated" \
-      "${grpc_sources[@]}" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_log" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
+      "${grpc_sources[@]}" "$lib_contract" "$lib_wire" "$lib_records" "$lib_core" "$lib_zf" "$lib_log" "$lib_b64" "${objects[@]}" "$descriptors_o" -lprotobuf-c -lnghttp2 -o "$grpc_bin"
   fi
 fi
 

@@ -148,7 +148,7 @@ def call_table_swift(calls: list[Call]) -> str:
 
 
 def handling_swift(calls: list[Call]) -> str:
-    out = [HEADER, "", "import ChimeCore", "import ChimeWire", "",
+    out = [HEADER, "", "package import ChimeCore", "package import ChimeWire", "",
            "/// What answers each NotificationCenter method, with ChimeCore values in and out: one",
            "/// requirement per method of the proto. A unary handler answers through `reply`, now or later;",
            "/// a stream handler sends through `send` (false once the stream is over) and sets the call's",
@@ -164,13 +164,15 @@ def handling_swift(calls: list[Call]) -> str:
                        f"reply: @escaping (Result<{call.response_type}, ChimeError>) -> Void) throws(ChimeError)")
     out += ["}", "",
             "/// Each method's typed route: its descriptor and the handler requirement that answers it.",
-            "enum Routes {"]
+            "/// Package-visible: a transport that decodes requests itself (D-Bus) hands the router a route",
+            "/// and a ChimeCore value (`CallRouter.call`, `CallRouter.stream`).",
+            "package enum Routes {"]
     for call in calls:
         if call.streaming:
-            out.append(f"  static let {call.swift} = StreamRoute(CallTable.{call.swift}) "
+            out.append(f"  package static let {call.swift} = StreamRoute(CallTable.{call.swift}) "
                        f"{{ handlers, call, request, send throws(ChimeError) in try handlers.{call.swift}(call, request, send: send) }}")
         else:
-            out.append(f"  static let {call.swift} = UnaryRoute(CallTable.{call.swift}) "
+            out.append(f"  package static let {call.swift} = UnaryRoute(CallTable.{call.swift}) "
                        f"{{ handlers, call, request, reply throws(ChimeError) in try handlers.{call.swift}(call, request, reply: reply) }}")
     out += ["}", "", "extension RouteTable {",
             "  /// Every method routed to `handlers`: payloads decoded, answered and encoded through its route.",

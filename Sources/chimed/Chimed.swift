@@ -105,7 +105,7 @@ struct Chimed {
       configuration.collaborators.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping: finishing commits in flight") }
       defer { ServiceManager.flush() }
       try DaemonProcess.makePrivateDirectory(configuration.paths.dataDirectory)
-      let daemon = try ChimeDaemon(configuration: configuration)
+      let daemon = try ChimeDaemon(configuration: configuration, transports: Self.transports)
       try daemon.run(handleSignals: true) { path in
         // One line on stdout once listening: scripts and tests wait for it; systemd hears READY=1.
         print("chimed listening on \(path)")

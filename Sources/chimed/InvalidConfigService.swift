@@ -36,7 +36,7 @@ enum InvalidConfigService {
       configuration.collaborators.onStopping = { ServiceManager.notify("STOPPING=1\nSTATUS=stopping") }
       defer { ServiceManager.flush() }
       DaemonProcess.prepareSignals()
-      let daemon = try ChimeDaemon(configuration: configuration)
+      let daemon = try ChimeDaemon(configuration: configuration, transports: Chimed.transports)
       ConfigReloader.onEachHangup {
         logger.notice("SIGHUP: stopping; the next connection starts chimed with the configuration file as it is now")
         daemon.shutdown()

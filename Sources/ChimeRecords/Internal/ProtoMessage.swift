@@ -1,9 +1,12 @@
-package import CChimeProto
-package import ChimeCore
+public import CChimeProto
+public import ChimeCore
 
-/// Packing and unpacking any generated message, and reading its strings.
-package enum ProtoMessage {
+/// Packing and unpacking any generated message, and reading its strings. Public with package
+/// members, and the generic ones `@inlinable`: callers in ChimeWire and ChimeStore specialise
+/// them for each message (see `CArena`).
+public enum ProtoMessage {
   /// Builds a message in a fresh arena, packs it, and frees everything the arena holds.
+  @inlinable
   package static func pack<M>(building build: (CArena) -> UnsafeMutablePointer<M>) -> [UInt8] {
     let arena = CArena()
     defer { arena.freeAll() }
@@ -13,6 +16,7 @@ package enum ProtoMessage {
   /// As `pack(building:)`, for what a client sends: a string holding a NUL would reach the
   /// daemon cut short (another identifier, another file), so it is refused instead with
   /// INVALID_ARGUMENT `FIELD_CONTAINS_NUL`, before anything is sent.
+  @inlinable
   package static func packRefusingNUL(_ what: String, building build: (CArena) -> UnsafeMutablePointer<some Any>) throws(ChimeError) -> [UInt8] {
     let arena = CArena()
     defer { arena.freeAll() }
@@ -24,6 +28,7 @@ package enum ProtoMessage {
   }
 
   /// The packed bytes of `message`, optionally preceded by their length (4 bytes, big-endian).
+  @inlinable
   package static func pack<M>(_ message: UnsafePointer<M>, lengthPrefix: Bool) -> [UInt8] {
     // Every generated struct starts with its ProtobufCMessage base, whose descriptor `_init` set.
     let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
@@ -45,13 +50,14 @@ package enum ProtoMessage {
     }
   }
 
-  package typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
+  @usableFromInline package typealias Unpack<M> = (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
 
   /// The most memory unpacking `bytes` of payload may take: 64 KiB, plus 128 bytes per byte.
   /// The largest generated message struct is 168 bytes, and the shortest field that makes one
   /// (an empty element of a repeated message field) is 2 bytes, so a valid message stays under
   /// 92 bytes per byte; what goes past it is a payload built to make protobuf-c allocate (a
   /// singular message repeated N times merges N times, its arrays growing with N²).
+  @inlinable
   package static func unpackBudget(_ bytes: Int) -> Int {
     let (perByte, tooMany) = bytes.multipliedReportingOverflow(by: 128)
     let (total, tooLarge) = perByte.addingReportingOverflow(64 << 10)
@@ -63,6 +69,7 @@ package enum ProtoMessage {
   /// than `unpackBudget` to unpack (`overBudget` then says so). The message is unpacked into an
   /// arena (`CArena.allocator`), freed whole once `body` returns: pointers into the message
   /// must not outlive `body`.
+  @inlinable
   package static func unpacking<M, R, E: Error>(
     _ bytes: UnsafeRawBufferPointer,
     with unpack: Unpack<M>,
@@ -90,6 +97,7 @@ package enum ProtoMessage {
   /// Unpacks a method payload or a record; bytes that are not a `name` message are INVALID_ARGUMENT
   /// `MALFORMED_PAYLOAD`, and a string field with a NUL inside is INVALID_ARGUMENT
   /// `FIELD_CONTAINS_NUL` naming the field.
+  @inlinable
   package static func decode<M, R>(
     _ bytes: [UInt8],
     as name: String,
@@ -118,7 +126,7 @@ package enum ProtoMessage {
 
   /// The string a field holds; INVALID_ARGUMENT `MALFORMED_PAYLOAD` unless it is valid UTF-8.
   /// (protobuf-c does not check; a NUL inside the string cuts it there.)
-  @inline(__always)
+  @inlinable
   package static func text(_ p: UnsafePointer<CChar>?, _ field: @autoclosure () -> String) throws(ChimeError) -> String {
     guard let p, p.pointee != 0 else { return "" }
     guard let s = String(validatingCString: p) else { throw WireErrors.invalidUTF8(field: field()) }
@@ -126,6 +134,7 @@ package enum ProtoMessage {
   }
 
   /// The strings of a repeated string field.
+  @inlinable
   package static func texts(_ p: UnsafePointer<UnsafeMutablePointer<CChar>?>?, count: Int, _ field: @autoclosure () -> String) throws(ChimeError) -> [String] {
     guard let p, count > 0 else { return [] }
     var out: [String] = []
@@ -137,6 +146,7 @@ package enum ProtoMessage {
   }
 
   /// Copies a `bytes` field.
+  @inlinable
   package static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
     guard let base = data.data, data.len > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: base, count: data.len))

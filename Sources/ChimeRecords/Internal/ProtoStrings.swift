@@ -1,17 +1,18 @@
-package import CChimeProto
+public import CChimeProto
 import ChimeCore
 
 /// Finds a NUL inside a string field of a packed message, which protobuf-c cannot show: it
 /// hands strings on as C strings, so `"ding.wav\0../x"` would arrive as `"ding.wav"` and be
 /// judged as that. Walks the wire bytes with the generated descriptors (every string field, at
 /// any depth, in repeated and nested messages) so such a payload is refused instead.
-package enum ProtoStrings {
+public enum ProtoStrings {
   /// Nesting deeper than this is not walked further (protobuf-c has already unpacked the
   /// message, so its depth is bounded by the frame size; this only bounds the recursion).
   static let maxDepth = 64
 
   /// The field path (`request.content.attachments[0].path`) of the first string field holding a
   /// NUL byte, or nil when there is none.
+  @usableFromInline
   package static func fieldWithNUL(in bytes: UnsafeRawBufferPointer, descriptor: UnsafePointer<ProtobufCMessageDescriptor>) -> String? {
     guard let base = bytes.baseAddress, !bytes.isEmpty, bytes.contains(0) else { return nil }
     return scan(UnsafeRawBufferPointer(start: base, count: bytes.count), descriptor, depth: 0)

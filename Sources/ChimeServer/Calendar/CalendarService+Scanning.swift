@@ -7,13 +7,13 @@ import Logging
 /// turned into pending requests there too, then committed as one `ApplyCalendarScan`.
 extension CalendarService {
   /// Starts following `source`: its directory watched, a whole scan unless `scan` is false.
+  /// A calendar already followed stays as it is: the start-up read of the registered calendars
+  /// can come back after an `add` made meanwhile, and a second `Source` would leave the first
+  /// one's watch open for good (the loop, and so chimed's shutdown, would never end).
   @discardableResult
   func track(_ source: CalendarSource, plannedUntil: Instant, scan: Bool = true) -> Source? {
     guard !stopped else { return nil }
-    // Followed already: a calendar added while start-up read the list is in that list too. A
-    // second Source would replace it and leave its directory watch open for good (the loop,
-    // and so chimed's stop, would never end).
-    if let tracked = sources[source.name] { return tracked }
+    if let followed = sources[source.name] { return followed }
     let isDirectory = !source.path.lowercased().hasSuffix(".ics")
     let tracked = Source(name: source.name, path: source.path, isDirectory: isDirectory, plannedUntil: plannedUntil)
     sources[source.name] = tracked

@@ -17,6 +17,8 @@ import Logging
 /// connection, not a signal) and create the data directory (`chimed` does both).
 public final class ChimeDaemon: Sendable {
   public let configuration: ServerConfiguration
+  /// The ways in it serves besides the in-process transport.
+  let transports: ServerTransports
   let loop: EventLoop
   /// The running daemon's parts, created and touched on the loop; nil before and after.
   let parts = Locked<LoopBound<DaemonParts>?>(nil)
@@ -25,10 +27,17 @@ public final class ChimeDaemon: Sendable {
   /// be thrown by `run()`.
   let failure = Locked<ChimeError?>(nil)
   private let stoppedSignal = DispatchSemaphore(value: 0)
+  /// The handles teardown found still open and not closing (`EventLoop.openHandles`): what
+  /// keeps a loop from ending, left behind by a part that did not close it.
+  let leftOpen = Locked<[String]>([])
 
+  /// A daemon serving `transports` (chimed's: the native framing and gRPC on the socket, the
+  /// D-Bus API on the session bus).
+  ///
   /// - Throws: UNAVAILABLE `LOOP_FAILED` when libuv cannot make a loop.
-  public init(configuration: ServerConfiguration) throws(ChimeError) {
+  package init(configuration: ServerConfiguration, transports: ServerTransports) throws(ChimeError) {
     self.configuration = configuration
+    self.transports = transports
     do {
       loop = try EventLoop()
     } catch {
@@ -103,12 +112,38 @@ public final class ChimeDaemon: Sendable {
     stoppedSignal.signal()
   }
 
+  /// Blocks until the loop has stopped or `seconds` have passed; false when it is still running.
+  public func waitUntilStopped(seconds: Double) -> Bool {
+    if stopped.withLock({ $0 }) { return true }
+    guard stoppedSignal.wait(timeout: .now() + seconds) == .success else { return false }
+    stoppedSignal.signal()
+    return true
+  }
+
+  /// What teardown found still open: empty unless a part left a handle open, and then the
+  /// loop, and `run()`, do not end. For a daemon that does not stop.
+  public var handlesLeftOpen: [String] { leftOpen.withLock { $0 } }
+
+  /// What keeps the loop running (`EventLoop.openHandles`), asked of the loop thread; nil when
+  /// it did not answer within 5 s, or no longer takes work (it is tearing down or stopped).
+  public func openHandles() -> [String]? {
+    let answer = Locked<[String]?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    guard loop.execute({ [loop] in
+      answer.withLock { $0 = loop.openHandles() }
+      answered.signal()
+    }) else { return nil }
+    guard answered.wait(timeout: .now() + 5) == .success else { return nil }
+    return answer.withLock { $0 }
+  }
+
   /// Tells the daemon the wall clock (or an injected test clock) moved: due times and gRPC
   /// calls' deadlines are looked at again now. Safe from any thread.
   public func clockDidChange() {
     onLoop { parts in
       parts.stack?.service.clockChanged()
       parts.registry?.clockChanged()
+      for transport in parts.transports { transport.clockChanged() }
     }
   }
 

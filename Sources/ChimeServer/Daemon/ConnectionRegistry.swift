@@ -1,22 +1,23 @@
 import ChimeConfig
 import ChimeCore
-import ChimeWire
 import ChimeSystem
 import Logging
 
 /// The socket side of the daemon: the listener, the connections it accepted (each checked to
-/// be of the daemon's own user), and their drain at shutdown. Loop thread only.
-final class ConnectionRegistry {
+/// be of the daemon's own user, then handed to the protocol its first bytes show), and their
+/// drain at shutdown. Loop thread only.
+final class ConnectionRegistry: ServerTransport {
   private let loop: EventLoop
   private let configuration: ServerConfiguration
-  private let start: (any ServerCall, CallHeader, [UInt8]) -> Void
+  /// The socket's protocols, the default last.
+  private let protocols: [any StreamProtocol]
   private var listener: UnixListener?
   private var acceptPauses = 0
   /// Held from before the socket file is touched until it is removed: proof that the file is ours.
   private var socketLock: FileLock?
   /// The socket file at the path is the one this daemon bound.
   private var bound = false
-  private var connections: [UInt64: Connection] = [:]
+  private var connections: [UInt64: AcceptedSocket] = [:]
   private var nextID: UInt64 = 1
   private var refusing: ChimeError?
   /// At shutdown: closes connections that have not drained in time.
@@ -24,14 +25,13 @@ final class ConnectionRegistry {
   /// Run once every connection has closed (`whenDrained`).
   private var onDrained: [() -> Void] = []
 
-  /// `start` hands each call to the router; `socketLock` is the claim on the socket path
-  /// (`claimSocket`), nil when the service manager handed over the listener.
-  init(loop: EventLoop, configuration: ServerConfiguration, socketLock: FileLock?,
-       start: @escaping (any ServerCall, CallHeader, [UInt8]) -> Void) {
+  /// `protocols` serve the accepted connections (the default last); `socketLock` is the claim
+  /// on the socket path (`claimSocket`), nil when the service manager handed over the listener.
+  init(loop: EventLoop, configuration: ServerConfiguration, socketLock: FileLock?, protocols: [any StreamProtocol]) {
     self.loop = loop
     self.configuration = configuration
     self.socketLock = socketLock
-    self.start = start
+    self.protocols = protocols
   }
 
   /// Claims the socket path before anything else starts: its directory made 0700, the lock
@@ -86,7 +86,7 @@ final class ConnectionRegistry {
   }
 
   /// Stops accepting; connections accepted later (already queued) are told `why`.
-  func stopListening(refusing why: ChimeError) {
+  func drain(refusing why: ChimeError) {
     refusing = why
     listener?.close()
     listener = nil
@@ -95,8 +95,10 @@ final class ConnectionRegistry {
 
   /// Ends every call with `goodbye`, lets replies drain and closes; a peer that does not read
   /// is cut off after `cutoffMillis`. Removes the socket file.
+  func close(with goodbye: ChimeError) { closeAll(with: goodbye) }
+
   func closeAll(with goodbye: ChimeError, cutoffMillis: UInt64 = 2000) {
-    stopListening(refusing: goodbye)
+    drain(refusing: goodbye)
     for connection in connections.values { connection.finishAll(with: goodbye) }
     if !connections.isEmpty {
       let cutoff = LoopTimer(loop: loop) { [unowned self] in
@@ -129,26 +131,12 @@ final class ConnectionRegistry {
     cutoff = nil
   }
 
-  private var grpcLimits: GRPCConnection.Limits {
-    GRPCConnection.Limits(maxMessageBytes: configuration.limits.maxFrameBytes, maxQueuedWriteBytes: configuration.limits.maxQueuedWriteBytes,
-                          maxStreams: configuration.limits.maxCallsPerConnection)
-  }
-
   private func accept(_ socket: StreamSocket) {
     let id = nextID
     nextID += 1
-    let connection = Connection(
-      id: id, socket: socket, maxFrameBytes: configuration.limits.maxFrameBytes,
-      maxQueuedWriteBytes: configuration.limits.maxQueuedWriteBytes, maxCallsInFlight: configuration.limits.maxCallsPerConnection,
-      logger: configuration.collaborators.logger,
-      upgrade: { [unowned self] connection, socket, refusal in
-        GRPCConnection(id: connection.id, socket: socket, limits: grpcLimits, clock: configuration.hooks.clock, logger: configuration.collaborators.logger,
-                       confinedApp: connection.confinedApp, draining: refusing != nil, refusal: refusal,
-                       makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) }, start: start)
-      },
-      makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) },
-      refusalWaitMillis: configuration.hooks.refusalWaitMillis,
-      start: start,
+    let connection = AcceptedSocket(
+      id: id, socket: socket, protocols: protocols, makeTimer: { [loop] action in LoopTimer(loop: loop, action: action) },
+      refusalWaitMillis: configuration.hooks.refusalWaitMillis, isDraining: { [unowned self] in refusing != nil },
       onClosed: { [unowned self] connection in
         connections[connection.id] = nil
         if refusing != nil && connections.isEmpty { endCutoff() }
@@ -182,15 +170,15 @@ final class ConnectionRegistry {
   /// refused peer is answered natively at once, so a flood of connections holds few sockets.
   static let refusalsWaitingMax = 64
 
-  private func refuse(_ connection: Connection, _ error: ChimeError) {
-    let waiting = connections.values.lazy.filter(\.isAwaitingRefusal).count
+  private func refuse(_ connection: AcceptedSocket, _ error: ChimeError) {
+    let waiting = connections.values.lazy.filter(\.isRefused).count
     connection.refuse(error, waiting: waiting < Self.refusalsWaitingMax)
   }
 
   /// Tells a sandboxed peer (Flatpak, Snap) from a host process before its first call is read,
   /// on the work pool (it reads the peer's /proc entry); a sandboxed peer's calls may then name
   /// only its own app. A peer that cannot be identified is refused.
-  private func identify(_ connection: Connection, socket: StreamSocket, pid: Int32) {
+  private func identify(_ connection: AcceptedSocket, socket: StreamSocket, pid: Int32) {
     let pidfd = pid > 0 ? socket.peerPidFD(pid: pid) : -1
     let process = PeerProcess(procRoot: configuration.hooks.procRoot)
     loop.runBlocking(catching: { () throws(ChimeError) -> PeerSandbox in

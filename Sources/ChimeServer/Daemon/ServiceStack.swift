@@ -21,7 +21,8 @@ final class ServiceStack {
   ///
   /// - Throws: UNAVAILABLE `DATA_DIR_UNAVAILABLE` when the directory cannot be resolved; the
   ///   store's errors when it cannot be opened.
-  init(loop: EventLoop, configuration: ServerConfiguration) throws(ChimeError) {
+  /// `notificationServer` connects the freedesktop presenter to the desktop (chimed: ChimeDBus).
+  init(loop: EventLoop, configuration: ServerConfiguration, notificationServer: (any NotificationServerConnector)?) throws(ChimeError) {
     let logger = configuration.collaborators.logger
     // One spelling of the data directory for every path stored under it: absolute, symlinks
     // resolved, whatever form --data-dir or $XDG_STATE_HOME gave.
@@ -35,7 +36,7 @@ final class ServiceStack {
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
     let presenters = PresenterSet(loop: loop, database: database, clock: configuration.hooks.clock, configuration: configuration.collaborators.presentation,
-                                  thumbnails: RenderedThumbnails(store: attachments), logger: logger)
+                                  thumbnails: RenderedThumbnails(store: attachments), notificationServer: notificationServer, logger: logger)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations(), doNotDisturb: try database.doNotDisturb())

@@ -10,7 +10,7 @@ import Glibc
 /// the loop through `execute(_:)` (a locked inbox plus `uv_async_send`, which coalesces wake-ups,
 /// so every wake-up drains the whole inbox). Blocking work goes to libuv's work pool through
 /// `runBlocking(_:then:)` and its result comes back on the loop thread.
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
   let raw: UnsafeMutablePointer<uv_loop_t>
   private let wakeup: UnsafeMutablePointer<uv_async_t>
   /// Work sent from other threads, and whether the wake-up handle is closed (then nothing is
@@ -113,8 +113,8 @@ final class EventLoop: @unchecked Sendable {
   }
 }
 
-struct ChimeLoopError: Error, CustomStringConvertible {
-  var description: String
+package struct ChimeLoopError: Error, CustomStringConvertible {
+  package var description: String
   init(_ what: String, _ rc: Int32) {
     description = "\(what): \(String(cString: uv_strerror(rc)))"
   }

@@ -2,11 +2,12 @@ internal import CLibUV
 
 /// One libuv poll handle watching a file descriptor someone else owns (a D-Bus connection's
 /// socket). Loop thread only. `close()` before the descriptor is closed and before dropping it.
-final class LoopPoll {
-  struct Events: OptionSet {
-    let rawValue: Int32
-    static let readable = Events(rawValue: Int32(UV_READABLE.rawValue))
-    static let writable = Events(rawValue: Int32(UV_WRITABLE.rawValue))
+package final class LoopPoll {
+  package struct Events: OptionSet {
+    package let rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+    package static let readable = Events(rawValue: Int32(UV_READABLE.rawValue))
+    package static let writable = Events(rawValue: Int32(UV_WRITABLE.rawValue))
   }
 
   private let handle: UnsafeMutablePointer<uv_poll_t>
@@ -14,7 +15,7 @@ final class LoopPoll {
   private let action: (Events?) -> Void
   private var isClosed = false
 
-  init(loop: EventLoop, fd: Int32, action: @escaping (Events?) -> Void) throws(ChimeLoopError) {
+  package init(loop: EventLoop, fd: Int32, action: @escaping (Events?) -> Void) throws(ChimeLoopError) {
     loop.assertInLoop()
     self.action = action
     handle = .allocate(capacity: 1)
@@ -27,7 +28,7 @@ final class LoopPoll {
   }
 
   /// Watches for `events` (replacing what was watched); empty stops watching.
-  func watch(_ events: Events) {
+  package func watch(_ events: Events) {
     guard !isClosed else { return }
     if events.isEmpty {
       uv_poll_stop(handle)
@@ -36,7 +37,7 @@ final class LoopPoll {
     }
   }
 
-  func close() {
+  package func close() {
     guard !isClosed else { return }
     isClosed = true
     uv_poll_stop(handle)

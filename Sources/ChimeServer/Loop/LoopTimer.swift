@@ -1,12 +1,12 @@
 internal import CLibUV
 
 /// One libuv timer. Loop thread only. `close()` before dropping it.
-final class LoopTimer {
+package final class LoopTimer {
   private let handle: UnsafeMutablePointer<uv_timer_t>
   private let action: () -> Void
   private var isClosed = false
 
-  init(loop: EventLoop, action: @escaping () -> Void) {
+  package init(loop: EventLoop, action: @escaping () -> Void) {
     self.action = action
     handle = .allocate(capacity: 1)
     uv_timer_init(loop.raw, handle)
@@ -15,17 +15,17 @@ final class LoopTimer {
 
   /// Fires once after `millis` (0 = on the next loop iteration), then every `repeatMillis`
   /// when that is not 0, replacing any earlier arm.
-  func arm(afterMillis millis: UInt64, repeatMillis: UInt64 = 0) {
+  package func arm(afterMillis millis: UInt64, repeatMillis: UInt64 = 0) {
     guard !isClosed else { return }
     uv_timer_start(handle, loopTimerCallback(), millis, repeatMillis)
   }
 
-  func disarm() {
+  package func disarm() {
     guard !isClosed else { return }
     uv_timer_stop(handle)
   }
 
-  func close() {
+  package func close() {
     guard !isClosed else { return }
     isClosed = true
     uv_timer_stop(handle)

@@ -8,13 +8,28 @@ import ChimeSystem
 /// read, so the receiver must copy what it keeps. `onClose` runs once, when the stream ends for
 /// any reason. Writes copy their bytes; `queuedWriteBytes` tells how much the peer has not yet
 /// taken, so the owner can refuse to buffer without bound for a peer that never reads.
-final class StreamSocket {
+///
+/// Its state is private, read and set from the transport modules through accessors: stored
+/// properties visible to other modules would pay a run-time exclusivity check at each read.
+package final class StreamSocket {
   fileprivate let handle: UnsafeMutablePointer<uv_pipe_t>
   fileprivate var readBuffer: UnsafeMutableRawBufferPointer
-  var onBytes: (UnsafeRawBufferPointer) -> Void = { _ in }
-  var onClose: (String) -> Void = { _ in }
-  private(set) var isClosed = false
+  fileprivate var bytesHandler: (UnsafeRawBufferPointer) -> Void = { _ in }
+  private var closeHandler: (String) -> Void = { _ in }
+  private var closed = false
   private var closeReason = ""
+
+  /// Takes each read's bytes (valid during the call only: the buffer is reused).
+  package var onBytes: (UnsafeRawBufferPointer) -> Void {
+    get { bytesHandler }
+    set { bytesHandler = newValue }
+  }
+  /// Runs once, when the stream ends for any reason, with why.
+  package var onClose: (String) -> Void {
+    get { closeHandler }
+    set { closeHandler = newValue }
+  }
+  package var isClosed: Bool { closed }
 
   fileprivate init(loop: EventLoop) {
     handle = .allocate(capacity: 1)
@@ -54,17 +69,17 @@ final class StreamSocket {
     return PeerCredentials.pidFD(fd: fd, pid: pid)
   }
 
-  func startReading() {
+  package func startReading() {
     uv_read_start(stream, streamAllocCallback(), streamReadCallback())
   }
 
   /// Bytes written but not yet taken by the kernel.
-  var queuedWriteBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
+  package var queuedWriteBytes: Int { Int(uv_stream_get_write_queue_size(stream)) }
 
   /// Writes `bytes` now if the kernel takes them (`uv_try_write`: nothing queued before them);
   /// the rest is copied and queued (`uv_write`). Most replies are taken whole: no copy, no
   /// write request, and no libuv watcher change, which cost an `epoll_ctl` per reply.
-  func write(_ bytes: [UInt8]) {
+  package func write(_ bytes: [UInt8]) {
     guard !isClosed, !bytes.isEmpty else { return }
     let written = bytes.withUnsafeBytes { raw -> Int in
       var buf = uv_buf_init(UnsafeMutablePointer(mutating: raw.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(raw.count))
@@ -92,10 +107,10 @@ final class StreamSocket {
 
   /// Stops reading, lets queued writes reach the peer, then closes (used to deliver a final
   /// status before hanging up on a peer that broke the framing rules).
-  func closeAfterFlush(reason: String) {
-    guard !isClosed else { return }
+  package func closeAfterFlush(reason: String) {
+    guard !closed else { return }
     uv_read_stop(stream)
-    onBytes = { _ in }
+    bytesHandler = { _ in }
     let req = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
     req.pointee.data = Unmanaged.passUnretained(self).toOpaque()
     closeReason = reason
@@ -108,9 +123,9 @@ final class StreamSocket {
   fileprivate func shutdownDone() { close(reason: closeReason) }
 
   /// Closes the stream; pending writes are dropped. Calls `onClose` once.
-  func close(reason: String) {
-    guard !isClosed else { return }
-    isClosed = true
+  package func close(reason: String) {
+    guard !closed else { return }
+    closed = true
     if closeReason.isEmpty { closeReason = reason }
     uv_read_stop(stream)
     UnsafeMutableRawPointer(handle).withMemoryRebound(to: uv_handle_t.self, capacity: 1) {
@@ -119,9 +134,9 @@ final class StreamSocket {
   }
 
   fileprivate func finishClose() {
-    let callback = onClose
-    onClose = { _ in }
-    onBytes = { _ in }
+    let callback = closeHandler
+    closeHandler = { _ in }
+    bytesHandler = { _ in }
     callback(closeReason)
     readBuffer.deallocate()
     handle.deallocate()
@@ -141,7 +156,7 @@ private func streamReadCallback() -> uv_read_cb {
     guard let stream, let data = stream.pointee.data else { return }
     let socket = Unmanaged<StreamSocket>.fromOpaque(data).takeUnretainedValue()
     if nread > 0, let base = buf?.pointee.base {
-      socket.onBytes(UnsafeRawBufferPointer(start: base, count: nread))
+      socket.bytesHandler(UnsafeRawBufferPointer(start: base, count: nread))
     } else if nread < 0 {
       socket.close(reason: nread == Int(UV_EOF.rawValue) ? "peer closed" : "read failed: \(String(cString: uv_strerror(Int32(nread))))")
     }

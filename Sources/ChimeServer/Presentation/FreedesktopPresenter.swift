@@ -2,7 +2,8 @@ import ChimeCore
 import Logging
 
 /// Shows deliveries through org.freedesktop.Notifications on the session bus, and carries the
-/// user's clicks back as responses. The connection is the loop's (`SessionBus`): nothing here
+/// user's clicks back as responses. The connection is made by the connector chimed hands in
+/// (a `NotificationServerLink`: ChimeDBus's, on the loop's sd-bus driver): nothing here
 /// blocks. Loop thread only.
 ///
 /// - `GetCapabilities` is asked once per server: again when the name changes owner, and after
@@ -35,7 +36,8 @@ final class FreedesktopPresenter {
   private let logger: Logger
   /// Hands a response to the service, as `chime respond` does.
   private let respond: (_ app: String, _ response: NotificationResponse) -> Void
-  private var bus: SessionBus?
+  private let connector: (any NotificationServerConnector)?
+  private var bus: (any NotificationServerLink)?
   private var capabilities: Set<String>?
   private var askingCapabilities = false
   private var waiting: [Job] = []
@@ -54,8 +56,12 @@ final class FreedesktopPresenter {
   /// by the server): the app and identifier it showed.
   var onClosed: ((_ app: String, _ identifier: String) -> Void)?
 
-  init(loop: EventLoop, logger: Logger, respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
+  /// `connector`: how to reach the notification server; nil: there is no way (every delivery
+  /// is reported as not shown, "no session bus").
+  init(loop: EventLoop, logger: Logger, connector: (any NotificationServerConnector)?,
+       respond: @escaping (_ app: String, _ response: NotificationResponse) -> Void) {
     self.loop = loop
+    self.connector = connector
     self.logger = logger
     self.respond = respond
   }
@@ -134,7 +140,10 @@ final class FreedesktopPresenter {
   private func connect(quietly: Bool = false) -> Bool {
     if bus?.isOpen == true { return true }
     do {
-      let bus = try SessionBus(loop: loop, logger: logger)
+      guard let connector else {
+        throw NotificationServerError(description: "this chimed has no D-Bus transport to reach the session bus")
+      }
+      let bus = try connector.connect(loop: loop, logger: logger)
       bus.onDisconnect = { [unowned self] in lost() }
       bus.onSignal = { [unowned self] signal in received(signal) }
       self.bus = bus
@@ -200,7 +209,7 @@ final class FreedesktopPresenter {
     }
   }
 
-  private func received(_ signal: SessionBus.Signal) {
+  private func received(_ signal: NotificationServerSignal) {
     switch signal {
     case .actionInvoked(let id, let key):
       // Forgotten first: the close that usually follows must not answer again.

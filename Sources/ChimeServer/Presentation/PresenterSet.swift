@@ -24,7 +24,7 @@ final class PresenterSet: Presenter {
 
   /// `thumbnails` is used when the configuration names no source of its own.
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, configuration: PresentationConfiguration,
-       thumbnails rendered: any ThumbnailSource, logger: Logger) {
+       thumbnails rendered: any ThumbnailSource, notificationServer: (any NotificationServerConnector)?, logger: Logger) {
     self.loop = loop
     self.clock = clock
     self.database = database
@@ -38,7 +38,7 @@ final class PresenterSet: Presenter {
     ringer = Ringer(loop: loop, clock: clock, sounds: sounds, logger: logger)
     var respond: ((String, NotificationResponse) -> Void)?
     if configuration.presenters.contains(.freedesktop) {
-      freedesktop = FreedesktopPresenter(loop: loop, logger: logger) { app, response in respond?(app, response) }
+      freedesktop = FreedesktopPresenter(loop: loop, logger: logger, connector: notificationServer) { app, response in respond?(app, response) }
     } else {
       freedesktop = nil
     }

@@ -1,11 +1,11 @@
-import ChimeCore
-import ChimeWire
+package import ChimeCore
+package import ChimeWire
 import Logging
 
 /// Turns calls into service requests: checks the app id and deadline, then runs the method
 /// through its typed route (`Routes`, generated from Protos/) on the handlers (`ServiceCalls`).
 /// The one place where calls of every transport meet the service. Loop thread only.
-final class CallRouter {
+package final class CallRouter {
   private let clock: any WallClock
   private let logger: Logger
   private let target: any CallHandling
@@ -34,7 +34,7 @@ final class CallRouter {
   /// Runs a unary call whose request the transport decoded itself (D-Bus): the same checks,
   /// handler and errors as `start`, with ChimeCore values in and out instead of bytes.
   /// `call.method` must be the route's.
-  func call<Request, Response>(_ route: UnaryRoute<Request, Response>, _ call: any ServerCall, header: CallHeader,
+  package func call<Request, Response>(_ route: UnaryRoute<Request, Response>, _ call: any ServerCall, header: CallHeader,
                                request: Request, reply: @escaping (Result<Response, ChimeError>) -> Void) {
     precondition(call.method == route.descriptor.method, "the call is not a \(route.descriptor.method.rawValue) call")
     do throws(ChimeError) {
@@ -50,7 +50,7 @@ final class CallRouter {
   /// the call's `onCancel`.
   ///
   /// - Throws: what `start` would have finished the call with (the checks, TOO_MANY_SUBSCRIBERS, ...).
-  func stream<Request, Message>(_ route: StreamRoute<Request, Message>, _ call: any ServerCall, header: CallHeader,
+  package func stream<Request, Message>(_ route: StreamRoute<Request, Message>, _ call: any ServerCall, header: CallHeader,
                                 request: Request, send: @escaping (Message) -> Bool) throws(ChimeError) {
     precondition(call.method == route.descriptor.method, "the call is not a \(route.descriptor.method.rawValue) call")
     try admit(call, header: header)

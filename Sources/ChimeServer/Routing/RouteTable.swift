@@ -1,5 +1,5 @@
 import ChimeCore
-import ChimeWire
+package import ChimeWire
 
 /// The router's byte-level handlers by method, each made from a typed route (`Routes`,
 /// generated from Protos/): the method a handler answers, the codecs it decodes and encodes
@@ -39,9 +39,9 @@ struct RouteTable {
 
 /// A unary method's route: its descriptor and how its handler is called, typed by the
 /// descriptor's request and response.
-struct UnaryRoute<Request, Response>: Sendable {
+package struct UnaryRoute<Request, Response>: Sendable {
   typealias Reply = (Result<Response, ChimeError>) -> Void
-  let descriptor: CallDescriptor<Request, Response>
+  package let descriptor: CallDescriptor<Request, Response>
   let run: @Sendable (any CallHandling, any ServerCall, Request, @escaping Reply) throws(ChimeError) -> Void
 
   init(_ descriptor: CallDescriptor<Request, Response>,
@@ -52,9 +52,9 @@ struct UnaryRoute<Request, Response>: Sendable {
 }
 
 /// A server-streaming method's route, typed by its descriptor's request and message.
-struct StreamRoute<Request, Message>: Sendable {
+package struct StreamRoute<Request, Message>: Sendable {
   typealias Send = (Message) -> Bool
-  let descriptor: ServerStreamingCallDescriptor<Request, Message>
+  package let descriptor: ServerStreamingCallDescriptor<Request, Message>
   let run: @Sendable (any CallHandling, any ServerCall, Request, @escaping Send) throws(ChimeError) -> Void
 
   init(_ descriptor: ServerStreamingCallDescriptor<Request, Message>,

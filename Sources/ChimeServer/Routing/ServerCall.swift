@@ -1,11 +1,10 @@
-import ChimeCore
-import ChimeWire
+package import ChimeCore
+package import ChimeWire
 
 /// One call in flight, as the router and the service see it: which method, for which app, and
-/// how to answer. A socket connection's calls (`Connection.ActiveCall`) and the in-process
-/// transport's calls both conform, so the router never knows which one it serves.
-/// Loop thread only.
-protocol ServerCall: AnyObject {
+/// how to answer. Every transport's calls conform (the native framing's, gRPC's, D-Bus's, the
+/// in-process transport's), so the router never knows which one it serves. Loop thread only.
+package protocol ServerCall: AnyObject {
   var method: Method { get }
   var app: String { get }
   /// The only app the caller may act as (a sandboxed peer's own); nil: as declared.

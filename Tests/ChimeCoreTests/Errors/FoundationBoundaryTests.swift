@@ -30,7 +30,7 @@ import Testing
   @Test func theDaemonsLayersImportNoFoundation() throws {
     var found: [String] = []
     for directory in ["Sources/ChimeZoneFiles", "Sources/ChimeCore", "Sources/ChimeSystem", "Sources/ChimeCalendar", "Sources/ChimeStore", "Sources/ChimeRecords",
-                      "Sources/ChimeWire", "Sources/ChimeServer",
+                      "Sources/ChimeWire", "Sources/ChimeServer", "Sources/ChimeNativeTransport", "Sources/ChimeGRPC", "Sources/ChimeDBus",
                       "Sources/ChimeConfig", "Sources/chimed"] {
       let files = RepositoryFiles.swiftFiles(under: directory)
       #expect(!files.isEmpty, "no sources under \(directory)")

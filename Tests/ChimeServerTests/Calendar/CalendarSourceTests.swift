@@ -94,6 +94,20 @@ import Testing
     try await eventually { try await d.calendarPending("home").map(\.request.content.title) == ["Trip"] }
   }
 
+  /// The start-up read of the registered calendars can come back after an `add` made
+  /// meanwhile (a loaded machine): the calendar is still followed once, with one watch, and
+  /// the daemon still stops (a second watch was never closed, and its loop never ended).
+  @Test func aCalendarReadBackAtStartUpAfterItWasAddedIsFollowedOnce() async throws {
+    let d = try InProcessDaemon()
+    let source = try await d.addCalendar("work", path: try vdir(d))
+    func watches() -> Int? { d.daemon.openHandles()?.filter { $0.hasPrefix("fs_event") }.count }
+    #expect(watches() == 1)
+    // What the start-up read does with each calendar it finds, arriving late.
+    d.daemon.onLoop { parts in parts.stack?.service.calendars.track(source, plannedUntil: Instant(unixMillis: 0)) }
+    #expect(watches() == 1)
+    #expect(try await d.listCalendars().map(\.name) == ["work"])
+  }
+
   @Test func removeWithdrawsAndARestartKeepsSourcesWithoutDuplicates() async throws {
     let d = try InProcessDaemon()
     let dir = try vdir(d)

@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeTestSupport
 import Testing
 
+@testable import ChimeDBus
 @testable import ChimeServer
 
 /// Which events of an app's stream become which D-Bus signals, with what arguments.

@@ -3,6 +3,7 @@ import ChimeTestSupport
 import ChimeWire
 import Testing
 
+@testable import ChimeDBus
 @testable import ChimeServer
 
 /// A D-Bus caller's `a{sv}` arguments become the ChimeCore values the service takes, and

@@ -3,6 +3,7 @@ import ChimeTestSupport
 import Foundation
 import Testing
 
+@testable import ChimeDBus
 @testable import ChimeServer
 
 /// Which app a D-Bus call acts as. A connection that registered as one app and then names

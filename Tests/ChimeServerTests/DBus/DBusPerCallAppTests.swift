@@ -2,6 +2,7 @@ import ChimeCore
 import ChimeTestSupport
 import Testing
 
+@testable import ChimeDBus
 @testable import ChimeServer
 
 /// A one-off D-Bus caller (gdbus, busctl: one connection per call) names its app with `app-id`

@@ -1,4 +1,5 @@
 import ChimeCore
+@testable import ChimeGRPC
 @testable import ChimeServer
 import Testing
 

@@ -2,6 +2,7 @@ import ChimeConfig
 import CNGHTTP2
 import ChimeClient
 import ChimeCore
+@testable import ChimeGRPC
 @testable import ChimeServer
 import ChimeTestSupport
 import ChimeWire

@@ -1,3 +1,4 @@
+@testable import ChimeGRPC
 @testable import ChimeServer
 import ChimeTestSupport
 import Testing

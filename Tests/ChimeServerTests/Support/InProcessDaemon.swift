@@ -2,6 +2,9 @@ import ChimeConfig
 import ChimeSystem
 import ChimeClient
 import ChimeCore
+import ChimeDBus
+import ChimeGRPC
+import ChimeNativeTransport
 import ChimeServer
 import ChimeTestSupport
 import Foundation
@@ -39,7 +42,13 @@ final class InProcessDaemon: @unchecked Sendable {
     // directory exists.
     signal(SIGPIPE, SIG_IGN)
     try FileManager.default.createDirectory(atPath: configuration.paths.dataDirectory, withIntermediateDirectories: true)
-    return try ChimeDaemon(configuration: configuration)
+    return try ChimeDaemon(configuration: configuration, transports: Self.servedTransports)
+  }
+
+  /// What chimed serves: gRPC and the native framing on the socket, the D-Bus API where a
+  /// test names a bus, the freedesktop presenter's connection where a test turns it on.
+  static var servedTransports: ServerTransports {
+    ServerTransports(socket: [GRPCTransport(), NativeTransport()], others: [DBusTransport()], notificationServer: NotificationServer())
   }
 
   var socketPath: String { directory.socketPath }
@@ -60,7 +69,7 @@ final class InProcessDaemon: @unchecked Sendable {
   /// Stops the daemon gracefully and starts a new one on the same data directory.
   func restart() throws {
     daemon.shutdown()
-    daemon.waitUntilStopped()
+    guard stopped() else { throw CancellationError() }
     daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
     try daemon.startInBackground()
   }
@@ -70,16 +79,26 @@ final class InProcessDaemon: @unchecked Sendable {
   /// data directory.
   func restart(afterBeingDownFor seconds: Double, whileDown: () throws -> Void = {}) throws {
     daemon.shutdown()
-    daemon.waitUntilStopped()
+    guard stopped() else { throw CancellationError() }
     clock.advance(seconds: seconds)
     try whileDown()
     daemon = try Self.makeDaemon(directory: directory, clock: clock, tweak: tweak)
     try daemon.startInBackground()
   }
 
+  /// Stops the daemon and waits for it, at most a minute: a daemon that does not stop is a
+  /// test failure naming what kept its loop running, not a test blocking one of the few threads
+  /// every other test needs.
   func stop() {
     daemon.shutdown()
-    daemon.waitUntilStopped()
+    _ = stopped()
+  }
+
+  private func stopped() -> Bool {
+    guard !daemon.waitUntilStopped(seconds: 60) else { return true }
+    let handles = daemon.openHandles() ?? daemon.handlesLeftOpen
+    Issue.record("the daemon did not stop within 60 s; still open: \(handles.joined(separator: "; "))")
+    return false
   }
 
   deinit { stop() }

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 
 /// The signals of one app's notifications, sent to that app's registered connections only:

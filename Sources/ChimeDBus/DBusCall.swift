@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 
 /// One call the D-Bus face hands the router, typed: its answer goes to the reply the face

@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 
 /// A NotificationCenter call that arrived as a gRPC stream, as the router sees it: the same

@@ -1,9 +1,10 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 import Logging
 
-/// One gRPC client connection (HTTP/2 with prior knowledge, on the socket a native connection
-/// sniffed): turns each request stream into a call for the router, or for the transport's own
+/// One gRPC client connection (HTTP/2 with prior knowledge, on a socket whose first bytes were
+/// the client preface: `GRPCProtocol`): turns each request stream into a call for the router, or for the transport's own
 /// reflection and health services, and its answers into DATA and trailers. Loop thread only.
 ///
 /// A problem with one stream (unknown method, wrong content type, a message over the limit, a
@@ -12,7 +13,7 @@ import Logging
 /// HTTP/2 flow control; once the connection's unsent replies would pass `maxQueuedWriteBytes`,
 /// the stream adding to them is reset (ENHANCE_YOUR_CALM, which clients read as
 /// RESOURCE_EXHAUSTED).
-final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
+final class GRPCConnection: HTTP2SessionDelegate, StreamConnection {
   struct Limits {
     var maxMessageBytes: Int
     var maxQueuedWriteBytes: Int
@@ -103,7 +104,7 @@ final class GRPCConnection: HTTP2SessionDelegate, ConnectionUpgrade {
     if draining { session.announceShutdown() }
   }
 
-  // MARK: ConnectionUpgrade
+  // MARK: StreamConnection
 
   func received(_ bytes: UnsafeRawBufferPointer) {
     guard !failed else { return }

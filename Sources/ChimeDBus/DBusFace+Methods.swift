@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 
 /// Each method of the interface: its arguments become the ChimeCore values of the call-table

@@ -1,18 +1,21 @@
 import ChimeCore
 internal import CSystemd
+import ChimeServer
 import Logging
 
 /// Following the notification server's own Do Not Disturb (dunst's `paused`, KDE's
 /// `Inhibited`) on the session bus: read now and when the server changes, and followed by
 /// PropertiesChanged. Loop thread only.
-extension SessionBus {
+extension NotificationServerBus {
   /// Follows the server's own Do Not Disturb: reads dunst's `paused` and KDE's `Inhibited`
   /// now and whenever the server changes, and watches their PropertiesChanged signals; each
   /// reading comes as `.desktopQuiet`. A server without the property counts as not paused.
   func followDesktopQuiet() {
-    guard let bus, !followingDesktop else { return }
+    guard connection.isOpen, !followingDesktop else { return }
     followingDesktop = true
-    let box = Unmanaged.passRetained(BusCallbackBox { [unowned self] message in
+    // From the server only: the bus delivers the signals of whoever owns the name.
+    let matched = connection.matchSignal(sender: Self.notifications, path: Self.notificationsPath, interface: Self.properties,
+                                         member: "PropertiesChanged") { [unowned self] message in
       var interface: UnsafePointer<CChar>?
       guard chime_bus_read_string(message, &interface) >= 0, let interface else { return }
       let name = String(cString: interface)
@@ -30,17 +33,8 @@ extension SessionBus {
         // Said to have changed without its value: asked for it.
         readDesktopQuiet()
       }
-    })
-    propertiesBox = box
-    var slot: OpaquePointer?
-    // From the server only: the bus delivers the signals of whoever owns the name.
-    let r = sd_bus_match_signal_async(bus, &slot, Self.notifications, Self.notificationsPath, Self.properties, "PropertiesChanged",
-                                      busSignalHandler(), nil, box.toOpaque())
-    if r >= 0, let slot {
-      slots.append(slot)
-    } else {
-      logger.warning("cannot watch the notification server's do not disturb", metadata: ["error": "\(Self.errno(r))"])
     }
+    if !matched { logger.warning("cannot watch the notification server's do not disturb") }
     readDesktopQuiet()
   }
 

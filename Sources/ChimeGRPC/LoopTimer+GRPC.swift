@@ -1,3 +1,5 @@
+import ChimeServer
+
 extension LoopTimer: GRPCTimer {
   func armOnce(afterMillis millis: UInt64) { arm(afterMillis: millis) }
 }

@@ -1,12 +1,14 @@
 import ChimeCore
 internal import CSystemd
+import ChimeServer
 import Logging
 
-/// chimed's own connection to the session bus for its D-Bus API, driven by the loop like the
-/// presenter's `SessionBus`: the socket in a libuv poll handle, sd-bus's timeouts in a loop
-/// timer, every call to the bus asynchronous. Loop thread only.
-final class BusLink {
-  private let loop: EventLoop
+/// A connection to a bus through sd-bus, driven by the daemon's loop: the socket in a loop
+/// poll handle, sd-bus's timeouts in a loop timer, every call to the bus asynchronous, and
+/// replies and signals coming back in callbacks on the loop thread. Nothing here blocks. The
+/// one sd-bus driver of chimed: the D-Bus API (`DBusFace`) and the presenter's connection to
+/// the notification server (`NotificationServerBus`) each hold one. Loop thread only.
+final class BusConnection {
   private let logger: Logger
   private(set) var bus: OpaquePointer?
   private var poll: LoopPoll?
@@ -16,13 +18,16 @@ final class BusLink {
   /// Calls to the bus waiting for their replies: failed all at once when the connection goes.
   private var waiting: [UInt64: (OpaquePointer?) -> Void] = [:]
   private var nextToken: UInt64 = 1
-  /// Called once when the connection is lost (not after `close()`).
+  /// Called once when the connection is lost (not after `close()`), with why.
   var onDisconnect: ((String) -> Void)?
+  /// How long a call waits for its reply.
+  static let callTimeoutMicros: UInt64 = 10_000_000
 
   /// Connects to `address` (nil: the session bus `DBUS_SESSION_BUS_ADDRESS` names, else the
   /// user's default); the handshake finishes on the loop.
+  ///
+  /// - Throws: UNAVAILABLE `DAEMON_UNAVAILABLE` when there is no bus to connect to.
   init(loop: EventLoop, address: String?, logger: Logger) throws(ChimeError) {
-    self.loop = loop
     self.logger = logger
     var opened: OpaquePointer?
     var r: Int32
@@ -38,7 +43,7 @@ final class BusLink {
       r = sd_bus_open_user(&opened)
     }
     guard r >= 0, let opened else {
-      throw ChimeError(.daemonUnavailable, "cannot connect to the session bus: \(SessionBus.errno(r))")
+      throw ChimeError(.daemonUnavailable, "cannot connect to the session bus: \(Self.errno(r))")
     }
     bus = opened
     do {
@@ -62,16 +67,18 @@ final class BusLink {
     if let box { boxes.append(box) }
   }
 
-  /// Calls a method of the bus driver (`org.freedesktop.DBus`); `done` gets the reply, or why
-  /// there is none (an error reply, the connection went first), on the loop.
-  func callDriver(_ member: String, _ arguments: [BusValue], done: @escaping (Result<OpaquePointer, ChimeError>) -> Void) {
-    guard let bus else { return done(.failure(ChimeError(.connectionClosed, "not connected to the session bus"))) }
+  /// Calls `member` of `interface` at `destination`'s `path`, with the arguments `build`
+  /// appends (a negative errno fails the call); `done` gets the reply, or why there is none
+  /// (an error reply, the connection went first), on the loop.
+  func call(_ destination: String, _ path: String, _ interface: String, _ member: String, build: (OpaquePointer) -> Int32,
+            done: @escaping (Result<OpaquePointer, ChimeError>) -> Void) {
+    guard let bus else { return done(.failure(ChimeError(.connectionClosed, "\(member): not connected to the session bus"))) }
     var message: OpaquePointer?
-    var r = sd_bus_message_new_method_call(bus, &message, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member)
+    var r = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
     guard r >= 0, let message else { return done(.failure(Self.failed(member, r))) }
     defer { sd_bus_message_unref(message) }
-    r = BusMessage.append(message, arguments)
-    guard r >= 0 else { return done(.failure(Self.failed(member, r))) }
+    r = build(message)
+    guard r >= 0 else { return done(.failure(ChimeError(.daemonUnavailable, "\(member): cannot build the call: \(Self.errno(r))"))) }
     let token = nextToken
     nextToken += 1
     waiting[token] = { reply in
@@ -85,7 +92,7 @@ final class BusLink {
     let box = Unmanaged.passRetained(BusCallbackBox { [weak self] reply in
       self?.waiting.removeValue(forKey: token)?(reply)
     })
-    r = sd_bus_call_async(bus, nil, message, busReplyHandler(), box.toOpaque(), 10_000_000)
+    r = sd_bus_call_async(bus, nil, message, busReplyHandler(), box.toOpaque(), Self.callTimeoutMicros)
     guard r >= 0 else {
       box.release()
       waiting[token] = nil
@@ -94,20 +101,34 @@ final class BusLink {
     scheduleRearm()
   }
 
-  /// Subscribes to a signal of the bus driver; `body` runs for each, on the loop.
-  func matchDriverSignal(_ member: String, _ body: @escaping (OpaquePointer) -> Void) {
-    guard let bus else { return }
+  /// Calls a method of the bus driver (`org.freedesktop.DBus`) with `arguments`.
+  func callDriver(_ member: String, _ arguments: [BusValue], done: @escaping (Result<OpaquePointer, ChimeError>) -> Void) {
+    call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member, build: { BusMessage.append($0, arguments) },
+         done: done)
+  }
+
+  /// Subscribes to a signal (`sender` nil: from anyone); `body` runs for each, on the loop.
+  /// False when sd-bus refused the match (logged).
+  @discardableResult
+  func matchSignal(sender: String?, path: String, interface: String, member: String,
+                   _ body: @escaping (OpaquePointer) -> Void) -> Bool {
+    guard let bus else { return false }
     let box = Unmanaged.passRetained(BusCallbackBox(body))
     var slot: OpaquePointer?
-    let r = sd_bus_match_signal_async(bus, &slot, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                      member, busSignalHandler(), nil, box.toOpaque())
-    if r >= 0 {
-      hold(slot: slot, box: box)
-    } else {
-      box.release()
-      logger.warning("cannot watch a bus signal", metadata: ["member": "\(member)", "error": "\(SessionBus.errno(r))"])
-    }
+    let r = sd_bus_match_signal_async(bus, &slot, sender, path, interface, member, busSignalHandler(), nil, box.toOpaque())
     scheduleRearm()
+    guard r >= 0 else {
+      box.release()
+      logger.warning("cannot watch a bus signal", metadata: ["member": "\(member)", "error": "\(Self.errno(r))"])
+      return false
+    }
+    hold(slot: slot, box: box)
+    return true
+  }
+
+  /// Subscribes to a signal of the bus driver.
+  func matchDriverSignal(_ member: String, _ body: @escaping (OpaquePointer) -> Void) {
+    matchSignal(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: member, body)
   }
 
   /// Sends a message built elsewhere (a reply, a signal); false when sd-bus refused it.
@@ -119,7 +140,7 @@ final class BusLink {
     return r >= 0
   }
 
-  /// Closes the connection; no callback runs afterwards.
+  /// Closes the connection; no callback runs afterwards, and each call still waiting fails.
   func close() {
     guard let bus else { return }
     self.bus = nil
@@ -149,9 +170,10 @@ final class BusLink {
     for _ in 0..<256 {
       let r = sd_bus_process(bus, nil)
       if r < 0 {
-        disconnected("sd_bus_process: \(SessionBus.errno(r))")
+        disconnected("sd_bus_process: \(Self.errno(r))")
         return
       }
+      // A callback may have closed the connection.
       guard self.bus != nil else { return }
       if r == 0 { return rearm() }
     }
@@ -173,10 +195,7 @@ final class BusLink {
     }
     poll?.watch(events)
     // sd-bus's deadlines are absolute CLOCK_MONOTONIC times: the only ones here are the 10 s
-    // timeouts of calls to the bus driver, so they are looked at each second rather than by
-    // reading that clock. (The shim's clock helper would import struct timespec into this
-    // module before the loop files do, and MemberImportVisibility would then hold it to be
-    // CSystemd's in a whole-module build.)
+    // timeouts of calls, so they are looked at each second rather than by reading that clock.
     var deadline: UInt64 = 0
     if sd_bus_get_timeout(bus, &deadline) >= 0, deadline != .max {
       timer?.arm(afterMillis: deadline == 0 ? 0 : 1000)
@@ -192,6 +211,11 @@ final class BusLink {
   }
 
   private static func failed(_ member: String, _ r: Int32) -> ChimeError {
-    ChimeError(.daemonUnavailable, "\(member): \(SessionBus.errno(r))")
+    ChimeError(.daemonUnavailable, "\(member): \(errno(r))")
+  }
+
+  /// The text of a negative errno sd-bus returned.
+  static func errno(_ r: Int32) -> String {
+    String(cString: chime_strerror(r))
   }
 }

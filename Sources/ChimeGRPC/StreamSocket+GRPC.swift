@@ -1,1 +1,3 @@
+import ChimeServer
+
 extension StreamSocket: GRPCByteStream {}

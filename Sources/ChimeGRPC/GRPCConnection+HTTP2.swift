@@ -1,4 +1,5 @@
 import ChimeCore
+import ChimeServer
 import ChimeWire
 import Logging
 

@@ -1,5 +1,6 @@
 import ChimeConfig
 import ChimeCore
+import ChimeServer
 import ChimeSystem
 internal import CSystemd
 import Logging
@@ -20,7 +21,7 @@ final class DBusFace {
   let configuration: ServerConfiguration
   let bus: DBusConfiguration
   let logger: Logger
-  var link: BusLink?
+  var link: BusConnection?
   /// The userdata of the exported vtable (its handlers reach `self` through it).
   private var object: UnsafeMutablePointer<chime_dbus_object>?
   private var retry: LoopTimer?
@@ -81,7 +82,7 @@ final class DBusFace {
   // MARK: Connection
 
   private func connect() throws(ChimeError) {
-    let link = try BusLink(loop: loop, address: bus.address, logger: logger)
+    let link = try BusConnection(loop: loop, address: bus.address, logger: logger)
     self.link = link
     link.onDisconnect = { [unowned self] why in lost(why) }
     guard export(on: link) else {
@@ -110,7 +111,7 @@ final class DBusFace {
     }
   }
 
-  private func export(on link: BusLink) -> Bool {
+  private func export(on link: BusConnection) -> Bool {
     guard let raw = link.bus else { return false }
     let object = UnsafeMutablePointer<chime_dbus_object>.allocate(capacity: 1)
     object.initialize(to: chime_dbus_object(context: Unmanaged.passUnretained(self).toOpaque(), method: dbusMethodHandler(),
@@ -119,7 +120,7 @@ final class DBusFace {
     var slot: OpaquePointer?
     let r = sd_bus_add_object_vtable(raw, &slot, DBusNames.objectPath, DBusNames.interface, chime_dbus_vtable(), object)
     guard r >= 0 else {
-      logger.warning("cannot export the D-Bus interface", metadata: ["error": "\(SessionBus.errno(r))"])
+      logger.warning("cannot export the D-Bus interface", metadata: ["error": "\(BusConnection.errno(r))"])
       return false
     }
     link.hold(slot: slot, box: nil)
@@ -231,7 +232,7 @@ final class DBusFace {
       defer { sd_bus_message_unref(reply) }
       let r = BusMessage.append(reply, values)
       guard r >= 0 else {
-        logger.error("cannot build a D-Bus reply", metadata: ["member": "\(request.member)", "error": "\(SessionBus.errno(r))"])
+        logger.error("cannot build a D-Bus reply", metadata: ["member": "\(request.member)", "error": "\(BusConnection.errno(r))"])
         _ = replyError(request.message, .internal("chimed could not encode its answer"))
         return
       }

@@ -1,7 +1,7 @@
 internal import CSystemd
 
-/// A Swift closure behind the `void *userdata` of an sd-bus callback (the D-Bus API's link and
-/// the presenter's session bus both use it).
+/// A Swift closure behind the `void *userdata` of an sd-bus callback (`BusConnection`'s calls and
+/// matches).
 final class BusCallbackBox {
   let body: (OpaquePointer) -> Void
   init(_ body: @escaping (OpaquePointer) -> Void) { self.body = body }

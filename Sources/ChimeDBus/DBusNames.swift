@@ -2,9 +2,9 @@ import ChimeCore
 
 /// The names chimed's D-Bus API goes by. Reverse-DNS and versioned, as the D-Bus API design
 /// guidelines ask: an incompatible API would be `…Chime2`, served beside this one. The object
-/// path is the name with `/` for `.`, the interface the name itself.
+/// path is the name with `/` for `.`, the interface the name itself; the bus name taken is
+/// `DBusConfiguration.name`, the same by default.
 enum DBusNames {
-  static let busName = "io.github.chime.Chime1"
   static let objectPath = "/io/github/chime/Chime1"
   static let interface = "io.github.chime.Chime1"
 

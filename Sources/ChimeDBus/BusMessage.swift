@@ -103,7 +103,7 @@ enum BusMessage {
   }
 
   private static func unreadable(_ r: Int32) -> ChimeError {
-    ChimeError(.invalidArgument, "the arguments cannot be read: \(SessionBus.errno(r))")
+    ChimeError(.invalidArgument, "the arguments cannot be read: \(BusConnection.errno(r))")
   }
 
   // MARK: Writing
