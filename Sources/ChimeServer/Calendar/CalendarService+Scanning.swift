@@ -117,6 +117,14 @@ extension CalendarService {
       from = max(from, earliest)
       let found = try scanner.scan(source: path, files: names, after: from, until: until, zone: zone)
       var missed = 0
+      // An AUDIO alarm's file, judged once a scan however many alarms name it.
+      var sounds: [String: SoundResolution] = [:]
+      func sound(_ path: String) -> SoundResolution {
+        if let known = sounds[path] { return known }
+        let resolved = SoundResolver.calendarFile(path)
+        sounds[path] = resolved
+        return resolved
+      }
       let files = found.files.map { file -> ApplyCalendarScan.File in
         switch file.file {
         case .gone: return ApplyCalendarScan.File(name: file.name, outcome: .gone)
@@ -124,7 +132,7 @@ extension CalendarService {
         case .item(let alarms, let acknowledged):
           let request = { (alarm: PlannedAlarm) in
             CalendarAlarmRequest.pending(alarm, file: file.name, calendar: name, zone: zone, now: now,
-                                         missedGraceSeconds: Double(graceMillis) / 1000)
+                                         missedGraceSeconds: Double(graceMillis) / 1000, sound: sound)
           }
           let planned = alarms.map { alarm -> ApplyCalendarScan.Planned in
             let pending = request(alarm)
