@@ -49,12 +49,12 @@ def text_button(text, callback, *args, css=None, **kwargs):
     return button
 
 
-def switch_row(title, subtitle, active, on_change, accessible):
+def switch_row(title, subtitle, active, on_change, tooltip):
     """An Adw.ActionRow with a switch (libadwaita 1.2 has no SwitchRow): the row activates the
-    switch, and the switch has its own accessible name."""
+    switch, and labels it, so a screen reader reads the row's title as the switch's name (its
+    group names the app)."""
     row = Adw.ActionRow(title=title, subtitle=subtitle or "")
-    switch = Gtk.Switch(active=bool(active), valign=Gtk.Align.CENTER)
-    labelled(switch, accessible)
+    switch = Gtk.Switch(active=bool(active), valign=Gtk.Align.CENTER, tooltip_text=tooltip)
     switch.connect("notify::active", lambda s, _p: on_change(s.get_active()))
     row.add_suffix(switch)
     row.set_activatable_widget(switch)

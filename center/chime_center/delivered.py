@@ -11,7 +11,7 @@ from . import when  # noqa: E402
 from .common import ListPage, app_name_and_icon, icon_button, labelled, report  # noqa: E402
 from .model import ChimeError  # noqa: E402
 
-SNOOZES = [("10 minutes", 600), ("1 hour", 3600), ("4 hours", 4 * 3600), ("1 day", 86400)]
+SNOOZES = [("10 minutes", 600), ("1 hour", 3600), ("1 day", 86400)]
 
 
 class DeliveredPage(ListPage):
@@ -43,27 +43,21 @@ class DeliveredPage(ListPage):
         if notification.get("quiet"):
             marks.append("quiet (Do Not Disturb)")
         body = notification.get("body")
-        row = Adw.ActionRow(title=title, subtitle=" · ".join(marks) + (f"\n{body}" if body else ""))
+        # An expander row: its header shows the notification, Remove beside it; opened, it
+        # offers the snooze durations as plain buttons (no popover: each is one Tab stop).
+        row = Adw.ExpanderRow(title=title, subtitle=" · ".join(marks) + (f"\n{body}" if body else ""))
         image = Gtk.Image.new_from_gicon(icon)
         image.set_pixel_size(32)
         row.add_prefix(image)
-        row.add_suffix(self.snooze_button(app, notification["identifier"], title))
-        row.add_suffix(icon_button("user-trash-symbolic", f"Remove {title}", self.remove_notification, app, notification["identifier"]))
-        return row
-
-    def snooze_button(self, app, identifier, title):
-        box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=2)
-        popover = Gtk.Popover(child=box)
+        row.add_action(icon_button("user-trash-symbolic", f"Remove {title}", self.remove_notification, app, notification["identifier"]))
+        snooze = Adw.ActionRow(title="Snooze", subtitle="Take it off the list and deliver it again later")
         for text, seconds in SNOOZES:
-            item = Gtk.Button(label=f"For {text}")
-            item.add_css_class("flat")
-            labelled(item, f"Snooze {title} for {text}")
-            item.connect("clicked", lambda _b, s=seconds, t=text: (popover.popdown(), self.snooze(app, identifier, title, s, t)))
-            box.append(item)
-        button = Gtk.MenuButton(icon_name="alarm-symbolic", popover=popover, valign=Gtk.Align.CENTER)
-        button.add_css_class("flat")
-        labelled(button, f"Snooze {title}")
-        return button
+            button = Gtk.Button(label=text, valign=Gtk.Align.CENTER)
+            labelled(button, f"Snooze {title} for {text}")
+            button.connect("clicked", lambda _b, s=seconds, t=text: self.snooze(app, notification["identifier"], title, s, t))
+            snooze.add_suffix(button)
+        row.add_row(snooze)
+        return row
 
     def snooze(self, app, identifier, title, seconds, text):
         try:

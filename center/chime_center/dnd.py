@@ -53,7 +53,6 @@ class DoNotDisturbPage(Gtk.Box):
             button = labelled(text_button("Turn On", self.change, manual=True, manual_until=ms, css="flat"),
                               f"Turn on {label[0].lower()}{label[1:]}")
             choice.add_suffix(button)
-            choice.set_activatable_widget(button)
             now_group.add(choice)
         self.page.add(now_group)
         self.page.add(self.schedule_group(state))

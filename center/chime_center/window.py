@@ -9,6 +9,7 @@ from gi.repository import Adw, Gio, Gtk  # noqa: E402
 
 from .apps import AppsPage  # noqa: E402
 from .calendars import CalendarsPage  # noqa: E402
+from .common import labelled  # noqa: E402
 from .delivered import DeliveredPage  # noqa: E402
 from .dnd import DoNotDisturbPage  # noqa: E402
 from .model import ChimeError  # noqa: E402
@@ -29,10 +30,15 @@ class CenterWindow(Adw.ApplicationWindow):
             ("calendars", "Calendars", "x-office-calendar-symbolic", CalendarsPage(chime, self.toasts, self)),
         ]
         for name, title, icon, page in pages:
+            labelled(page, f"{title} page")
             self.stack.add_titled_with_icon(page, name, title, icon)
         self.pages = [name for name, *_ in pages]
         title = Adw.ViewSwitcherTitle(stack=self.stack, title="Chime Center")
         header = Adw.HeaderBar(title_widget=title)
+        reload = Gtk.Button(icon_name="view-refresh-symbolic")
+        labelled(reload, "Refresh")
+        reload.connect("clicked", lambda _b: self.refresh())
+        header.pack_start(reload)
         bar = Adw.ViewSwitcherBar(stack=self.stack)
         title.bind_property("title-visible", bar, "reveal", 0)
         self.toasts.set_child(self.stack)
