@@ -3,9 +3,10 @@ import sys
 
 import gi
 
+gi.require_version("Gdk", "4.0")
 gi.require_version("Gtk", "4.0")
 gi.require_version("Adw", "1")
-from gi.repository import Adw, Gio, GLib  # noqa: E402
+from gi.repository import Adw, Gdk, Gio, GLib, Gtk  # noqa: E402
 
 from . import APP_ID  # noqa: E402
 from .model import Chime  # noqa: E402
@@ -39,4 +40,7 @@ class CenterApp(Adw.Application):
 def main(argv=None):
     GLib.set_prgname("chime-center")
     GLib.set_application_name("Chime Center")
+    if not Gtk.init_check() or Gdk.Display.get_default() is None:
+        print("chime-center: no display to open a window on (is DISPLAY or WAYLAND_DISPLAY set?)", file=sys.stderr)
+        return 1
     return CenterApp().run(argv if argv is not None else sys.argv)

@@ -36,7 +36,12 @@ Exec=true
 Icon=preferences-system-time
 DESKTOP
 
-# The Center as installed runs it: its own launcher, no chimed running yet.
-"$repo/center/chime-center" >"$tmp/center.log" 2>&1 &
+# Installed as `make install` lays it out (in a prefix of the temporary directory) and started
+# as a user does from a terminal: `chime center`, which execs the installed launcher. No chimed
+# runs yet: the Center's first call activates it.
+make -s -C "$repo" install-center PREFIX="$tmp/prefix" DESTDIR= >/dev/null
+mkdir -p "$tmp/prefix/bin" && cp "$bin/chime" "$tmp/prefix/bin/chime"
+grep -qx "Exec=$tmp/prefix/libexec/chime/chime-center" "$tmp/prefix/share/applications/io.github.chime.Center.desktop"
+"$tmp/prefix/bin/chime" center >"$tmp/center.log" 2>&1 &
 pids+=($!)
 CHIME=$bin/chime timeout 60 "$py" ${CENTER_TEST:-$here/center_test.py} || { fail_logs; exit 1; }
