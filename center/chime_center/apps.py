@@ -45,7 +45,13 @@ class AppsPage(ListPage):
         image = Gtk.Image.new_from_gicon(icon)
         image.set_pixel_size(32)
         group.set_header_suffix(image)
-        allowed = status in ("authorized", "provisional")
+        # An app that has not asked may still post when chimed's policy lets it (chimed
+        # --authorization allow): its effective settings say so.
+        allowed = status in ("authorized", "provisional") or (
+            status == "not-determined" and any(settings.get(k) for k in ("alert", "sound", "badge")))
+        if status == "not-determined" and allowed:
+            description = "Has not asked · allowed by Chime's policy" + (f" · badge {badge}" if badge else "")
+            group.set_description(description)
         row, _ = switch_row("Allow Notifications", app, allowed,
                             lambda on: self.change(app, status="authorized" if on else "denied"),
                             f"Allow notifications from {name}")

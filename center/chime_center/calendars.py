@@ -39,8 +39,9 @@ class CalendarsPage(Gtk.Box):
             group = Adw.PreferencesGroup(title=calendar["name"], description=calendar["path"])
             group.set_header_suffix(icon_button("user-trash-symbolic", f"Remove calendar {calendar['name']}",
                                                 self.remove_calendar, calendar["name"]))
-            counts = Adw.ActionRow(title=f"{calendar['alarms']} alarms scheduled",
-                                   subtitle=f"{calendar['items']} items · posts as {calendar['app-id']}")
+            alarms, items = calendar["alarms"], calendar["items"]
+            counts = Adw.ActionRow(title=f"{alarms} alarm{'s' if alarms != 1 else ''} scheduled",
+                                   subtitle=f"{items} item{'s' if items != 1 else ''} · posts as {calendar['app-id']}")
             group.add(counts)
             for error in calendar.get("errors", []):
                 row = Adw.ActionRow(title=os.path.basename(error["file"]), subtitle=error["message"])

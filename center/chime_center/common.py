@@ -7,12 +7,16 @@ gi.require_version("Adw", "1")
 from gi.repository import Adw, Gio, GLib, Gtk  # noqa: E402
 
 FALLBACK_ICON = "application-x-executable"
+# Each calendar posts under an app id of its own (README "Calendars").
+CALENDAR_APPS = "io.github.chime.calendar."
 
 
 def app_name_and_icon(app_id, entry=None):
     """The app's name and icon: its .desktop file's (the desktop-entry it registered, else one
     named after its id), else its registered display name, else its id."""
     entry = entry or {}
+    if app_id.startswith(CALENDAR_APPS) and not entry.get("desktop-entry"):
+        return f"Calendar “{app_id[len(CALENDAR_APPS):]}”", Gio.ThemedIcon.new("x-office-calendar")
     candidates = [entry.get("desktop-entry") or "", app_id]
     for desktop in candidates:
         if not desktop:

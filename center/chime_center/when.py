@@ -171,7 +171,10 @@ def describe(request, now):
 def until_choices(now):
     """Do Not Disturb's "until" choices at `now`: (label, aware datetime). "Until tonight" (22:00)
     only while it is more than an hour away; "until tomorrow morning" is 08:00 tomorrow."""
-    choices = [("For 1 hour", now + timedelta(hours=1))]
+    hour = now + timedelta(hours=1)
+    if hour.second or hour.microsecond:  # to the next whole minute: a time people say
+        hour = hour.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    choices = [("For 1 hour", hour)]
     tonight = now.replace(hour=22, minute=0, second=0, microsecond=0)
     if tonight - now > timedelta(hours=1):
         choices.append(("Until tonight", tonight))

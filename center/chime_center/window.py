@@ -30,7 +30,7 @@ class CenterWindow(Adw.ApplicationWindow):
             ("calendars", "Calendars", "x-office-calendar-symbolic", CalendarsPage(chime, self.toasts, self)),
         ]
         for name, title, icon, page in pages:
-            labelled(page, f"{title} page")
+            page.update_property([Gtk.AccessibleProperty.LABEL], [f"{title} page"])
             self.stack.add_titled_with_icon(page, name, title, icon)
         self.pages = [name for name, *_ in pages]
         title = Adw.ViewSwitcherTitle(stack=self.stack, title="Chime Center")
