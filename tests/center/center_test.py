@@ -170,6 +170,14 @@ def main():
     assert str(until_ms) in shown or tomorrow.strftime("%Y-%m-%dT08:00") in shown, state
     present("label", "On, turned on by you", prefix=True, within=["Do Not Disturb page"])
     step("Do Not Disturb on until tomorrow 08:00, in chimed and on the page")
+
+    # The keyboard: Alt+2 opens Delivered (X keycodes of Xvfb's default map: Alt_L 64, "2" 11).
+    delivered_tab = present("page tab", "Delivered")
+    pyatspi.Registry.generateKeyboardEvent(64, None, pyatspi.KEY_PRESS)
+    pyatspi.Registry.generateKeyboardEvent(11, None, pyatspi.KEY_PRESSRELEASE)
+    pyatspi.Registry.generateKeyboardEvent(64, None, pyatspi.KEY_RELEASE)
+    until("Alt+2 to open Delivered", lambda: delivered_tab.getState().contains(pyatspi.STATE_SELECTED))
+    step("Alt+2 switches to the Delivered page")
     print(f"center test took {time.monotonic() - started:.1f} s", flush=True)
 
 
