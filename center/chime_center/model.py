@@ -71,6 +71,8 @@ class Chime(GObject.Object):
         "lists-changed": (GObject.SignalFlags.RUN_FIRST, None, ()),
         "dnd-changed": (GObject.SignalFlags.RUN_FIRST, None, ()),
         "calendars-changed": (GObject.SignalFlags.RUN_FIRST, None, ()),
+        # chimed stopped, or another one took its place: what was read may be stale.
+        "restarted": (GObject.SignalFlags.RUN_FIRST, None, ()),
     }
 
     def __init__(self):
@@ -84,6 +86,15 @@ class Chime(GObject.Object):
         self.dnd = {}
         self.calendars = []
         self._app_proxies = {}
+        self.user.connect("notify::g-name-owner", self._owner_changed)
+
+    def _owner_changed(self, proxy, _pspec):
+        """A registration lives as long as the chimed that took it: when chimed goes (stopped,
+        restarted, upgraded), each app's connection is dropped and made again on next use, and
+        the window reads everything again from the new one (started by that read if none runs)."""
+        self.close()
+        if proxy.get_name_owner() is not None:
+            self.emit("restarted")
 
     def _connect(self):
         flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION

@@ -50,6 +50,7 @@ class CenterWindow(Adw.ApplicationWindow):
         self.failure = None
         self._shortcuts(app)
         self.connect("notify::is-active", lambda w, _p: w.is_active() and self.refresh())
+        chime.connect("restarted", lambda _c: self.refresh())
 
     def _shortcuts(self, app):
         for i, name in enumerate(self.pages, start=1):

@@ -178,6 +178,22 @@ def main():
     pyatspi.Registry.generateKeyboardEvent(64, None, pyatspi.KEY_RELEASE)
     until("Alt+2 to open Delivered", lambda: delivered_tab.getState().contains(pyatspi.STATE_SELECTED))
     step("Alt+2 switches to the Delivered page")
+
+    # chimed stops (an upgrade, a crash): the Center's next read starts a new one through the
+    # bus, and it follows that one live as before.
+    owner = lambda: subprocess.run(  # noqa: E731
+        ["busctl", "--user", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+         "GetConnectionUnixProcessID", "s", "io.github.chime.Chime1"], capture_output=True, text=True).stdout.split()[-1:]
+    (first,) = owner()
+    os.kill(int(first), 15)
+    until("chimed to stop", lambda: owner() != [first])
+    open_page("Scheduled")
+    press(present("push button", "Refresh"))
+    until("a new chimed", lambda: owner() and owner() != [first])
+    present("push button", "Remove Brew again", within=scheduled)
+    chime("add", "again", "--app", "org.example.tea", "--title", "After the restart", "--in", "3h")
+    present("push button", "Remove After the restart", within=scheduled)
+    step("after chimed stopped, Refresh starts a new one and the Center follows it live")
     print(f"center test took {time.monotonic() - started:.1f} s", flush=True)
 
 
