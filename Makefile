@@ -269,8 +269,13 @@ install-center:
 	sed 's|^Exec=.*|Exec=$(LIBEXECDIR)/chime-center|' center/data/io.github.chime.Center.desktop > $(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop
 	chmod 644 $(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop
 	$(INSTALL) -m 644 center/data/io.github.chime.Center.svg $(DESTDIR)$(ICONDIR)/io.github.chime.Center.svg
+# Runs before uninstall's own recipe (a prerequisite), so it removes its files before their
+# directories.
 uninstall-center:
-	-rmdir $(DESTDIR)$(CENTER_DIR) $(DESTDIR)$(PREFIX)/share/chime/center $(DESTDIR)$(PREFIX)/share/chime 2>/dev/null
+	rm -f $(DESTDIR)$(LIBEXECDIR)/chime-center $(addprefix $(DESTDIR)$(CENTER_DIR)/,$(CENTER_SOURCES) __pycache__/*.pyc) \
+		$(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop $(DESTDIR)$(ICONDIR)/io.github.chime.Center.svg
+	-rmdir $(DESTDIR)$(CENTER_DIR)/__pycache__ $(DESTDIR)$(CENTER_DIR) $(DESTDIR)$(PREFIX)/share/chime/center \
+		$(DESTDIR)$(PREFIX)/share/chime 2>/dev/null
 
 # Chime Center used through AT-SPI on Xvfb with a real chimed (tests/center/run.sh; `make test`
 # runs it), and its pages as PNGs in docs/ (scripts/center-screenshots.sh; shown in the README).
