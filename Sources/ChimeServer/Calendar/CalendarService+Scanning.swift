@@ -112,7 +112,12 @@ extension CalendarService {
       source.waiting.append(then)
       return
     }
-    guard let scanner else { return then(.failure(ChimeError(.internal, "no \(CalendarScanner.name) helper found"))) }
+    guard let scanner else {
+      // Nothing to retry: the helper is not installed beside chimed. `list` and `doctor` say so.
+      let error = ChimeError(.internal, "no \(CalendarScanner.name) helper found beside chimed or in its libexec directory")
+      source.failure = error.message
+      return then(.failure(error))
+    }
     let now = context.clock.now()
     // A partial scan plans within the window already planned; once it has ended, the whole.
     let whole = files == nil || source.plannedUntil <= now
