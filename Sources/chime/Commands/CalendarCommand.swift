@@ -104,14 +104,7 @@ private struct HelperAlarm: Decodable {
 enum CalendarHelper {
   static let name = "chime-calendar"
 
-  static func locate() -> String? {
-    // A regular file someone may execute (the CLI makes no system calls of its own).
-    candidates().first { path in FileSystem.status(path).map { $0.kind == .regular && $0.permissions & 0o111 != 0 } ?? false }
-  }
+  static func locate() -> String? { HelperProgram.locate(name) }
 
-  static func candidates() -> [String] {
-    guard let executable = FileSystem.realPath("/proc/self/exe") else { return [] }
-    let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    return [directory + "/" + name, directory + "/" + ThumbnailHelper.libexecRelative + "/" + name]
-  }
+  static func candidates() -> [String] { HelperProgram.candidates(name) }
 }

@@ -38,13 +38,7 @@ struct Center: ParsableCommand {
 enum CenterHelper {
   static let name = "chime-center"
 
-  static func locate() -> String? {
-    candidates().first { path in FileSystem.status(path).map { $0.kind == .regular && $0.permissions & 0o111 != 0 } ?? false }
-  }
+  static func locate() -> String? { HelperProgram.locate(name) }
 
-  static func candidates() -> [String] {
-    guard let executable = FileSystem.realPath("/proc/self/exe") else { return [] }
-    let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-    return [directory + "/" + name, directory + "/" + ThumbnailHelper.libexecRelative + "/" + name]
-  }
+  static func candidates() -> [String] { HelperProgram.candidates(name) }
 }
