@@ -38,10 +38,14 @@ let chimeReleaseLinking: [LinkerSetting] = [
 // FFmpeg, gdk-pixbuf and libical, stay dynamic). Linked against the toolchain's shared runtime
 // they carried a RUNPATH into the toolchain (/opt/swift/...), so an installed copy ran only where
 // that toolchain is: the Debian package (debian/, `make deb`) installs on a system without Swift,
-// and dpkg-shlibdeps finds no package for a toolchain library. Their own FoundationEssentials
-// use comes from the toolchain's static archives, as chime's does.
-let helperReleaseLinking: [LinkerSetting] = [
+// and dpkg-shlibdeps finds no package for a toolchain library. It costs about 7.5 MB each
+// (2.1 → 9.7 MB stripped; scripts/check-binaries.sh). chime-thumbnail's FoundationEssentials
+// comes from the toolchain's static archives, as chime's does; chime-calendar uses none.
+let thumbnailReleaseLinking: [LinkerSetting] = [
   .unsafeFlags(staticLinking + staticEssentials + staticEssentials, .when(platforms: [.linux], configuration: .release)),
+]
+let calendarReleaseLinking: [LinkerSetting] = [
+  .unsafeFlags(staticLinking, .when(platforms: [.linux], configuration: .release)),
 ]
 
 // The include directories `pkg-config --cflags gdk-pixbuf-2.0` names on Debian (glibconfig.h
@@ -180,7 +184,7 @@ let package = Package(
       name: "chime-calendar",
       dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings,
-      linkerSettings: helperReleaseLinking
+      linkerSettings: calendarReleaseLinking
     ),
     // The records the store keeps (pending requests, delivered notifications, categories,
     // events) as the contract's protobuf messages, and the protobuf-c plumbing (arena, pack and
@@ -208,7 +212,7 @@ let package = Package(
       name: "chime-thumbnail",
       dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem"],
       swiftSettings: strictSettings,
-      linkerSettings: helperReleaseLinking
+      linkerSettings: thumbnailReleaseLinking
     ),
     // The service: the loop (the only module that calls libuv), call routing, the service
     // parts, the scheduler, presenters, calendars; and the transport contract (`ServerTransport`,

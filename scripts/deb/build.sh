@@ -6,8 +6,9 @@
 #
 # The version is the project's (ChimeVersion in Sources/ChimeCore/Version.swift, which must be
 # the top entry of debian/changelog) when HEAD is tagged vVERSION; otherwise a snapshot,
-# VERSION~gitYYYYMMDD.REV from HEAD's commit date and short hash (sorting below the release it
-# leads to). For a snapshot the build writes that entry on top of debian/changelog and puts the
+# VERSION~gitYYYYMMDD.N.REV (scripts/deb/version.sh): HEAD's commit date, its number of commits
+# (so two snapshots of one day still sort in the order they were made) and short hash; `~` sorts
+# it below the release it leads to. For a snapshot the build writes that entry on top of debian/changelog and puts the
 # file back afterwards (scripts/git-revision.sh does not count it as a change to the tree).
 #   scripts/deb/build.sh [OUT_DIR]
 set -euo pipefail
@@ -17,16 +18,13 @@ out=$(mkdir -p "${1:-.build/deb}" && cd "${1:-.build/deb}" && pwd)
 command -v swift >/dev/null || { echo "make deb: swift is not on PATH (the toolchain is not a Debian package)" >&2; exit 1; }
 scripts/install-deps.sh --deb
 
-base=$(sed -n 's/.*static let string = "\([0-9][0-9.]*\)".*/\1/p' Sources/ChimeCore/Version.swift)
+base=$(scripts/deb/version.sh --base HEAD)
 top=$(dpkg-parsechangelog -S Version)
 [ -n "$base" ] && [ "$top" = "$base" ] || {
   echo "make deb: debian/changelog's top entry is $top, the project's version is ${base:-unknown}: add an entry for $base" >&2
   exit 1
 }
-version=$base
-if [ "$(git describe --tags --exact-match HEAD 2>/dev/null || true)" != "v$base" ]; then
-  version="$base~git$(TZ=UTC git log -1 --date=format-local:%Y%m%d --format=%cd).$(git rev-parse --short=7 HEAD)"
-fi
+version=$(scripts/deb/version.sh HEAD)
 if [ -n "$(git status --porcelain --untracked-files=no -- . ':!debian/changelog')" ]; then
   version="$version+dirty"
 fi
