@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.."
 dir=$1
 version=$2
 arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 changes="$dir/chime_${version}_${arch}.changes"
 
 echo "== lintian $(lintian --version | awk '{print $2}') on $(basename "$changes")"
@@ -32,7 +33,7 @@ for deb in "$dir"/*_"${version}"_"${arch}".deb; do
   # The -dbgsym packages' files are named by build id, new with each build.
   case $package in *-dbgsym) continue ;; esac
   dpkg-deb --contents "$deb" | awk -v p="$package" '{ path = $6; sub(/^\./, "", path); if (path != "/") print p, path }'
-done | sed "s|$arch-linux-gnu|ARCH-linux-gnu|" | sort > "$actual"
+done | sed "s|$multiarch|ARCH-linux-gnu|" | sort > "$actual"
 if ! diff -u scripts/deb/contents.txt "$actual"; then
   echo "FAIL the packages' files differ from scripts/deb/contents.txt (- expected, + built)" >&2
   exit 1

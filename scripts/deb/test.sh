@@ -8,9 +8,10 @@
 #      (dependencies from the mirror); chime --version, chimed --version, the helpers start;
 #      the user socket is enabled for every user; chimed runs in the root and the packaged CLI
 #      adds, lists and removes; the C library's pkg-config file names the multiarch directory;
-#   2. apt-get purge of the three (and autoremove --purge of what they pulled in): no file of
-#      the packages is left, and the root holds exactly the files it held before the install
-#      but for apt's and dpkg's own records (what piuparts checks);
+#   2. apt-get purge of the three (and autoremove --purge of what they pulled in, then a purge of
+#      whatever apt would not autoremove): no file of the packages is left, and the root holds
+#      exactly the files it held before the install but for apt's and dpkg's own records and the
+#      user's store in ~/.local/state/chime, which stays (what piuparts checks);
 #   3. with DEB_OLD_REV=REV (a git revision; see scripts/deb/old.sh): a package of that
 #      revision's chime and chimed is installed, its chimed writes a user's store, then this
 #      tree's package is installed over it, and its chimed opens that store, migrates it and
@@ -22,6 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=$(cd "${1:-.build/deb}" && pwd)
 arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 scripts/install-deps.sh --deb
 command -v bwrap >/dev/null || scripts/install-deps.sh
 
@@ -51,7 +53,7 @@ new_root() {
   mkdir -p "$work/root/debs"
 }
 in_root() {
-  bwrap --bind "$work/root" / --proc /proc --dev /dev --tmpfs /tmp --tmpfs /run \
+  bwrap --bind "$work/root" / --proc /proc --dev /dev --perms 1777 --tmpfs /tmp --tmpfs /run \
     --ro-bind /etc/resolv.conf /etc/resolv.conf --unshare-pid --unshare-ipc --die-with-parent \
     --clearenv --setenv PATH /usr/sbin:/usr/bin:/sbin:/bin --setenv HOME /root --setenv LANG C.UTF-8 \
     --setenv DEBIAN_FRONTEND noninteractive \
@@ -62,12 +64,12 @@ tree() {
   (cd "$work/root" && find . -xdev \( -path ./proc -o -path ./dev -o -path ./tmp -o -path ./run -o -path ./debs \
     -o -path ./var/cache -o -path ./var/lib/apt -o -path ./var/lib/dpkg -o -path ./var/log \) -prune -o -print | sort)
 }
-# chimed started in the root (stderr to /tmp/chimed.log), waited for, and the script ($1) run.
+# chimed started in the root (its output to /tmp/chimed.log), waited for, and the script ($1) run.
 with_chimed() {
   in_root "
     mkdir -p /run/user/0 && chmod 700 /run/user/0
     export XDG_RUNTIME_DIR=/run/user/0
-    chimed --presenter none --sound-player none 2>/tmp/chimed.log & pid=\$!
+    chimed --presenter none --sound-player none >/tmp/chimed.log 2>&1 & pid=\$!
     i=0; until grep -q 'chimed listening on' /tmp/chimed.log; do
       i=\$((i + 1)); [ \$i -lt 300 ] || { cat /tmp/chimed.log >&2; exit 1; }
       kill -0 \$pid || { cat /tmp/chimed.log >&2; exit 1; }; sleep 0.1
@@ -77,9 +79,12 @@ with_chimed() {
   "
 }
 
+packages() { in_root "dpkg-query -W -f '\${Package}\n'" | sort; }
+
 # 1. Install, run.
 new_root
 tree > "$work/before"
+packages > "$work/packages-before"
 cp "${debs[@]}" "$work/root/debs/"
 in_root "apt-get update -qq && apt-get install -y -qq $(printf '/debs/%s ' "${debs[@]##*/}") >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }" \
   || fail "apt-get install of the packages"
@@ -90,10 +95,11 @@ in_root '/usr/libexec/chime/chime-thumbnail --help >/dev/null 2>&1 || [ $? -lt 1
   ! ldd /usr/libexec/chime/chime-thumbnail /usr/libexec/chime/chime-calendar /usr/bin/chime /usr/bin/chimed | grep "not found"' \
   || fail "the helpers do not start, or a library is missing"
 ok "chime --version and chimed --version print $(echo "$out" | head -1); every binary finds its libraries"
-[ "$(readlink "$work/root/etc/systemd/user/sockets.target.wants/chimed.socket")" = /usr/lib/systemd/user/chimed.socket ] \
+# deb-systemd-helper links it as /lib/systemd/user/chimed.socket (the merged /usr's other name).
+readlink "$work/root/etc/systemd/user/sockets.target.wants/chimed.socket" | grep -Eqx '(/usr)?/lib/systemd/user/chimed.socket' \
   || fail "chimed.socket is not enabled for every user: $(ls -l "$work/root/etc/systemd/user/sockets.target.wants" 2>&1)"
 grep -qx "Exec=/usr/bin/chimed" "$work/root/usr/share/dbus-1/services/io.github.chime.Chime1.service" || fail "the D-Bus service's Exec="
-grep -q "^libdir=\${prefix}/lib/$arch-linux-gnu" "$work/root/usr/lib/$arch-linux-gnu/pkgconfig/chime-client.pc" || fail "chime-client.pc's libdir"
+grep -qx "libdir=\${prefix}/lib/$multiarch" "$work/root/usr/lib/$multiarch/pkgconfig/chime-client.pc" || fail "chime-client.pc's libdir"
 ok "chimed.socket enabled for every user, the D-Bus service runs /usr/bin/chimed, chime-client.pc names the multiarch directory"
 out=$(with_chimed '
     chime add tea --title Tea --in 1h --app org.example.tea >/dev/null
@@ -106,6 +112,11 @@ ok "chimed runs in the root; the packaged chime adds, lists and removes"
 # 2. Purge: nothing of the packages is left, and nothing else either.
 in_root 'apt-get purge -y -qq chime libchime-client1 libchime-client-dev >/tmp/apt.log 2>&1 && apt-get autoremove --purge -y -qq >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }' \
   || fail "apt-get purge"
+# What apt kept of the dependencies it pulled in (tzdata, Priority required, is never
+# autoremoved) goes too, as piuparts purges them, so the root can be compared whole.
+packages > "$work/packages-after"
+extra=$(comm -13 "$work/packages-before" "$work/packages-after" | tr '\n' ' ')
+[ -z "$extra" ] || in_root "apt-get purge -y -qq $extra >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }" || fail "purging $extra"
 left=""
 for deb in "${debs[@]}"; do
   while read -r path; do
@@ -113,9 +124,11 @@ for deb in "${debs[@]}"; do
   done < <(dpkg-deb --contents "$deb" | awk '{ sub(/^\./, "", $6); print $6 }')
 done
 [ -z "$left" ] || fail "files of the packages left after purge:$left"
-tree > "$work/after"
+# The user's store stays: a package never removes its users' data.
+[ -f "$work/root/root/.local/state/chime/chime.db" ] || fail "the user's store went with the package"
+tree | grep -v '^\./root/\.local' > "$work/after"
 diff -u "$work/before" "$work/after" > "$work/tree.diff" || fail "the root after purge differs from before the install: $(cat "$work/tree.diff")"
-ok "apt-get purge leaves no file of the packages, and the root as it was ($(wc -l < "$work/before") paths)"
+ok "apt-get purge leaves no file of the packages, the root as it was ($(wc -l < "$work/before") paths; purged with them: ${extra:-nothing else}), the user's store in place"
 
 # 3. Upgrade from an older package, keeping the user's store.
 if [ -n "${DEB_OLD_REV:-}" ]; then
