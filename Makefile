@@ -311,8 +311,11 @@ deb:
 
 # The packages installed for real, in a throwaway Debian 12 root made by mmdebstrap from the
 # Debian mirror (so not part of `make test`): install with apt, run, purge with nothing left,
-# and an upgrade from DEB_OLD_REV's package keeping (and migrating) the user's store.
-DEB_OLD_REV ?=
+# and an upgrade from DEB_OLD_REV's package keeping (and migrating) the user's store; then
+# piuparts. DEB_OLD_REV is the last revision whose store had schema 12 (13 added calendars): its
+# chime and chimed are built in release once (~8 minutes here) and kept in $(DEB_DIR)/old;
+# DEB_OLD_REV= leaves the upgrade out.
+DEB_OLD_REV ?= 84ffbe2
 test-deb: deb
 	DEB_OLD_REV=$(DEB_OLD_REV) scripts/deb/test.sh $(DEB_DIR)
 

@@ -15,7 +15,8 @@
 #   3. with DEB_OLD_REV=REV (a git revision; see scripts/deb/old.sh): a package of that
 #      revision's chime and chimed is installed, its chimed writes a user's store, then this
 #      tree's package is installed over it, and its chimed opens that store, migrates it and
-#      lists the old request.
+#      lists the old request;
+#   4. piuparts, on the same base root, on the three packages.
 # The root runs under bubblewrap (the root's own /, /proc, /dev, the host's network and
 # resolv.conf). mmdebstrap runs in its root mode (this needs root; as a user it takes
 # --mode=unshare). The base root is kept as DIR/bookworm-apt.tar between runs.
@@ -141,6 +142,17 @@ if [ -n "${DEB_OLD_REV:-}" ]; then
   in_root "apt-get install -y -qq /debs/${new##*/} >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }" || fail "the upgrade"
   out=$(with_chimed 'chime --version; chime pending --app org.example.tea; cat /tmp/chimed.log') || fail "the new chimed on the old store: $out"
   echo "$out" | grep -q old-tea || fail "the old request is gone after the upgrade: $out"
-  ok "upgrade from $(dpkg-deb -f "$old" Version) to $version: the new chimed opens the old store and lists its request"
+  # ChimeDatabase copies a store aside before it migrates it, and says from which migration.
+  migrated=$(echo "$out" | grep "copied the store before migrating it") || fail "the new chimed did not migrate the old store: $out"
+  ok "upgrade from $(dpkg-deb -f "$old" Version) to $version: the new chimed migrates the old store ($(echo "$migrated" | grep -o 'from=[^ ]*')) and lists its request"
 fi
+# 4. piuparts, Debian's own install/purge check, on the same base root: installs the three
+#    packages with their dependencies, removes and purges them, and compares the root's files,
+#    diversions and running processes before and after.
+mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
+gzip -1 -c "$base" > "$work/base.tgz"
+piuparts --basetgz="$work/base.tgz" -d bookworm -m "$mirror main" --no-upgrade-test \
+  "${debs[@]}" > "$work/piuparts.log" 2>&1 || { tail -40 "$work/piuparts.log"; fail "piuparts"; }
+grep -q "PASS: All tests" "$work/piuparts.log" || fail "piuparts did not pass: $(tail -5 "$work/piuparts.log")"
+ok "piuparts: $(grep -E 'PASS: ' "$work/piuparts.log" | sed 's/.*PASS: //' | paste -sd' ' -)"
 echo "test-deb: $passed passed, 0 failed"
