@@ -57,7 +57,6 @@ packages=(
   # -- sandboxed apps (tests/sandbox, issue 42) --
   bubblewrap            # the sandbox Flatpak runs apps in: tests/sandbox lays an app out as Flatpak does
   xdg-dbus-proxy        # Flatpak's session-bus filter (--talk=NAME), between the sandbox and the bus
-  python3-dbus-next     # the sandboxed example app's D-Bus library (the "runtime's" /usr/bin/python3)
 )
 
 # `--bench`: the benchmark's peer too (Redis with appendfsync always, and redis-benchmark).
