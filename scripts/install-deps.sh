@@ -70,10 +70,13 @@ if [ "${1:-}" = "--h2spec" ]; then
   packages+=(golang-golang-x-net-dev golang-github-spf13-cobra-dev golang-github-fatih-color-dev socat)
 fi
 
-# `--deb`: building and checking the Debian packages (`make deb`, debian/), and the throwaway
-# Debian 12 root `make test-deb` installs them into (mmdebstrap, piuparts).
-if [ "${1:-}" = "--deb" ]; then
-  packages+=(debhelper dpkg-dev lintian file binutils mmdebstrap piuparts)
+# `--deb`: building and checking the Debian packages (`make deb`, debian/); `--test-deb`: also
+# the throwaway Debian 12 root `make test-deb` installs them into (mmdebstrap, piuparts).
+if [ "${1:-}" = "--deb" ] || [ "${1:-}" = "--test-deb" ]; then
+  packages+=(debhelper dpkg-dev lintian file binutils)
+fi
+if [ "${1:-}" = "--test-deb" ]; then
+  packages+=(mmdebstrap piuparts)
 fi
 
 missing=()

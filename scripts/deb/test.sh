@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 dir=$(cd "${1:-.build/deb}" && pwd)
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-scripts/install-deps.sh --deb
+scripts/install-deps.sh --test-deb
 command -v bwrap >/dev/null || scripts/install-deps.sh
 
 new=$(ls -t "$dir"/chime_*_"$arch".deb 2>/dev/null | head -1)
