@@ -40,5 +40,6 @@ Priority: optional
 Description: per-user notification scheduling service (revision $rev, for upgrade tests)
  chime and chimed of an older revision, to test an upgrade keeps the user's store.
 CONTROL
-dpkg-deb --root-owner-group --build "$stage/pkg" "$deb" >&2
+dpkg-deb --root-owner-group --build "$stage/pkg" "$deb.part" >&2
+mv "$deb.part" "$deb"
 echo "$deb"
