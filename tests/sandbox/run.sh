@@ -12,7 +12,8 @@
 #   - D-Bus through xdg-dbus-proxy, run as Flatpak runs it (in its own bubblewrap with the app's
 #     /.flatpak-info, so chimed, asking the bus for the caller's pid, finds the app): with
 #     --talk=io.github.chime.Chime1 the app reaches chimed as itself without Register and is
-#     refused as above; without it the name is hidden and no call gets through;
+#     refused as above, and gets its Delivered signal; without it the name is hidden and no call
+#     gets through;
 #   - the README's example ("For app developers on Linux"), extracted and run as written: it
 #     schedules through the proxy, and falls back when the proxy does not let it talk.
 # The host's `chime` then checks who owns what. Everything lives in a temporary directory; only
@@ -179,7 +180,7 @@ proxy $app "$tmp/apps/$app/talk" --talk=$name
 proxy $app "$tmp/apps/$app/no-talk"
 sandbox -b "$tmp/apps/$app/talk" $app python3 /app/bin/dbus_app.py || fail "the sandboxed D-Bus app with --talk (above)"
 sandbox -b "$tmp/apps/$app/no-talk" $app python3 /app/bin/dbus_app.py denied || fail "the sandboxed D-Bus app without --talk (above)"
-passed=$((passed + 4))  # their "ok" lines
+passed=$((passed + 5))  # their "ok" lines
 
 # The README's example as written: through the proxy it schedules; without --talk it falls back.
 /usr/bin/python3 - "$repo/README.md" > "$tmp/apps/$app/app/bin/reminder.py" <<'PY'
