@@ -116,7 +116,7 @@ in_root 'apt-get purge -y -qq chime libchime-client1 libchime-client-dev >/tmp/a
 # What apt kept of the dependencies it pulled in (tzdata, Priority required, is never
 # autoremoved) goes too, as piuparts purges them, so the root can be compared whole.
 packages > "$work/packages-after"
-extra=$(comm -13 "$work/packages-before" "$work/packages-after" | tr '\n' ' ')
+extra=$(comm -13 "$work/packages-before" "$work/packages-after" | paste -sd' ' -)
 [ -z "$extra" ] || in_root "apt-get purge -y -qq $extra >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }" || fail "purging $extra"
 left=""
 for deb in "${debs[@]}"; do
