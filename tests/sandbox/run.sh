@@ -119,13 +119,14 @@ make_app $app
 make_app broken
 sed -i 's/^name=.*/name=not an app id/' "$tmp/apps/broken/flatpak-info"
 
-# Runs COMMAND in APP's sandbox; with a proxy socket DIR given (-b DIR), that socket is the
+# Runs COMMAND in APP's sandbox (at most a minute); with a proxy socket DIR given (-b DIR), that socket is the
 # session bus inside (/run/flatpak/bus, where Flatpak puts it).
 sandbox() {
   local bus_args=()
   if [ "$1" = -b ]; then bus_args=(--bind "$2" /run/flatpak --setenv DBUS_SESSION_BUS_ADDRESS unix:path=/run/flatpak/bus); shift 2; fi
   local id=$1 dir=$tmp/apps/$1; shift
-  bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --die-with-parent --new-session \
+  # Bounded: past a minute the sandbox is killed (--die-with-parent takes its processes along).
+  timeout 60 bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --die-with-parent --new-session \
     --ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin --symlink usr/sbin /sbin \
     --ro-bind /etc /etc --proc /proc --dev /dev --tmpfs /tmp \
     --ro-bind-data 3 /.flatpak-info \
