@@ -108,7 +108,14 @@ out=$(with_chimed '
     chime remove tea --app org.example.tea >/dev/null
     chime pending --app org.example.tea --json') || fail "the round trip: $out"
 echo "$out" | grep -q tea && echo "$out" | tail -1 | grep -q '^\[\]$\|"requests" *: *\[\]\|^{}$\|\[ *\]' || fail "the round trip printed: $out"
-ok "chimed runs in the root; the packaged chime adds, lists and removes"
+# chimed and chime find their helpers in /usr/libexec/chime (../libexec/chime beside /usr/bin):
+# chimed says at start when it finds none, and `chime calendar alarms` runs chime-calendar.
+out=$(with_chimed 'cat /tmp/chimed.log') || fail "chimed's start: $out"
+echo "$out" | grep -q "helper found" && fail "chimed does not find its helpers: $out"
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//chime//test//EN\r\nBEGIN:VEVENT\r\nUID:tea@test\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20300101T120000Z\r\nSUMMARY:Tea\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Tea\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' > "$work/root/debs/tea.ics"
+out=$(in_root 'chime calendar alarms --path /debs/tea.ics --after 2030-01-01T00:00Z --tz UTC 2>&1') || fail "chime calendar alarms: $out"
+echo "$out" | grep -q "11:50" || fail "chime calendar alarms printed: $out"
+ok "chimed runs in the root; the packaged chime adds, lists and removes; chimed and chime find their helpers"
 
 # 2. Purge: nothing of the packages is left, and nothing else either.
 in_root 'apt-get purge -y -qq chime libchime-client1 libchime-client-dev >/tmp/apt.log 2>&1 && apt-get autoremove --purge -y -qq >>/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }' \
