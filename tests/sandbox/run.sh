@@ -2,7 +2,8 @@
 # Apps in a real sandbox (issue 42). bubblewrap, the sandbox Flatpak runs apps in, lays an app
 # out as Flatpak does: /.flatpak-info with [Application] name=APP_ID (bound from a descriptor,
 # read-only, as Flatpak binds it), the app's own /app (its program and bundled Python modules),
-# the host's /usr as its runtime, private /tmp, pid, user, IPC and UTS namespaces, $FLATPAK_ID,
+# the host's /usr as its runtime, private /tmp, pid, user, IPC, UTS and network namespaces (an
+# app without --share=network; its Unix sockets are paths, which still work), $FLATPAK_ID,
 # and chimed's runtime directory bound at /run/user/UID/chime as Flatpak's
 # `--filesystem=xdg-run/chime` binds it. From inside, with chimed reading the real /proc:
 #   - the native socket (the `chime` CLI bundled in /app) and gRPC (clients/python): the app acts
@@ -126,7 +127,7 @@ sandbox() {
   if [ "$1" = -b ]; then bus_args=(--bind "$2" /run/flatpak --setenv DBUS_SESSION_BUS_ADDRESS unix:path=/run/flatpak/bus); shift 2; fi
   local id=$1 dir=$tmp/apps/$1; shift
   # Bounded: past a minute the sandbox is killed (--die-with-parent takes its processes along).
-  timeout 60 bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try --die-with-parent --new-session \
+  timeout 60 bwrap --unshare-user --unshare-pid --unshare-ipc --unshare-uts --unshare-net --unshare-cgroup-try --die-with-parent --new-session \
     --ro-bind /usr /usr --symlink usr/lib /lib --symlink usr/lib64 /lib64 --symlink usr/bin /bin --symlink usr/sbin /sbin \
     --ro-bind /etc /etc --proc /proc --dev /dev --tmpfs /tmp \
     --ro-bind-data 3 /.flatpak-info \
