@@ -71,7 +71,7 @@ with_chimed() {
     mkdir -p /run/user/0 && chmod 700 /run/user/0
     export XDG_RUNTIME_DIR=/run/user/0
     chimed --presenter none --sound-player none >/tmp/chimed.log 2>&1 & pid=\$!
-    i=0; until grep -q 'chimed listening on' /tmp/chimed.log; do
+    i=0; until grep -qs 'chimed listening on' /tmp/chimed.log; do
       i=\$((i + 1)); [ \$i -lt 300 ] || { cat /tmp/chimed.log >&2; exit 1; }
       kill -0 \$pid || { cat /tmp/chimed.log >&2; exit 1; }; sleep 0.1
     done
@@ -151,7 +151,7 @@ if [ -n "${DEB_OLD_REV:-}" ]; then
   echo "$out" | grep -q old-tea || fail "the old request is gone after the upgrade: $out"
   # ChimeDatabase copies a store aside before it migrates it, and says from which migration.
   migrated=$(echo "$out" | grep "copied the store before migrating it") || fail "the new chimed did not migrate the old store: $out"
-  ok "upgrade from $(dpkg-deb -f "$old" Version) to $version: the new chimed migrates the old store ($(echo "$migrated" | grep -o 'from=[^ ]*')) and lists its request"
+  ok "upgrade from $(dpkg-deb -f "$old" Version) to $version: the new chimed migrates the old store (from $(echo "$migrated" | sed 's/.*from=\(.*\) \[.*/\1/')) and lists its request"
 fi
 # 4. piuparts, Debian's own install/purge check, on the same base root: installs the three
 #    packages with their dependencies, removes and purges them, and compares the root's files,
