@@ -34,6 +34,20 @@ let chimeReleaseLinking: [LinkerSetting] = [
   .unsafeFlags(staticLinking + staticEssentials + staticEssentials, .when(platforms: [.linux], configuration: .release)),
 ]
 
+// chime-thumbnail and chime-calendar: the Swift runtime static as well (their C libraries,
+// FFmpeg, gdk-pixbuf and libical, stay dynamic). Linked against the toolchain's shared runtime
+// they carried a RUNPATH into the toolchain (/opt/swift/...), so an installed copy ran only where
+// that toolchain is: the Debian package (debian/, `make deb`) installs on a system without Swift,
+// and dpkg-shlibdeps finds no package for a toolchain library. It costs about 7.5 MB each
+// (2.1 → 9.7 MB stripped; scripts/check-binaries.sh). chime-thumbnail's FoundationEssentials
+// comes from the toolchain's static archives, as chime's does; chime-calendar uses none.
+let thumbnailReleaseLinking: [LinkerSetting] = [
+  .unsafeFlags(staticLinking + staticEssentials + staticEssentials, .when(platforms: [.linux], configuration: .release)),
+]
+let calendarReleaseLinking: [LinkerSetting] = [
+  .unsafeFlags(staticLinking, .when(platforms: [.linux], configuration: .release)),
+]
+
 // The include directories `pkg-config --cflags gdk-pixbuf-2.0` names on Debian (glibconfig.h
 // lives under the multiarch library directory); a directory that does not exist is ignored.
 let gdkPixbufIncludes: [SwiftSetting] = [
@@ -169,7 +183,8 @@ let package = Package(
     .executableTarget(
       name: "chime-calendar",
       dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
-      swiftSettings: strictSettings
+      swiftSettings: strictSettings,
+      linkerSettings: calendarReleaseLinking
     ),
     // The records the store keeps (pending requests, delivered notifications, categories,
     // events) as the contract's protobuf messages, and the protobuf-c plumbing (arena, pack and
@@ -196,7 +211,8 @@ let package = Package(
     .executableTarget(
       name: "chime-thumbnail",
       dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem"],
-      swiftSettings: strictSettings
+      swiftSettings: strictSettings,
+      linkerSettings: thumbnailReleaseLinking
     ),
     // The service: the loop (the only module that calls libuv), call routing, the service
     // parts, the scheduler, presenters, calendars; and the transport contract (`ServerTransport`,

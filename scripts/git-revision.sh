@@ -2,14 +2,15 @@
 # Writes OUT_DIR/GitRevision.swift with the commit the package at ROOT is checked out at
 # ("abc123def456", "-dirty" appended when tracked files differ from it), or nil outside a git
 # clone. Run before every build by the GitRevision plugin; the file is rewritten only when its
-# text changes, so an unchanged revision recompiles nothing.
+# text changes, so an unchanged revision recompiles nothing. debian/changelog does not count as a
+# change: `make deb` writes a snapshot's entry there while it builds, and no binary depends on it.
 #   scripts/git-revision.sh ROOT OUT_DIR
 root="$1"
 out="$2"
 mkdir -p "$out"
 revision=nil
 if command -v git >/dev/null 2>&1 && commit=$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null); then
-  if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  if [ -n "$(git -C "$root" status --porcelain --untracked-files=no -- . ':!debian/changelog' 2>/dev/null)" ]; then
     commit="$commit-dirty"
   fi
   revision="\"$commit\""

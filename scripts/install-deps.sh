@@ -54,6 +54,9 @@ packages=(
   python3-caldav        # calendars: the rig creates its event through CalDAV (Debian's /usr/bin/python3)
   khal                  # calendars: the rig checks that khal still reads a vdir item chimed wrote a dismissal into
   gdb                   # a hung Swift test: scripts/swift-test.sh prints every thread's stack
+  # -- sandboxed apps (tests/sandbox, issue 42) --
+  bubblewrap            # the sandbox Flatpak runs apps in: tests/sandbox lays an app out as Flatpak does
+  xdg-dbus-proxy        # Flatpak's session-bus filter (--talk=NAME), between the sandbox and the bus
 )
 
 # Chime Center (center/, tests/center): GTK 4 and libadwaita through PyGObject in Debian's
@@ -75,6 +78,15 @@ fi
 # from Debian's Go packages) and to bridge its TCP connections to chimed's Unix socket.
 if [ "${1:-}" = "--h2spec" ]; then
   packages+=(golang-golang-x-net-dev golang-github-spf13-cobra-dev golang-github-fatih-color-dev socat)
+fi
+
+# `--deb`: building and checking the Debian packages (`make deb`, debian/); `--test-deb`: also
+# the throwaway Debian 12 root `make test-deb` installs them into (mmdebstrap, piuparts).
+if [ "${1:-}" = "--deb" ] || [ "${1:-}" = "--test-deb" ]; then
+  packages+=(debhelper dpkg-dev lintian file binutils)
+fi
+if [ "${1:-}" = "--test-deb" ]; then
+  packages+=(mmdebstrap piuparts)
 fi
 
 missing=()
