@@ -28,7 +28,8 @@ echo "lintian: $errors errors, $warnings warnings, $overridden overridden (debia
 
 actual=$(mktemp)
 trap 'rm -f "$actual"' EXIT
-for deb in "$dir"/*_"${version}"_"${arch}".deb; do
+for deb in "$dir"/*_"${version}"_"${arch}".deb "$dir"/*_"${version}"_all.deb; do
+  [ -e "$deb" ] || continue
   package=$(dpkg-deb -f "$deb" Package)
   # The -dbgsym packages' files are named by build id, new with each build.
   case $package in *-dbgsym) continue ;; esac
