@@ -14,7 +14,8 @@
 ///   moved by the alarm's offset, gives exactly the planner's instants for the coming year
 ///   (`RequestImport.recurringTrigger`); otherwise (overrides, RDATE, VTIMEZONE-only zones,
 ///   offsets across a clock change, acknowledged alarms) each instant of the next
-///   `horizonDays` is a one-shot request, at most `oneShotsPerAlarm` of them.
+///   `horizonDays` (from a month before its start when it starts later) is a one-shot request,
+///   at most `oneShotsPerAlarm` of them.
 /// - A component without a DISPLAY or AUDIO alarm, or whose alarms all lie in the past, is
 ///   skipped, with the reason.
 public enum RequestImport {
@@ -100,13 +101,28 @@ public enum RequestImport {
       }
       guard !seen.contains(component.uid) else { continue }
       seen.insert(component.uid)
-      let alarms = byUID[component.uid] ?? []
+      var alarms = byUID[component.uid] ?? []
+      var end = until
+      // An event that starts after the window: its own window, from a month before its start
+      // (an alarm may be that early) rather than a window of decades for every component.
+      if alarms.isEmpty, let start = component.start, CalendarTimes.unixSeconds(start.wall) * 1000 > until.unixMillis {
+        var one = rest
+        let indices = rest.components.indices.filter { rest.components[$0].uid == component.uid }
+        one.components = indices.map { rest.components[$0] }
+        let from = Instant(unixMillis: (CalendarTimes.unixSeconds(start.wall) - 31 * 86_400) * 1000)
+        end = from.adding(seconds: Double(horizonDays) * 86_400)
+        alarms = CalendarAlarmPlanner.plan(one, after: from, until: end, zones: zones).alarms.map { alarm in
+          var alarm = alarm
+          alarm.componentIndex = indices[alarm.componentIndex]  // back to its place in the whole item
+          return alarm
+        }
+      }
       guard !alarms.isEmpty else {
-        outcome.skipped.append(Skipped(source: source(component), reason: "no alarm falls between now and \(horizonDays) days ahead"))
+        outcome.skipped.append(Skipped(source: source(component), reason: "no alarm falls between now and \(horizonDays) days after its start"))
         continue
       }
       let extrasOf = { (index: Int) in index < extras.count ? extras[index] : Extras() }
-      outcome.imported += requests(uid: component.uid, alarms: alarms, item: item, extras: extrasOf, now: now, until: until, zones: zones)
+      outcome.imported += requests(uid: component.uid, alarms: alarms, item: item, extras: extrasOf, now: now, until: end, zones: zones)
     }
     for (i, problem) in plan.problems.enumerated() where i < 20 {
       outcome.skipped.append(Skipped(source: "item", reason: problem))
