@@ -21,7 +21,8 @@ struct ExportCommand: AsyncParsableCommand {
       rest (identifier, app, sound, category, user info, the exact trigger), so `chime import` \
       of the file restores the requests. Snoozed notifications and attachments are not \
       exported; a calendar pattern with no RRULE equivalent (week of month, week of year) \
-      shows only its next fire in a calendar app. Notes go to stderr.
+      shows only its next fire in a calendar app. Notes go to stderr; with --json, a refusal \
+      is also printed as JSON (the calendar itself is iCalendar).
 
       Examples:
         chime export --ics > reminders.ics
@@ -39,7 +40,7 @@ struct ExportCommand: AsyncParsableCommand {
 
   func run() async throws {
     var input: [UInt8] = []
-    try await reporting {
+    try await reporting(json: options.json) {
       let client = try options.connect()
       let codec = RecordCodec()
       for pending in try await client.allPending() {
