@@ -16,7 +16,7 @@ struct ExportCommand: AsyncParsableCommand {
       Each pending request of the app (--app, else $CHIME_APP, else chime.cli) becomes a VEVENT: \
       DTSTART its next fire (in its trigger's zone, or floating), an RRULE when it repeats \
       (intervals as FREQ=MINUTELY/HOURLY/...;INTERVAL=n, calendar patterns as their rule, \
-      --rrule triggers with their own start, rule and exclusions), SUMMARY the title, \
+      rule triggers with their own start, rule and exclusions), SUMMARY the title, \
       DESCRIPTION the body, and a VALARM (DISPLAY, at the start). X-CHIME-* properties keep the \
       rest (identifier, app, sound, category, user info, the exact trigger), so `chime import` \
       of the file restores the requests. Snoozed notifications and attachments are not \

@@ -15,12 +15,13 @@ struct ImportCommand: AsyncParsableCommand {
     discussion: """
       A VEVENT that `chime export --ics` wrote, with its time unchanged, is restored as it was \
       (identifier, content, trigger; a title or body edited in a calendar app is taken). A \
-      one-shot --in becomes the instant it was to fire at; a repeating --in starts again from \
-      the import. Any other event or to-do gives a notification per DISPLAY or AUDIO alarm \
-      (and per REPEAT), titled by its SUMMARY: a recurring event's alarm is one --rrule \
-      trigger when its rule reproduces the alarm's instants, else a notification per instant \
-      within a year (at most 100 an alarm). Events without such alarms, or whose alarms are \
-      past, are skipped; each is listed with the reason.
+      one-shot interval becomes the instant it was to fire at; a repeating interval starts \
+      again from the import. Any other event or to-do gives a notification per DISPLAY or \
+      AUDIO alarm (and per REPEAT), titled by its SUMMARY: a recurring event's alarm is one \
+      rule trigger (as `chime add --rrule` makes) when its rule reproduces the alarm's \
+      instants, else a notification per instant within a year (at most 100 an alarm). Events \
+      without such alarms, or whose alarms are past, are skipped; each is listed with the \
+      reason.
 
       Requests go to --app (else the app a Chime export names, else $CHIME_APP or chime.cli); \
       the same identifier replaces the earlier request, so importing twice changes nothing.
