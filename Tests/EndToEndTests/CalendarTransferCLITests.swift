@@ -129,4 +129,55 @@ import Testing
     let daily = lines.filter { $0.hasPrefix("daily ") }
     #expect(daily.first.map { $0.hasSuffix("T08:30:00Z") || $0.hasSuffix("T07:30:00Z") } == true, "\(daily)")
   }
+
+  /// What a calendar app computes from the export is what chimed fires: each exported request's
+  /// first alarm, as `chime calendar alarms` reads the file (libical, ChimeCore's RFC 5545
+  /// planner), is its next fire; and python recurring-ical-events (the calendar oracle's
+  /// virtualenv, when `make test` made it) finds the same alarm instants as that planner.
+  @Test func theExportsAlarmsAreTheNextFires() throws {
+    let dir = TemporaryDirectory()
+    let daemon = DaemonProcess(directory: dir)
+    try daemon.start()
+    let adds: [[String]] = [
+      ["add", "daily", "--title", "Daily", "--calendar", "hour=9,minute=30", "--tz", "Europe/Berlin", "--repeats"],
+      ["add", "weekly", "--title", "Gym", "--calendar", "weekday=mon+thu,hour=7", "--tz", "America/New_York", "--repeats"],
+      ["add", "yearly", "--title", "Xmas", "--calendar", "month=12,day=25,hour=8", "--tz", "Asia/Tokyo", "--repeats"],
+      ["add", "floating", "--title", "Dinner", "--calendar", "hour=18", "--repeats"],
+      ["add", "rule", "--title", "Last working day", "--rrule", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+       "--start", "2036-12-01T17:00", "--tz", "Europe/Berlin", "--exclude", "2036-12-31T17:00"],
+      ["add", "once", "--title", "Once", "--at", "2099-11-23T09:30:00Z"],
+      ["add", "soon", "--title", "Soon", "--in", "10m"],
+    ]
+    for add in adds { #expect(try ChimeCLI.run(add, socket: daemon.socketPath).status == 0, "\(add)") }
+    let file = dir.file("out.ics")
+    #expect(try ChimeCLI.run(["export", "--ics", "-o", file], socket: daemon.socketPath).status == 0)
+    let rows = try pending(daemon, app: "chime.cli")
+    let alarms = try ChimeCLI.run(["calendar", "alarms", "--path", file, "--after", "2026-01-01T00:00:00Z",
+                                   "--until", "2100-01-01T00:00:00Z", "--json"], timeout: 120)
+    #expect(alarms.status == 0, "\(alarms.stderr)")
+    let listed = try #require(alarms.objects, "\(alarms.stdout.prefix(300))")
+    var first: [String: String] = [:]
+    for a in listed {
+      guard let uid = a["uid"] as? String, let at = a["at"] as? String, first[uid] == nil else { continue }
+      first[uid] = at
+    }
+    for (id, row) in rows {
+      let uid = try #require(first.keys.first { uidMatches($0, id, file) }, "\(id) not among \(first.keys)")
+      // The interval's DTSTART is its next fire rounded up to the second; the others fire on whole seconds.
+      if id != "soon" { #expect(first[uid] == String(try #require(row["next_fire"] as? String).prefix(19)) + "Z", "\(id)") }
+    }
+    let python = ReadmeCommands.root.appendingPathComponent(".build/calendar-venv/bin/python").path
+    guard FileManager.default.isExecutableFile(atPath: python) else { return }
+    let oracle = try ChildProcess.run(python, [ReadmeCommands.root.appendingPathComponent("scripts/calendar/rie_oracle.py").path,
+                                               "--chime", DaemonProcess.binDirectory + "/chime", "--tz", "UTC", "--years", "1", file],
+                                      timeout: 120)
+    #expect(oracle.status == 0, "\(oracle.output)\(oracle.errors)")
+  }
+
+  /// Whether `uid` is the UID the export gave request `id` (its X-CHIME-IDENTIFIER beside it).
+  func uidMatches(_ uid: String, _ id: String, _ file: String) -> Bool {
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return false }
+    let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
+    return unfolded.components(separatedBy: "BEGIN:VEVENT").contains { $0.contains("UID:\(uid)\r\n") && $0.contains("X-CHIME-IDENTIFIER;VALUE=TEXT:\(id)\r\n") }
+  }
 }

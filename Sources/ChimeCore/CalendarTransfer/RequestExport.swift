@@ -3,8 +3,8 @@
 ///
 /// - DTSTART is the request's next fire: in UTC for an interval trigger, in its trigger's zone
 ///   (TZID of the IANA name) for a calendar trigger, floating when the trigger floats. An RFC
-///   5545 rule trigger keeps its own DTSTART, RRULE and EXDATE as they are (its COUNT counts
-///   from there), so a calendar app shows the series from its start.
+///   5545 rule trigger keeps its own start (or its first occurrence, `firstOccurrence`), RRULE
+///   and EXDATE (its COUNT counts from there), so a calendar app shows the series from its start.
 /// - A repeating interval is `FREQ=SECONDLY/MINUTELY/HOURLY/DAILY/WEEKLY;INTERVAL=n` from the next
 ///   fire in UTC (real time, as the interval is); a repeating calendar pattern its equivalent
 ///   RRULE (`CalendarTrigger.equivalentRule`); an end becomes COUNT (the fires left) or UNTIL.
@@ -82,7 +82,7 @@ public enum RequestExport {
       }
     case .recurrence(let r):
       let form = self.form(zoneID: r.timeZone)
-      start = CalendarTime(r.start, form)
+      start = CalendarTime(firstOccurrence(r, zone: zone), form)
       rule = r.rule.text
       exceptions = r.exclusions.map { CalendarTime($0, form) }
     }
@@ -95,6 +95,17 @@ public enum RequestExport {
     var stored = PendingRequest(request: request, nextFire: pending.nextFire, added: pending.added)
     stored.fireCount = 0
     return .success(Exported(event: event, request: stored, notes: notes))
+  }
+
+  /// The wall time a rule's DTSTART is written with: its start when the rule makes it, else
+  /// its first occurrence (excluded ones count). RFC 5545 readers always take DTSTART as the
+  /// first occurrence (and count it in COUNT); Chime's engine, as dateutil, fires the start only
+  /// when the rule makes it. From the first occurrence both read the same set: COUNT counts
+  /// from there in both, and the period it falls in is one the rule's INTERVAL steps on.
+  static func firstOccurrence(_ r: Recurrence, zone: Zone) -> LocalDateTime {
+    var bare = r
+    bare.exclusions = []
+    return RecurrenceEngine.occurrences(count: 1, recurrence: bare, zone: zone).first?.wall ?? r.start
   }
 
   /// `FREQ=…;INTERVAL=…` for a real-time interval of `seconds` (UTC has no clock changes, so a

@@ -59,6 +59,17 @@ import Testing
     #expect(e.request.request.trigger == .recurrence(r))
   }
 
+  @Test func aStartTheRuleDoesNotMakeMovesToTheFirstOccurrence() throws {
+    // 2099-05-04 is not the last working day: RFC 5545 readers would take it as an occurrence, Chime does not.
+    let r = try Recurrence(rule: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3", start: "2099-05-04T17:00",
+                           timeZone: "Europe/Berlin", exclusions: ["2099-05-29T17:00"])
+    let e = try export(pending(.recurrence(r)))
+    // The last working day of May 2099, excluded yet still the first of the three.
+    #expect(e.event.start.wall == LocalDateTime(year: 2099, month: 5, day: 29, hour: 17)!)
+    #expect(e.event.rule == "FREQ=MONTHLY;COUNT=3;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")
+    #expect(e.request.request.trigger == .recurrence(r), "the request keeps its own start")
+  }
+
   @Test func snoozedNotificationsAndAttachmentsStayBehind() throws {
     var snoozed = pending(.timeInterval(TimeIntervalTrigger(seconds: 600)))
     snoozed.snoozeCount = 1
