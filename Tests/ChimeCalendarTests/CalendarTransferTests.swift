@@ -111,6 +111,18 @@ import Testing
     #expect(text.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 75 })
   }
 
+  /// X-CHIME values are TEXT: libical escapes `,` `;` `\` and newlines, the reader undoes it.
+  @Test func chimePropertiesSurviveTheirEscapes() throws {
+    let id = "a,b;c\\d\ne:f"
+    let trigger = Trigger.timeInterval(TimeIntervalTrigger(seconds: 600))
+    let text = try export([PendingRequest(request: request(id, trigger), nextFire: now.adding(seconds: 600), added: now)])
+    let (_, extras, _) = try CalendarFileReader.read(Array(text.utf8))
+    #expect(extras.first?.chime["X-CHIME-IDENTIFIER"] == id)
+    #expect(extras.first?.chime["X-CHIME-APP"] == "org.example.from")
+    #expect(extras.first?.description == "Body of \(id)")
+    #expect(try importing(text).imported.first?.request.identifier == id)
+  }
+
   @Test func anEditInACalendarAppWins() throws {
     let pending = try requests().filter { $0.request.identifier == "daily" }
     var text = try export(pending)

@@ -26,7 +26,13 @@ enum LibicalExtras {
             let name = LibicalReader.string(icalproperty_get_x_name(p))?.uppercased() ?? ""
             guard name.hasPrefix("X-CHIME-"), extras.chime.count < 16,
                   let value = LibicalReader.string(icalproperty_get_value_as_string(p)), value.utf8.count <= valueLimit else { continue }
-            extras.chime[name] = unescaped(value)
+            // libical 3.0 writes an X- property's commas unescaped and its parser then splits
+            // the value there into several properties: the parts are joined back.
+            if let earlier = extras.chime[name] {
+              if earlier.utf8.count + value.utf8.count <= valueLimit { extras.chime[name] = earlier + "," + unescaped(value) }
+            } else {
+              extras.chime[name] = unescaped(value)
+            }
           default:
             break
           }

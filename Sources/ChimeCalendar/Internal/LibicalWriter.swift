@@ -74,7 +74,8 @@ enum LibicalWriter {
     for property in properties {
       let p = icalproperty_new(ICAL_X_PROPERTY)!
       icalproperty_set_x_name(p, property.name)
-      // A TEXT value, so libical escapes it as text (a property of its own, X- or not).
+      // A TEXT value: libical 3.0 escapes its backslashes and newlines (not its commas and
+      // semicolons, for an X- property; `LibicalExtras` joins what its parser splits at a comma).
       icalproperty_set_value(p, icalvalue_new_text(property.value))
       icalcomponent_add_property(c, p)
     }
