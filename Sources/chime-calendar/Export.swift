@@ -52,6 +52,12 @@ enum Export {
     }
     let (text, notes) = CalendarFileReader.write(events, stamp: Instant(unixMillis: nowMillis))
     for note in notes { messages += note + "\n" }
+    // What `chime import` reads back is one item, with an item's limits.
+    if events.count > CalendarItem.Limits.components || text.utf8.count > CalendarItem.Limits.itemBytes {
+      messages += "the file holds \(events.count) events in \(text.utf8.count) bytes: chime import reads at most "
+        + "\(CalendarItem.Limits.components) events and \(CalendarItem.Limits.itemBytes) bytes a file\n"
+    }
+    if events.isEmpty { messages += "no pending request to export\n" }
     if !messages.isEmpty { StandardStreams.writeError(messages) }
     print(text, terminator: "")
     return 0
