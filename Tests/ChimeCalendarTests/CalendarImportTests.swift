@@ -66,6 +66,16 @@ import Testing
                                         "no alarm falls between now and 366 days after its start"], "\(o.skipped)")
   }
 
+  @Test func anAlarmAcrossAClockChangeKeepsItsRealTimeOffset() throws {
+    // 03:30 in Berlin, alarm two hours before: 01:30 on most days, but on 2027-03-28 (02:00
+    // springs to 03:00) two real hours before 03:30 CEST is 00:30 CET. A rule moved on the
+    // wall clock would say 01:30 CET (00:30Z), so each alarm is its own one-shot.
+    let o = try outcome(event("d", "DTSTART;TZID=Europe/Berlin:20270326T033000\nRRULE:FREQ=DAILY;COUNT=4\nSUMMARY:Early",
+                              alarm: "TRIGGER:-PT2H"))
+    #expect(o.imported.map(\.firstFire) == ["2027-03-26T00:30:00Z", "2027-03-27T00:30:00Z", "2027-03-27T23:30:00Z",
+                                            "2027-03-28T23:30:00Z"].map(S.instant), "\(o.imported.map(\.note))")
+  }
+
   @Test func anAcknowledgedAlarmIsNotFiredAgain() throws {
     // The first occurrence's alarm was dismissed (RFC 9074): the rest are one-shots.
     let o = try outcome(event("a", "DTSTART:20270104T100000Z\nRRULE:FREQ=DAILY;COUNT=3\nSUMMARY:Pill",
