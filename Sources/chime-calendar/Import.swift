@@ -55,7 +55,7 @@ enum Import {
         return result
       }
       result.own = RequestImport.Own(app: extras.chime[RequestExport.appProperty] ?? "", pending: pending,
-                                     schedule: extras.chime[ScheduleFingerprint.property])
+                                     schedule: extras.chime[ScheduleFingerprint.property], properties: extras.chime)
       return result
     }
     let now = Instant(unixMillis: nowMillis)

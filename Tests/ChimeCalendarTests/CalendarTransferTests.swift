@@ -60,7 +60,8 @@ import Testing
       var result = RequestImport.Extras(description: x.description)
       if let record = x.chime["X-CHIME-REQUEST"], let bytes = Base64Text.decode(record),
          let pending = try? RecordCodec().decode(PendingRequest.self, from: bytes) {
-        result.own = RequestImport.Own(app: x.chime["X-CHIME-APP"] ?? "", pending: pending, schedule: x.chime["X-CHIME-SCHEDULE"])
+        result.own = RequestImport.Own(app: x.chime["X-CHIME-APP"] ?? "", pending: pending, schedule: x.chime["X-CHIME-SCHEDULE"],
+                                       properties: x.chime)
       }
       return result
     }
@@ -121,6 +122,22 @@ import Testing
     #expect(extras.first?.chime["X-CHIME-APP"] == "org.example.from")
     #expect(extras.first?.description == "Body of \(id)")
     #expect(try importing(text).imported.first?.request.identifier == id)
+  }
+
+  /// The readable X-CHIME-* properties are written, and an edit of one wins over the record.
+  @Test func readablePropertiesAreWrittenAndWin() throws {
+    let pending = try requests().filter { $0.request.identifier == "daily" }
+    var text = try export(pending)
+    for line in ["X-CHIME-SUBTITLE;VALUE=TEXT:Sub\r\n", "X-CHIME-CATEGORY;VALUE=TEXT:cat\r\n", "X-CHIME-THREAD;VALUE=TEXT:thread\r\n",
+                 "X-CHIME-SOUND;VALUE=TEXT:bell.oga\r\n", "X-CHIME-USER-INFO;VALUE=TEXT:{\"room\":4}\r\n"] {
+      #expect(text.contains(line), "\(line)")
+    }
+    text = text.replacingOccurrences(of: "X-CHIME-CATEGORY;VALUE=TEXT:cat", with: "X-CHIME-CATEGORY;VALUE=TEXT:home")
+    text = text.replacingOccurrences(of: "X-CHIME-SOUND;VALUE=TEXT:bell.oga", with: "X-CHIME-SOUND;VALUE=TEXT:none")
+    let imported = try #require(try importing(text).imported.first)
+    #expect(imported.request.content.categoryIdentifier == "home")
+    #expect(imported.request.content.sound == Sound.none)
+    #expect(imported.request.content.threadIdentifier == "thread")
   }
 
   @Test func anEditInACalendarAppWins() throws {

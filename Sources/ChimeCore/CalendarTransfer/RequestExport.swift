@@ -9,7 +9,8 @@
 ///   fire in UTC (real time, as the interval is); a repeating calendar pattern its equivalent
 ///   RRULE (`CalendarTrigger.equivalentRule`); an end becomes COUNT (the fires left) or UNTIL.
 /// - What RFC 5545 has no property for travels in X-CHIME-REQUEST (`request`, written by the
-///   caller as the store's record in base64), beside readable X-CHIME-APP and X-CHIME-IDENTIFIER.
+///   caller as the store's record in base64), beside readable X-CHIME-APP, X-CHIME-IDENTIFIER
+///   and `ReadableProperties` (subtitle, category, thread, sound, user info).
 ///   Its repeat count is the fires left, as the RRULE's COUNT is.
 public enum RequestExport {
   public struct Exported: Hashable, Sendable {
@@ -91,7 +92,7 @@ public enum RequestExport {
     let event = ExportedEvent(
       uid: uid(app: app, identifier: request.identifier), summary: summary, description: content.body, start: start, rule: rule,
       exceptionDates: exceptions, alarmDescription: content.body.isEmpty ? summary : content.body,
-      properties: [.init(appProperty, app), .init(identifierProperty, request.identifier)])
+      properties: [.init(appProperty, app), .init(identifierProperty, request.identifier)] + ReadableProperties.of(content))
     var stored = PendingRequest(request: request, nextFire: pending.nextFire, added: pending.added)
     stored.fireCount = 0
     return .success(Exported(event: event, request: stored, notes: notes))

@@ -68,7 +68,7 @@ extension RequestImport {
   /// keeps the rest of its content.
   static func content(_ component: CalendarComponent, _ alarm: PlannedAlarm, own: Own?, description: String?) -> NotificationContent {
     let summary = component.summary ?? ""
-    if var content = own?.pending.request.content {
+    if var content = own?.content {
       if !summary.isEmpty { content.title = summary }
       content.body = description ?? content.body
       return content

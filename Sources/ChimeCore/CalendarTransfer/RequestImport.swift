@@ -24,11 +24,21 @@ public enum RequestImport {
     public var app: String
     public var pending: PendingRequest
     public var schedule: String?
+    /// The component's X-CHIME-* values by upper-cased name (`ReadableProperties` win).
+    public var properties: [String: String]
 
-    public init(app: String, pending: PendingRequest, schedule: String?) {
+    public init(app: String, pending: PendingRequest, schedule: String?, properties: [String: String] = [:]) {
       self.app = app
       self.pending = pending
       self.schedule = schedule
+      self.properties = properties
+    }
+
+    /// The recorded request's content with the readable X-CHIME-* values put in.
+    var content: NotificationContent {
+      var content = pending.request.content
+      ReadableProperties.apply(properties, to: &content)
+      return content
     }
   }
 
@@ -139,6 +149,7 @@ public enum RequestImport {
                       zones: CalendarZones) -> Result<Imported, RuleGap> {
     var request = own.pending.request
     let c = request.content
+    request.content = own.content
     let exportedSummary = [c.title, c.subtitle, c.body, request.identifier].first { !$0.isEmpty } ?? request.identifier
     if let summary = component.summary, summary != exportedSummary { request.content.title = summary }
     if (description ?? "") != c.body { request.content.body = description ?? "" }
