@@ -83,6 +83,12 @@ import Testing
     #expect(o.imported.map(\.firstFire) == [S.instant("2027-01-05T09:45:00Z"), S.instant("2027-01-06T09:45:00Z")], "\(o)")
   }
 
+  @Test func componentsWithoutAUIDAreEachTheirOwn() throws {
+    let o = try outcome(event("", "DTSTART:20270601T090000Z\nSUMMARY:One") + "\n" + event("", "DTSTART:20270602T090000Z\nSUMMARY:Two"))
+    #expect(o.imported.map(\.request.identifier) == ["ics:no-uid-0", "ics:no-uid-1"])
+    #expect(o.imported.map(\.request.content.title) == ["One", "Two"])
+  }
+
   @Test func aBadFileIsRefusedWithAReason() {
     #expect(throws: CalendarReadError.self) { try CalendarFileReader.read(Array("not a calendar".utf8)) }
     #expect(throws: CalendarReadError.self) { try CalendarFileReader.read([0xFF, 0xFE, 0x00]) }

@@ -2,7 +2,7 @@ extension RequestImport {
   /// The requests for one UID's planned alarms (its master and overrides): per alarm and
   /// repeat, one rule trigger when `recurringTrigger` finds one, else one-shots.
   static func requests(uid: String, alarms: [PlannedAlarm], item: CalendarItem, extras: (Int) -> Extras, now: Instant,
-                       until: Instant, zones: CalendarZones) -> [Imported] {
+                       until: Instant, zones: CalendarZones, base plainBase: String? = nil) -> [Imported] {
     struct Key: Hashable { var component: Int, alarm: Int, repeatIndex: Int }
     var order: [Key] = []
     var groups: [Key: [PlannedAlarm]] = [:]
@@ -11,7 +11,7 @@ extension RequestImport {
       if groups[key] == nil { order.append(key) }
       groups[key, default: []].append(alarm)
     }
-    let siblings = item.components.filter { $0.uid == uid }.count
+    let siblings = uid.isEmpty ? 1 : item.components.filter { $0.uid == uid }.count
     var made: [(Imported, suffix: String)] = []
     for key in order {
       let group = groups[key]!
@@ -44,8 +44,8 @@ extension RequestImport {
       }
     }
     // One request keeps the plain identifier; several are told apart by alarm, repeat and instant.
-    let ownIndex = item.components.indices.first { item.components[$0].uid == uid && extras($0).own != nil }
-    let base = ownIndex.flatMap { extras($0).own?.pending.request.identifier } ?? identifierBase(uid)
+    let ownIndex = item.components.indices.first { item.components[$0].uid == uid && extras($0).own != nil && !uid.isEmpty }
+    let base = ownIndex.flatMap { extras($0).own?.pending.request.identifier } ?? plainBase ?? identifierBase(uid)
     var used = Set<String>()
     return made.map { entry in
       var imported = entry.0

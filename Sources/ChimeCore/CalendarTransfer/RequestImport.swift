@@ -109,15 +109,21 @@ public enum RequestImport {
         outcome.skipped.append(Skipped(source: source(component), reason: others))
         continue
       }
-      guard !seen.contains(component.uid) else { continue }
-      seen.insert(component.uid)
-      var alarms = byUID[component.uid] ?? []
+      // A component without a UID (against RFC 5545, but seen) is one of its own.
+      var alarms: [PlannedAlarm]
+      if component.uid.isEmpty {
+        alarms = plan.alarms.filter { $0.uid.isEmpty && $0.componentIndex == i }
+      } else {
+        guard !seen.contains(component.uid) else { continue }
+        seen.insert(component.uid)
+        alarms = byUID[component.uid] ?? []
+      }
       var end = until
       // An event that starts after the window: its own window, from a month before its start
       // (an alarm may be that early) rather than a window of decades for every component.
       if alarms.isEmpty, let start = component.start, CalendarTimes.unixSeconds(start.wall) * 1000 > until.unixMillis {
         var one = rest
-        let indices = rest.components.indices.filter { rest.components[$0].uid == component.uid }
+        let indices = rest.components.indices.filter { component.uid.isEmpty ? $0 == i : rest.components[$0].uid == component.uid }
         one.components = indices.map { rest.components[$0] }
         let from = Instant(unixMillis: (CalendarTimes.unixSeconds(start.wall) - 31 * 86_400) * 1000)
         end = from.adding(seconds: Double(horizonDays) * 86_400)
@@ -132,7 +138,8 @@ public enum RequestImport {
         continue
       }
       let extrasOf = { (index: Int) in index < extras.count ? extras[index] : Extras() }
-      outcome.imported += requests(uid: component.uid, alarms: alarms, item: item, extras: extrasOf, now: now, until: end, zones: zones)
+      outcome.imported += requests(uid: component.uid, alarms: alarms, item: item, extras: extrasOf, now: now, until: end, zones: zones,
+                                   base: component.uid.isEmpty ? "ics:no-uid-\(i)" : nil)
     }
     for (i, problem) in plan.problems.enumerated() where i < 20 {
       outcome.skipped.append(Skipped(source: "item", reason: problem))
