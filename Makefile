@@ -32,6 +32,7 @@ test: deps proto-check
 	scripts/timed.sh tests/calendar/rig.sh
 	scripts/timed.sh $(MAKE) test-clients
 	scripts/timed.sh $(MAKE) test-grpc
+	scripts/timed.sh tests/center/run.sh
 
 # The installed products built in release, and what they carry (CI runs it after `make test`,
 # .ci/run): whole-module builds resolve some imports differently from the debug build the tests
@@ -247,6 +248,41 @@ uninstall-c-client:
 uninstall: uninstall-c-client
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
 	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+
+# ---- Chime Center (center/): the desktop app, installed with `make install` and install-user.
+# Its launcher goes beside the other helpers (`chime center` finds it there), the Python package
+# under share/chime/center, the .desktop file (Exec= the launcher) and the icon where desktops
+# look. It runs on Debian's python3-gi, gir1.2-gtk-4.0 and gir1.2-adw-1 (scripts/install-deps.sh).
+CENTER_DIR = $(PREFIX)/share/chime/center/chime_center
+APPLICATIONSDIR = $(PREFIX)/share/applications
+ICONDIR = $(PREFIX)/share/icons/hicolor/scalable/apps
+CENTER_SOURCES = $(sort $(notdir $(wildcard center/chime_center/*.py)))
+INSTALLED_FILES += $(LIBEXECDIR)/chime-center $(addprefix $(CENTER_DIR)/,$(CENTER_SOURCES)) \
+	$(APPLICATIONSDIR)/io.github.chime.Center.desktop $(ICONDIR)/io.github.chime.Center.svg
+.PHONY: install-center uninstall-center test-center screenshots
+install: install-center
+uninstall: uninstall-center
+install-center:
+	$(INSTALL) -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(CENTER_DIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR)
+	$(INSTALL) -m 755 center/chime-center $(DESTDIR)$(LIBEXECDIR)/chime-center
+	$(INSTALL) -m 644 $(addprefix center/chime_center/,$(CENTER_SOURCES)) $(DESTDIR)$(CENTER_DIR)/
+	sed 's|^Exec=.*|Exec=$(LIBEXECDIR)/chime-center|' center/data/io.github.chime.Center.desktop > $(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop
+	chmod 644 $(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop
+	$(INSTALL) -m 644 center/data/io.github.chime.Center.svg $(DESTDIR)$(ICONDIR)/io.github.chime.Center.svg
+# Runs before uninstall's own recipe (a prerequisite), so it removes its files before their
+# directories.
+uninstall-center:
+	rm -f $(DESTDIR)$(LIBEXECDIR)/chime-center $(addprefix $(DESTDIR)$(CENTER_DIR)/,$(CENTER_SOURCES) __pycache__/*.pyc) \
+		$(DESTDIR)$(APPLICATIONSDIR)/io.github.chime.Center.desktop $(DESTDIR)$(ICONDIR)/io.github.chime.Center.svg
+	-rmdir $(DESTDIR)$(CENTER_DIR)/__pycache__ $(DESTDIR)$(CENTER_DIR) $(DESTDIR)$(PREFIX)/share/chime/center \
+		$(DESTDIR)$(PREFIX)/share/chime 2>/dev/null
+
+# Chime Center used through AT-SPI on Xvfb with a real chimed (tests/center/run.sh; `make test`
+# runs it), and its pages as PNGs in docs/ (scripts/center-screenshots.sh; shown in the README).
+test-center: build
+	tests/center/run.sh
+screenshots: build
+	scripts/center-screenshots.sh
 
 # For one user, no root: binaries in ~/.local/bin, units in ~/.config/systemd/user, then the
 # socket enabled when a user systemd answers.

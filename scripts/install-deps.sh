@@ -56,6 +56,16 @@ packages=(
   gdb                   # a hung Swift test: scripts/swift-test.sh prints every thread's stack
 )
 
+# Chime Center (center/, tests/center): GTK 4 and libadwaita through PyGObject in Debian's
+# python3, and AT-SPI for the test that uses it as a person would.
+packages+=(
+  python3-gi            # PyGObject (Debian's /usr/bin/python3)
+  gir1.2-gtk-4.0        # GTK 4.8
+  gir1.2-adw-1          # libadwaita 1.2
+  at-spi2-core          # the accessibility bus the test reads the Center through
+  python3-pyatspi       # the test's AT-SPI client
+)
+
 # `--bench`: the benchmark's peer too (Redis with appendfsync always, and redis-benchmark).
 if [ "${1:-}" = "--bench" ]; then
   packages+=(redis-server redis-tools)

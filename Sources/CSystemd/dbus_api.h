@@ -59,11 +59,16 @@ static inline const sd_bus_vtable *chime_dbus_vtable(void) {
     CHIME_DBUS_M("ListCalendars", "a{sv}", SD_BUS_PARAM(options), "aa{sv}", SD_BUS_PARAM(calendars)),
     CHIME_DBUS_M("RemoveCalendar", "sa{sv}", SD_BUS_PARAM(name) SD_BUS_PARAM(options), "u", SD_BUS_PARAM(withdrawn_alarms)),
     CHIME_DBUS_M("SyncCalendars", "sa{sv}", SD_BUS_PARAM(name) SD_BUS_PARAM(options), "aa{sv}", SD_BUS_PARAM(calendars)),
+    CHIME_DBUS_M("ListApps", "a{sv}", SD_BUS_PARAM(options), "aa{sv}", SD_BUS_PARAM(apps)),
+    CHIME_DBUS_M("SetAppSettings", "sa{sv}a{sv}", SD_BUS_PARAM(app) SD_BUS_PARAM(change) SD_BUS_PARAM(options), "a{sv}",
+                 SD_BUS_PARAM(settings)),
     SD_BUS_SIGNAL_WITH_NAMES("Delivered", "sa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(notification), 0),
     SD_BUS_SIGNAL_WITH_NAMES("Response", "ssa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(action) SD_BUS_PARAM(details), 0),
     SD_BUS_SIGNAL_WITH_NAMES("PendingRemoved", "as", SD_BUS_PARAM(identifiers), 0),
     SD_BUS_SIGNAL_WITH_NAMES("BadgeChanged", "i", SD_BUS_PARAM(count), 0),
     SD_BUS_SIGNAL_WITH_NAMES("RingEnded", "ss", SD_BUS_PARAM(identifier) SD_BUS_PARAM(why), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("PendingAdded", "sa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(request), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("DeliveredRemoved", "as", SD_BUS_PARAM(identifiers), 0),
     SD_BUS_PROPERTY("Version", "s", chime_dbus_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END
   };

@@ -56,6 +56,21 @@ public enum CalendarCollection {
     do { return try file.descriptor.readToEnd() } catch { throw CalendarReadError("cannot be read (\(error))") }
   }
 
+  /// How items are read in `userZone` here: CLDR's Windows names, and tzdata's zones to match
+  /// VTIMEZONE definitions against (every reader of a calendar uses this one, so a scan and a
+  /// write-back find the same occurrences).
+  public static func zones(userZone: Zone) -> CalendarZones {
+    CalendarZones(userZone: userZone, windowsZones: windowsZones(), ruleCandidates: zoneCandidates())
+  }
+
+  /// tzdata's `zone1970.tab`: the zones a VTIMEZONE's rules are matched against.
+  public static let zoneTabPath = "/usr/share/zoneinfo/zone1970.tab"
+
+  public static func zoneCandidates(at path: String = zoneTabPath) -> [String] {
+    guard let bytes = try? FileSystem.contents(path), bytes.count < 1 << 20 else { return [] }
+    return CalendarZones.parseZoneTab(String(decoding: bytes, as: UTF8.self))
+  }
+
   /// CLDR's Windows → IANA zone names from `windowsZones.xml` (Debian's unicode-cldr-core), or
   /// an empty table when the file is not there (Windows names are then unknown TZIDs).
   public static let windowsZonesPath = "/usr/share/unicode/cldr/common/supplemental/windowsZones.xml"

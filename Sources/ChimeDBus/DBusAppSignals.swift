@@ -4,7 +4,8 @@ import ChimeWire
 
 /// The signals of one app's notifications, sent to that app's registered connections only:
 /// one `Subscribe` stream through the router per app with a connection on the bus, whose events
-/// become `Delivered`, `Response`, `PendingRemoved`, `BadgeChanged` and `RingEnded`, each sent
+/// become `Delivered`, `Response`, `PendingRemoved`, `BadgeChanged`, `RingEnded`, `PendingAdded` and
+/// `DeliveredRemoved`, each sent
 /// with the connection as its destination (never broadcast). Loop thread only.
 final class DBusAppSignals {
   let app: String
@@ -50,6 +51,11 @@ final class DBusAppSignals {
       return ("PendingRemoved", [.strings(event.identifiers)])
     case .badgeChanged:
       return ("BadgeChanged", [.int32(Int32(clamping: event.badgeCount ?? 0))])
+    case .pendingAdded, .pendingReplaced, .snoozed:
+      guard let pending = event.pending else { return nil }
+      return ("PendingAdded", [.string(pending.request.identifier), .vardict(DBusRecords.pending(pending))])
+    case .deliveredRemoved:
+      return ("DeliveredRemoved", [.strings(event.identifiers)])
     case .ringEnded:
       return ("RingEnded", [.string(event.identifiers.first ?? ""), .string(event.note)])
     default:

@@ -288,6 +288,25 @@ enum DBusArguments {
     return change
   }
 
+  /// `SetAppSettings(s app, a{sv} change, a{sv} options)`: `status` (s: authorized, denied) and
+  /// a boolean per switchable setting; a key left out is unchanged.
+  static func appSettings(app: String, change: BusValue) throws(ChimeError) -> AppSettingsChange {
+    var o = try BusDictionary(change, path: "change")
+    var result = AppSettingsChange(appID: app)
+    result.status = try o.choice("status", [("authorized", AuthorizationStatus.authorized), ("denied", .denied)])
+    for (key, option) in appSettingKeys {
+      guard let on = try o.bool(key) else { continue }
+      if on { result.enable.formUnion(option) } else { result.disable.formUnion(option) }
+    }
+    try o.finish()
+    return result
+  }
+
+  static let appSettingKeys: [(String, AuthorizationOptions)] = [
+    ("alert", .alert), ("sound", .sound), ("badge", .badge), ("critical-alert", .criticalAlert),
+    ("time-sensitive", .timeSensitive), ("car-play", .carPlay), ("announcement", .announcement),
+  ]
+
   static func registration(options: BusValue) throws(ChimeError) {
     try BusDictionary(options, path: "options").finish()
   }

@@ -78,6 +78,13 @@ extension DBusFace {
         try BusDictionary(r.value(1), path: "options").finish()
         let name = r.string(0)
         call(Routes.syncCalendars, r, app, confined, name.isEmpty ? nil : name) { [.vardicts($0.map(DBusRecords.calendar))] }
+      case "ListApps":
+        try BusDictionary(r.value(0), path: "options").finish()
+        listApps(r, app, confined)
+      case "SetAppSettings":
+        try BusDictionary(r.value(2), path: "options").finish()
+        let change = try DBusArguments.appSettings(app: r.string(0), change: r.value(1))
+        call(Routes.setAppSettings, r, app, confined, change) { [.vardict(DBusRecords.settings($0))] }
       default:
         // The vtable routes only its own members here.
         throw ChimeError(.unknownMethod, "unknown method \(r.member.prefix(100))")
@@ -112,6 +119,7 @@ extension DBusFace {
   private static let optionsIndex: [String: Int] = [
     "Add": 3, "GetPending": 0, "GetDelivered": 0, "NextTriggerDates": 1, "Respond": 2, "Push": 1, "Snooze": 2,
     "GetDoNotDisturb": 0, "SetDoNotDisturb": 0, "AddCalendar": 2, "ListCalendars": 0, "RemoveCalendar": 1, "SyncCalendars": 1,
+    "ListApps": 0, "SetAppSettings": 2,
   ]
 
   /// `request` without the `app-id` key of its options, and that key's value: a one-off caller
@@ -158,7 +166,7 @@ extension DBusFace {
   }
 
   /// Runs one method's route with ChimeCore values and answers the D-Bus call with `encode`.
-  private func call<Request, Response>(_ route: UnaryRoute<Request, Response>, _ request: DBusRequest, _ app: String,
+  func call<Request, Response>(_ route: UnaryRoute<Request, Response>, _ request: DBusRequest, _ app: String,
                                        _ confined: String?, _ value: Request, _ encode: @escaping (Response) -> [BusValue]) {
     guard let router else { return answer(request, .failure(Self.noRouter)) }
     let descriptor = route.descriptor

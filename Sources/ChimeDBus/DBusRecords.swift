@@ -107,6 +107,7 @@ enum DBusRecords {
   static func delivered(_ d: DeliveredNotification) -> Pairs {
     var pairs = request(d.request) + [("delivered-at", .int64(d.delivered.unixMillis)), ("missed", .boolean(d.missed))]
     if d.snoozeCount > 0 { pairs.append(("snooze-count", .uint32(UInt32(clamping: d.snoozeCount)))) }
+    if d.quiet { pairs.append(("quiet", .boolean(true))) }
     return pairs
   }
 

@@ -20,6 +20,19 @@ extension ChimeDatabase {
     }
   }
 
+  /// Every app with a registered layout, a pending request or a delivered notification, by
+  /// identifier (each once). With the authorization records the loop holds, these are the apps
+  /// `ListKnownApps` lists.
+  ///
+  /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
+  public func appsWithData() throws(ChimeError) -> [String] {
+    try read("apps with data") { db in
+      try String.fetchAll(db.cachedStatement(sql: """
+        SELECT id FROM app UNION SELECT app FROM app_pending WHERE count > 0 UNION SELECT DISTINCT app FROM delivered ORDER BY 1
+        """))
+    }
+  }
+
   static func layout(from row: Row) throws -> AppLayout {
     try StoreError.decoding("app registration") {
       let text: String = try row.decode(atIndex: 2)

@@ -37,7 +37,7 @@ enum Scan {
     } else {
       files = [path]
     }
-    let zones = CalendarZones(userZone: zone, windowsZones: CalendarCollection.windowsZones())
+    let zones = CalendarCollection.zones(userZone: zone)
     let after = Instant(unixMillis: afterMillis), until = Instant(unixMillis: untilMillis)
     var out = ""
     for file in files {

@@ -21,7 +21,7 @@ enum WriteBack {
       }
       requests.append(request)
     }
-    let zones = CalendarZones(userZone: zone, windowsZones: CalendarCollection.windowsZones())
+    let zones = CalendarCollection.zones(userZone: zone)
     let outcomes = CalendarWriteBack.run(requests, calendar: arguments[1], zones: zones, now: Instant(unixMillis: nowMillis),
                                          newUID: RandomUUID.make)
     var out = ""

@@ -51,7 +51,7 @@ do {
   StandardStreams.writeError("\(error.message)\n")
   exit(1)
 }
-let zones = CalendarZones(userZone: zone, windowsZones: CalendarCollection.windowsZones())
+let zones = CalendarCollection.zones(userZone: zone)
 var alarms: [PlannedAlarm] = []
 var ignored: [String: Int] = [:]
 var messages = ""

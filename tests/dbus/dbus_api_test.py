@@ -351,6 +351,37 @@ async def a_calendar_is_added_listed_synced_and_removed_over_d_bus():
 
 
 @test
+async def the_user_lists_apps_and_switches_their_settings():
+    app = await registered("org.example.center")
+    await app.call("RequestAuthorization", "as", [["alert", "sound", "badge"]])
+    await app.call("Add", "sa{sv}a{sv}a{sv}", ["later", {"title": v("s", "Later")}, {"interval": v("d", 600.0)}, {}])
+    (identifier, request) = (await app.signal("PendingAdded"))[1]
+    assert identifier == "later" and unwrap(request)["title"] == "Later", request
+    user = await Conn.open(ADDRESS)
+    me = {"app-id": v("s", "io.github.chime.Center")}
+    (apps,) = await user.call("ListApps", "a{sv}", [me])
+    listed = {unwrap(a)["app-id"]: unwrap(a) for a in apps}
+    assert listed["org.example.center"]["settings"]["sound"] is True, listed
+    assert listed["org.example.center"]["registered"] is False, listed
+    (settings,) = await user.call("SetAppSettings", "sa{sv}a{sv}", ["org.example.center", {"sound": v("b", False)}, me])
+    assert unwrap(settings)["sound"] is False and unwrap(settings)["alert"] is True, settings
+    (mine,) = await app.call("GetSettings")
+    assert unwrap(mine)["sound"] is False, mine
+    (settings,) = await user.call("SetAppSettings", "sa{sv}a{sv}", ["org.example.center", {"status": v("s", "denied")}, me])
+    assert unwrap(settings)["status"] == "denied", settings
+    e = await user.refusal("SetAppSettings", "sa{sv}a{sv}", ["org.example.center", {"status": v("s", "provisional")}, me])
+    assert e.reason == "INVALID_ARGUMENT", e
+    await user.call("SetAppSettings", "sa{sv}a{sv}", ["org.example.center", {"status": v("s", "authorized")}, me])
+    await app.call("RemoveAllPending")
+    await app.call("Add", "sa{sv}a{sv}a{sv}", ["now", {"title": v("s", "Now")}, {}, {}])
+    await app.call("RemoveDelivered", "as", [["now"]])
+    (removed,) = (await app.signal("DeliveredRemoved"))[1]
+    assert removed == ["now"], removed
+    app.close()
+    user.close()
+
+
+@test
 async def exported_interface_equals_the_committed_xml():
     conn = await Conn.open(ADDRESS)
     (xml,) = await conn.call("Introspect", interface="org.freedesktop.DBus.Introspectable")

@@ -31,17 +31,22 @@ class RawH2:
         self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
         self.events: list = []
         self.closed = False
+        self.write_closed = False
+        # What ended the connection, for failure messages: EOF, or the error seen.
+        self.ending = "open"
+        self.received = 0
         if preface:
             self.conn.initiate_connection()
             self.flush()
 
     def flush(self) -> None:
         data = self.conn.data_to_send()
-        if data and not self.closed:
+        if data and not self.closed and not self.write_closed:
             try:
                 self.sock.sendall(data)
             except (BrokenPipeError, ConnectionResetError):
-                self.closed = True
+                # chimed hung up: what it wrote before is still to be read (a GOAWAY).
+                self.write_closed = True
 
     def request(self, path: str = ADD, content_type: str = "application/grpc", extra: list | None = None,
                 end_stream: bool = False) -> int:
@@ -67,7 +72,9 @@ class RawH2:
             raise AssertionError("chimed did not answer within 10 s") from None
         if not chunk:
             self.closed = True
+            self.ending = f"EOF after {self.received} bytes"
             return
+        self.received += len(chunk)
         for event in self.conn.receive_data(chunk):
             if isinstance(event, h2.events.DataReceived):
                 self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
@@ -102,8 +109,9 @@ class RawH2:
         while not self.closed and time.monotonic() < deadline:
             try:
                 self.pump()
-            except (ConnectionResetError, BrokenPipeError, h2.exceptions.ProtocolError):
+            except (ConnectionResetError, BrokenPipeError, h2.exceptions.ProtocolError) as error:
                 self.closed = True
+                self.ending = f"{error!r} after {self.received} bytes"
         assert self.closed, "chimed kept the connection open"
         return self.events
 
@@ -248,7 +256,7 @@ def test_bad_preface_or_frames_end_that_connection_only(daemon):
         garbage.sock.sendall(struct.pack(">I", 4)[1:] + bytes([0, 1]) + struct.pack(">I", 0) + b"abcd")
         events = garbage.until_closed()
         goaway = [e for e in events if isinstance(e, h2.events.ConnectionTerminated)]
-        assert goaway and goaway[0].error_code == h2.errors.ErrorCodes.PROTOCOL_ERROR
+        assert goaway and goaway[0].error_code == h2.errors.ErrorCodes.PROTOCOL_ERROR, f"{garbage.ending}: {events}\n{daemon.log()}"
         # A length prefix that lies about the frame: over the advertised frame size.
         oversized = RawH2(daemon.socket_path)
         oversized.sock.sendall(struct.pack(">I", 1 << 20)[1:] + bytes([0, 0]) + struct.pack(">I", 1) + b"x" * 100)

@@ -102,6 +102,7 @@ def test_every_other_unary_method_is_served(stub, app_id, tmp_path):
     assert layout.app_id == app_id
     assert stub.GetApp(nc.Empty(), metadata=m, timeout=10).app_id == app_id
     assert app_id in [a.app_id for a in stub.ListApps(nc.Empty(), metadata=m, timeout=10).apps]
+    assert app_id in [a.app_id for a in stub.ListKnownApps(nc.Empty(), metadata=m, timeout=10).apps]
     assert stub.CheckSound(nc.CheckSoundRequest(name="missing.wav"), metadata=m, timeout=10).searched
     pushed = stub.Push(nc.PushRequest(payload=b'{"aps": {"alert": {"title": "Hi"}}}', identifier="p1"), metadata=m, timeout=10)
     assert pushed.delivered.request.identifier == "p1"

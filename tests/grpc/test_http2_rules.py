@@ -90,11 +90,19 @@ class Frames:
             self.buffer = self.buffer[9 + length:]
             self.handle(frame)
 
+    def reply(self, frame: Frame) -> None:
+        """An acknowledgement: chimed may have hung up already, and what it wrote before (a
+        GOAWAY) is still to be read, so a refused write is no failure here."""
+        try:
+            self.sock.sendall(frame.serialize())
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
     def handle(self, frame: Frame) -> None:
         if isinstance(frame, SettingsFrame) and "ACK" not in frame.flags:
-            self.sock.sendall(SettingsFrame(0, flags=["ACK"]).serialize())
+            self.reply(SettingsFrame(0, flags=["ACK"]))
         elif isinstance(frame, PingFrame) and "ACK" not in frame.flags:
-            self.sock.sendall(PingFrame(0, frame.opaque_data, flags=["ACK"]).serialize())
+            self.reply(PingFrame(0, frame.opaque_data, flags=["ACK"]))
         elif isinstance(frame, PingFrame):
             self.ping_acks += 1
         elif isinstance(frame, (HeadersFrame, ContinuationFrame)):

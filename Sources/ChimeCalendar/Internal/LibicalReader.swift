@@ -225,8 +225,13 @@ enum LibicalReader {
 
   static func readTimeZone(_ c: OpaquePointer, warnings: inout [String]) -> CalendarTimeZone? {
     var zone = CalendarTimeZone(id: "", observances: [])
-    for p in properties(c) where icalproperty_isa(p) == ICAL_TZID_PROPERTY {
-      zone.id = string(icalproperty_get_tzid(p)) ?? ""
+    for p in properties(c) {
+      if icalproperty_isa(p) == ICAL_TZID_PROPERTY {
+        zone.id = string(icalproperty_get_tzid(p)) ?? ""
+      } else if icalproperty_isa(p) == ICAL_X_PROPERTY, string(icalproperty_get_x_name(p))?.uppercased() == "X-LIC-LOCATION",
+                let value = string(icalproperty_get_value_as_string(p)) {
+        zone.location = String(value.prefix(255))
+      }
     }
     var s = icalcomponent_get_first_component(c, ICAL_ANY_COMPONENT)
     while let sub = s {

@@ -133,6 +133,14 @@ extension ChimeClient {
     try await unary(CallTable.listApps, Empty())
   }
 
+  /// A user-side call: every app chimed knows of, by identifier: the registered ones with their
+  /// layout, and with the defaults (registered false) those that asked for authorization, had
+  /// their settings changed by the user, or have pending or delivered notifications. For the
+  /// user's own settings and lists (Chime Center); a sandboxed app may not call it.
+  public func listKnownApps() async throws(ChimeError) -> [AppLayout] {
+    try await unary(CallTable.listKnownApps, Empty())
+  }
+
   /// Where the daemon looks for a sound name, and what would play.
   public func checkSound(request: String) async throws(ChimeError) -> SoundCheck {
     try await unary(CallTable.checkSound, request)

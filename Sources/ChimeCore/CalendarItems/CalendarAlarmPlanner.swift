@@ -108,7 +108,7 @@ struct CalendarPlanner {
     case .floating, .date: return zones.userZone.table
     case .zoned(let id):
       if let table = zoneCache[id] { return table }
-      let (zone, source) = zones.zone(for: id, in: item)
+      let (zone, source) = zones.zone(for: id, in: item, around: after)
       if source == .unknown { plan.problems.append("unknown TZID \"\(id.prefix(80))\": read in the user's zone \(zones.userZone.identifier)") }
       zoneCache[id] = zone.table
       return zone.table

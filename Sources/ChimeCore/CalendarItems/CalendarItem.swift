@@ -230,10 +230,13 @@ public struct CalendarTimeZone: Hashable, Sendable {
 
   public var id: String
   public var observances: [Observance]
+  /// X-LIC-LOCATION: the IANA name libical and Evolution give the zone they define.
+  public var location: String?
 
-  public init(id: String, observances: [Observance]) {
+  public init(id: String, observances: [Observance], location: String? = nil) {
     self.id = id
     self.observances = observances
+    self.location = location
   }
 }
 

@@ -4,7 +4,8 @@
 public struct CalendarSource: Hashable, Sendable {
   /// One file that could not be read or parsed at the last scan that looked at it.
   public struct FileError: Hashable, Sendable {
-    /// The file's name in the collection (the file's own path for a one-file calendar).
+    /// The file's name in the collection (the file's own path for a one-file calendar); empty
+    /// for the calendar as a whole, whose last whole scan failed (chimed tries it again).
     public var file: String
     public var message: String
 

@@ -3,7 +3,9 @@
 ///    (`/mozilla.org/20050126_1/Europe/Berlin`, `/citadel.org/20190914_1/America/New_York`);
 /// 2. a Windows name (Outlook's `W. Europe Standard Time`) through CLDR's windowsZones table
 ///    (`windowsZones`, read by the caller: ChimeCore does no I/O of its own);
-/// 3. the item's own VTIMEZONE of that TZID, its rules expanded (`CalendarTimeZone.zone`).
+/// 3. the item's own VTIMEZONE of that TZID: the IANA zone it names in X-LIC-LOCATION or whose
+///    offsets its rules agree with around the planning window (`+Matching`), else its own
+///    rules expanded (`CalendarTimeZone.zone`).
 /// A TZID none of these know is read in the user's zone, as a floating time, and reported.
 public struct CalendarZones: Sendable {
   /// The zone of floating times and all-day dates.
@@ -12,10 +14,16 @@ public struct CalendarZones: Sendable {
   public var windowsZones: [String: String]
   /// IANA zones by name: the system's zoneinfo tree unless a test passes its own.
   public var named: @Sendable (String) -> Zone?
+  /// IANA zone names a VTIMEZONE's rules are matched against (`parseZoneTab`); none: no
+  /// matching by rules.
+  public var ruleCandidates: [String]
+  let matchCache = MatchCache()
 
-  public init(userZone: Zone, windowsZones: [String: String] = [:], named: @escaping @Sendable (String) -> Zone? = { Zone.named($0) }) {
+  public init(userZone: Zone, windowsZones: [String: String] = [:], ruleCandidates: [String] = [],
+              named: @escaping @Sendable (String) -> Zone? = { Zone.named($0) }) {
     self.userZone = userZone
     self.windowsZones = windowsZones
+    self.ruleCandidates = ruleCandidates
     self.named = named
   }
 
@@ -23,17 +31,21 @@ public struct CalendarZones: Sendable {
   public enum Source: Hashable, Sendable {
     case iana(String)
     case windows(String)
+    /// The item's VTIMEZONE, matched to this IANA zone by X-LIC-LOCATION or by its rules.
+    case matched(String)
     case definition
     case unknown
   }
 
-  /// The zone a TZID names, or the user's zone (`.unknown`) when nothing knows it.
-  public func zone(for tzid: String, in item: CalendarItem) -> (zone: Zone, source: Source) {
+  /// The zone a TZID names, or the user's zone (`.unknown`) when nothing knows it. `around`
+  /// (unix seconds; nil: no matching by rules) is where the plan is made.
+  public func zone(for tzid: String, in item: CalendarItem, around: Int64? = nil) -> (zone: Zone, source: Source) {
     let id = tzid.trimmingWhitespace()
     if let zone = iana(id) { return (zone, .iana(zone.identifier)) }
     if let mapped = windowsZones[id], let zone = named(mapped) { return (zone, .windows(mapped)) }
     if let definition = item.timeZones.first(where: { $0.id == tzid }), let zone = definition.zone() {
-      // The definition's own name may still end in an IANA one; caught above. Its own rules.
+      // The definition's own name may still end in an IANA one; caught above.
+      if let matched = matching(definition, own: zone, around: around) { return (matched, .matched(matched.identifier)) }
       return (zone, .definition)
     }
     return (userZone, .unknown)

@@ -4,10 +4,11 @@ extension RequestImport {
 
   /// An RFC 5545 rule trigger for one alarm (and repeat) of a recurring master component: its
   /// RRULE from its DTSTART moved by the alarm's offset (EXDATEs and UNTIL moved alike), in its
-  /// zone (an IANA name, or a TZID that names one; floating and all-day times float). Nil when
-  /// the component is not one RRULE without RDATE or overrides, the alarm is not relative to
-  /// the start, the offset has days in it, the rule is not one Chime's engine takes (HOURLY and
-  /// finer), or the rule's fires differ from `expected`, the planner's instants for
+  /// zone (an IANA name, a TZID that names one or a VTIMEZONE matched to one; floating and
+  /// all-day times float). Nil when the component is not one RRULE without RDATE or overrides,
+  /// the alarm is not relative to the start, the offset has days in it, the rule is not one
+  /// Chime's engine takes (HOURLY and finer), or the rule's fires differ from `expected`, the
+  /// planner's instants for
   /// `[now, until)`: moving a wall time is not moving an instant across a clock change, and a
   /// moved day may fall out of a BYDAY; the planner is the reference, the rule only its short
   /// form.
@@ -26,7 +27,7 @@ extension RequestImport {
     case .floating, .date: zone = nil
     case .zoned(let tzid):
       switch zones.zone(for: tzid, in: item).source {
-      case .iana(let name), .windows(let name): zone = name
+      case .iana(let name), .windows(let name), .matched(let name): zone = name
       case .definition, .unknown: return nil
       }
     }

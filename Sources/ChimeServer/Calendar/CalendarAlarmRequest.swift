@@ -22,18 +22,28 @@ enum CalendarAlarmRequest {
 
   /// `missedGraceSeconds`: a missed fire later than this is not delivered (the calendar sums
   /// those up instead, `CalendarService+Missed`).
+  /// `sound`: what an AUDIO alarm's local file plays (`SoundResolver.calendarFile`, looked up
+  /// by the caller on the work pool); other alarms play the default sound.
   static func pending(_ alarm: PlannedAlarm, file: String, calendar: String, zone: Zone, now: Instant,
-                      missedGraceSeconds: Double) -> PendingRequest {
+                      missedGraceSeconds: Double, sound: (String) -> SoundResolution = { _ in SoundResolution(plays: .default) }) -> PendingRequest {
     var content = NotificationContent(title: alarm.summary.map(oneLine) ?? "(no title)", body: body(alarm, zone: zone))
     content.threadIdentifier = calendar
     content.categoryIdentifier = categoryIdentifier
     content.sound = .default
+    var resolution = SoundResolution(plays: .default)
+    var soundFile = ""
+    if case .audio(let path?) = alarm.action {
+      soundFile = path
+      resolution = sound(path)
+      if resolution.plays == .named { content.sound = .named(path) }
+    }
+    // The sound file is part of what the alarm is: an ATTACH changed to another file replaces it.
     let identity = [file, alarm.uid, alarm.recurrenceID?.description ?? "", String(alarm.repeatIndex), String(alarm.at.unixMillis),
-                    alarm.action.name, content.title, content.body].joined(separator: "\u{0}")
-    let request = NotificationRequest(identifier: "cal-" + hex(fnv1a(identity)), content: content, trigger: trigger(at: alarm.at),
+                    alarm.action.name, content.title, content.body] + (soundFile.isEmpty ? [] : [soundFile])
+    let request = NotificationRequest(identifier: "cal-" + hex(fnv1a(identity.joined(separator: "\u{0}"))), content: content,
+                                      trigger: trigger(at: alarm.at),
                                       missedFire: MissedFirePolicy(action: .deliverIfLateByLessThan, maxLatenessSeconds: missedGraceSeconds))
-    let sound = SoundResolution(plays: .default)
-    return PendingRequest(request: request, nextFire: Instant(unixMillis: alarm.at.unixMillis / 1000 * 1000), added: now, sound: sound)
+    return PendingRequest(request: request, nextFire: Instant(unixMillis: alarm.at.unixMillis / 1000 * 1000), added: now, sound: resolution)
   }
 
   /// Which alarm of its item a request is, as the store keeps it for writing back.

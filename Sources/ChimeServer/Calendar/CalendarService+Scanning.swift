@@ -31,28 +31,37 @@ extension CalendarService {
     source.settle = nil
     source.summary?.close()
     source.summary = nil
+    source.retry?.close()
+    source.retry = nil
   }
 
   /// Watches the collection directory (or a one-file calendar's directory, for its name):
-  /// vdirsyncer replaces items by renaming into the directory, editors rewrite or rename.
-  private func watch(_ source: Source) {
-    let directory = source.isDirectory ? source.path : String(source.path[..<(source.path.lastIndex(of: "/") ?? source.path.startIndex)])
+  /// vdirsyncer replaces items by renaming into the directory, editors rewrite or rename. An
+  /// event about the directory itself (libuv names it by its own last component: deleted,
+  /// moved away) or one libuv could not name is read whole, which finds out what happened.
+  func watch(_ source: Source) {
+    let directory = Self.watchedDirectory(source)
     let own = source.isDirectory ? nil : String(source.path[source.path.index(after: source.path.lastIndex(of: "/") ?? source.path.startIndex)...])
+    let itself = directory.split(separator: "/").last.map(String.init)
     do {
-      source.watch = try FileWatch(loop: context.loop, path: directory.isEmpty ? "/" : directory) { [weak self, weak source] name in
+      source.watch = try FileWatch(loop: context.loop, path: directory) { [weak self, weak source] name in
         guard let self, let source else { return }
-        if let own {
-          guard name == nil || name == own else { return }
-          source.wholeQueued = true
-        } else if let name {
-          guard CalendarService.isItemName(name) else { return }
-          source.changed.insert(name)
+        if let name, name != itself {
+          if let own {
+            guard name == own else { return }
+            source.wholeQueued = true
+          } else {
+            guard CalendarService.isItemName(name) else { return }
+            source.changed.insert(name)
+          }
         } else {
           source.wholeQueued = true
         }
         settle(source)
       }
     } catch {
+      // The directory is not there (or inotify's limit is reached): the failed scan's retry,
+      // or the next whole scan, watches it once it can (`+Recovery`).
       context.logger.warning("calendar changes are not watched", metadata: ["calendar": "\(source.name)", "error": "\(error)"])
     }
   }
@@ -80,7 +89,7 @@ extension CalendarService {
     guard whole || !names.isEmpty else { return }
     source.wholeQueued = false
     source.changed = []
-    scan(source, files: whole ? nil : names) { _ in }
+    scan(source, files: whole ? nil : names, reported: whole ? names : []) { _ in }
   }
 
   /// Scans `files` of `source` (nil: all of it, planning a new window), then `then`.
@@ -91,15 +100,24 @@ extension CalendarService {
   /// planned: they fell due while chimed was stopped or the machine slept, and follow the
   /// missed-fire rule). It never starts more than `lookbackMillis` back, nor before now for a
   /// calendar planned for the first time (its past alarms are not news).
-  func scan(_ source: Source, files given: Set<String>?, then: @escaping (Result<Void, ChimeError>) -> Void) {
+  ///
+  /// `reported`: files inotify reported changed that a whole scan takes in; should the whole
+  /// scan find the calendar gone, those files went with it (`+Recovery`).
+  func scan(_ source: Source, files given: Set<String>?, reported: Set<String> = [], then: @escaping (Result<Void, ChimeError>) -> Void) {
     let files = given?.isEmpty == true ? nil : given
     guard !stopped, !source.removed else { return then(.success(())) }
     if source.scanning {
+      source.changed.formUnion(reported)
       if let files { source.changed.formUnion(files) } else { source.wholeQueued = true }
       source.waiting.append(then)
       return
     }
-    guard let scanner else { return then(.failure(ChimeError(.internal, "no \(CalendarScanner.name) helper found"))) }
+    guard let scanner else {
+      // Nothing to retry: the helper is not installed beside chimed. `list` and `doctor` say so.
+      let error = ChimeError(.internal, "no \(CalendarScanner.name) helper found beside chimed or in its libexec directory")
+      source.failure = error.message
+      return then(.failure(error))
+    }
     let now = context.clock.now()
     // A partial scan plans within the window already planned; once it has ended, the whole.
     let whole = files == nil || source.plannedUntil <= now
@@ -117,6 +135,14 @@ extension CalendarService {
       from = max(from, earliest)
       let found = try scanner.scan(source: path, files: names, after: from, until: until, zone: zone)
       var missed = 0
+      // An AUDIO alarm's file, judged once a scan however many alarms name it.
+      var sounds: [String: SoundResolution] = [:]
+      func sound(_ path: String) -> SoundResolution {
+        if let known = sounds[path] { return known }
+        let resolved = SoundResolver.calendarFile(path)
+        sounds[path] = resolved
+        return resolved
+      }
       let files = found.files.map { file -> ApplyCalendarScan.File in
         switch file.file {
         case .gone: return ApplyCalendarScan.File(name: file.name, outcome: .gone)
@@ -124,7 +150,7 @@ extension CalendarService {
         case .item(let alarms, let acknowledged):
           let request = { (alarm: PlannedAlarm) in
             CalendarAlarmRequest.pending(alarm, file: file.name, calendar: name, zone: zone, now: now,
-                                         missedGraceSeconds: Double(graceMillis) / 1000)
+                                         missedGraceSeconds: Double(graceMillis) / 1000, sound: sound)
           }
           let planned = alarms.map { alarm -> ApplyCalendarScan.Planned in
             let pending = request(alarm)
@@ -151,6 +177,13 @@ extension CalendarService {
       switch result {
       case .failure(let error):
         context.logger.warning("calendar scan failed", metadata: ["calendar": "\(name)", "error": "\(error)"])
+        withdrawIfGone(source, error, files: whole ? reported : files ?? [])
+        if whole {
+          wholeScanFailed(source, error)
+        } else if error.reason == Reason.invalidCalendarPath.name {
+          // The calendar itself is gone: a whole scan says so in `list` and retries.
+          source.wholeQueued = true
+        }
         scanEnded(source, .failure(error), then: then)
       case .success(let (mutation, missed)):
         guard !stopped, !source.removed else { return scanEnded(source, .success(()), then: then) }
@@ -159,7 +192,10 @@ extension CalendarService {
           case .success(let outcome):
             context.published(outcome.events, files: outcome.discardedFiles, app: app, fromCalendar: true)
             for key in outcome.added { context.scheduler.scheduled(key) }
-            if whole { source.plannedUntil = until }
+            if whole {
+              source.plannedUntil = until
+              wholeScanSucceeded(source)
+            }
             if missed > 0 { noteMissed(source, count: missed) }
             scanEnded(source, .success(()), then: then)
             if whole { armReplan() }
@@ -182,7 +218,7 @@ extension CalendarService {
     let names = source.changed
     source.wholeQueued = false
     source.changed = []
-    scan(source, files: whole ? nil : names) { result in
+    scan(source, files: whole ? nil : names, reported: whole ? names : []) { result in
       for waiter in waiting { waiter(result) }
     }
   }

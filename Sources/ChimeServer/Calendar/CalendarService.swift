@@ -30,6 +30,9 @@ final class CalendarService {
     var startHoldMillis: UInt64 = 30_000
     /// Most alarms written back by one run of the helper.
     var writeBatch = 64
+    /// A failed whole scan is tried again this much later, doubling up to the maximum.
+    var retryMinMillis: UInt64 = 1000
+    var retryMaxMillis: UInt64 = 300_000
   }
 
   /// One registered calendar's live state.
@@ -53,6 +56,13 @@ final class CalendarService {
     /// Alarms skipped as missed (too late) since the last summary, and the timer that posts it.
     var missed = 0
     var summary: LoopTimer?
+    /// Why the last whole scan failed (nil: it did not), and its retry (`+Recovery`).
+    var failure: String?
+    var retry: LoopTimer?
+    var retryDelayMillis: UInt64 = 0
+    /// The directory the watch follows, once looked at after a whole scan.
+    var watchedIdentity: DirectoryIdentity?
+    var directoryChecked = false
 
     init(name: String, path: String, isDirectory: Bool, plannedUntil: Instant) {
       self.name = name
@@ -180,7 +190,9 @@ final class CalendarService {
 
   /// Every registered calendar with its counts, last scan and file errors, by name.
   func list(reply: @escaping Reply<[CalendarSource]>) {
-    context.read(reply) { database throws(ChimeError) in try database.calendars().map(\.source) }
+    context.read({ [self] (result: Result<[CalendarSource], ChimeError>) in reply(result.map(withFailures)) }) { database throws(ChimeError) in
+      try database.calendars().map(\.source)
+    }
   }
 
   /// Scans `name` whole (nil: every calendar), then answers with the listing.

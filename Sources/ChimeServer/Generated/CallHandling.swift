@@ -70,6 +70,11 @@ protocol CallHandling: AnyObject {
   func getApp(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<AppLayout, ChimeError>) -> Void) throws(ChimeError)
   /// Every registered app's layout.
   func listApps(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<[AppLayout], ChimeError>) -> Void) throws(ChimeError)
+  /// A user-side call: every app chimed knows of, by identifier: the registered ones with their
+  /// layout, and with the defaults (registered false) those that asked for authorization, had
+  /// their settings changed by the user, or have pending or delivered notifications. For the
+  /// user's own settings and lists (Chime Center); a sandboxed app may not call it.
+  func listKnownApps(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<[AppLayout], ChimeError>) -> Void) throws(ChimeError)
   /// Where the daemon looks for a sound name, and what would play.
   func checkSound(_ call: any ServerCall, _ request: String, reply: @escaping (Result<SoundCheck, ChimeError>) -> Void) throws(ChimeError)
   /// What is serving: its version, process and store. For `chime doctor` and bug reports; it
@@ -131,6 +136,7 @@ package enum Routes {
   package static let registerApp = UnaryRoute(CallTable.registerApp) { handlers, call, request, reply throws(ChimeError) in try handlers.registerApp(call, request, reply: reply) }
   package static let getApp = UnaryRoute(CallTable.getApp) { handlers, call, request, reply throws(ChimeError) in try handlers.getApp(call, request, reply: reply) }
   package static let listApps = UnaryRoute(CallTable.listApps) { handlers, call, request, reply throws(ChimeError) in try handlers.listApps(call, request, reply: reply) }
+  package static let listKnownApps = UnaryRoute(CallTable.listKnownApps) { handlers, call, request, reply throws(ChimeError) in try handlers.listKnownApps(call, request, reply: reply) }
   package static let checkSound = UnaryRoute(CallTable.checkSound) { handlers, call, request, reply throws(ChimeError) in try handlers.checkSound(call, request, reply: reply) }
   package static let getServerInfo = UnaryRoute(CallTable.getServerInfo) { handlers, call, request, reply throws(ChimeError) in try handlers.getServerInfo(call, request, reply: reply) }
   package static let setDoNotDisturb = UnaryRoute(CallTable.setDoNotDisturb) { handlers, call, request, reply throws(ChimeError) in try handlers.setDoNotDisturb(call, request, reply: reply) }
@@ -171,6 +177,7 @@ extension RouteTable {
     add(Routes.registerApp, handlers)
     add(Routes.getApp, handlers)
     add(Routes.listApps, handlers)
+    add(Routes.listKnownApps, handlers)
     add(Routes.checkSound, handlers)
     add(Routes.getServerInfo, handlers)
     add(Routes.setDoNotDisturb, handlers)

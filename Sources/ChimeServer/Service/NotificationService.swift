@@ -31,7 +31,9 @@ final class NotificationService {
     let quiet = DoNotDisturbBook(doNotDisturb)
     var preparation = FirePreparation(database: database, missedGraceMillis: configuration.limits.missedGraceMillis,
                                       soundRecheck: { resolved, app, registered in
-                                        SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
+                                        // A calendar's AUDIO alarm names its file anywhere: no layout confines it.
+                                        app.hasPrefix(CalendarSource.appIDPrefix) ? SoundResolver.recheckCalendarFile(resolved)
+                                          : SoundResolver.recheck(resolved, layout: registered ?? AppLayout.defaults(for: app, appsDirectory: appsDirectory))
                                       }, logger: logger, policy: configuration.policy.authorization)
     preparation.doNotDisturb = quiet
     let scheduler = Scheduler(loop: loop, database: database, writer: writer, clock: clock,

@@ -168,6 +168,15 @@ public enum CallTable {
     encodeRequest: WireCodec.encodeEmpty, decodeRequest: WireCodec.decodeEmpty,
     encodeResponse: WireCodec.encodeListAppsResponse, decodeResponse: WireCodec.decodeListAppsResponse)
 
+  /// A user-side call: every app chimed knows of, by identifier: the registered ones with their
+  /// layout, and with the defaults (registered false) those that asked for authorization, had
+  /// their settings changed by the user, or have pending or delivered notifications. For the
+  /// user's own settings and lists (Chime Center); a sandboxed app may not call it.
+  public static let listKnownApps = CallDescriptor(
+    .listKnownApps,
+    encodeRequest: WireCodec.encodeEmpty, decodeRequest: WireCodec.decodeEmpty,
+    encodeResponse: WireCodec.encodeListAppsResponse, decodeResponse: WireCodec.decodeListAppsResponse)
+
   /// Where the daemon looks for a sound name, and what would play.
   public static let checkSound = CallDescriptor(
     .checkSound,

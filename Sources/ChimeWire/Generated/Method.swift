@@ -27,6 +27,7 @@ public enum Method: String, CaseIterable, Sendable {
   case registerApp = "/chime.v1.NotificationCenter/RegisterApp"
   case getApp = "/chime.v1.NotificationCenter/GetApp"
   case listApps = "/chime.v1.NotificationCenter/ListApps"
+  case listKnownApps = "/chime.v1.NotificationCenter/ListKnownApps"
   case checkSound = "/chime.v1.NotificationCenter/CheckSound"
   case getServerInfo = "/chime.v1.NotificationCenter/GetServerInfo"
   case setDoNotDisturb = "/chime.v1.NotificationCenter/SetDoNotDisturb"

@@ -32,7 +32,7 @@ struct CalendarAdd: AsyncParsableCommand {
       let source = try await options.connect().addCalendar(request: .init(name: name, path: absolute))
       if options.json { return JSONOutput.print(CalendarJSON.source(source)) }
       print("added \(source.name): \(source.itemCount) items, \(source.alarmCount) alarms scheduled, posted as \(source.appID)")
-      for error in source.errors { print("  skipped \(error.file): \(error.message)") }
+      for error in source.errors { print("  " + CalendarJSON.describe(error)) }
     }
   }
 }
@@ -108,7 +108,12 @@ enum CalendarJSON {
     }
     print(table.render(width: width), terminator: "")
     for s in sources {
-      for error in s.errors { print("\(s.name): skipped \(error.file): \(error.message)") }
+      for error in s.errors { print("\(s.name): " + describe(error)) }
     }
+  }
+
+  /// A file skipped, or (an empty file name) the calendar as a whole not read at its last scan.
+  static func describe(_ error: CalendarSource.FileError) -> String {
+    error.file.isEmpty ? "not read: \(error.message)" : "skipped \(error.file): \(error.message)"
   }
 }

@@ -49,8 +49,9 @@ extension DoctorChecks {
     }
     let started = Date()
     let info: ServerInfo
+    let client: ChimeClient
     do throws(ChimeError) {
-      let client = try ChimeClient.connect(socketPath: path, app: "chime.doctor", timeout: 5)
+      client = try ChimeClient.connect(socketPath: path, app: "chime.doctor", timeout: 5)
       do {
         info = try await client.serverInfo()
       } catch where error.code == .unimplemented {
@@ -83,7 +84,7 @@ extension DoctorChecks {
                                 detail: "chimed serves \(info.dataDirectory); this configuration names \(configured)",
                                 hint: "the checks below look at \(configured): pass --data-dir, or start chimed with the same configuration"))
     }
-    return checks
+    return checks + (await Self.calendarChecks(client))
   }
 
   static func millis(since start: Date) -> Int { Int(Date().timeIntervalSince(start) * 1000) }

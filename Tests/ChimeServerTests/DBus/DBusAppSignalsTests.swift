@@ -29,11 +29,22 @@ import Testing
 
     let rang = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .ringEnded, identifiers: ["wake"], note: "dismissed")))
     #expect(rang.0 == "RingEnded" && rang.1 == [.string("wake"), .string("dismissed")])
+
+    // A request that became pending (added, replaced, or snoozed and waiting to return): the
+    // dictionary GetPending lists, so a window can show it without listing again.
+    let pending = PendingRequest(request: request, nextFire: at.adding(seconds: 60), added: at)
+    for kind in [Event.Kind.pendingAdded, .pendingReplaced, .snoozed] {
+      let added = try #require(DBusAppSignals.signal(for: Event(at: at, kind: kind, identifiers: ["tea"], pending: pending)), "\(kind)")
+      #expect(added.0 == "PendingAdded" && added.1 == [.string("tea"), .vardict(DBusRecords.pending(pending))], "\(kind)")
+    }
+    let gone = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .deliveredRemoved, identifiers: ["tea"])))
+    #expect(gone.0 == "DeliveredRemoved" && gone.1 == [.strings(["tea"])])
   }
 
   /// The stream's own markers and the kinds the interface has no signal for send nothing.
   @Test func otherEventsSendNothing() {
-    for kind in [Event.Kind.subscribed, .pendingAdded, .pendingReplaced, .deliveredRemoved, .missedSkipped, .eventsLost, .presentationFailed] {
+    // A pending kind without its request (never sent so) has nothing to show either.
+    for kind in [Event.Kind.subscribed, .pendingAdded, .pendingReplaced, .missedSkipped, .eventsLost, .presentationFailed] {
       #expect(DBusAppSignals.signal(for: Event(at: at, kind: kind)) == nil, "\(kind)")
     }
   }

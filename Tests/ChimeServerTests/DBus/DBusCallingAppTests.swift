@@ -19,7 +19,7 @@ import Testing
   static let methods: [(member: String, options: Int)] = [
     ("Add", 3), ("GetPending", 0), ("GetDelivered", 0), ("NextTriggerDates", 1), ("Respond", 2), ("Push", 1),
     ("Snooze", 2), ("GetDoNotDisturb", 0), ("SetDoNotDisturb", 0), ("AddCalendar", 2), ("ListCalendars", 0),
-    ("RemoveCalendar", 1), ("SyncCalendars", 1),
+    ("RemoveCalendar", 1), ("SyncCalendars", 1), ("ListApps", 0), ("SetAppSettings", 2),
   ]
 
   /// The in-argument types of each method of the interface file, in order.

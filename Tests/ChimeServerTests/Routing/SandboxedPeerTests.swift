@@ -47,6 +47,8 @@ import Testing
     #expect(dnd?.reason == "USER_SETTING_FROM_SANDBOX" && dnd?.code == .permissionDenied, "\(String(describing: dnd))")
     let settings = await caughtError { _ = try await sandboxed.setAppSettings(AppSettingsChange(appID: "org.example.bank", status: .denied)) }
     #expect(settings?.reason == "USER_SETTING_FROM_SANDBOX", "\(String(describing: settings))")
+    let apps = await caughtError { _ = try await sandboxed.listKnownApps() }
+    #expect(apps?.reason == "USER_SETTING_FROM_SANDBOX", "the user's list of apps: \(String(describing: apps))")
     #expect(try await sandboxed.doNotDisturb().status.active, "still on, and readable from the sandbox")
   }
 

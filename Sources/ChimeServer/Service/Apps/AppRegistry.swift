@@ -79,6 +79,19 @@ final class AppRegistry {
     context.read(reply) { (database) throws(ChimeError) in try database.apps() }
   }
 
+  /// Every app chimed knows of, by identifier: registered ones with their layout, the others
+  /// (with an authorization record, a pending request or a delivered notification) with the
+  /// defaults, `registered` false.
+  func knownApps(reply: @escaping Reply<[AppLayout]>) {
+    let recorded = context.access.recordedApps, appsDirectory = self.appsDirectory
+    context.read(reply) { (database) throws(ChimeError) in
+      let registered = try database.apps()
+      let byID = Dictionary(registered.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
+      let ids = Set(recorded).union(try database.appsWithData()).union(byID.keys).sorted()
+      return ids.map { byID[$0] ?? AppLayout.defaults(for: $0, appsDirectory: appsDirectory) }
+    }
+  }
+
   /// Where `name` would be found for `app` and what would play.
   func checkSound(app: String, name: String, reply: @escaping Reply<SoundCheck>) {
     do {

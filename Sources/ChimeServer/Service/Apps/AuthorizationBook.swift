@@ -18,6 +18,9 @@ final class AuthorizationBook {
     records[app] ?? .none
   }
 
+  /// Every app with a record (it asked, or the user changed its settings), unordered.
+  var recordedApps: [String] { Array(records.keys) }
+
   /// What `app` may do now.
   func permissions(of app: String) -> DeliveryPermissions {
     DeliveryPermissions(authorization(of: app), policy: policy)

@@ -37,6 +37,12 @@ extension ServiceCalls {
     service.apps.apps(reply: reply)
   }
 
+  /// A user-side call: the user's apps, not the caller's data.
+  func listKnownApps(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<[AppLayout], ChimeError>) -> Void) throws(ChimeError) {
+    try Self.userSetting(call, "ListKnownApps")
+    service.apps.knownApps(reply: reply)
+  }
+
   func checkSound(_ call: any ServerCall, _ name: String, reply: @escaping (Result<SoundCheck, ChimeError>) -> Void) {
     service.apps.checkSound(app: call.app, name: name, reply: reply)
   }

@@ -140,6 +140,11 @@ class NotificationCenterStub(object):
                 request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
                 response_deserializer=chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.FromString,
                 )
+        self.ListKnownApps = channel.unary_unary(
+                '/chime.v1.NotificationCenter/ListKnownApps',
+                request_serializer=chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+                response_deserializer=chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.FromString,
+                )
         self.CheckSound = channel.unary_unary(
                 '/chime.v1.NotificationCenter/CheckSound',
                 request_serializer=chime_dot_v1_dot_notification__center__pb2.CheckSoundRequest.SerializeToString,
@@ -377,6 +382,16 @@ class NotificationCenterServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListKnownApps(self, request, context):
+        """A user-side call: every app chimed knows of, by identifier: the registered ones with their
+        layout, and with the defaults (registered false) those that asked for authorization, had
+        their settings changed by the user, or have pending or delivered notifications. For the
+        user's own settings and lists (Chime Center); a sandboxed app may not call it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CheckSound(self, request, context):
         """Where the daemon looks for a sound name, and what would play.
         """
@@ -577,6 +592,11 @@ def add_NotificationCenterServicer_to_server(servicer, server):
             ),
             'ListApps': grpc.unary_unary_rpc_method_handler(
                     servicer.ListApps,
+                    request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
+                    response_serializer=chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.SerializeToString,
+            ),
+            'ListKnownApps': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListKnownApps,
                     request_deserializer=chime_dot_v1_dot_notification__center__pb2.Empty.FromString,
                     response_serializer=chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.SerializeToString,
             ),
@@ -1055,6 +1075,23 @@ class NotificationCenter(object):
             timeout=None,
             metadata=None):
         return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/ListApps',
+            chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
+            chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ListKnownApps(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/chime.v1.NotificationCenter/ListKnownApps',
             chime_dot_v1_dot_notification__center__pb2.Empty.SerializeToString,
             chime_dot_v1_dot_notification__center__pb2.ListAppsResponse.FromString,
             options, channel_credentials,

@@ -6062,7 +6062,7 @@ const ProtobufCEnumDescriptor chime__v1__do_not_disturb_source__descriptor =
   chime__v1__do_not_disturb_source__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[34] =
+static const ProtobufCMethodDescriptor chime__v1__notification_center__method_descriptors[35] =
 {
   { "Add", &chime__v1__add_request__descriptor, &chime__v1__add_response__descriptor },
   { "GetPending", &chime__v1__page_request__descriptor, &chime__v1__get_pending_response__descriptor },
@@ -6089,6 +6089,7 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
   { "RegisterApp", &chime__v1__register_app_request__descriptor, &chime__v1__app_layout__descriptor },
   { "GetApp", &chime__v1__empty__descriptor, &chime__v1__app_layout__descriptor },
   { "ListApps", &chime__v1__empty__descriptor, &chime__v1__list_apps_response__descriptor },
+  { "ListKnownApps", &chime__v1__empty__descriptor, &chime__v1__list_apps_response__descriptor },
   { "CheckSound", &chime__v1__check_sound_request__descriptor, &chime__v1__check_sound_response__descriptor },
   { "GetServerInfo", &chime__v1__empty__descriptor, &chime__v1__server_info__descriptor },
   { "SetDoNotDisturb", &chime__v1__set_do_not_disturb_request__descriptor, &chime__v1__do_not_disturb_state__descriptor },
@@ -6101,19 +6102,20 @@ static const ProtobufCMethodDescriptor chime__v1__notification_center__method_de
 };
 const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   0,        /* Add */
-  30,        /* AddCalendar */
+  31,        /* AddCalendar */
   13,        /* AnswerResponse */
   17,        /* AnswerService */
-  25,        /* CheckSound */
+  26,        /* CheckSound */
   23,        /* GetApp */
   10,        /* GetCategories */
   4,        /* GetDelivered */
-  28,        /* GetDoNotDisturb */
+  29,        /* GetDoNotDisturb */
   1,        /* GetPending */
-  26,        /* GetServerInfo */
+  27,        /* GetServerInfo */
   19,        /* GetSettings */
   24,        /* ListApps */
-  31,        /* ListCalendars */
+  32,        /* ListCalendars */
+  25,        /* ListKnownApps */
   8,        /* NextTriggerDates */
   14,        /* PressMediaButton */
   16,        /* Push */
@@ -6121,7 +6123,7 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   12,        /* RegisterExtension */
   6,        /* RemoveAllDelivered */
   3,        /* RemoveAllPending */
-  32,        /* RemoveCalendar */
+  33,        /* RemoveCalendar */
   5,        /* RemoveDelivered */
   2,        /* RemovePending */
   15,        /* ReportMediaPlayback */
@@ -6130,10 +6132,10 @@ const unsigned chime__v1__notification_center__method_indices_by_name[] = {
   21,        /* SetAppSettings */
   20,        /* SetBadgeCount */
   9,        /* SetCategories */
-  27,        /* SetDoNotDisturb */
-  29,        /* Snooze */
+  28,        /* SetDoNotDisturb */
+  30,        /* Snooze */
   7,        /* Subscribe */
-  33         /* SyncCalendars */
+  34         /* SyncCalendars */
 };
 const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
 {
@@ -6142,7 +6144,7 @@ const ProtobufCServiceDescriptor chime__v1__notification_center__descriptor =
   "NotificationCenter",
   "Chime__V1__NotificationCenter",
   "chime.v1",
-  34,
+  35,
   chime__v1__notification_center__method_descriptors,
   chime__v1__notification_center__method_indices_by_name
 };
@@ -6346,13 +6348,21 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void chime__v1__notification_center__list_known_apps(ProtobufCService *service,
+                                                     const Chime__V1__Empty *input,
+                                                     Chime__V1__ListAppsResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &chime__v1__notification_center__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
                                                  Chime__V1__CheckSoundResponse_Closure closure,
                                                  void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_server_info(ProtobufCService *service,
                                                      const Chime__V1__Empty *input,
@@ -6360,7 +6370,7 @@ void chime__v1__notification_center__get_server_info(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__set_do_not_disturb(ProtobufCService *service,
                                                         const Chime__V1__SetDoNotDisturbRequest *input,
@@ -6368,7 +6378,7 @@ void chime__v1__notification_center__set_do_not_disturb(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *service,
                                                         const Chime__V1__Empty *input,
@@ -6376,7 +6386,7 @@ void chime__v1__notification_center__get_do_not_disturb(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__snooze(ProtobufCService *service,
                                             const Chime__V1__SnoozeRequest *input,
@@ -6384,7 +6394,7 @@ void chime__v1__notification_center__snooze(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__add_calendar(ProtobufCService *service,
                                                   const Chime__V1__AddCalendarRequest *input,
@@ -6392,7 +6402,7 @@ void chime__v1__notification_center__add_calendar(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__list_calendars(ProtobufCService *service,
                                                     const Chime__V1__Empty *input,
@@ -6400,7 +6410,7 @@ void chime__v1__notification_center__list_calendars(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__remove_calendar(ProtobufCService *service,
                                                      const Chime__V1__RemoveCalendarRequest *input,
@@ -6408,7 +6418,7 @@ void chime__v1__notification_center__remove_calendar(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__sync_calendars(ProtobufCService *service,
                                                     const Chime__V1__SyncCalendarsRequest *input,
@@ -6416,7 +6426,7 @@ void chime__v1__notification_center__sync_calendars(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &chime__v1__notification_center__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service *service,
                                            Chime__V1__NotificationCenter_ServiceDestroy destroy)

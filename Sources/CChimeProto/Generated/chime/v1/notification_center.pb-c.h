@@ -2443,6 +2443,10 @@ struct Chime__V1__NotificationCenter_Service
                     const Chime__V1__Empty *input,
                     Chime__V1__ListAppsResponse_Closure closure,
                     void *closure_data);
+  void (*list_known_apps)(Chime__V1__NotificationCenter_Service *service,
+                          const Chime__V1__Empty *input,
+                          Chime__V1__ListAppsResponse_Closure closure,
+                          void *closure_data);
   void (*check_sound)(Chime__V1__NotificationCenter_Service *service,
                       const Chime__V1__CheckSoundRequest *input,
                       Chime__V1__CheckSoundResponse_Closure closure,
@@ -2512,6 +2516,7 @@ void chime__v1__notification_center__init (Chime__V1__NotificationCenter_Service
       function_prefix__ ## register_app,\
       function_prefix__ ## get_app,\
       function_prefix__ ## list_apps,\
+      function_prefix__ ## list_known_apps,\
       function_prefix__ ## check_sound,\
       function_prefix__ ## get_server_info,\
       function_prefix__ ## set_do_not_disturb,\
@@ -2621,6 +2626,10 @@ void chime__v1__notification_center__list_apps(ProtobufCService *service,
                                                const Chime__V1__Empty *input,
                                                Chime__V1__ListAppsResponse_Closure closure,
                                                void *closure_data);
+void chime__v1__notification_center__list_known_apps(ProtobufCService *service,
+                                                     const Chime__V1__Empty *input,
+                                                     Chime__V1__ListAppsResponse_Closure closure,
+                                                     void *closure_data);
 void chime__v1__notification_center__check_sound(ProtobufCService *service,
                                                  const Chime__V1__CheckSoundRequest *input,
                                                  Chime__V1__CheckSoundResponse_Closure closure,

@@ -143,6 +143,11 @@ func TestEveryMethodThroughTheGoStub(t *testing.T) {
 	}
 	_, err = chime.ListApps(ctx, &chimev1.Empty{})
 	must("ListApps", err)
+	known, err := chime.ListKnownApps(ctx, &chimev1.Empty{})
+	must("ListKnownApps", err)
+	if len(known.GetApps()) == 0 {
+		t.Errorf("ListKnownApps: %v", known)
+	}
 	_, err = chime.CheckSound(ctx, &chimev1.CheckSoundRequest{Name: "missing.wav"})
 	must("CheckSound", err)
 	info, err := chime.GetServerInfo(ctx, &chimev1.Empty{})

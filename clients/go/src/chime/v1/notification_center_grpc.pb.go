@@ -79,6 +79,11 @@ type NotificationCenterClient interface {
 	GetApp(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*AppLayout, error)
 	// Every registered app's layout.
 	ListApps(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListAppsResponse, error)
+	// A user-side call: every app chimed knows of, by identifier: the registered ones with their
+	// layout, and with the defaults (registered false) those that asked for authorization, had
+	// their settings changed by the user, or have pending or delivered notifications. For the
+	// user's own settings and lists (Chime Center); a sandboxed app may not call it.
+	ListKnownApps(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListAppsResponse, error)
 	// Where the daemon looks for a sound name, and what would play.
 	CheckSound(ctx context.Context, in *CheckSoundRequest, opts ...grpc.CallOption) (*CheckSoundResponse, error)
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
@@ -390,6 +395,15 @@ func (c *notificationCenterClient) ListApps(ctx context.Context, in *Empty, opts
 	return out, nil
 }
 
+func (c *notificationCenterClient) ListKnownApps(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ListAppsResponse, error) {
+	out := new(ListAppsResponse)
+	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/ListKnownApps", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *notificationCenterClient) CheckSound(ctx context.Context, in *CheckSoundRequest, opts ...grpc.CallOption) (*CheckSoundResponse, error) {
 	out := new(CheckSoundResponse)
 	err := c.cc.Invoke(ctx, "/chime.v1.NotificationCenter/CheckSound", in, out, opts...)
@@ -537,6 +551,11 @@ type NotificationCenterServer interface {
 	GetApp(context.Context, *Empty) (*AppLayout, error)
 	// Every registered app's layout.
 	ListApps(context.Context, *Empty) (*ListAppsResponse, error)
+	// A user-side call: every app chimed knows of, by identifier: the registered ones with their
+	// layout, and with the defaults (registered false) those that asked for authorization, had
+	// their settings changed by the user, or have pending or delivered notifications. For the
+	// user's own settings and lists (Chime Center); a sandboxed app may not call it.
+	ListKnownApps(context.Context, *Empty) (*ListAppsResponse, error)
 	// Where the daemon looks for a sound name, and what would play.
 	CheckSound(context.Context, *CheckSoundRequest) (*CheckSoundResponse, error)
 	// What is serving: its version, process and store. For `chime doctor` and bug reports; it
@@ -648,6 +667,9 @@ func (UnimplementedNotificationCenterServer) GetApp(context.Context, *Empty) (*A
 }
 func (UnimplementedNotificationCenterServer) ListApps(context.Context, *Empty) (*ListAppsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ListApps not implemented")
+}
+func (UnimplementedNotificationCenterServer) ListKnownApps(context.Context, *Empty) (*ListAppsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListKnownApps not implemented")
 }
 func (UnimplementedNotificationCenterServer) CheckSound(context.Context, *CheckSoundRequest) (*CheckSoundResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method CheckSound not implemented")
@@ -1145,6 +1167,24 @@ func _NotificationCenter_ListApps_Handler(srv interface{}, ctx context.Context, 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _NotificationCenter_ListKnownApps_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(NotificationCenterServer).ListKnownApps(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/chime.v1.NotificationCenter/ListKnownApps",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(NotificationCenterServer).ListKnownApps(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _NotificationCenter_CheckSound_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(CheckSoundRequest)
 	if err := dec(in); err != nil {
@@ -1402,6 +1442,10 @@ var _NotificationCenter_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListApps",
 			Handler:    _NotificationCenter_ListApps_Handler,
+		},
+		{
+			MethodName: "ListKnownApps",
+			Handler:    _NotificationCenter_ListKnownApps_Handler,
 		},
 		{
 			MethodName: "CheckSound",
