@@ -182,7 +182,7 @@ let package = Package(
     // libical (with ICU and libstdc++, about 5 ms to load) is not linked into chime.
     .executableTarget(
       name: "chime-calendar",
-      dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem"],
+      dependencies: ["ChimeCalendar", "ChimeCore", "ChimeRecords", "ChimeSystem"],
       swiftSettings: strictSettings,
       linkerSettings: calendarReleaseLinking
     ),
@@ -291,7 +291,7 @@ let package = Package(
     .executableTarget(
       name: "chime",
       dependencies: [
-        "ChimeClient", "ChimeCore", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
+        "ChimeClient", "ChimeCore", "ChimeRecords", "ChimeSystem", "ChimeConfig", "ChimeBuildInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSettings,
@@ -323,7 +323,7 @@ let package = Package(
     .testTarget(name: "ChimeSystemTests", dependencies: ["ChimeSystem", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeStoreTests", dependencies: ["ChimeStore", "ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeThumbnailTests", dependencies: ["ChimeThumbnail", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
-    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
+    .testTarget(name: "ChimeCalendarTests", dependencies: ["ChimeCalendar", "ChimeCore", "ChimeRecords", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeRecordsTests", dependencies: ["ChimeRecords", "ChimeCore", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeWireTests", dependencies: ["ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),
     .testTarget(name: "ChimeClientTests", dependencies: ["ChimeClient", "ChimeWire", "ChimeCore", "ChimeSystem", "ChimeTestSupport"], swiftSettings: strictSettings),

@@ -15,12 +15,20 @@
 //
 //   chime-calendar write-back PATH ZONE NOW_MS REQUEST...
 // what chimed runs to write a dismissal or a snooze into an item (see WriteBack.swift).
+//
+//   chime-calendar export NOW_MS ZONE < REQUESTS      chime-calendar import FILE NOW_MS ZONE
+// what `chime export --ics` and `chime import` run (see Export.swift and Import.swift).
 import ChimeCalendar
 import ChimeCore
 import ChimeSystem
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "export" || arguments.first == "import" {
+  let status = arguments.first == "export" ? Export.run(arguments) : Import.run(arguments)
+  StandardStreams.flush()
+  exit(status)
+}
 if arguments.first == "scan" || arguments.first == "write-back" {
   let status = arguments.first == "scan" ? Scan.run(arguments) : WriteBack.run(arguments)
   StandardStreams.flush()

@@ -31,7 +31,7 @@ struct Chime: AsyncParsableCommand {
         chime apps deny org.example.spam
       """,
     subcommands: [Add.self, Push.self, Pending.self, Remove.self, Delivered.self, Categories.self, Respond.self, ExtensionCommand.self, MediaCommandLine.self, Watch.self, Next.self, Apps.self, Authorize.self, Settings.self, Badge.self, AttachmentCommand.self, SoundCommand.self, Doctor.self, DoNotDisturbCommand.self, Snooze.self,
-                  CalendarCommand.self, Center.self]
+                  CalendarCommand.self, Center.self, ExportCommand.self, ImportCommand.self]
   )
 
   // `--version` is this command's own flag rather than the configuration's `version`, which

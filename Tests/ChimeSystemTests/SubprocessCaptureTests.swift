@@ -45,4 +45,16 @@ import Testing
     let state = stat[stat.index(close, offsetBy: 2)...].first
     return state != "Z" && state != "X"
   }
+
+  /// `input` reaches the child's stdin while its output is read: megabytes each way, so a
+  /// writer that waited for the whole input to go in before reading would deadlock on full pipes.
+  @Test func inputGoesInWhileOutputComesOut() {
+    let input = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+    let captured = Subprocess.capture(["/bin/cat"], timeoutMillis: 20_000, maxOutputBytes: 4 << 20, input: input)
+    #expect(captured.outcome == .exited(0))
+    #expect(captured.stdout == input)
+    // A child that reads nothing and exits: an EPIPE for the writer, not a SIGPIPE.
+    let deaf = Subprocess.capture(["/bin/true"], timeoutMillis: 20_000, input: input)
+    #expect(deaf.outcome == .exited(0))
+  }
 }

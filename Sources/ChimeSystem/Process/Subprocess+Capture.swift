@@ -19,17 +19,34 @@ extension Subprocess {
   }
 
   /// Runs `argv[0]` (a path) with `argv`, `environment` added to this process's, stdin from
-  /// /dev/null, stdout and stderr captured
+  /// /dev/null (or `input`, written as the child reads it while its output is read, so neither
+  /// side can block the other; SIGPIPE is ignored from then on, so a child that exits without
+  /// reading it all is an EPIPE, not this process's death), stdout and stderr captured
   /// (the last `maxOutputBytes` of each kept; the rest is read and dropped, so the child never
   /// blocks on a full pipe); waits at most `timeoutMillis`, then kills its process group and
   /// reaps it. Blocks the calling thread: call it on a work pool, never on the loop. `slot`, when
   /// given, lets another thread stop the child (`ProcessSlot.stop`).
   public static func capture(_ argv: [String], environment extra: [String: String] = [:], timeoutMillis: Int,
-                             maxOutputBytes: Int = 4096, slot: ProcessSlot? = nil) -> Captured {
+                             maxOutputBytes: Int = 4096, slot: ProcessSlot? = nil, input: [UInt8] = []) -> Captured {
     var result = Captured(outcome: .failedToStart(Errno(ENOENT)), pid: 0, stdout: [], stderr: [], truncated: false)
     guard !argv.isEmpty else { return result }
+    var stdin: [Int32] = [-1, -1]
+    if !input.isEmpty {
+      guard pipe(&stdin) == 0 else { result.outcome = .failedToStart(.current); return result }
+      for fd in stdin { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+      _ = fcntl(stdin[1], F_SETFL, fcntl(stdin[1], F_GETFL) | O_NONBLOCK)
+      signal(SIGPIPE, SIG_IGN)
+    }
+    var written = 0
+    defer {
+      if stdin[1] >= 0 { close(stdin[1]) }
+    }
     var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-    guard pipe(&out) == 0 else { result.outcome = .failedToStart(.current); return result }
+    guard pipe(&out) == 0 else {
+      result.outcome = .failedToStart(.current)
+      if stdin[0] >= 0 { close(stdin[0]) }
+      return result
+    }
     guard pipe(&err) == 0 else {
       result.outcome = .failedToStart(.current)
       close(out[0]); close(out[1])
@@ -42,7 +59,11 @@ extension Subprocess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if stdin[0] >= 0 {
+      posix_spawn_file_actions_adddup2(&actions, stdin[0], 0)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
     posix_spawn_file_actions_adddup2(&actions, out[1], 1)
     posix_spawn_file_actions_adddup2(&actions, err[1], 2)
     var environment = ProcessEnvironment.variables
@@ -50,6 +71,7 @@ extension Subprocess {
     let (pid, rc) = spawn(argv, actions: &actions, environment: environment)
     close(out[1])
     close(err[1])
+    if stdin[0] >= 0 { close(stdin[0]) }
     defer {
       close(out[0])
       close(err[0])
@@ -68,8 +90,17 @@ extension Subprocess {
       // Drain whatever is there, then look at the child; poll at most 5 ms so an exit that
       // leaves a grandchild holding the pipes is still seen.
       var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      if stdin[1] >= 0 { fds.append(pollfd(fd: stdin[1], events: Int16(POLLOUT), revents: 0)) }
       if !fds.isEmpty { _ = poll(&fds, nfds_t(fds.count), 5) } else { usleep(5_000) }
-      for entry in fds where entry.revents != 0 {
+      for entry in fds where entry.revents != 0 && entry.events == Int16(POLLOUT) {
+        let n = input.withUnsafeBytes { write(stdin[1], $0.baseAddress! + written, $0.count - written) }
+        if n > 0 { written += n }
+        if written == input.count || (n < 0 && errno != EAGAIN && errno != EINTR) {
+          close(stdin[1])
+          stdin[1] = -1
+        }
+      }
+      for entry in fds where entry.revents != 0 && entry.events == Int16(POLLIN) {
         let n = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
         if n > 0 {
           let chunk = buffer[0..<n]
