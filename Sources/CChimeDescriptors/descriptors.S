@@ -1,7 +1,7 @@
 // The descriptor set of Protos/ (Generated/chime.protoset, written by
 // scripts/gen-descriptors.sh), linked in for gRPC server reflection. The build does not track
 // the .incbin: the checksum below (kept by that script, checked by check-proto.sh) does.
-// chime.protoset sha256: d9a460b3a0b3e9f83eb29765a7f733fbc8d03a06a47a085625965942b4037900
+// chime.protoset sha256: 7696c7004a9da765d6de7fea86325734e59348562eedabc4015c5af6c0e72faa
 #if defined(__ELF__)
   .section .rodata.chime_descriptor_set, "a"
   .globl chime_descriptor_set

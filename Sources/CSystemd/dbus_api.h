@@ -67,6 +67,7 @@ static inline const sd_bus_vtable *chime_dbus_vtable(void) {
     SD_BUS_SIGNAL_WITH_NAMES("PendingRemoved", "as", SD_BUS_PARAM(identifiers), 0),
     SD_BUS_SIGNAL_WITH_NAMES("BadgeChanged", "i", SD_BUS_PARAM(count), 0),
     SD_BUS_SIGNAL_WITH_NAMES("RingEnded", "ss", SD_BUS_PARAM(identifier) SD_BUS_PARAM(why), 0),
+    SD_BUS_SIGNAL_WITH_NAMES("AuthorizationChanged", "s", SD_BUS_PARAM(status), 0),
     SD_BUS_SIGNAL_WITH_NAMES("PendingAdded", "sa{sv}", SD_BUS_PARAM(identifier) SD_BUS_PARAM(request), 0),
     SD_BUS_SIGNAL_WITH_NAMES("DeliveredRemoved", "as", SD_BUS_PARAM(identifiers), 0),
     SD_BUS_PROPERTY("Version", "s", chime_dbus_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),

@@ -80,10 +80,13 @@ public enum ChimedSettings {
     help: "Seconds a service extension then has to send its best attempt before the original is delivered")
   public static let authorization: Setting<AuthorizationPolicy> = .string(
     "authorization", default: AuthorizationPolicy.allow, text: AuthorizationPolicy.allow.rawValue, lands: \.policy.authorization,
-    help: "How an app's first authorization request is answered: allow, what it asks (apps that never asked may post too), or ask-denies, denied until the user runs `chime apps allow ID`") { (text) throws(ConfigKey.Invalid) in
-      guard let policy = AuthorizationPolicy(rawValue: text) else { throw ConfigKey.Invalid("\"\(text)\" is not allow or ask-denies") }
+    help: "How an app's first authorization request is answered: allow, what it asks (apps that never asked may post too); ask, the user is shown an \"Allow notifications?\" prompt and the app may not post until they answer; or ask-denies, denied until the user runs `chime apps allow ID`") { (text) throws(ConfigKey.Invalid) in
+      guard let policy = AuthorizationPolicy(rawValue: text) else { throw ConfigKey.Invalid("\"\(text)\" is not allow, ask or ask-denies") }
       return policy
     }
+  public static let authorizationPromptWait: Setting<Int64> = .seconds(
+    "authorization-prompt-wait", default: 20, positive: true, lands: \.limits.authorizationPromptWaitMillis,
+    help: "Under --authorization ask, the longest an app's first authorization request waits for the user's answer (less when the call's deadline is sooner); unanswered by then it answers not determined and the answer comes later as an authorization-changed event")
   /// Checked with `present-command` once both are read (`ChimedConfig`).
   public static let presenter: Setting<String?> = .optional(
     "presenter", note: "freedesktop when a session bus is found, plus command when --present-command is given",
@@ -109,7 +112,7 @@ public enum ChimedSettings {
   public static let all: [ConfigKey] = ([
     socket, dataDir, appsDir, attachmentQuota, maxPendingPerApp, maxConnections, maxCallsPerConnection,
     maxSubscribers, maxSubscribersPerApp, thumbnailBox, thumbnailer, logLevel, maxFrameBytes, missedGrace,
-    calendarMissedGrace, extensionTimeout, pushPayloadLimit, serviceExtensionTimeout, serviceExtensionGrace, authorization, presenter,
+    calendarMissedGrace, extensionTimeout, pushPayloadLimit, serviceExtensionTimeout, serviceExtensionGrace, authorization, authorizationPromptWait, presenter,
     presentCommand, presentTimeout, soundPlayer, eventRetention,
   ] as [any DeclaredSetting]).map(\.key)
 }

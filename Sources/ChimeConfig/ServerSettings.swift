@@ -74,6 +74,9 @@ public struct ServerLimits: Equatable, Sendable {
   /// expire, then the grace for its best attempt.
   public var serviceExtensionTimeoutMillis: Int64 = ChimedSettings.serviceExtensionTimeout.defaultValue
   public var serviceExtensionGraceMillis: Int64 = ChimedSettings.serviceExtensionGrace.defaultValue
+  /// The longest a `RequestAuthorization` under the policy `ask` waits for the user's answer
+  /// (a sooner call deadline ends it earlier). Below D-Bus's usual 25 s method-call timeout.
+  public var authorizationPromptWaitMillis: Int64 = ChimedSettings.authorizationPromptWait.defaultValue
 
   // Not settings of chimed.toml.
 

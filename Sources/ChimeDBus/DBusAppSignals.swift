@@ -4,7 +4,7 @@ import ChimeWire
 
 /// The signals of one app's notifications, sent to that app's registered connections only:
 /// one `Subscribe` stream through the router per app with a connection on the bus, whose events
-/// become `Delivered`, `Response`, `PendingRemoved`, `BadgeChanged`, `RingEnded`, `PendingAdded` and
+/// become `Delivered`, `Response`, `PendingRemoved`, `BadgeChanged`, `RingEnded`, `AuthorizationChanged`, `PendingAdded` and
 /// `DeliveredRemoved`, each sent
 /// with the connection as its destination (never broadcast). Loop thread only.
 final class DBusAppSignals {
@@ -58,6 +58,8 @@ final class DBusAppSignals {
       return ("DeliveredRemoved", [.strings(event.identifiers)])
     case .ringEnded:
       return ("RingEnded", [.string(event.identifiers.first ?? ""), .string(event.note)])
+    case .authorizationChanged:
+      return ("AuthorizationChanged", [.string(event.note)])
     default:
       return nil
     }

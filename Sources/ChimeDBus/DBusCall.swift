@@ -8,6 +8,7 @@ final class DBusCall: ServerCall {
   let method: Method
   let app: String
   let confinedApp: String?
+  var deadline: Instant?
   var onCancel: () -> Void = {}
   private let failed: (ChimeError) -> Void
 

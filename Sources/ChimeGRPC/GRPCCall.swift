@@ -10,6 +10,7 @@ final class GRPCCall: ServerCall {
   let app: String
   let stream: Int32
   let confinedApp: String?
+  var deadline: Instant?
   weak var connection: GRPCConnection?
   private(set) var finished = false
   var onCancel: () -> Void = {}

@@ -23,6 +23,7 @@ final class NativeConnection: StreamConnection {
     /// Run when the call is cancelled or its connection goes away (streams unsubscribe here).
     var onCancel: () -> Void = {}
     var confinedApp: String? { connection?.confinedApp }
+    var deadline: Instant?
 
     init(id: UInt64, method: Method, app: String, connection: NativeConnection) {
       self.id = id

@@ -25,6 +25,7 @@ import Testing
     service-extension-timeout = 20
     service-extension-grace = 0.5
     authorization = "ask-denies"
+    authorization-prompt-wait = 25
     presenter = "command"
     present-command = "/usr/bin/notify-hook"
     present-timeout = 4
@@ -69,6 +70,7 @@ import Testing
     #expect(config.settings.limits.serviceExtensionTimeoutMillis == 20000)
     #expect(config.settings.limits.serviceExtensionGraceMillis == 500)
     #expect(config.settings.policy.authorization == .askDenies)
+    #expect(config.settings.limits.authorizationPromptWaitMillis == 25_000)
     #expect(config.settings.presentation.presenter == "command")
     #expect(config.settings.presentation.command == "/usr/bin/notify-hook")
     #expect(config.settings.presentation.commandTimeoutMillis == 4000)
@@ -196,7 +198,7 @@ import Testing
       #expect(error("", flags: [key: "1000000000.5"]) == "--\(key): must be at most 1000000000 seconds, got 1000000000.5")
       #expect(try resolve("\(key) = 1_000_000_000\n").values[key]?.text == "1000000000")
     }
-    #expect(error("authorization = \"maybe\"\n") == "/c/chimed.toml:1: authorization: \"maybe\" is not allow or ask-denies")
+    #expect(error("authorization = \"maybe\"\n") == "/c/chimed.toml:1: authorization: \"maybe\" is not allow, ask or ask-denies")
     #expect(error("thumbnail-box = \"big\"\n")?.hasPrefix("/c/chimed.toml:1: thumbnail-box:") == true)
     #expect(error("presenter = \"telegraph\"\n")?.hasPrefix("/c/chimed.toml:1: presenter:") == true)
     #expect(error("data-dir = \"\"\n") == "/c/chimed.toml:1: data-dir: must not be empty")

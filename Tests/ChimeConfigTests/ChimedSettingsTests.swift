@@ -67,6 +67,7 @@ import Testing
       "extension-timeout": "13", "push-payload-limit": "14", "service-extension-timeout": "15",
       "service-extension-grace": "16", "authorization": "ask-denies", "presenter": "command", "present-command": "/p",
       "present-timeout": "17", "sound-player": "none", "event-retention": "18", "calendar-missed-grace": "19",
+      "authorization-prompt-wait": "21",
     ]
     #expect(Set(given.keys) == Set(Self.declared), "the test gives every key")
     let settings = try ChimedConfig.resolve(flags: given, file: nil, environment: [:], home: "/home/u", uid: 1000).settings
@@ -92,6 +93,7 @@ import Testing
     expected.presentation.soundPlayer = "none"
     expected.limits.eventRetention = 18
     expected.limits.calendarMissedGraceMillis = 19_000
+    expected.limits.authorizationPromptWaitMillis = 21_000
     #expect(settings == expected)
   }
 

@@ -18,7 +18,8 @@ PATH = "/io/github/chime/Chime1"
 IFACE = "io.github.chime.Chime1"
 TIMEOUT_MS = 10000
 ERROR_PREFIX = "GDBus.Error:" + IFACE + ".Error."
-APP_SIGNALS = {"Delivered", "PendingRemoved", "PendingAdded", "DeliveredRemoved", "BadgeChanged", "Response"}
+APP_SIGNALS = {"Delivered", "PendingRemoved", "PendingAdded", "DeliveredRemoved", "BadgeChanged", "Response",
+               "AuthorizationChanged"}
 
 
 class ChimeError(Exception):
@@ -129,7 +130,8 @@ class Chime(GObject.Object):
     def _on_app_signal(self, _proxy, _sender, member, _params, app):
         if member not in APP_SIGNALS:
             return
-        if member == "BadgeChanged":
+        # An app's badge or its allow/deny (answered on an "Allow notifications?" prompt) changed.
+        if member in ("BadgeChanged", "AuthorizationChanged"):
             GLib.idle_add(self._quietly, self.refresh_apps)
         else:
             GLib.idle_add(self._quietly, lambda: self.refresh_lists(app))

@@ -12,7 +12,8 @@ public struct DeliveryPermissions: Hashable, Sendable {
   }
 
   /// Denied: nothing. Not determined: `userDefault` under `allow` (apps that never asked keep
-  /// posting as before authorization existed), nothing under `askDenies`. Authorized: what was
+  /// posting as before authorization existed), nothing under `askDenies` and `ask` (the README's
+  /// rule for undecided apps). Authorized: what was
   /// granted. Provisional: quiet, so no sound, badge or critical alert.
   public init(_ recorded: AppAuthorization, policy: AuthorizationPolicy) {
     let granted = recorded.granted ?? AuthorizationOptions.userDefault
@@ -33,7 +34,9 @@ public struct DeliveryPermissions: Hashable, Sendable {
     guard !mayPost else { return nil }
     let why = status == .denied
       ? "notifications are denied for \(app)"
-      : "\(app) has not been allowed notifications (chimed runs with --authorization \(policy.rawValue))"
+      : policy == .ask
+        ? "\(app) has not been allowed notifications yet: its RequestAuthorization asks the user (chimed runs with --authorization ask)"
+        : "\(app) has not been allowed notifications (chimed runs with --authorization \(policy.rawValue))"
     return ChimeError(.notificationsNotAllowed, why + "; the user can allow it with `chime apps allow \(app)`")
   }
 }

@@ -40,6 +40,9 @@ extension Reason {
   public static let tooManySubscribers = Reason("TOO_MANY_SUBSCRIBERS", .resourceExhausted)
   /// The app id is empty, too long or not reverse-DNS style.
   public static let invalidAppID = Reason("INVALID_APP_ID", .invalidArgument)
+  /// A client declared Chime's own app id (`io.github.chime`): only chimed posts and answers
+  /// its notifications (the "Allow notifications?" prompts).
+  public static let reservedAppID = Reason("RESERVED_APP_ID", .permissionDenied)
 
   // MARK: Frames and payloads
 

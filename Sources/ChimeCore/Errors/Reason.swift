@@ -23,6 +23,7 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
   public static let all: [Reason] = [
     unimplemented, `internal`, deadlineExceeded, shuttingDown, cancelled, unknownMethod, unknownCall,
     invalidCallID, duplicateCallID, peerNotAllowed, appIDMismatch, userSettingFromSandbox, appNotRegistered, peerNotIdentified, tooManyConnections, tooManyCalls, tooManySubscribers, invalidAppID,
+    reservedAppID,
     malformedFrame, frameTooLarge, malformedPayload, unknownEnumValue, fieldContainsNUL,
     grpcProtocolViolation, compressionUnsupported, headerListTooLarge, serviceUnknown,
     daemonUnavailable, connectionClosed, malformedReply, outOfMemory, invalidArgument, invalidSocketPath, socketPathTooLong,

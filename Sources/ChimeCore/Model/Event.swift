@@ -25,6 +25,9 @@ public struct Event: Hashable, Sendable {
     case snoozed = 13
     /// A delivered notification's ring stopped; `note` is the `RingEnd` (why).
     case ringEnded = 14
+    /// The user allowed or denied the app (its prompt, `chime apps`, the Center); `note` is the
+    /// new status's name (`authorized`, `denied`).
+    case authorizationChanged = 15
 
     public var name: String {
       switch self {
@@ -42,6 +45,7 @@ public struct Event: Hashable, Sendable {
       case .pendingFinished: "pending-finished"
       case .snoozed: "snoozed"
       case .ringEnded: "ring-ended"
+      case .authorizationChanged: "authorization-changed"
       }
     }
   }

@@ -60,6 +60,7 @@ enum EventProto {
     case .pendingFinished: CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED
     case .snoozed: CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED
     case .ringEnded: CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED
+    case .authorizationChanged: CHIME__V1__EVENT_KIND__EVENT_KIND_AUTHORIZATION_CHANGED
     }
   }
 
@@ -79,6 +80,7 @@ enum EventProto {
     case CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED: .pendingFinished
     case CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED: .snoozed
     case CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED: .ringEnded
+    case CHIME__V1__EVENT_KIND__EVENT_KIND_AUTHORIZATION_CHANGED: .authorizationChanged
     default: throw WireErrors.unknownEnum(v.rawValue, field: "kind")
     }
   }

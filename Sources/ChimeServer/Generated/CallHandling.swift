@@ -52,7 +52,10 @@ protocol CallHandling: AnyObject {
   func answerService(_ call: any ServerCall, _ request: ServiceAnswerRequest, reply: @escaping (Result<Empty, ChimeError>) -> Void) throws(ChimeError)
   /// The first request records the decision of the daemon's policy (chimed --authorization);
   /// later ones answer it unchanged. A denied app's Add fails PERMISSION_DENIED
-  /// NOTIFICATIONS_NOT_ALLOWED.
+  /// NOTIFICATIONS_NOT_ALLOWED. Under the policy `ask` the first request shows the user an
+  /// "Allow notifications?" prompt and waits for the answer until the call's deadline (at most
+  /// chimed --authorization-prompt-wait); unanswered by then, it answers not determined and the
+  /// answer comes later as an EVENT_KIND_AUTHORIZATION_CHANGED event.
   func requestAuthorization(_ call: any ServerCall, _ request: AuthorizationOptions, reply: @escaping (Result<AuthorizationResult, ChimeError>) -> Void) throws(ChimeError)
   /// The caller's status, effective settings and badge count.
   func getSettings(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<NotificationSettings, ChimeError>) -> Void) throws(ChimeError)

@@ -58,13 +58,18 @@ package final class CallRouter {
   }
 
   /// What every call passes before its method runs, whatever its transport: the daemon is
-  /// serving, the app id is valid and the caller's to use, the deadline is ahead.
+  /// serving, the app id is valid, not Chime's own and the caller's to use, the deadline is ahead
+  /// (and handed to the call).
   private func admit(_ call: any ServerCall, header: CallHeader) throws(ChimeError) {
     guard !draining else { throw ChimeError(.shuttingDown, "chimed is shutting down") }
     try AppID.validate(header.appID)
     try PeerSandbox.check(declared: header.appID, confinedTo: call.confinedApp)
+    // Chime's own app posts the "Allow notifications?" prompts: a client acting as it could
+    // answer them.
+    try AuthorizationPrompt.checkCaller(declared: header.appID)
     if let deadline = header.deadline, deadline <= clock.now() {
       throw ChimeError(.deadlineExceeded, "the call's deadline passed before it started")
     }
+    call.deadline = header.deadline
   }
 }

@@ -10,6 +10,7 @@ final class InProcessCall: ServerCall, @unchecked Sendable {
   var onCancel: () -> Void = {}
   /// In-process callers are the daemon's host: they act as declared.
   var confinedApp: String? { nil }
+  var deadline: Instant?
   private var finished = false
   private let message: @Sendable ([UInt8]) -> Bool
   private let end: @Sendable (Result<[UInt8], ChimeError>) -> Void

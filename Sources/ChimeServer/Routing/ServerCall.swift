@@ -9,6 +9,10 @@ package protocol ServerCall: AnyObject {
   var app: String { get }
   /// The only app the caller may act as (a sandboxed peer's own); nil: as declared.
   var confinedApp: String? { get }
+  /// When the caller stops waiting (its header's deadline), set by the router as the call is
+  /// admitted; nil: none given. A call that waits for something (RequestAuthorization under
+  /// the policy `ask`) answers by then.
+  var deadline: Instant? { get set }
   /// Run when the call is cancelled or its transport goes away (streams unsubscribe here).
   var onCancel: () -> Void { get set }
   /// Sends one message of a stream; false when the call is over.

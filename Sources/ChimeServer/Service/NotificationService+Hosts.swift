@@ -49,8 +49,11 @@ extension NotificationService: PresentationHost {
     }
   }
 
+  /// A click on one of Chime's own prompts (Allow, Don't Allow) is also the user's answer
+  /// about the app it asks for, once the response is recorded.
   func respondFromDesktop(app: String, response: NotificationResponse) {
-    responses.respond(app: app, response: response) { [logger = context.logger] result in
+    responses.respond(app: app, response: response) { [logger = context.logger, authorization] result in
+      if case .success = result, app == AuthorizationPrompt.appID { authorization.promptAnswered(response) }
       if case .failure(let error) = result {
         logger.info("desktop response not recorded", metadata: [
           "app": "\(app)", "id": "\(response.notificationIdentifier)", "action": "\(response.actionIdentifier)", "error": "\(error)",

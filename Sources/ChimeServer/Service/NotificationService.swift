@@ -49,7 +49,7 @@ final class NotificationService {
     intake = IntakeService(context: context, zones: zones, configuration: configuration)
     listings = ListingService(context: context)
     responses = ResponseService(context: context)
-    authorization = AuthorizationService(context: context)
+    authorization = AuthorizationService(context: context, promptWaitMillis: configuration.limits.authorizationPromptWaitMillis)
     apps = AppRegistry(context: context, appsDirectory: appsDirectory)
     self.doNotDisturb = DoNotDisturbService(context: context, zones: zones)
     snoozes = SnoozeService(context: context)
@@ -70,6 +70,7 @@ final class NotificationService {
     context.scheduler.start()
     doNotDisturb.start(desktop: desktop)
     context.presenter.start()
+    authorization.start()
     calendars.start()
   }
 
@@ -95,6 +96,8 @@ final class NotificationService {
     context.fileLane.close()
     // Responses waiting for an extension go ahead now (their commits are what stop waits for).
     context.extensions.close()
+    // Calls waiting for the user's answer to a prompt answer not determined now.
+    authorization.stop()
     context.presenter.stop()
   }
 
@@ -108,6 +111,7 @@ final class NotificationService {
   func clockChanged() {
     context.scheduler.clockChanged()
     context.extensions.expire()
+    authorization.waits.expire()
     doNotDisturb.clockChanged()
     context.presenter.clockChanged()
     calendars.replanDue()

@@ -122,7 +122,10 @@ public enum CallTable {
 
   /// The first request records the decision of the daemon's policy (chimed --authorization);
   /// later ones answer it unchanged. A denied app's Add fails PERMISSION_DENIED
-  /// NOTIFICATIONS_NOT_ALLOWED.
+  /// NOTIFICATIONS_NOT_ALLOWED. Under the policy `ask` the first request shows the user an
+  /// "Allow notifications?" prompt and waits for the answer until the call's deadline (at most
+  /// chimed --authorization-prompt-wait); unanswered by then, it answers not determined and the
+  /// answer comes later as an EVENT_KIND_AUTHORIZATION_CHANGED event.
   public static let requestAuthorization = CallDescriptor(
     .requestAuthorization,
     encodeRequest: WireCodec.encodeAuthorizationRequest, decodeRequest: WireCodec.decodeAuthorizationRequest,

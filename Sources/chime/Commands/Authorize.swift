@@ -9,8 +9,10 @@ struct Authorize: AsyncParsableCommand {
     abstract: "Ask for authorization for the app (--app), as an app would at its first start.",
     discussion: """
       The first request records chimed's decision (chimed --authorization: allow grants what \
-      is asked, quietly with --provisional; ask-denies denies until the user runs `chime apps \
-      allow ID`); later requests print the recorded decision unchanged. Exits 0 either way.
+      is asked, quietly with --provisional; ask shows the user an "Allow notifications?" \
+      prompt and waits for the answer, printing status not-determined when none came in time \
+      (chimed --authorization-prompt-wait, 20 s); ask-denies denies until the user runs `chime \
+      apps allow ID`); later requests print the recorded decision unchanged. Exits 0 either way.
 
       The first request decides every permission at once: an app that posted with alert, sound \
       and badge before it asked keeps only what this request names. Ask for all the app uses \

@@ -30,6 +30,9 @@ import Testing
     let rang = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .ringEnded, identifiers: ["wake"], note: "dismissed")))
     #expect(rang.0 == "RingEnded" && rang.1 == [.string("wake"), .string("dismissed")])
 
+    let allowed = try #require(DBusAppSignals.signal(for: Event(at: at, kind: .authorizationChanged, note: "authorized")))
+    #expect(allowed.0 == "AuthorizationChanged" && allowed.1 == [.string("authorized")])
+
     // A request that became pending (added, replaced, or snoozed and waiting to return): the
     // dictionary GetPending lists, so a window can show it without listing again.
     let pending = PendingRequest(request: request, nextFire: at.adding(seconds: 60), added: at)

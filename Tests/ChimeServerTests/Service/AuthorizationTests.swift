@@ -268,9 +268,12 @@ import Testing
     _ = try await a.add(.tea())
     await expectRefused("NOTIFICATIONS_NOT_ALLOWED", code: .permissionDenied) { _ = try await b.add(.tea()) }
     try await a.setBadgeCount(0)
-    // b sees none of a's badge events: the next event it gets is its own.
+    // b sees none of a's badge events: the next events it gets are its own (being allowed,
+    // then its badge).
     _ = try await user.setAppSettings(AppSettingsChange(appID: "org.example.b", status: .authorized))
     try await b.setBadgeCount(8)
+    let allowed = try await nextEvent(&bEvents) { _ in true }
+    #expect(allowed.kind == .authorizationChanged && allowed.note == "authorized")
     let own = try await nextEvent(&bEvents) { _ in true }
     #expect(own.kind == .badgeChanged && own.badgeCount == 8)
   }

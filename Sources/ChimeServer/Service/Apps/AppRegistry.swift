@@ -87,8 +87,10 @@ final class AppRegistry {
     context.read(reply) { (database) throws(ChimeError) in
       let registered = try database.apps()
       let byID = Dictionary(registered.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
-      let ids = Set(recorded).union(try database.appsWithData()).union(byID.keys).sorted()
-      return ids.map { byID[$0] ?? AppLayout.defaults(for: $0, appsDirectory: appsDirectory) }
+      // Chime's own prompts are not an app the user allows or denies.
+      var ids = Set(recorded).union(try database.appsWithData()).union(byID.keys)
+      ids.remove(AuthorizationPrompt.appID)
+      return ids.sorted().map { byID[$0] ?? AppLayout.defaults(for: $0, appsDirectory: appsDirectory) }
     }
   }
 

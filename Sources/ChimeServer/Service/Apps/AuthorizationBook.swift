@@ -21,9 +21,11 @@ final class AuthorizationBook {
   /// Every app with a record (it asked, or the user changed its settings), unordered.
   var recordedApps: [String] { Array(records.keys) }
 
-  /// What `app` may do now.
+  /// What `app` may do now. Chime's own app (its "Allow notifications?" prompts) may always
+  /// show alerts with sound, whatever the policy: no client can act as it.
   func permissions(of app: String) -> DeliveryPermissions {
-    DeliveryPermissions(authorization(of: app), policy: policy)
+    guard app != AuthorizationPrompt.appID else { return DeliveryPermissions(mayPost: true, effective: [.alert, .sound, .timeSensitive]) }
+    return DeliveryPermissions(authorization(of: app), policy: policy)
   }
 
   /// `app`'s status, effective settings and badge count.

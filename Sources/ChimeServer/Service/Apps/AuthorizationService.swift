@@ -10,29 +10,44 @@ final class AuthorizationService {
   typealias Reply<T> = ServiceContext.Reply<T>
 
   let context: ServiceContext
-  private var access: AuthorizationBook { context.access }
+  /// Calls waiting for the user's answer to a prompt (policy `ask`).
+  let waits: AuthorizationWaits
+  var access: AuthorizationBook { context.access }
 
-  init(context: ServiceContext) {
+  init(context: ServiceContext, promptWaitMillis: Int64) {
     self.context = context
+    waits = AuthorizationWaits(clock: context.clock, maxWaitMillis: promptWaitMillis)
   }
 
   /// `RequestAuthorization`: the first request records the policy's decision (allow what was
   /// asked, quietly when provisional; or deny); later ones answer the record unchanged, as do
   /// requests after the user allowed or denied the app. Answers whether the app may post.
-  func requestAuthorization(app: String, options: AuthorizationOptions, reply: @escaping Reply<AuthorizationResult>) {
+  /// Under the policy `ask` an undecided app's request shows the user Chime's prompt (once,
+  /// however many calls wait) and waits for the answer until `deadline` (at most
+  /// `--authorization-prompt-wait`); unanswered by then it answers not determined.
+  func requestAuthorization(app: String, options: AuthorizationOptions, deadline: Instant?, reply: @escaping Reply<AuthorizationResult>) {
     let recorded = access.authorization(of: app)
-    guard recorded.status == .notDetermined else { return reply(.success(authorizationResult(app))) }
+    let answer = { [self] in reply(.success(authorizationResult(app))) }
+    guard recorded.status == .notDetermined else { return answer() }
     let decided = access.policy.decide(options, recorded: recorded)
+    let asksUser = access.policy.asksUser(options)
+    guard decided != recorded else {
+      return asksUser ? askUser(app: app, asked: recorded.granted ?? options, deadline: deadline, done: answer) : answer()
+    }
     context.writer.submit(SetAuthorization(app: app, status: decided.status, granted: decided.granted, firstDecision: true, at: context.clock.now())) { [self] result in
-      reply(result.map { stored in
+      switch result {
+      case .failure(let error):
+        reply(.failure(error))
+      case .success(let stored):
         access.recorded(stored, app: app)
         context.logger.info("authorization decided", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
-        return authorizationResult(app)
-      })
+        guard asksUser, stored.status == .notDetermined else { return answer() }
+        askUser(app: app, asked: stored.granted ?? options, deadline: deadline, done: answer)
+      }
     }
   }
 
-  private func authorizationResult(_ app: String) -> AuthorizationResult {
+  func authorizationResult(_ app: String) -> AuthorizationResult {
     AuthorizationResult(granted: access.permissions(of: app).mayPost, settings: access.settings(of: app))
   }
 
@@ -73,10 +88,14 @@ final class AuthorizationService {
       return reply(.success(access.settings(of: app)))
     }
     let changed = change.applied(to: access.authorization(of: app))
-    context.writer.submit(SetAuthorization(app: app, status: changed.status, granted: changed.granted, firstDecision: false, at: context.clock.now())) { [self] result in
-      reply(result.map { stored in
+    let mutation = ChangeAuthorization(app: app, status: changed.status, granted: changed.granted, at: context.clock.now())
+    context.writer.submit(mutation) { [self] result in
+      reply(result.map { outcome in
+        let stored = outcome.record
         access.recorded(stored, app: app)
         context.logger.info("settings changed by the user", metadata: ["app": "\(app)", "status": "\(stored.status.name)"])
+        context.published(outcome.events, files: [], app: app)
+        if outcome.previous == .notDetermined, stored.status != .notDetermined { userDecided(app) }
         return access.settings(of: app)
       })
     }

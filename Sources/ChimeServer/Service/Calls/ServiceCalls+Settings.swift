@@ -5,7 +5,7 @@ import ChimeWire
 extension ServiceCalls {
   func requestAuthorization(_ call: any ServerCall, _ options: AuthorizationOptions,
                             reply: @escaping (Result<AuthorizationResult, ChimeError>) -> Void) {
-    service.authorization.requestAuthorization(app: call.app, options: options, reply: reply)
+    service.authorization.requestAuthorization(app: call.app, options: options, deadline: call.deadline, reply: reply)
   }
 
   func getSettings(_ call: any ServerCall, _ request: Empty, reply: @escaping (Result<NotificationSettings, ChimeError>) -> Void) {

@@ -407,6 +407,7 @@ enum chime_event_kind {
   CHIME_EVENT_PENDING_FINISHED = 12, /* a repeating request's last fire: it left the pending list */
   CHIME_EVENT_SNOOZED = 13,          /* a delivered notification was snoozed: the event's notification is its entry */
   CHIME_EVENT_RING_ENDED = 14,       /* a ring stopped; the note says why: answered, dismissed, removed, timed-out */
+  CHIME_EVENT_AUTHORIZATION_CHANGED = 15, /* the user allowed or denied the app; the note is "authorized" or "denied" */
 };
 int chime_event_kind(const chime_event *event);
 uint64_t chime_event_cursor(const chime_event *event); /* resume after it with chime_subscribe */

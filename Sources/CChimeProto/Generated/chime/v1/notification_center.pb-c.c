@@ -5882,7 +5882,7 @@ const ProtobufCMessageDescriptor chime__v1__sync_calendars_request__descriptor =
   (ProtobufCMessageInit) chime__v1__sync_calendars_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[15] =
+static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[16] =
 {
   { "EVENT_KIND_UNSPECIFIED", "CHIME__V1__EVENT_KIND__EVENT_KIND_UNSPECIFIED", 0 },
   { "EVENT_KIND_DELIVERED", "CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED", 1 },
@@ -5899,12 +5899,14 @@ static const ProtobufCEnumValue chime__v1__event_kind__enum_values_by_number[15]
   { "EVENT_KIND_PENDING_FINISHED", "CHIME__V1__EVENT_KIND__EVENT_KIND_PENDING_FINISHED", 12 },
   { "EVENT_KIND_SNOOZED", "CHIME__V1__EVENT_KIND__EVENT_KIND_SNOOZED", 13 },
   { "EVENT_KIND_RING_ENDED", "CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED", 14 },
+  { "EVENT_KIND_AUTHORIZATION_CHANGED", "CHIME__V1__EVENT_KIND__EVENT_KIND_AUTHORIZATION_CHANGED", 15 },
 };
 static const ProtobufCIntRange chime__v1__event_kind__value_ranges[] = {
-{0, 0},{0, 15}
+{0, 0},{0, 16}
 };
-static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[15] =
+static const ProtobufCEnumValueIndex chime__v1__event_kind__enum_values_by_name[16] =
 {
+  { "EVENT_KIND_AUTHORIZATION_CHANGED", 15 },
   { "EVENT_KIND_BADGE_CHANGED", 10 },
   { "EVENT_KIND_DELIVERED", 1 },
   { "EVENT_KIND_DELIVERED_REMOVED", 5 },
@@ -5928,9 +5930,9 @@ const ProtobufCEnumDescriptor chime__v1__event_kind__descriptor =
   "EventKind",
   "Chime__V1__EventKind",
   "chime.v1",
-  15,
+  16,
   chime__v1__event_kind__enum_values_by_number,
-  15,
+  16,
   chime__v1__event_kind__enum_values_by_name,
   1,
   chime__v1__event_kind__value_ranges,

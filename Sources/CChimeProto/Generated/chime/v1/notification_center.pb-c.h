@@ -117,7 +117,13 @@ typedef enum _Chime__V1__EventKind {
    * A delivered notification's ring (content.ring) stopped; Event.note says why: "answered",
    * "dismissed", "removed", "timed-out".
    */
-  CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED = 14
+  CHIME__V1__EVENT_KIND__EVENT_KIND_RING_ENDED = 14,
+  /*
+   * The user answered whether the app may post (the "Allow notifications?" prompt, `chime apps
+   * allow|deny`, the Center): Event.note is the new status, "authorized" or "denied". Sent once
+   * per change of status, also when the app's RequestAuthorization stopped waiting.
+   */
+  CHIME__V1__EVENT_KIND__EVENT_KIND_AUTHORIZATION_CHANGED = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(CHIME__V1__EVENT_KIND)
 } Chime__V1__EventKind;
 /*

@@ -61,7 +61,10 @@ type NotificationCenterClient interface {
 	AnswerService(ctx context.Context, in *AnswerServiceRequest, opts ...grpc.CallOption) (*Empty, error)
 	// The first request records the decision of the daemon's policy (chimed --authorization);
 	// later ones answer it unchanged. A denied app's Add fails PERMISSION_DENIED
-	// NOTIFICATIONS_NOT_ALLOWED.
+	// NOTIFICATIONS_NOT_ALLOWED. Under the policy `ask` the first request shows the user an
+	// "Allow notifications?" prompt and waits for the answer until the call's deadline (at most
+	// chimed --authorization-prompt-wait); unanswered by then, it answers not determined and the
+	// answer comes later as an EVENT_KIND_AUTHORIZATION_CHANGED event.
 	RequestAuthorization(ctx context.Context, in *AuthorizationRequest, opts ...grpc.CallOption) (*AuthorizationResponse, error)
 	// The caller's status, effective settings and badge count.
 	GetSettings(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*NotificationSettings, error)
@@ -533,7 +536,10 @@ type NotificationCenterServer interface {
 	AnswerService(context.Context, *AnswerServiceRequest) (*Empty, error)
 	// The first request records the decision of the daemon's policy (chimed --authorization);
 	// later ones answer it unchanged. A denied app's Add fails PERMISSION_DENIED
-	// NOTIFICATIONS_NOT_ALLOWED.
+	// NOTIFICATIONS_NOT_ALLOWED. Under the policy `ask` the first request shows the user an
+	// "Allow notifications?" prompt and waits for the answer until the call's deadline (at most
+	// chimed --authorization-prompt-wait); unanswered by then, it answers not determined and the
+	// answer comes later as an EVENT_KIND_AUTHORIZATION_CHANGED event.
 	RequestAuthorization(context.Context, *AuthorizationRequest) (*AuthorizationResponse, error)
 	// The caller's status, effective settings and badge count.
 	GetSettings(context.Context, *Empty) (*NotificationSettings, error)
