@@ -26,6 +26,8 @@ struct Bench: AsyncParsableCommand {
   var clonePending: Int?
   @Flag(help: "Only the calendar engine's next-fire cost (no daemon).") var calendarOnly = false
   @Flag(help: "Only the large-attachment phase.") var attachmentsOnly = false
+  @Option(help: "Items of the vdir registered as a calendar in the calendar phase (0: no calendar phase).") var vdirEvents = 20_000
+  @Flag(help: "Only the calendar phase (a vdir of --vdir-events items).") var calendarScanOnly = false
   @Flag(help: "Only the floors (SQLite FULL commits, the Unix-socket echo), no daemon.") var floorsOnly = false
   @Flag(help: "Only chimed's store alone (adds per transaction as --clients forms them, and one per transaction) beside the SQLite floors, no daemon: for comparing store builds.")
   var storeOnly = false
@@ -78,6 +80,12 @@ struct Bench: AsyncParsableCommand {
     print("chimed measured: \(measured.version)")
     if attachmentsOnly {
       try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
+      return
+    }
+    if calendarScanOnly {
+      try await calendarPhase(daemon: daemon, directory: directory.path, report: &report)
+      report.printChecks()
+      if let json { try report.write(json: json) }
       return
     }
     if grpcOnly {
@@ -238,6 +246,9 @@ struct Bench: AsyncParsableCommand {
 
     // 6. 50 MB attachments being added do not hold up other clients.
     try await attachmentPhase(daemon: daemon, directory: directory.path, report: &report)
+
+    // 7. A 20,000-item calendar registered, read again whole, one item edited.
+    try await calendarPhase(daemon: daemon, directory: directory.path, report: &report)
 
     addChecks(to: &report, pending: count)
     report.printChecks()

@@ -25,7 +25,12 @@ struct InstallTests {
     ("usr/share/fish/vendor_completions.d/chime.fish", 0o644),
     ("usr/share/doc/chime/README.md", 0o644),
     ("usr/share/dbus-1/services/io.github.chime.Chime1.service", 0o644),
-  ]
+    // Chime Center: its launcher beside the helpers, its package's modules, menu entry and icon.
+    ("usr/libexec/chime/chime-center", 0o755),
+    ("usr/share/applications/io.github.chime.Center.desktop", 0o644),
+    ("usr/share/icons/hicolor/scalable/apps/io.github.chime.Center.svg", 0o644),
+  ] + ((try? FileManager.default.contentsOfDirectory(atPath: repository + "/center/chime_center")) ?? [])
+    .filter { $0.hasSuffix(".py") }.map { ("usr/share/chime/center/chime_center/" + $0, 0o644) }
 
   func make(_ target: String, _ dir: TemporaryDirectory) throws -> ChildProcess.Result {
     try ChildProcess.run("/usr/bin/make", ["-s", target, "DESTDIR=\(dir.file("root"))", "PREFIX=/usr",
