@@ -34,29 +34,11 @@ session_start() {
   export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data-home XDG_RUNTIME_DIR=$tmp/runtime \
     XDG_CACHE_HOME=$tmp/cache CHIME_SOCKET=$tmp/chimed.sock GSETTINGS_BACKEND=memory GTK_A11Y=atspi
   unset NO_AT_BRIDGE
-  cat > "$tmp/chimed.sh" <<SH
-#!/bin/sh
-exec "$bin/chimed" --socket "$tmp/chimed.sock" --data-dir "$tmp/data" --presenter none --sound-player none >>"$tmp/chimed.log" 2>&1
-SH
-  chmod +x "$tmp/chimed.sh"
-  sed "s|^Exec=.*|Exec=$tmp/chimed.sh|; /^SystemdService=/d" "$repo/deploy/dbus/io.github.chime.Chime1.service" \
-    > "$tmp/services/io.github.chime.Chime1.service"
-  cat > "$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$tmp/bus</listen>
-  <servicedir>$tmp/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-  pids+=("$(dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=1 --nosyslog)")
-  export DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/bus
+  # shellcheck source=../lib/private-bus.sh
+  . "$repo/tests/lib/private-bus.sh"
+  start_private_bus "$tmp" "$repo" "\"$bin/chimed\" --socket \"$tmp/chimed.sock\" --data-dir \"$tmp/data\" --presenter none --sound-player none" \
+    '/^SystemdService=/d'
+  pids+=("$private_bus_pid")
   # The accessibility bus, as a desktop session starts it (GTK finds it through org.a11y.Bus).
   /usr/libexec/at-spi-bus-launcher --launch-immediately >"$tmp/atspi.log" 2>&1 &
   pids+=($!)

@@ -52,29 +52,10 @@ mkdir -p "$tmp/services" "$tmp/proc" "$tmp/home" "$tmp/config" "$tmp/data-home"
 export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data-home XDG_RUNTIME_DIR=$tmp
 # The service file as installed, with Exec= the built chimed serving from the temp directory
 # (through a script that keeps its log); --proc-root lets the tests make a caller look sandboxed.
-cat > "$tmp/chimed.sh" <<SH
-#!/bin/sh
-exec "$bin/chimed" --socket "$tmp/chimed.sock" --data-dir "$tmp/data" --presenter none --sound-player none \
-  --proc-root "$tmp/proc" >>"$tmp/chimed.log" 2>&1
-SH
-chmod +x "$tmp/chimed.sh"
-sed "s|^Exec=.*|Exec=$tmp/chimed.sh|" "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
-cat > "$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$tmp/bus</listen>
-  <servicedir>$tmp/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-bus_pid=$(dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=1 --nosyslog)
-export DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/bus
+# shellcheck source=../lib/private-bus.sh
+. "$repo/tests/lib/private-bus.sh"
+start_private_bus "$tmp" "$repo" "\"$bin/chimed\" --socket \"$tmp/chimed.sock\" --data-dir \"$tmp/data\" --presenter none --sound-player none --proc-root \"$tmp/proc\""
+bus_pid=$private_bus_pid
 
 # A one-off tool is a process of its own: it writes its fake /proc entry (a host process) and
 # then becomes the tool, keeping its pid.

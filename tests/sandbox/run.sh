@@ -74,28 +74,10 @@ export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/config XDG_DATA_HOME=$tmp/data-home X
 unset CHIME_SOCKET CHIME_APP
 
 # A private session bus on which chimed's name is activatable (the service file as installed).
-cat > "$tmp/chimed.sh" <<SH
-#!/bin/sh
-exec "$bin/chimed" --data-dir "$tmp/data" --presenter none --sound-player none >>"$tmp/chimed.log" 2>&1
-SH
-chmod +x "$tmp/chimed.sh"
-sed "s|^Exec=.*|Exec=$tmp/chimed.sh|" "$repo/deploy/dbus/$name.service" > "$tmp/services/$name.service"
-cat > "$tmp/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$tmp/bus</listen>
-  <servicedir>$tmp/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
-pids+=("$(dbus-daemon --config-file="$tmp/bus.conf" --fork --print-pid=1 --nosyslog)")
-export DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/bus
+# shellcheck source=../lib/private-bus.sh
+. "$repo/tests/lib/private-bus.sh"
+start_private_bus "$tmp" "$repo" "\"$bin/chimed\" --data-dir \"$tmp/data\" --presenter none --sound-player none"
+pids+=("$private_bus_pid")
 
 # chimed on the default socket ($XDG_RUNTIME_DIR/chime/chimed.sock) and the bus, reading /proc.
 "$tmp/chimed.sh" &
