@@ -11,7 +11,12 @@ import Testing
 /// frame it cannot read.
 @Suite(.testTimeLimit) struct GRPCRefusalTests {
   @Test func aGRPCPeerPastTheConnectionLimitGetsTheReasonAsItsCallsStatus() async throws {
-    let d = try InProcessDaemon { $0.limits.maxConnections = 1 }
+    // The wait for the peer's first bytes is long here: a loaded machine may stall this
+    // thread between connecting and sending the preface (RefusalWaitTests covers the wait).
+    let d = try InProcessDaemon {
+      $0.limits.maxConnections = 1
+      $0.hooks.refusalWaitMillis = 60_000
+    }
     let native = try d.client(app: "org.example.one")
     #expect(try await native.allPending().isEmpty)
     let h2 = try H2Client(path: d.socketPath)
