@@ -5,6 +5,8 @@
 #   scripts/bench-check.sh                 measure, compare, fail when a figure grew > 10%
 #   scripts/bench-check.sh --update        measure and rewrite bench/baseline.json
 #   scripts/bench-check.sh --measure-only  measure and print, no baseline (the short check)
+#   scripts/bench-check.sh --profile       measure, then print the ten functions that cost most
+#                                          per add in each (scripts/bench-profile.py), no baseline
 #
 # Two figures, each by difference so start-up and shutdown cancel: a run with N adds and one
 # with 2N, (I(2N) - I(N)) / N.
@@ -22,6 +24,7 @@ mode=check
 case "${1:-}" in
   --update) mode=update ;;
   --measure-only) mode=measure ;;
+  --profile) mode=profile ;;
   "") ;;
   *) echo "usage: $0 [--update | --measure-only]" >&2; exit 2 ;;
 esac
@@ -41,7 +44,7 @@ tmp=$(mktemp -d /tmp/chime-bench-check-XXXXXX)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  rm -rf "$tmp"
+  [ -n "${BENCH_CHECK_KEEP:-}" ] && echo "bench-check: kept $tmp" >&2 || rm -rf "$tmp"
 }
 trap cleanup EXIT
 
@@ -133,6 +136,12 @@ fi
 
 case "$mode" in
   measure) exit 0 ;;
+  profile)
+    echo "== daemon (chimed) =="
+    scripts/bench-profile.py "$tmp/daemon-$n/callgrind.out" "$tmp/daemon-$((2 * n))/callgrind.out" "$n"
+    echo "== client (ChimeClient) =="
+    scripts/bench-profile.py "$tmp/client-$n/callgrind.out" "$tmp/client-$((2 * n))/callgrind.out" "$n"
+    ;;
   update)
     revision=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
     python3 - "$baseline" "$daemon_per_add" "$client_per_add" "$n" "$revision" <<'EOF'

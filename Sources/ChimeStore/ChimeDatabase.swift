@@ -39,6 +39,11 @@ public final class ChimeDatabase: Sendable {
   /// The store was too large to check whole at open: `verifyDeferred()` is still to run.
   public let deferredCheck: Bool
 
+  /// Makes the store's process-wide SQLite settings (SQLiteProcess) now: a program that also
+  /// opens SQLite connections of its own (the benchmark's floors) calls it first, so that the
+  /// store gets them whichever opens first.
+  public static func configureSQLite() { SQLiteProcess.configure() }
+
   /// Opens or creates the database at `path` (creating missing parent directories with mode
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
   ///

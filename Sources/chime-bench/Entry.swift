@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChimeStore
 import Foundation
 import Glibc
 
@@ -15,6 +16,8 @@ import Glibc
 @main
 enum Entry {
   static func main() {
+    // SQLite's process settings are the store's, for the floors too: made before either opens.
+    ChimeDatabase.configureSQLite()
     let arguments = Array(CommandLine.arguments.dropFirst())
     if let i = arguments.firstIndex(of: "--client-adds") {
       guard i + 1 < arguments.count, let count = Int(arguments[i + 1]), count >= 0 else {

@@ -52,6 +52,7 @@ enum WALWriteBuffer {
   }
 
   private static let installed: Bool = {
+    SQLiteProcess.configure()
     guard let unix = sqlite3_vfs_find("unix") else { return false }
     let vfs = UnsafeMutablePointer<sqlite3_vfs>.allocate(capacity: 1)
     vfs.initialize(to: unix.pointee)

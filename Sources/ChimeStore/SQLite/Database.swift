@@ -16,6 +16,7 @@ final class Database {
 
   /// Opens `path` (an SQLite URI is accepted: `file:...?vfs=...`), creating it unless `readonly`.
   init(path: String, readonly: Bool = false) throws(DatabaseError) {
+    SQLiteProcess.configure()
     var connection: OpaquePointer?
     let flags = (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
     let code = sqlite3_open_v2(path, &connection, flags, nil)
