@@ -44,6 +44,10 @@ struct Bench: AsyncParsableCommand {
   var json: String?
   @Option(help: "Runs of `chime pending` and `systemctl --version` (alternating) in the whole-process phase.")
   var processRuns = 20
+  @Option(help: "Rounds of the add phases: every load and floor once a round, their order rotating; figures are medians, goals judged on the middle rounds.")
+  var rounds = 5
+  @Option(help: "Take chimed, chime and chime-calendar from this directory instead of next to this binary: another build measured by this benchmark.")
+  var programs: String?
 
   func run() async throws {
     // 0. The calendar engine: cost of one next-fire computation over a mixed set of component
@@ -63,16 +67,17 @@ struct Bench: AsyncParsableCommand {
       return
     }
     if storeOnly {
-      let sqlite = try Floors.sqlite(in: directory.path)
-      let store = try StoreLoad.run(in: directory.path, clients: clients, total: parallel / 2)
-      let lone = try StoreLoad.run(in: directory.path, clients: 1, total: single)
-      print(String(format: "store alone: %d adds per transaction %.0f adds/s (%d adds) = %.2f× floor sqlite-full-64-row-tx %.0f rows/s; one add per transaction: commit p50 %.3f ms (%d adds) = %.2f× the one-row floor commit %.3f ms",
-                   clients, store.rate, store.total, store.rate / sqlite.batchRowsPerSecond, sqlite.batchRowsPerSecond,
-                   lone.commitP50Millis, lone.total, lone.commitP50Millis / (sqlite.singleCommitP50Micros / 1000), sqlite.singleCommitP50Micros / 1000))
+      _ = try await addRounds(daemon: nil, directory: directory.path, loads: [.sqlite, .storeMany, .storeOne], report: &report)
+      report.check("chimed's store alone, \(clients) per tx", figure: "adds-store-alone-\(clients)-per-tx", floor: "sqlite-full-64-row-tx",
+                   atLeast: true, bound: 0.45)
+      report.check("a lone add's commit in the store alone", figure: "adds-store-alone-1-per-tx-commit-p50", floor: "sqlite-full-1-row-commit-p50",
+                   atLeast: false, bound: 1.5)
+      report.printChecks()
+      if let json { try report.write(json: json) }
       return
     }
     let daemonArguments = fileLaneWidth.map { ["--file-lane-width", "\($0)"] } ?? []
-    var daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
+    var daemon = try DaemonHandle.start(program("chimed"), in: directory.path, arguments: daemonArguments)
     // Stopped however the run ends, before the directory holding its data goes.
     defer { daemon.stop() }
     let measured = try await ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app).serverInfo()
@@ -89,105 +94,33 @@ struct Bench: AsyncParsableCommand {
       return
     }
     if grpcOnly {
-      try grpcPhase(daemon: daemon, report: &report)
+      _ = try await addRounds(daemon: daemon, directory: directory.path, loads: [.rawOne, .grpcOne, .rawMany, .grpcMany], report: &report)
+      addChecks(to: &report, pending: 0)
+      try idleGRPCPhase(daemon: daemon, report: &report)
       report.printChecks()
       if let json { try report.write(json: json) }
       return
     }
 
-    // Floors, in the same temp directory (the same file system as the daemon's data): measured
-    // here and again after the add phases, the better of the two kept (the machine is shared,
-    // its disk too: one measurement can land in someone else's burst).
-    let sqliteBefore = try Floors.sqlite(in: directory.path)
-    let echoBefore = try Floors.socketEcho(in: directory.path)
-    print(String(format: "floor (before the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
-                 sqliteBefore.batchRowsPerSecond, sqliteBefore.batchRows, sqliteBefore.singleCommitP50Micros / 1000,
-                 echoBefore.p50Micros / 1000, echoBefore.count))
-    let redis = try Floors.redisHSET(in: directory.path, clients: clients)
-    if let rate = redis.rate {
-      report.floor("redis-appendfsync-always-hset-\(clients)-clients", rate, "req/s", note: redis.note)
-      print(String(format: "floor: Redis appendfsync always, HSET, %d clients: %.0f req/s", clients, rate))
-    } else {
-      report.skipped.append(redis.note)
-      print("floor: \(redis.note)")
-    }
-
+    // The adds and their floors (SQLite, the socket echo, chimed's store alone, Redis), in
+    // rounds alternating the loads, in the same temp directory (the same file system as the
+    // daemon's data): the machine is shared, its disk too, and one measurement can land in
+    // someone else's burst.
     let emptyRSS = daemon.residentKiB()
     let emptyAnonymous = daemon.anonymousKiB()
     report.figure("daemon-empty-rss", Double(emptyRSS) / 1024, "MiB")
     print(String(format: "memory: empty daemon RSS %.1f MiB", Double(emptyRSS) / 1024))
+    let added = try await addRounds(daemon: daemon, directory: directory.path, loads: RoundLoad.allCases, report: &report)
 
-    // 1. One client, sequential durable adds: through the Swift client (with this process's
-    //    CPU per call), then from the raw single-threaded load generator (which leaves the
-    //    daemon more of the shared cores).
-    let cpuBefore = Self.processCPUSeconds()
-    let one = try await AddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single")
-    let clientCPU = (Self.processCPUSeconds() - cpuBefore) / Double(max(one.total, 1)) * 1e6
-    one.print(label: "1 client, ChimeClient")
-    print(String(format: "client: ChimeClient CPU per call %.0f µs (this process, user+system)", clientCPU))
-    report.figure("chimeclient-cpu-per-call", clientCPU, "µs")
-    report.figure("adds-1-client-chimeclient", one.rate, "adds/s")
-    report.figure("adds-1-client-chimeclient-p50", one.p50Millis, "ms")
-    let oneRaw = try RawAddLoad.run(socket: daemon.socket, clients: 1, total: single, idPrefix: "single-raw")
-    oneRaw.print(label: "1 client, raw")
-    report.figure("adds-1-client-raw", oneRaw.rate, "adds/s")
-    report.figure("adds-1-client-raw-p50", oneRaw.p50Millis, "ms")
-    report.figure("adds-1-client-raw-p99", oneRaw.p99Millis, "ms")
-
-    // 2. Many clients, concurrent durable adds, the same two ways.
-    let many = try await AddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par")
-    many.print(label: "\(clients) clients, ChimeClient")
-    report.figure("adds-\(clients)-clients-chimeclient", many.rate, "adds/s")
-    let manyRaw = try RawAddLoad.run(socket: daemon.socket, clients: clients, total: parallel / 2, idPrefix: "par-raw")
-    manyRaw.print(label: "\(clients) clients, raw")
-    report.figure("adds-\(clients)-clients-raw", manyRaw.rate, "adds/s")
-    report.figure("adds-\(clients)-clients-raw-p99", manyRaw.p99Millis, "ms")
-
-    // 2b. The raw loads over gRPC (HTTP/2 through nghttp2 on both sides), beside the native
-    //     framing's measured again now, and chimed's memory with idle gRPC connections.
-    try grpcPhase(daemon: daemon, report: &report)
-
-    // The same adds through chimed's store alone, in batches of `clients` (no daemon).
-    let store = try StoreLoad.run(in: directory.path, clients: clients, total: parallel / 2)
-    print(String(format: "adds: chimed's store alone (ChimeDatabase.commit, %d adds per transaction, no daemon): %d adds in %.2f s = %.0f adds/s",
-                 clients, store.total, store.seconds, store.rate))
-    report.figure("adds-store-alone-\(clients)-per-tx", store.rate, "adds/s",
-                  note: "ChimeDatabase.commit in-process, \(clients) AddPending per transaction, the load's identifier pattern")
-    // The floor the many-client goals count against: what the store itself does for its schema.
-    report.floor("chimed-store-alone-\(clients)-per-tx", store.rate, "adds/s",
-                 note: "chimed's own store, \(clients) adds per transaction, synchronous=FULL, no daemon")
-    // And one add per transaction: what a lone add's commit costs in the store, beside the
-    // one-row floor (the 1-client goal's).
-    let lone = try StoreLoad.run(in: directory.path, clients: 1, total: single)
-    print(String(format: "adds: chimed's store alone, one add per transaction: commit p50 %.3f ms (%d adds)", lone.commitP50Millis, lone.total))
-    report.figure("adds-store-alone-1-per-tx-commit-p50", lone.commitP50Millis, "ms",
-                  note: "ChimeDatabase.commit in-process, one AddPending per transaction")
-
-    let sqliteAfter = try Floors.sqlite(in: directory.path)
-    let echoAfter = try Floors.socketEcho(in: directory.path)
-    print(String(format: "floor (after the adds): SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
-                 sqliteAfter.batchRowsPerSecond, sqliteAfter.batchRows, sqliteAfter.singleCommitP50Micros / 1000,
-                 echoAfter.p50Micros / 1000, echoAfter.count))
-    let batchRate = max(sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond)
-    let commit = min(sqliteBefore.singleCommitP50Micros, sqliteAfter.singleCommitP50Micros) / 1000
-    let roundTrip = min(echoBefore.p50Micros, echoAfter.p50Micros) / 1000
-    let bracket = "better of before and after the add phases"
-    report.floor("sqlite-full-64-row-tx", batchRate, "rows/s",
-                 note: String(format: "%@: %.0f and %.0f; %d rows each, WAL synchronous=FULL, pending-shaped table", bracket,
-                              sqliteBefore.batchRowsPerSecond, sqliteAfter.batchRowsPerSecond, sqliteBefore.batchRows))
-    report.floor("sqlite-full-1-row-commit-p50", commit, "ms",
-                 note: String(format: "%@: %.3f and %.3f", bracket, sqliteBefore.singleCommitP50Micros / 1000, sqliteAfter.singleCommitP50Micros / 1000))
-    report.floor("unix-socket-round-trip-p50", roundTrip, "ms",
-                 note: String(format: "%@: %.3f and %.3f; 128-byte echo", bracket, echoBefore.p50Micros / 1000, echoAfter.p50Micros / 1000))
-    report.floor("round-trip+1-row-commit", roundTrip + commit, "ms")
+    // chimed's memory with idle gRPC connections.
+    try idleGRPCPhase(daemon: daemon, report: &report)
 
     // `chime pending` as a whole process against `systemctl --version`, alternating.
     try await processPhase(daemon: daemon, directory: directory.path, report: &report)
 
     // 3. Fill to `pending` far-future requests.
-    let have = oneRaw.total + one.total + many.total + manyRaw.total
-    if pending > have {
-      _ = try await AddLoad.run(socket: daemon.socket, clients: clients, total: pending - have, idPrefix: "fill")
+    if pending > added {
+      _ = try await AddLoad.run(socket: daemon.socket, clients: clients, total: pending - added, idPrefix: "fill")
     }
     let copiesApp = AddLoad.app + ".copies"
     if let clonePending {
@@ -196,7 +129,7 @@ struct Bench: AsyncParsableCommand {
       let held = try await ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app).pendingCount()
       daemon.stop()
       try PendingClone.fill(database: directory.path + "/data/chime.db", from: AddLoad.app, into: copiesApp, copies: clonePending - held)
-      daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
+      daemon = try DaemonHandle.start(program("chimed"), in: directory.path, arguments: daemonArguments)
     }
     let client = try ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app)
     let copies = clonePending == nil ? 0 : try await ChimeClient.connect(socketPath: daemon.socket, app: copiesApp).pendingCount()
@@ -222,7 +155,7 @@ struct Bench: AsyncParsableCommand {
     daemon.stop()
     try await Task.sleep(for: .milliseconds(1500))  // until it is past due (wall time, not measured)
     let startClock = ContinuousClock.now
-    daemon = try DaemonHandle.start(in: directory.path, arguments: daemonArguments)
+    daemon = try DaemonHandle.start(program("chimed"), in: directory.path, arguments: daemonArguments)
     let startup = ContinuousClock.now - startClock
     var restartEvents = try ChimeClient.connect(socketPath: daemon.socket, app: restartApp).subscribe(after: 0).makeAsyncIterator()
     while let event = try await restartEvents.next(), !(event.kind == .delivered && event.identifiers == ["due-while-down"]) {}

@@ -19,15 +19,14 @@ struct BenchError: Error, CustomStringConvertible {
   init(_ d: String) { description = d }
 }
 
-/// The chimed built next to this binary, started on a socket in the bench directory.
+/// The chimed of the build measured (`Bench.program`), started on a socket in the bench directory.
 struct DaemonHandle {
   let process: Process
   let socket: String
 
-  static func start(in directory: String, arguments: [String] = []) throws -> DaemonHandle {
-    let bin = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+  static func start(_ chimed: String, in directory: String, arguments: [String] = []) throws -> DaemonHandle {
     let process = Process()
-    process.executableURL = bin.appendingPathComponent("chimed")
+    process.executableURL = URL(fileURLWithPath: chimed)
     let socket = directory + "/chimed.sock"
     process.arguments = ["--socket", socket, "--data-dir", directory + "/data", "--apps-dir", directory + "/apps",
                          "--log-level", "warning"] + arguments

@@ -22,7 +22,14 @@ struct Report: Encodable {
     var ratio: Double?
     /// "≥ 0.65× floor", "≤ 15 MiB", ...
     var goal: String
-    var holds: Bool
+    /// The verdict is "holds" (the goal holds in the middle rounds), "missed" (it fails in
+    /// all of them) or "unclear" (the rounds straddle the goal: the spread is too wide to tell).
+    var verdict: String
+    var holds: Bool { verdict == "holds" }
+    /// Measured in rounds: how many, and the lowest and highest round's ratio (or value).
+    var rounds: Int?
+    var low: Double?
+    var high: Double?
     var note: String?
   }
 
@@ -36,6 +43,8 @@ struct Report: Encodable {
   var figures: [String: Figure] = [:]
   var floors: [String: Figure] = [:]
   var checks: [Check] = []
+  /// Each round's value of a figure or floor measured in rounds (its figure is their median).
+  var rounds: [String: [Double]] = [:]
   var skipped: [String] = []
 
   init(revision: String, machine: String) {
@@ -53,40 +62,84 @@ struct Report: Encodable {
     floors[key] = Figure(value: value, unit: unit, note: note)
   }
 
+  /// A figure or floor measured in rounds: its value is their median, the rounds are kept for
+  /// the spread of the checks that use it.
+  mutating func figure(_ key: String, rounds values: [Double], _ unit: String, note: String? = nil) {
+    guard !values.isEmpty else { return }
+    rounds[key] = values
+    figure(key, values.sorted().percentile(0.5), unit, note: note)
+  }
+
+  mutating func floor(_ key: String, rounds values: [Double], _ unit: String, note: String? = nil) {
+    guard !values.isEmpty else { return }
+    rounds[key] = values
+    floor(key, values.sorted().percentile(0.5), unit, note: note)
+  }
+
   /// A goal relative to a floor: `value / floor` must be at least (`atLeast`) or at most the
-  /// bound. Unknown floors (skipped) make no check.
+  /// bound. When both were measured in the same rounds the ratio is taken round by round (each
+  /// figure against the floor measured beside it) and the median ratio is reported. Unknown
+  /// floors (skipped) make no check.
   mutating func check(_ name: String, figure: String, floor floorKey: String, atLeast: Bool, bound: Double, note: String? = nil) {
     guard let f = figures[figure], let fl = floors[floorKey], fl.value > 0 else { return }
-    let ratio = f.value / fl.value
-    let holds = atLeast ? ratio >= bound : ratio <= bound
-    checks.append(Check(name: name, value: f.value, unit: f.unit, floor: floorKey, floorValue: fl.value, ratio: ratio,
-                        goal: "\(atLeast ? "≥" : "≤") \(Self.number(bound))× floor", holds: holds, note: note))
+    var ratios = [f.value / fl.value]
+    if let fs = rounds[figure], let ls = rounds[floorKey], fs.count == ls.count, fs.count > 1 {
+      ratios = zip(fs, ls).map { $0 / $1 }
+    } else if let fs = rounds[figure], fs.count > 1 {
+      ratios = fs.map { $0 / fl.value }
+    } else if let ls = rounds[floorKey], ls.count > 1 {
+      ratios = ls.map { f.value / $0 }
+    }
+    let sorted = ratios.sorted()
+    checks.append(Check(name: name, value: f.value, unit: f.unit, floor: floorKey, floorValue: fl.value, ratio: sorted.percentile(0.5),
+                        goal: "\(atLeast ? "≥" : "≤") \(Self.number(bound))× floor",
+                        verdict: Self.verdict(sorted) { atLeast ? $0 >= bound : $0 <= bound },
+                        rounds: sorted.count > 1 ? sorted.count : nil, low: sorted.first, high: sorted.last, note: note))
   }
 
-  /// An absolute goal: the figure at most (or at least) `bound`, in the figure's unit.
+  /// An absolute goal: the figure at most `bound`, in the figure's unit.
   mutating func check(_ name: String, figure: String, atMost bound: Double, note: String? = nil) {
     guard let f = figures[figure] else { return }
+    let sorted = (rounds[figure] ?? [f.value]).sorted()
     checks.append(Check(name: name, value: f.value, unit: f.unit, floor: nil, floorValue: nil, ratio: nil,
-                        goal: "≤ \(Self.number(bound)) \(f.unit)", holds: f.value <= bound, note: note))
+                        goal: "≤ \(Self.number(bound)) \(f.unit)", verdict: Self.verdict(sorted) { $0 <= bound },
+                        rounds: sorted.count > 1 ? sorted.count : nil, low: sorted.first, high: sorted.last, note: note))
   }
 
-  /// Prints every check: the figure, its ratio to the floor beside it, the goal, and whether
-  /// it holds.
+  /// Whether a goal holds over `sorted` rounds: judged on the middle rounds (a fifth at each
+  /// end set aside: one burst elsewhere on a shared machine does not decide), "unclear" when
+  /// they fall on both sides of the bound.
+  static func verdict(_ sorted: [Double], passes: (Double) -> Bool) -> String {
+    let trim = sorted.count / 5
+    let middle = sorted[trim..<(sorted.count - trim)]
+    if middle.allSatisfy(passes) { return "holds" }
+    if !middle.contains(where: passes) { return "missed" }
+    return "unclear"
+  }
+
+  /// Prints every check: the figure, its ratio to the floor beside it, the rounds' spread, the
+  /// goal, and the verdict.
   func printChecks() {
     print("")
     print("== goals (each figure beside the floor measured in this run) ==")
     for c in checks {
       var line = "\(c.name) \(Self.number(c.value)) \(c.unit)"
+      let ratioUnit = c.ratio == nil ? " \(c.unit)" : "×"
       if let ratio = c.ratio, let floor = c.floor, let floorValue = c.floorValue {
         line += " = \(String(format: "%.2f", ratio))× floor \(floor) \(Self.number(floorValue)) \(floors[floor]?.unit ?? "")"
       }
-      line += " (goal \(c.goal)) \(c.holds ? "holds" : "MISSED")"
+      if let rounds = c.rounds, let low = c.low, let high = c.high {
+        let middle = c.ratio ?? c.value
+        line += " [\(rounds) rounds \(Self.number(low))–\(Self.number(high))\(ratioUnit), spread ±\(String(format: "%.0f", (high - low) / 2 / max(abs(middle), 1e-12) * 100))%]"
+      }
+      line += " (goal \(c.goal)) \(c.verdict == "holds" ? "holds" : c.verdict == "missed" ? "MISSED" : "UNCLEAR (the rounds straddle the goal)")"
       if let note = c.note { line += "  [\(note)]" }
       print(line)
     }
     for s in skipped { print("skipped: \(s)") }
-    let missed = checks.filter { !$0.holds }.count
-    print("\(checks.count - missed) of \(checks.count) goals hold, \(missed) missed (a missed goal is reported, not an error)")
+    let held = checks.filter(\.holds).count
+    let missed = checks.filter { $0.verdict == "missed" }.count
+    print("\(held) of \(checks.count) goals hold, \(missed) missed, \(checks.count - held - missed) unclear (a missed goal is reported, not an error)")
   }
 
   func write(json path: String) throws {
