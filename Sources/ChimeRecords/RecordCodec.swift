@@ -67,7 +67,7 @@ public struct RecordCodec: Sendable {
 
   /// `bytes` with a length-delimited `field` holding `message` appended: a decoder takes fields
   /// in any order, so the result decodes as if the message had been built in.
-  static func appending(field: UInt8, _ message: [UInt8], to bytes: [UInt8]) -> [UInt8] {
+  package static func appending(field: UInt8, _ message: [UInt8], to bytes: [UInt8]) -> [UInt8] {
     var bytes = bytes
     bytes.reserveCapacity(bytes.count + 11 + message.count)
     bytes.append(field << 3 | 2)

@@ -30,16 +30,20 @@ public enum WireCodec {
   }
 
   /// `AddResponse`.
+  /// A result whose request its store already packed (`packedPending`) carries those bytes as
+  /// field 1 (`pending`), appended: a decoder takes fields in any order.
   public static func encodeAddResponse(_ result: AddResult) -> [UInt8] {
-    ProtoMessage.pack { arena in
+    let packed = result.packedPending
+    let rest = ProtoMessage.pack { arena in
       let m = arena.message(chime__v1__add_response__init)
-      m.pointee.pending = RequestProto.build(result.pending, in: arena)
+      if packed == nil { m.pointee.pending = RequestProto.build(result.pending, in: arena) }
       m.pointee.replaced = result.replaced ? 1 : 0
       if let delivered = result.delivered {
         m.pointee.delivered = RequestProto.build(delivered, in: arena)
       }
       return m
     }
+    return packed.map { RecordCodec.appending(field: 1, $0, to: rest) } ?? rest  // AddResponse.pending = 1
   }
 
   public static func decodeAddResponse(_ bytes: [UInt8]) throws(ChimeError) -> AddResult {

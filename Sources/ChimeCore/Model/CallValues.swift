@@ -40,11 +40,25 @@ public struct AddResult: Hashable, Sendable {
   public var replaced: Bool
   /// Set when the request had no trigger and was delivered at once.
   public var delivered: DeliveredNotification?
+  /// chimed's own: `pending` as its store packed it (`chime.v1.PendingRequest`), which the
+  /// reply carries instead of packing the request a second time. Not part of the value: `==`
+  /// and `hash` leave it out.
+  package var packedPending: [UInt8]?
 
   public init(pending: PendingRequest, replaced: Bool, delivered: DeliveredNotification? = nil) {
     self.pending = pending
     self.replaced = replaced
     self.delivered = delivered
+  }
+
+  public static func == (a: AddResult, b: AddResult) -> Bool {
+    a.pending == b.pending && a.replaced == b.replaced && a.delivered == b.delivered
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(pending)
+    hasher.combine(replaced)
+    hasher.combine(delivered)
   }
 }
 

@@ -43,11 +43,15 @@ extension IntakeService {
       }
     } else {
       let add = AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)
+      let packed = add.packed
       context.writer.submit(add) { [self] result in
         finishAdd(result, prepared: prepared, reply: reply) { outcome in
           context.published(outcome.events, files: outcome.discardedFiles, app: app)
           context.scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
-          return AddResult(pending: pending, replaced: outcome.replaced)
+          // The reply carries the request as the store packed it.
+          var answer = AddResult(pending: pending, replaced: outcome.replaced)
+          answer.packedPending = packed
+          return answer
         }
       }
     }
