@@ -23,17 +23,15 @@ run: build
 
 # Every entry of the mutation list must still apply to the source (`make test-mutations` plants
 # them; the check alone takes a second).
+# The build makes the real-world corpus and the stages' virtualenvs beside it
+# (scripts/test-build.sh); the stages after the Swift suite run in two lanes
+# (scripts/test-rigs.sh: the calendar oracle and rig, test-clients, test-grpc, Chime Center,
+# the sandbox).
 test: deps proto-check
 	python3 scripts/mutations/run.py --check
-	scripts/timed.sh scripts/realworld/build.sh --short
-	scripts/timed.sh $(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/timed.sh scripts/test-build.sh
 	SWIFT=$(SWIFT) scripts/timed.sh scripts/swift-test.sh
-	scripts/timed.sh scripts/calendar/oracle.sh
-	scripts/timed.sh tests/calendar/rig.sh
-	scripts/timed.sh $(MAKE) test-clients
-	scripts/timed.sh $(MAKE) test-grpc
-	scripts/timed.sh tests/center/run.sh
-	scripts/timed.sh tests/sandbox/run.sh
+	scripts/timed.sh scripts/test-rigs.sh
 
 # The installed products built in release, and what they carry (CI runs it after `make test`,
 # .ci/run): whole-module builds resolve some imports differently from the debug build the tests

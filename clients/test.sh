@@ -5,7 +5,8 @@
 # chimed must be built already: $CHIME_BIN_DIR/chimed, default <repo>/.build/debug/chimed
 # (the top-level `make test` runs `swift build` first). Installs the Python requirements with
 # pip when they are missing. Every step runs even if an earlier one failed; the exit status is
-# non-zero when any failed. PYTHON picks the interpreter (default python3).
+# non-zero when any failed. PYTHON picks the interpreter (default python3). --prepare: the
+# virtualenv and the Python requirements only (scripts/test-build.sh, during the build).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
@@ -22,7 +23,7 @@ else
   python=$venv/bin/python
 fi
 
-if [ ! -x "$CHIME_BIN_DIR/chimed" ]; then
+if [ ! -x "$CHIME_BIN_DIR/chimed" ] && [ "${1:-}" != --prepare ]; then
   echo "clients/test.sh: no chimed at $CHIME_BIN_DIR/chimed: run 'swift build' first or set CHIME_BIN_DIR" >&2
   exit 1
 fi
@@ -102,6 +103,10 @@ go_check_generated() {
   "$here/go/check-generated.sh"
 }
 
+if [ "${1:-}" = --prepare ]; then
+  install_python_requirements
+  exit
+fi
 step "python: requirements" install_python_requirements
 step "python: pip install clients/python" python_pip_install
 step "python: generated code matches Protos/" "$here/python/check-generated.sh"

@@ -16,6 +16,14 @@ mkdir -p .build
 # tests that hold threads on purpose (a hanging thumbnail helper, a check that runs long) would
 # make another test's sound or commit wait past its patience. chimed runs alone in its process.
 export UV_THREADPOOL_SIZE="${UV_THREADPOOL_SIZE:-16}"
+# Swift Testing runs every test as a task on the concurrency runtime's cooperative pool: one
+# thread per core, two here. Most synchronous tests block their thread (an fdatasync, a child
+# process, a daemon's reply), and the async tests with in-process daemons then waited behind
+# them: nothing ended for the first minute and a half, and the suite took 130-200 s. The
+# runtime's plain dispatch queues add a thread while workers are blocked, so blocked tests no
+# longer hold the others back (about 115 s). The test process only: SpawnedProcess takes it out
+# of the environment of the chimed and chime it starts.
+export SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES="${SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES:-false}"
 # Built here too (a no-op after `make test`'s build): run alone after an edit, --skip-build
 # would test the previous build and pass.
 "$swift" build --build-tests 2>&1 | tail -n 20

@@ -51,6 +51,9 @@ public final class SpawnedProcess: @unchecked Sendable {
   /// The test's own environment with `changes` applied (nil removes a variable).
   public static func environment(_ changes: [String: String?] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
+    // scripts/swift-test.sh's setting for the test process's own executor: the programs under
+    // test run on the runtime's default, as they do when installed.
+    environment["SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES"] = nil
     for (key, value) in changes { environment[key] = value }
     return environment
   }

@@ -8,6 +8,7 @@
 #
 #   scripts/calendar/oracle.sh           the short run: the files that hold a VALARM, 2 years each
 #   scripts/calendar/oracle.sh --long    every .ics file of both packages, 5 years each
+#   scripts/calendar/oracle.sh --prepare the virtualenv with the packages, nothing run
 # Environment: CHIME (default .build/debug/chime), TZ_NAME (default Europe/Berlin).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,6 +18,8 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import recurring_ical
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q -r scripts/calendar/requirements.txt
 fi
+# --prepare: the virtualenv only (scripts/test-build.sh makes it during the build).
+[ "${1:-}" = --prepare ] && exit 0
 site=$("$venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 dirs=("$site/recurring_ical_events/test/calendars" "$site/icalendar/tests/calendars")
 

@@ -18,7 +18,7 @@ path=/io/github/chime/Chime1
 for tool in dbus-daemon gdbus busctl; do
   command -v $tool >/dev/null || { echo "tests/dbus: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
-[ -x "$bin/chimed" ] || { echo "tests/dbus: no chimed at $bin/chimed: run 'swift build' first" >&2; exit 1; }
+[ -x "$bin/chimed" ] || [ "${1:-}" = --prepare ] || { echo "tests/dbus: no chimed at $bin/chimed: run 'swift build' first" >&2; exit 1; }
 
 if [ -n "${PYTHON:-}" ]; then
   python=$PYTHON
@@ -28,6 +28,8 @@ else
   python=$venv/bin/python
 fi
 "$python" -c "import dbus_next" 2>/dev/null || "$python" -m pip install -q -r "$here/requirements.txt"
+# --prepare: that virtualenv only (scripts/test-build.sh makes it during the build).
+[ "${1:-}" = --prepare ] && exit 0
 
 tmp=$(mktemp -d /tmp/chime-dbus.XXXXXX)
 bus_pid=

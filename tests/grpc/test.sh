@@ -5,6 +5,7 @@
 # chimed and chime must be built already: $CHIME_BIN_DIR (default <repo>/.build/debug). The
 # requirements go into a virtualenv of their own (<repo>/.build-venv-grpc; PYTHON picks another
 # interpreter), installed with pip when missing. Each test is bounded by pytest-timeout.
+# --prepare: the virtualenv and its requirements only (scripts/test-build.sh, during the build).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -23,5 +24,6 @@ if ! "$python" -c 'import grpc, grpc_tools, grpc_reflection, grpc_health, grpc_s
   echo "installing the gRPC tests' requirements (tests/grpc/requirements.txt)"
   "$python" -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$here/requirements.txt"
 fi
+[ "${1:-}" = --prepare ] && exit 0
 cd "$here"
 exec "$python" -m pytest -q -p no:cacheprovider --timeout="${PYTEST_TEST_TIMEOUT:-60}" "$@" .

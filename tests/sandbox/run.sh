@@ -32,7 +32,7 @@ uid=$(id -u)
 for tool in bwrap xdg-dbus-proxy dbus-daemon gdbus /usr/bin/python3; do
   command -v $tool >/dev/null || { echo "tests/sandbox: $tool is missing (scripts/install-deps.sh installs it)" >&2; exit 1; }
 done
-[ -x "$bin/chimed" ] && [ -x "$bin/chime" ] || { echo "tests/sandbox: no chimed and chime in $bin: run 'swift build' first" >&2; exit 1; }
+[ -x "$bin/chimed" ] && [ -x "$bin/chime" ] || [ "${1:-}" = --prepare ] || { echo "tests/sandbox: no chimed and chime in $bin: run 'swift build' first" >&2; exit 1; }
 
 # The app's bundled modules: a virtualenv of the runtime's python3 (Debian's), its site-packages
 # bound into /app as a Flatpak app's pip modules are installed there.
@@ -40,6 +40,8 @@ venv=$repo/.build-venv-sandbox
 [ -x "$venv/bin/python" ] || /usr/bin/python3 -m venv "$venv"
 "$venv/bin/python" -c 'import grpc, google.rpc.status_pb2, dbus_next' 2>/dev/null \
   || "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
+# --prepare: that virtualenv only (scripts/test-build.sh makes it during the build).
+[ "${1:-}" = --prepare ] && exit 0
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
 tmp=$(mktemp -d /tmp/chime-sandbox.XXXXXX)
