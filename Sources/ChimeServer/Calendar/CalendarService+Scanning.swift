@@ -71,7 +71,9 @@ extension CalendarService {
     name.lowercased().hasSuffix(".ics") && !name.hasPrefix(".") && !name.contains("/")
   }
 
-  /// Gathers a burst of changes, then rescans what changed.
+  /// Gathers a burst of changes, then rescans what changed: `settleMillis` after the last
+  /// one, and no later than `settleMaxMillis` after the first (a sync that keeps writing is
+  /// still taken in as it goes).
   func settle(_ source: Source) {
     if source.settle == nil {
       source.settle = LoopTimer(loop: context.loop) { [weak self, weak source] in
@@ -79,10 +81,16 @@ extension CalendarService {
         scanChanged(source)
       }
     }
-    source.settle?.arm(afterMillis: configuration.settleMillis)
+    let now = ContinuousClock.now
+    let since = source.settleSince ?? now
+    source.settleSince = since
+    let waited = UInt64(max(0, (now - since) / .milliseconds(1)))
+    let left = configuration.settleMaxMillis > waited ? configuration.settleMaxMillis - waited : 0
+    source.settle?.arm(afterMillis: min(configuration.settleMillis, left))
   }
 
   private func scanChanged(_ source: Source) {
+    source.settleSince = nil
     guard !source.scanning else { return }
     let whole = source.wholeQueued
     let names = source.changed

@@ -16,8 +16,11 @@ final class CalendarService {
     /// How far ahead alarms are planned and scheduled: only the next ones are pending, and a
     /// whole rescan plans the next stretch when half of this has passed.
     var horizonMillis: Int64 = 2 * 86_400_000
-    /// How long changes are gathered before the changed files are rescanned.
-    var settleMillis: UInt64 = 150
+    /// How long after the last change the changed files are rescanned: the files of one save
+    /// or one sync arrive together.
+    var settleMillis: UInt64 = 50
+    /// The longest a burst of changes that goes on waits for its rescan from its first change.
+    var settleMaxMillis: UInt64 = 1000
     /// A calendar alarm that fell due while chimed was stopped (or the machine slept) is
     /// delivered, marked missed, when it is less late than this; older ones are summed up.
     var missedGraceMillis: Int64 = 3_600_000
@@ -43,6 +46,8 @@ final class CalendarService {
     var plannedUntil: Instant
     var watch: FileWatch?
     var settle: LoopTimer?
+    /// When the changes waiting for `settle` began.
+    var settleSince: ContinuousClock.Instant?
     /// Names changed since the last scan started (a whole scan queued wins over them).
     var changed: Set<String> = []
     var wholeQueued = false
