@@ -4,6 +4,14 @@ import Foundation
 extension Bench {
   /// Where a lone add's time goes, beside the goals (context, not a goal).
   func printStoreContext(_ report: Report) {
+    let n = clients
+    if let loop = report.figures["adds-\(n)-clients-raw-loop-cpu-per-add"]?.value,
+       let pool = report.figures["adds-\(n)-clients-raw-pool-cpu-per-add"]?.value,
+       let generator = report.figures["adds-\(n)-clients-raw-generator-cpu-per-add"]?.value,
+       let rate = report.figures["adds-\(n)-clients-raw"]?.value, rate > 0 {
+      print(String(format: "context (not a goal): %d-client raw adds, CPU per add (medians): chimed's loop %.0f µs, its pool (commits) %.0f µs, the load generator %.0f µs; at %.0f adds/s the loop is busy %.0f%% of the time, and the two cores %.0f%%",
+                   n, loop, pool, generator, rate, loop * rate / 1e4, (loop + pool + generator) * rate / 2e4))
+    }
     if let lone = report.figures["adds-store-alone-1-per-tx-commit-p50"]?.value,
        let one = report.figures["adds-1-client-raw-p50"]?.value,
        let commit = report.floors["sqlite-full-1-row-commit-p50"]?.value {

@@ -48,13 +48,25 @@ extension Bench {
           add("store-one-commit", s.commitP50Millis)
           line.append(String(format: "store lone commit %.3f ms", s.commitP50Millis))
         case .rawMany, .grpcMany:
+          // Where the time goes: chimed's loop and pool threads, and this load generator.
+          let threads = daemon?.threadCPUMicros(), cpu = Self.processCPUSeconds()
           let l = load == .grpcMany
             ? try GRPCAddLoad.run(socket: socket, clients: clients, total: many, idPrefix: prefix)
             : try RawAddLoad.run(socket: socket, clients: clients, total: many, idPrefix: prefix)
+          let generator = (Self.processCPUSeconds() - cpu) * 1e6 / Double(max(l.total, 1))
           sent += l.total
           add("\(load)", l.rate)
           add("\(load)-p99", l.p99Millis)
-          line.append("\(load == .grpcMany ? "gRPC" : "raw") \(clients) \(Report.number(l.rate))/s")
+          var text = "\(load == .grpcMany ? "gRPC" : "raw") \(clients) \(Report.number(l.rate))/s"
+          if let threads, let after = daemon?.threadCPUMicros() {
+            let n = Double(max(l.total, 1))
+            add("\(load)-loop-cpu", (after.loop - threads.loop) / n)
+            add("\(load)-pool-cpu", (after.others - threads.others) / n)
+            add("\(load)-generator-cpu", generator)
+            text += String(format: " (CPU per add: loop %.0f µs, pool %.0f, generator %.0f)",
+                           (after.loop - threads.loop) / n, (after.others - threads.others) / n, generator)
+          }
+          line.append(text)
         case .clientMany:
           let l = try await AddLoad.run(socket: socket, clients: clients, total: many, idPrefix: prefix)
           sent += l.total
@@ -113,6 +125,14 @@ extension Bench {
       report.floor("adds-\(n)-clients-native-same-run", rounds: v, "adds/s", note: "raw native framing, \(each)")
     }
     if let v = s["rawMany-p99"] { report.figure("adds-\(n)-clients-raw-p99", rounds: v, "ms") }
+    for (load, name) in [("rawMany", "raw"), ("grpcMany", "grpc")] {
+      for part in ["loop", "pool", "generator"] {
+        if let v = s["\(load)-\(part)-cpu"] {
+          report.figure("adds-\(n)-clients-\(name)-\(part)-cpu-per-add", rounds: v, "µs",
+                        note: part == "generator" ? "the load generator's CPU (this process)" : "chimed's \(part) thread(s), from /proc schedstat")
+        }
+      }
+    }
     if let v = s["clientMany"] { report.figure("adds-\(n)-clients-chimeclient", rounds: v, "adds/s", note: "\(perRound.many) adds a round, \(each)") }
     if let v = s["grpcMany"] { report.figure("adds-\(n)-clients-grpc", rounds: v, "adds/s", note: each) }
     if let v = s["grpcMany-p99"] { report.figure("adds-\(n)-clients-grpc-p99", rounds: v, "ms") }

@@ -89,6 +89,7 @@ struct Bench: AsyncParsableCommand {
     }
     if calendarScanOnly {
       try await calendarPhase(daemon: daemon, directory: directory.path, report: &report)
+      calendarChecks(&report)
       report.printChecks()
       if let json { try report.write(json: json) }
       return
@@ -184,6 +185,7 @@ struct Bench: AsyncParsableCommand {
     try await calendarPhase(daemon: daemon, directory: directory.path, report: &report)
 
     addChecks(to: &report, pending: count)
+    calendarChecks(&report)
     report.printChecks()
     printStoreContext(report)
     if let json { try report.write(json: json) }

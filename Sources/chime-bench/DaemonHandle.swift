@@ -55,6 +55,22 @@ struct DaemonHandle {
     return 0
   }
 
+  /// CPU time chimed's threads have run, in µs, from /proc's schedstat (nanoseconds on the
+  /// CPU): its loop (the main thread) and all the others (libuv's work pool, where commits
+  /// run; helpers' threads). Read before and after a load, it says which side an add's time is
+  /// spent on.
+  func threadCPUMicros() -> (loop: Double, others: Double) {
+    let pid = process.processIdentifier
+    var loop = 0.0, others = 0.0
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+    for tid in tasks {
+      guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/schedstat", encoding: .utf8),
+            let nanos = Double(text.split(separator: " ").first ?? "") else { continue }
+      if tid == "\(pid)" { loop += nanos / 1000 } else { others += nanos / 1000 }
+    }
+    return (loop, others)
+  }
+
   /// SIGTERM and wait; nothing when it has already stopped.
   func stop() {
     guard process.isRunning else { return }
