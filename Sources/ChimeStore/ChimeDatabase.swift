@@ -44,6 +44,10 @@ public final class ChimeDatabase: Sendable {
   /// store gets them whichever opens first.
   public static func configureSQLite() { SQLiteProcess.configure() }
 
+  /// Hands back the memory idle readers hold (their page caches), for a daemon gone quiet.
+  /// Blocking (it waits for the readers' lock): call off the loop.
+  public func releaseIdleMemory() { pool.releaseIdleReaderMemory() }
+
   /// Opens or creates the database at `path` (creating missing parent directories with mode
   /// 0700 and the file with mode 0600), in WAL mode with `synchronous=FULL`, and migrates it.
   ///

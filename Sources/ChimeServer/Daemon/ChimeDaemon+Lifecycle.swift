@@ -27,7 +27,8 @@ extension ChimeDaemon {
       }
     }
     let router = stack.router
-    let idleTrim = IdleTrim(loop: loop, quietMillis: configuration.limits.idleTrimMillis)
+    let database = stack.database
+    let idleTrim = IdleTrim(loop: loop, quietMillis: configuration.limits.idleTrimMillis) { database.releaseIdleMemory() }
     running.idleTrim = idleTrim
     let context = TransportContext(loop: loop, configuration: configuration, router: router, refusal: nil, start: { call, header, payload in
       idleTrim.noteActivity()
@@ -96,6 +97,9 @@ extension ChimeDaemon {
     let loop = self.loop
     BackgroundThread.start(name: "chimed-check") { [self] in
       let result = Result { () throws(ChimeError) in try database.verifyDeferred() }
+      // What the check allocated and freed stays in this thread's malloc arena; it usually
+      // ends after calls went quiet, when IdleTrim has already handed memory back.
+      HeapTrim.now()
       _ = loop.execute { [self] in storeChecked(result, started: started) }
     }
   }

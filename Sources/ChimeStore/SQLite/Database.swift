@@ -11,6 +11,10 @@ final class Database {
   private var transactionStatements = [Statement?](repeating: nil, count: TransactionStatement.allCases.count)
   private var closed = false
 
+  /// Frees what SQLite can of this connection's memory (its unused cache pages). Only by
+  /// the thread that holds the connection.
+  func releaseMemory() { _ = sqlite3_db_release_memory(sqliteConnection) }
+
   /// How long a statement waits for a lock another connection holds before SQLITE_BUSY.
   static let busyTimeoutMillis: Int32 = 5000
 

@@ -86,6 +86,15 @@ final class DatabasePool: DatabaseReader, DatabaseWriter, @unchecked Sendable {
     return try db.inSnapshot { try body(db) }
   }
 
+  /// Hands back the page cache of every reader not in use (`sqlite3_db_release_memory`): a
+  /// burst of reads fills up to four readers' caches, which then hold the memory while idle.
+  /// The writer's cache, the working set of every add, is kept.
+  func releaseIdleReaderMemory() {
+    readers.withLock { readers in
+      for db in readers.idle { db.releaseMemory() }
+    }
+  }
+
   private func takeReader() throws -> Database {
     let taken = try readers.withLock { readers throws -> Database? in
       guard !readers.closed else { throw Self.closedError }
