@@ -132,20 +132,27 @@ struct Bench: AsyncParsableCommand {
       try PendingClone.fill(database: directory.path + "/data/chime.db", from: AddLoad.app, into: copiesApp, copies: clonePending - held)
       daemon = try DaemonHandle.start(program("chimed"), in: directory.path, arguments: daemonArguments)
     }
-    let client = try ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app)
-    let copies = clonePending == nil ? 0 : try await ChimeClient.connect(socketPath: daemon.socket, app: copiesApp).pendingCount()
-    let count = try await client.pendingCount() + copies
     // Memory with everything pending, once the fill's load has passed: chimed hands freed heap
     // back a second after calls stop (IdleTrim); what stays is what the pending requests cost.
+    // Measured before they are counted: listing a million through 1,000 pages leaves its own
+    // residue in the pool threads' malloc arenas, shown apart below.
     try await Task.sleep(for: .milliseconds(2500))
     let fullRSS = daemon.residentKiB()
     let fullAnonymous = daemon.anonymousKiB()
+    let client = try ChimeClient.connect(socketPath: daemon.socket, app: AddLoad.app)
+    let copies = clonePending == nil ? 0 : try await ChimeClient.connect(socketPath: daemon.socket, app: copiesApp).pendingCount()
+    let count = try await client.pendingCount() + copies
     print(String(format: "memory: %d pending RSS %.1f MiB (%.2f× empty)", count, Double(fullRSS) / 1024, Double(fullRSS) / Double(max(emptyRSS, 1))))
     report.figure("pending", Double(count), "requests")
     report.figure("daemon-rss-over-empty", Double(fullRSS - emptyRSS) / 1024, "MiB", note: "with \(count) pending")
     // The anonymous part apart: the file-backed rest moves with the code the add path touches.
     report.figure("daemon-anon-over-empty", Double(fullAnonymous - emptyAnonymous) / 1024, "MiB",
                   note: "with \(count) pending: RssAnon, chimed's own memory without the executable's pages")
+    try await Task.sleep(for: .milliseconds(2500))
+    let listedRSS = daemon.residentKiB()
+    print(String(format: "memory: after listing all %d pending in pages of 1,000, RSS %.1f MiB", count, Double(listedRSS) / 1024))
+    report.figure("daemon-rss-over-empty-after-listing-all", Double(listedRSS - emptyRSS) / 1024, "MiB",
+                  note: "\(count) pending listed through ChimeClient in pages of 1,000, then 2.5 s quiet")
 
     // 4. Start-up with everything pending, and one request (of an app of its own) that fell due
     //    while chimed was down: how soon after the restart is it delivered?
