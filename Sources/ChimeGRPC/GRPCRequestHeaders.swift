@@ -14,12 +14,12 @@ struct GRPCRequestHeaders {
   mutating func keep(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
     let text = { String(decoding: value, as: UTF8.self) }
     switch name.count {
-    case 5 where name.elementsEqual(":path".utf8): path = text()
-    case 7 where name.elementsEqual(":method".utf8): method = text()
-    case 9 where name.elementsEqual("chime-app".utf8): app = text()
-    case 12 where name.elementsEqual("content-type".utf8): contentType = text()
-    case 12 where name.elementsEqual("grpc-timeout".utf8): timeout = text()
-    case 13 where name.elementsEqual("grpc-encoding".utf8): encoding = text()
+    case 5 where name.equals(":path"): path = text()
+    case 7 where name.equals(":method"): method = text()
+    case 9 where name.equals("chime-app"): app = text()
+    case 12 where name.equals("content-type"): contentType = text()
+    case 12 where name.equals("grpc-timeout"): timeout = text()
+    case 13 where name.equals("grpc-encoding"): encoding = text()
     default: break
     }
   }

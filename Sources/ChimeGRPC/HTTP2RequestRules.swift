@@ -41,15 +41,15 @@ struct HTTP2RequestRules {
     if name.first == UInt8(ascii: ":") { return pseudoField(name: name, value: value) }
     regularSeen = true
     switch name.count {
-    case 2 where name.elementsEqual("te".utf8):
+    case 2 where name.equals("te"):
       // The one value §8.2.2 allows (compared as nghttp2 does, ignoring case).
       guard Self.equalsIgnoringCase(value, "trailers") else { return Violation("te is \"\(Self.text(value))\", not \"trailers\"") }
-    case 7 where name.elementsEqual("upgrade".utf8),
-         10 where name.elementsEqual("connection".utf8) || name.elementsEqual("keep-alive".utf8),
-         16 where name.elementsEqual("proxy-connection".utf8),
-         17 where name.elementsEqual("transfer-encoding".utf8):
+    case 7 where name.equals("upgrade"),
+         10 where name.equals("connection") || name.equals("keep-alive"),
+         16 where name.equals("proxy-connection"),
+         17 where name.equals("transfer-encoding"):
       return Violation("\(Self.text(name)) is a connection-specific field, which HTTP/2 forbids")
-    case 14 where name.elementsEqual("content-length".utf8):
+    case 14 where name.equals("content-length"):
       guard !inTrailers else { return Violation("content-length in trailers") }
       guard declaredLength == nil else { return Violation("content-length appears twice") }
       guard let length = Self.decimal(value) else { return Violation("content-length \"\(Self.text(value))\" is not a length") }
@@ -99,18 +99,18 @@ struct HTTP2RequestRules {
     let which: Pseudo
     let valid: Bool
     switch name.count {
-    case 5 where name.elementsEqual(":path".utf8):
+    case 5 where name.equals(":path"):
       which = .path
       valid = !value.isEmpty && value.allSatisfy { $0 > 0x20 && $0 != 0x7f }
-    case 7 where name.elementsEqual(":method".utf8):
+    case 7 where name.equals(":method"):
       which = .method
       valid = !value.isEmpty && value.allSatisfy(Self.isTokenByte)
-      isConnect = value.elementsEqual("CONNECT".utf8)
-    case 7 where name.elementsEqual(":scheme".utf8):
+      isConnect = value.equals("CONNECT")
+    case 7 where name.equals(":scheme"):
       which = .scheme
       valid = value.first.map(Self.isLetter) == true
         && value.allSatisfy { Self.isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2b || $0 == 0x2d || $0 == 0x2e }
-    case 10 where name.elementsEqual(":authority".utf8):
+    case 10 where name.equals(":authority"):
       // Any authority (see the type's comment); NUL, CR and LF were refused above.
       which = .authority
       valid = true
