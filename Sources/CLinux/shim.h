@@ -18,4 +18,23 @@ int malloc_trim(unsigned long pad);
 // pthread_setname_np(3) (needs _GNU_SOURCE in <pthread.h>); pthread_t is unsigned long.
 int pthread_setname_np(unsigned long thread, const char *name);
 
+// epoll(7): <sys/epoll.h> is not in Swift's Glibc module. Declared under names of their own
+// (asm labels bind them to glibc's symbols), so a module that includes <sys/epoll.h> meets no
+// second declaration. The event is packed on x86_64 only, as glibc declares it.
+struct chime_epoll_event {
+  unsigned int events;
+  unsigned long long token;
+}
+#if defined(__x86_64__)
+__attribute__((__packed__))
+#endif
+;
+int chime_epoll_create1(int flags) __asm__("epoll_create1");
+int chime_epoll_ctl(int epfd, int op, int fd, struct chime_epoll_event *event) __asm__("epoll_ctl");
+int chime_epoll_wait(int epfd, struct chime_epoll_event *events, int maxevents, int timeout) __asm__("epoll_wait");
+enum {
+  CHIME_EPOLL_CLOEXEC = 02000000, CHIME_EPOLL_CTL_ADD = 1, CHIME_EPOLL_CTL_DEL = 2, CHIME_EPOLL_CTL_MOD = 3,
+  CHIME_EPOLLIN = 0x001, CHIME_EPOLLRDHUP = 0x2000, CHIME_EPOLLONESHOT = 1 << 30
+};
+
 #endif

@@ -5,9 +5,9 @@ public import ChimeWire
 /// One connection to `chimed` over its Unix socket. Calls from many tasks share it: each gets its
 /// own call id, and replies, which may arrive in any order, are matched by id.
 ///
-/// A unary call that is the only one in flight reads its own reply; otherwise the connection's
-/// reader thread (started on first need) decodes frames and resumes the waiting calls. Writes
-/// are serialized.
+/// A unary call that is the only one in flight reads its own reply; otherwise the process's
+/// reply thread (one for all connections, started on first need) decodes frames and resumes the
+/// waiting calls. Writes are serialized.
 /// When the connection drops (or `close()` is called) every call in flight fails, and every later
 /// one fails at once, with UNAVAILABLE `CONNECTION_CLOSED`. Releasing the last reference closes the
 /// connection too; an open stream from `serverStream` keeps it alive until the stream ends.
@@ -28,15 +28,15 @@ public final class ChimeConnection: CallTransport {
   }
 
   /// - Parameter ownReadBudget: how long a caller alone in flight reads its own reply before
-  ///   handing over to the reader thread (tests set 0: always the thread).
+  ///   handing over to the reply thread (tests set 0: always the thread).
   init(socketPath: String, maxFrameBytes: Int, ownReadBudget: Duration) throws(ChimeError) {
     self.socketPath = socketPath
     let fd = try UnixSocket.connect(path: socketPath)
     core = ConnectionCore(fd: fd, maxFrameBytes: maxFrameBytes, ownReadBudget: ownReadBudget)
   }
 
-  /// True once the connection started its reader thread (tests).
-  var readerThreadStarted: Bool { core.readerThreadStarted }
+  /// True once the connection handed its socket to the reply thread (tests).
+  var handedToReplyThread: Bool { core.handedToReplyThread }
 
   deinit {
     core.terminate("the connection was released")
@@ -99,7 +99,7 @@ public final class ChimeConnection: CallTransport {
     serverStream(method, app: app, payload: payload) { bytes throws(ChimeError) in bytes }
   }
 
-  /// `serverStream` with each payload decoded on the reader thread; `decode` returning nil skips a
+  /// `serverStream` with each payload decoded on the reply thread; `decode` returning nil skips a
   /// payload, throwing ends the stream with the error (and cancels the call).
   public func serverStream<Element: Sendable>(
     _ method: Method,

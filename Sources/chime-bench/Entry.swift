@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 
 /// The entry point. `chime-bench --client-adds N --socket PATH` only does N sequential adds
-/// through ChimeClient and exits: the load scripts/bench-check.sh runs under valgrind (the
+/// through ChimeClient and exits (`--clients C`: N adds from C clients at once, to profile the
+/// client's many-connection path): the load scripts/bench-check.sh runs under valgrind (the
 /// client's instructions) or against a chimed under valgrind. It keeps the main thread
 /// synchronous, waiting on a semaphore: valgrind 3.19 crashes in the Swift async main, whose
 /// main thread parks in dispatch_main (sigsuspend). `chime-bench --store-adds N [--clients C]`
@@ -25,11 +26,22 @@ enum Entry {
         exit(2)
       }
       let socket = arguments.firstIndex(of: "--socket").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+      let clients = arguments.firstIndex(of: "--clients").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
       let done = DispatchSemaphore(value: 0)
       let failure = FailureBox()
       // Detached: main() is on the main actor, and the main thread waits below.
       Task.detached {
-        do { try await Bench.sequentialAdds(socket: socket, count: count) } catch { failure.set("\(error)") }
+        do {
+          if let clients, clients > 1, let socket {
+            let load = try await AddLoad.run(socket: socket, clients: clients, total: count, idPrefix: "client-\(clients)")
+            print(String(format: "adds (ChimeClient, %d clients): %d in %.2f s = %.0f adds/s; p50 %.3f ms",
+                         clients, load.total, load.seconds, load.rate, load.p50Millis))
+          } else {
+            try await Bench.sequentialAdds(socket: socket, count: count)
+          }
+        } catch {
+          failure.set("\(error)")
+        }
         done.signal()
       }
       done.wait()

@@ -6,7 +6,7 @@ import ChimeTestSupport
 import Testing
 
 /// Who reads the replies: a caller alone in flight reads its own (up to a budget), else the
-/// connection's reader thread. The answers must not depend on which.
+/// process's reply thread. The answers must not depend on which.
 // The project's limit, which catches hangs: a 1-minute one was passed by tests that were only
 // waiting for a thread, while the store tests' synchronous fsyncs held both of a 2-core
 // machine's cooperative threads (about 50 s at the start of a fresh clone's run, seen in gdb).
@@ -14,7 +14,7 @@ import Testing
 struct ChimeConnectionReadTests {
   let app = "org.example.tea"
 
-  /// A budget of zero: every reply goes through the reader thread. The default budget: a call
+  /// A budget of zero: every reply goes through the reply thread. The default budget: a call
   /// alone in the process reads its own (another test running at the same time may make it
   /// take the thread; both must answer alike).
   static let budgets: [Duration] = [.zero, ConnectionCore.defaultOwnReadBudget]
@@ -35,7 +35,7 @@ struct ChimeConnectionReadTests {
       let payload: [UInt8] = [UInt8(i), 1, 2]
       #expect(try await connection.unary(.getPending, app: app, payload: payload) == payload.reversed())
     }
-    if budget == .zero { #expect(connection.readerThreadStarted) }
+    if budget == .zero { #expect(connection.handedToReplyThread) }
     connection.close()
     await server.value
   }
@@ -111,5 +111,41 @@ struct ChimeConnectionReadTests {
     let error = await #expect(throws: ChimeError.self) { try await call.value }
     #expect(error?.reason == "CONNECTION_CLOSED")
     #expect(connection.isClosed)
+  }
+
+  /// Connections of one process share the reply thread: each gets its own replies, and one
+  /// that hangs up ends only its own calls, while the others go on.
+  @Test func connectionsShareTheReplyThread() async throws {
+    let daemons = try (0..<6).map { _ in try FakeDaemon() }
+    let connections = try daemons.map {
+      try ChimeConnection(socketPath: $0.socketPath, maxFrameBytes: Limits.maxFrameBytesDefault, ownReadBudget: .zero)
+    }
+    let servers = daemons.enumerated().map { index, daemon in
+      daemon.serve { frame in
+        guard case .call(let id, _, let payload) = frame else { return [] }
+        return [.reply(id: id, payload: [UInt8(index)] + payload, endOfStream: true, status: nil)]
+      }
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, connection) in connections.enumerated() {
+        for i in 0..<20 {
+          group.addTask {
+            let reply = try await connection.unary(.add, app: app, payload: [UInt8(i)])
+            #expect(reply == [UInt8(index), UInt8(i)])
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(connections.allSatisfy { $0.handedToReplyThread })
+    daemons[0].closeConnection()
+    await servers[0].value
+    let error = await #expect(throws: ChimeError.self) { try await connections[0].unary(.add, app: app, payload: [1]) }
+    #expect(error?.reason == "CONNECTION_CLOSED")
+    for (index, connection) in connections.enumerated().dropFirst() {
+      #expect(try await connection.unary(.getPending, app: app, payload: [9]) == [UInt8(index), 9])
+      connection.close()
+      await servers[index].value
+    }
   }
 }

@@ -10,9 +10,10 @@ import Synchronization
 ///
 /// Reading is a role one party holds at a time. A unary call that is the only one in flight in
 /// the process reads its own reply on its own thread (`readOwnReply`): it sleeps once in
-/// `poll`, and neither a reader thread nor a pool thread has to be woken to hand it the reply.
-/// Otherwise (calls in parallel, streams, a reply slower than `ownReadBudget`) the connection's
-/// reader thread, started on first need, reads until no call is left, then parks.
+/// `poll`, and neither the reply thread nor a pool thread has to be woken to hand it the reply.
+/// Otherwise (calls in parallel, streams, a reply slower than `ownReadBudget`) the process's
+/// reply thread (`ReplyPoller`) reads the socket each time it is readable, until no call is
+/// left.
 final class ConnectionCore: Sendable {
   enum Waiter: Sendable {
     case unary(ReplySlot)
@@ -25,8 +26,8 @@ final class ConnectionCore: Sendable {
     case nobody
     /// A caller reading its own reply (and dispatching any other it meets).
     case caller
-    /// The reader thread.
-    case thread
+    /// The reply thread, once the socket is readable.
+    case poller
   }
 
   private struct State: Sendable {
@@ -37,11 +38,12 @@ final class ConnectionCore: Sendable {
     /// A status the daemon sent for the whole connection (call id 0) before closing it.
     var farewell: ChimeError?
     var reader = Reader.nobody
-    var threadStarted = false
+    /// Registered with the reply thread (armed at least once).
+    var polled = false
   }
 
   /// How long a caller reading its own reply may block its thread (a Swift concurrency pool
-  /// thread) before it hands the socket to the reader thread and suspends instead. Long enough
+  /// thread) before it hands the socket to the reply thread and suspends instead. Long enough
   /// for a durable add on a busy disk; short enough that a reply that depends on other work in
   /// this process (an in-process service extension, a test's fake daemon) is not held up long.
   static let defaultOwnReadBudget = Duration.milliseconds(25)
@@ -53,12 +55,11 @@ final class ConnectionCore: Sendable {
   let fd: FileDescriptor
   let maxFrameBytes: Int
   let ownReadBudget: Duration
+  /// This connection's name with the reply thread.
+  let pollToken = ReplyPoller.newToken()
   private let state = Locked(State())
   private let writeLock = Locked(())
   private let input: Input
-  /// Signalled each time the reader thread is given the socket, and once when the connection
-  /// is down (the thread then exits).
-  private let threadWake = DispatchSemaphore(value: 0)
   /// Signalled (and kept signalled) once the connection is down.
   private let down = DispatchSemaphore(value: 0)
 
@@ -152,25 +153,26 @@ final class ConnectionCore: Sendable {
 
   var isClosed: Bool { state.withLock { $0.closed != nil } }
 
-  /// True once the reader thread was started (tests).
-  var readerThreadStarted: Bool { state.withLock { $0.threadStarted } }
+  /// True once the socket was handed to the reply thread (tests).
+  var handedToReplyThread: Bool { state.withLock { $0.polled } }
 
   /// Ends the connection: every call in flight fails with UNAVAILABLE `CONNECTION_CLOSED`, later
-  /// calls fail at once, and the reader thread wakes up and exits. Idempotent.
+  /// calls fail at once, and the reply thread forgets it. Idempotent.
   func terminate(_ why: String) {
-    let (waiters, error): ([Waiter], ChimeError?) = state.withLock { state in
-      guard state.closed == nil else { return ([], nil) }
+    let (waiters, error, polled): ([Waiter], ChimeError?, Bool) = state.withLock { state in
+      guard state.closed == nil else { return ([], nil, false) }
       // The daemon's own final status (PERMISSION_DENIED for another user, UNAVAILABLE while
       // shutting down) says more than "closed": calls in flight and later ones get it.
       let error = state.farewell ?? ChimeError(.connectionClosed, "connection to chimed closed: \(why)")
       state.closed = error
       let waiters = Array(state.calls.values)
       state.calls.removeAll()
-      return (waiters, error)
+      return (waiters, error, state.polled)
     }
     guard let error else { return }
     down.signal()
-    threadWake.signal()
+    // Removed before the descriptor can be closed (`deinit`), whose number may then be reused.
+    if polled, case .success(let poller) = ReplyPoller.shared { poller.remove(self) }
     UnixSocket.shutdown(fd)
     for waiter in waiters {
       switch waiter {
@@ -184,7 +186,7 @@ final class ConnectionCore: Sendable {
 
   /// Reads replies on the calling thread until `slot` has its outcome or `limit` passes,
   /// dispatching every reply that comes. False, at once, when someone else reads; then (and
-  /// when the limit passes) the reader thread takes over if calls are still in flight.
+  /// when the limit passes) the reply thread takes over if calls are still in flight.
   func readOwnReply(_ slot: ReplySlot, until limit: ContinuousClock.Instant) -> Bool {
     let mine = state.withLock { state in
       guard state.reader == .nobody, state.closed == nil else { return false }
@@ -203,59 +205,60 @@ final class ConnectionCore: Sendable {
       if failure != nil { break }
     }
     if let failure { terminate(failure) }
-    let wakeThread = state.withLock { state in
+    let handOver = state.withLock { state in
       guard !state.calls.isEmpty, state.closed == nil else {
         state.reader = .nobody
         return false
       }
-      state.reader = .thread
+      state.reader = .poller
       return true
     }
-    if wakeThread { startOrWakeThread() }
+    if handOver { armPoller() }
     return slot.isFinished
   }
 
-  /// Makes sure someone reads: the reader thread, when nobody does. A caller reading its own
+  /// Makes sure someone reads: the reply thread, when nobody does. A caller reading its own
   /// reply hands over to the thread when it stops, if calls are left.
   func ensureReader() {
-    let wakeThread = state.withLock { state in
+    let handOver = state.withLock { state in
       guard state.reader == .nobody, state.closed == nil else { return false }
-      state.reader = .thread
+      state.reader = .poller
       return true
     }
-    if wakeThread { startOrWakeThread() }
+    if handOver { armPoller() }
   }
 
-  private func startOrWakeThread() {
-    let start = state.withLock { state in
-      defer { state.threadStarted = true }
-      return !state.threadStarted
+  /// Has the reply thread read the socket once it is readable. Only the holder of the reader
+  /// role, having just given it to the poller, calls it.
+  private func armPoller() {
+    let added = state.withLock { state in
+      defer { state.polled = true }
+      return state.polled
     }
-    if start {
-      // The thread keeps the core alive until the connection is down.
-      SystemThread.start(name: "chime-reader") { [self] in self.readerThread() }
+    do throws(Errno) {
+      // The poller holds the core (so its descriptor open) until the connection is down.
+      try ReplyPoller.shared.get().arm(self, added: added)
+    } catch {
+      // ENOENT: removed meanwhile, the connection already down.
+      terminate("cannot wait for chimed's replies: \(error)")
     }
-    threadWake.signal()
   }
 
-  private func readerThread() {
-    while true {
-      threadWake.wait()
-      if isClosed { return }
-      while true {
-        // Blocking: the thread holds the reader role, and a reply or the end is due.
-        if let failure = readAvailable() {
-          terminate(failure)
-          return
-        }
-        let idle = state.withLock { state in
-          guard state.calls.isEmpty else { return false }
-          state.reader = .nobody
-          return true
-        }
-        if idle { break }
+  /// On the reply thread, once the socket is readable: reads and dispatches what came, then
+  /// arms the socket again while calls are left (else gives up the reader role).
+  func readReady() {
+    // Taking the lock also orders this read after the last reader's (the role's hand-over).
+    if isClosed { return }
+    if let failure = readAvailable() { return terminate(failure) }
+    let again = state.withLock { state in
+      guard state.closed == nil else { return false }
+      guard !state.calls.isEmpty else {
+        state.reader = .nobody
+        return false
       }
+      return true
     }
+    if again { armPoller() }
   }
 
   /// Reads what has arrived (waiting for some) and dispatches every complete frame. Returns why
@@ -297,7 +300,10 @@ final class ConnectionCore: Sendable {
       call.complete(status.map { .failure($0) } ?? .success(payload))
     case .stream(let sink)?:
       if !endOfStream {
-        if !sink.deliver(payload) { _ = cancel(id) }
+        if !sink.deliver(payload), remove(id) != nil {
+          // Not written from here: a write can block, and this thread reads for every connection.
+          DispatchQueue.global().async { [self] in try? send(FrameEncoder.encode(.cancel(id: id))) }
+        }
       } else {
         // The reply that ends the stream may carry a last message.
         if status == nil, !payload.isEmpty, !sink.deliver(payload) { return }

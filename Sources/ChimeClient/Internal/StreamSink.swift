@@ -1,6 +1,6 @@
 import ChimeCore
 
-/// Where the reader thread sends a server-streaming call's replies.
+/// Where the reply thread sends a server-streaming call's replies.
 struct StreamSink: Sendable {
   /// Delivers one reply payload; false when it could not be decoded (the stream is then
   /// finished with that error and the call must be cancelled).
