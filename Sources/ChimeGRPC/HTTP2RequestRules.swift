@@ -147,14 +147,22 @@ struct HTTP2RequestRules {
   private static func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
     case 0x30...0x39, 0x41...0x5a, 0x61...0x7a: return true
-    default: return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    // ! # $ % & ' * + - . ^ _ ` | ~
+    case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2a, 0x2b, 0x2d, 0x2e, 0x5e, 0x5f, 0x60, 0x7c, 0x7e: return true
+    default: return false
     }
   }
 
   private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a }
 
-  private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: String) -> Bool {
-    bytes.count == lower.utf8.count && zip(bytes, lower.utf8).allSatisfy { a, b in (a >= 0x41 && a <= 0x5a ? a | 0x20 : a) == b }
+  private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
+    guard bytes.count == lower.utf8CodeUnitCount else { return false }
+    let literal = lower.utf8Start
+    for i in 0..<bytes.count {
+      let a = bytes[i]
+      if (a >= 0x41 && a <= 0x5a ? a | 0x20 : a) != literal[i] { return false }
+    }
+    return true
   }
 
   /// Digits only (no sign, no space, no list), as nghttp2 reads a content-length; nil past

@@ -26,8 +26,13 @@ final class HTTP2Session {
 
   weak var delegate: (any HTTP2SessionDelegate)?
   private var session: OpaquePointer?
-  /// RFC 9113 §8's state of each open request stream (until it closes).
+  /// RFC 9113 §8's state of each open request stream (until it closes), once its header block
+  /// is complete.
   private var requests: [Int32: HTTP2RequestRules] = [:]
+  /// The request header block being received and its rules, kept here until the block ends:
+  /// one arrives whole (HTTP/2 puts no other frame inside it), and a lookup and write-back in
+  /// `requests` per field cost more than the field's own checks.
+  private var receiving: (stream: Int32, rules: HTTP2RequestRules)?
   /// Streams found malformed and reset: nothing more of them reaches the delegate.
   private var rejected: Set<Int32> = []
   /// Why each stream was reset as malformed, until the reset is sent (and logged).
@@ -69,9 +74,11 @@ final class HTTP2Session {
     }
     nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, stream, errorCode, user in
       let session = HTTP2Session.of(user)
-      session.requests.removeValue(forKey: stream)
-      session.rejected.remove(stream)
-      session.plainBodies.removeValue(forKey: stream)
+      // Each looked up only when it holds anything: a lookup hashes the key even in an empty set.
+      if !session.requests.isEmpty { session.requests.removeValue(forKey: stream) }
+      if session.receiving?.stream == stream { session.receiving = nil }
+      if !session.rejected.isEmpty { session.rejected.remove(stream) }
+      if !session.plainBodies.isEmpty { session.plainBodies.removeValue(forKey: stream) }
       session.delegate?.http2StreamClosed(stream, errorCode: errorCode)
       return 0
     }
@@ -142,31 +149,41 @@ final class HTTP2Session {
   private func headerBlockBegins(_ frame: UnsafePointer<nghttp2_frame>) {
     let stream = chime_h2_frame_stream(frame)
     if chime_h2_is_request_headers(frame) != 0 {
-      requests[stream] = HTTP2RequestRules()
+      receiving = (stream, HTTP2RequestRules())
       delegate?.http2StreamOpened(stream)
-    } else if !rejected.contains(stream), let violation = requests[stream]?.beginTrailers(endStream: chime_h2_frame_ends_stream(frame) != 0) {
+    } else if !isRejected(stream), let violation = requests[stream]?.beginTrailers(endStream: chime_h2_frame_ends_stream(frame) != 0) {
       reject(stream, violation)
     }
   }
 
   private func header(_ frame: UnsafePointer<nghttp2_frame>, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
     let stream = chime_h2_frame_stream(frame)
-    guard !rejected.contains(stream) else { return }
-    if let violation = requests[stream]?.field(name: name, value: value) {
-      return reject(stream, violation)
+    if receiving?.stream == stream {
+      if let violation = receiving?.rules.field(name: name, value: value) {
+        receiving = nil
+        return reject(stream, violation)
+      }
+      return delegate?.http2Header(stream, name: name, value: value) ?? ()
     }
     // Trailers are checked, not passed on: gRPC requests carry nothing in them.
-    if chime_h2_is_request_headers(frame) != 0 { delegate?.http2Header(stream, name: name, value: value) }
+    guard !isRejected(stream), let violation = requests[stream]?.field(name: name, value: value) else { return }
+    reject(stream, violation)
   }
 
   private func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
     let stream = chime_h2_frame_stream(frame)
-    guard !rejected.contains(stream) else { return }
     let endStream = chime_h2_frame_ends_stream(frame) != 0
     if chime_h2_is_request_headers(frame) != 0 {
-      if let violation = requests[stream]?.endHeaders(endStream: endStream) { return reject(stream, violation) }
+      guard var rules = receiving.flatMap({ $0.stream == stream ? $0.rules : nil }) else { return }
+      receiving = nil
+      if let violation = rules.endHeaders(endStream: endStream) { return reject(stream, violation) }
+      // A body or trailers follow: checked as they come.
+      if !endStream { requests[stream] = rules }
       delegate?.http2HeadersDone(stream, endStream: endStream)
-    } else if endStream, chime_h2_is_data(frame) != 0 || chime_h2_is_headers(frame) != 0 {
+      return
+    }
+    guard !isRejected(stream) else { return }
+    if endStream, chime_h2_is_data(frame) != 0 || chime_h2_is_headers(frame) != 0 {
       // DATA with END_STREAM, or trailers after the body.
       if let violation = requests[stream]?.endBody() { return reject(stream, violation) }
       delegate?.http2BodyDone(stream)
@@ -174,12 +191,18 @@ final class HTTP2Session {
   }
 
   private func dataReceived(_ stream: Int32, _ bytes: UnsafeRawBufferPointer) {
-    if !rejected.contains(stream), let violation = requests[stream]?.data(bytes.count) { reject(stream, violation) }
-    guard !rejected.contains(stream) else {
+    if !isRejected(stream), let violation = requests[stream]?.data(bytes.count) { reject(stream, violation) }
+    guard !isRejected(stream) else {
       // Nothing reads it: the window goes back at once.
       return consumed(stream, bytes.count)
     }
     delegate?.http2Data(stream, bytes)
+  }
+
+  /// Whether `stream` was reset as malformed (the set is empty but for hostile peers: no hash
+  /// then).
+  private func isRejected(_ stream: Int32) -> Bool {
+    !rejected.isEmpty && rejected.contains(stream)
   }
 
   /// Resets a malformed request with PROTOCOL_ERROR (§8.1.1); the delegate hears of it when
