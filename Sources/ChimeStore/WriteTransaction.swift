@@ -11,6 +11,9 @@ public final class WriteTransaction {
   /// when none did (a mutation rolled back gives its appends back). Retention runs before the
   /// commit when one did.
   var newestCursor: Int64?
+  /// Set while a calendar scan applies what it found: its own withdrawals are not the user's
+  /// dismissals, and nothing of them is written back into the items.
+  var applyingCalendarScan = false
 
   init(db: Database, store: ChimeDatabase) {
     self.db = db
@@ -119,6 +122,11 @@ public final class WriteTransaction {
   func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
     let stored = try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
     newestCursor = Int64(stored.cursor)
+    // The kind first: most events (every add's) stop at that comparison.
+    if stored.kind == .deliveredRemoved || stored.kind == .snoozed, !applyingCalendarScan,
+       app.utf8.starts(with: CalendarSource.appIDPrefix.utf8) {
+      try queueCalendarWriteBack(stored, app: app)
+    }
     return stored
   }
 

@@ -55,8 +55,8 @@ final class CalendarService {
     /// Answers waiting for the scan after the running one.
     var waiting: [(Result<Void, ChimeError>) -> Void] = []
     var removed = false
-    /// Dismissals and snoozes waiting to be written into the items, in order.
-    var writes: [(identifier: String, kind: AlarmWriteBack.Request.Kind)] = []
+    /// The store's write-back queue may hold dismissals or snoozes of it (`+WriteBack`).
+    var writesQueued = false
     var writing = false
     /// Alarms skipped as missed (too late) since the last summary, and the timer that posts it.
     var missed = 0
@@ -126,6 +126,9 @@ final class CalendarService {
         var left = calendars.count
         for stored in calendars {
           guard let source = track(stored.source, plannedUntil: stored.plannedUntil, scan: false) else { continue }
+          // What was committed and not yet written when chimed last stopped (or was killed).
+          source.writesQueued = true
+          writeBack(source)
           scan(source, files: nil) { [self] _ in
             left -= 1
             if left == 0 { releaseDueAlarms() }

@@ -301,6 +301,21 @@ enum Schema {
         ALTER TABLE calendar_file ADD COLUMN write_error TEXT;
         """)
     }
+    migrator.registerMigration("v15: calendar write-back queue") { db in
+      // Dismissals and snoozes of calendar alarms waiting to be written into their items,
+      // queued in the transaction that commits them (`WriteTransaction.append`) and deleted once
+      // written (or found unwritable): one committed and not yet written when chimed was killed
+      // is written at the next start. `snooze_until` is unix ms, NULL for a dismissal.
+      try db.execute(sql: """
+        CREATE TABLE calendar_write_back (
+          seq INTEGER PRIMARY KEY,
+          source TEXT NOT NULL,
+          identifier TEXT NOT NULL CHECK (length(identifier) > 0),
+          snooze_until INTEGER
+        );
+        CREATE INDEX calendar_write_back_by_source ON calendar_write_back (source, seq);
+        """)
+    }
     return migrator
   }()
 }

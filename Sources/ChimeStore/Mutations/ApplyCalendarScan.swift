@@ -104,6 +104,8 @@ public struct ApplyCalendarScan: Mutation {
   }
 
   public func apply(in t: WriteTransaction) throws -> Outcome {
+    t.applyingCalendarScan = true
+    defer { t.applyingCalendarScan = false }
     guard try Row.fetchOne(t.db.cachedStatement(sql: "SELECT 1 FROM calendar_source WHERE name = ?"), arguments: [source]) != nil else {
       throw ChimeError(.calendarNotFound, "no calendar named \(source) is registered", field: "name")
     }

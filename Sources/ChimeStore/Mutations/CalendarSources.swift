@@ -46,6 +46,7 @@ public struct RemoveCalendarSource: Mutation {
     }
     try t.db.cachedStatement(sql: "DELETE FROM calendar_file WHERE source = ?").execute(arguments: [name])
     try t.db.cachedStatement(sql: "DELETE FROM calendar_alarm WHERE source = ?").execute(arguments: [name])
+    try t.db.cachedStatement(sql: "DELETE FROM calendar_write_back WHERE source = ?").execute(arguments: [name])
     return try Remove(from: .pending, app: app, identifiers: nil, at: at).apply(in: t)
   }
 }
@@ -53,22 +54,28 @@ public struct RemoveCalendarSource: Mutation {
 /// What came of writing dismissals and snoozes back into a calendar's files (RFC 9074): a file
 /// whose write failed keeps why, listed with its errors until a later write into it succeeds;
 /// one written has an earlier failure cleared. A file with no record yet gets one (no read
-/// error, no alarms: its next scan fills them in). Nothing when the calendar is gone.
+/// error, no alarms: its next scan fills them in). The queued dismissals and snoozes that run
+/// took (`done`, written or not) leave the queue. Only that when the calendar is gone.
 public struct RecordCalendarWriteBack: Mutation {
   public let source: String
   /// File name → why the write failed.
   public let failures: [String: String]
   public let written: [String]
+  /// The queue entries (`QueuedCalendarWriteBack.seq`) the run took.
+  public let done: [Int64]
 
-  public init(source: String, failures: [String: String], written: [String]) {
+  public init(source: String, failures: [String: String], written: [String], done: [Int64] = []) {
     self.source = source
     self.failures = failures
     self.written = written
+    self.done = done
   }
 
   public var app: String { CalendarSource.appID(for: source) }
 
   public func apply(in t: WriteTransaction) throws {
+    let dequeue = try t.db.cachedStatement(sql: "DELETE FROM calendar_write_back WHERE seq = ?")
+    for seq in done { try dequeue.execute(arguments: [seq]) }
     guard try Row.fetchOne(t.db.cachedStatement(sql: "SELECT 1 FROM calendar_source WHERE name = ?"), arguments: [source]) != nil else { return }
     let record = try t.db.cachedStatement(sql: """
       INSERT INTO calendar_file (source, file, write_error) VALUES (?, ?, ?)

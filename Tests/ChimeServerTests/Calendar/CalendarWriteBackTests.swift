@@ -1,6 +1,7 @@
 @testable import ChimeServer
 import ChimeClient
 import ChimeCore
+import ChimeStore
 import ChimeSystem
 import ChimeTestSupport
 import Foundation
@@ -151,5 +152,27 @@ import Testing
     // The snooze is not lost: chimed's own brings it back.
     d.advance(seconds: 300)
     try await eventually { try await d.calendarDelivered("work").map(\.snoozeCount) == [1] }
+  }
+
+  /// A dismissal committed just before chimed was killed, its write-back not yet run: the
+  /// store queued it with the commit, and the next start writes it.
+  @Test func aDismissalCommittedBeforeAKillIsWrittenAtTheNextStart() async throws {
+    let d = try InProcessDaemon()
+    let dir = try vdir(d)
+    let start = later(d, hours: 2)
+    let text = calendarItem(uid: "standup", summary: "Standup", start: start)
+    try writeItem(text, "standup.ics", in: dir)
+    let delivered = try await firstAlarm(d, dir: dir, start: start)
+    try d.restart(afterBeingDownFor: 0) {
+      // What the daemon committed for the dismissal before it died: the transaction alone.
+      let database = try ChimeDatabase(path: d.directory.file("data") + "/chime.db")
+      defer { database.close() }
+      _ = try database.commit(Remove(from: .delivered, app: CalendarSource.appID(for: "work"), identifiers: [delivered.request.identifier],
+                                     at: d.clock.now())).get()
+    }
+    let acknowledged = text.replacingOccurrences(of: "TRIGGER:-PT10M\r\nEND:VALARM",
+                                                 with: "TRIGGER:-PT10M\r\nACKNOWLEDGED:\(icsUTC(d.clock.now()))\r\nEND:VALARM")
+    try await eventually { try itemText("standup.ics", in: dir) == acknowledged }
+    #expect(try await d.calendarDelivered("work").isEmpty)
   }
 }
