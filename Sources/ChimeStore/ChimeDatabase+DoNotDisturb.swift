@@ -40,22 +40,27 @@ extension ChimeDatabase {
   ///
   /// - Throws: UNAVAILABLE `STORE_READ_FAILED`; INTERNAL `STORE_CORRUPT`.
   public func quietDeliveriesNotSummarized() throws(ChimeError) -> QuietDeliveries {
-    try read("quiet deliveries") { db in
-      let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-        SELECT d.rowid, COALESCE(NULLIF(a.display_name, ''), d.app)
-        FROM delivered d LEFT JOIN app a ON a.id = d.app
-        WHERE d.quiet_unsummarized = 1
-        """))
-      var counts: [String: Int] = [:]
-      var marks: [Int64] = []
-      while let row = try rows.next() {
-        marks.append(try row.decode(atIndex: 0))
-        let name: String = try row.decode(atIndex: 1)
-        counts[name, default: 0] += 1
-      }
-      return QuietDeliveries(summary: DoNotDisturbSummary(counts.map { DoNotDisturbSummary.AppCount(name: $0.key, count: $0.value) }),
-                             rows: marks)
+    try read("quiet deliveries") { db in try QuietDeliveries.count(in: db) }
+  }
+}
+
+extension QuietDeliveries {
+  /// The count `quietDeliveriesNotSummarized` describes, on a connection of either kind.
+  static func count(in db: Database) throws -> QuietDeliveries {
+    let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+      SELECT d.rowid, COALESCE(NULLIF(a.display_name, ''), d.app)
+      FROM delivered d LEFT JOIN app a ON a.id = d.app
+      WHERE d.quiet_unsummarized = 1
+      """))
+    var counts: [String: Int] = [:]
+    var marks: [Int64] = []
+    while let row = try rows.next() {
+      marks.append(try row.decode(atIndex: 0))
+      let name: String = try row.decode(atIndex: 1)
+      counts[name, default: 0] += 1
     }
+    return QuietDeliveries(summary: DoNotDisturbSummary(counts.map { DoNotDisturbSummary.AppCount(name: $0.key, count: $0.value) }),
+                           rows: marks)
   }
 }
 

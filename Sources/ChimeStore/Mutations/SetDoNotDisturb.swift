@@ -35,3 +35,19 @@ public struct MarkDoNotDisturbSummarized: Mutation {
     try t.markDoNotDisturbSummarized(rows: rows)
   }
 }
+
+/// Do Not Disturb ended: the quiet deliveries not yet summarized are counted and marked
+/// summarized in one transaction. Submitted when it ends, it is ordered before any delivery
+/// committed after (the writer commits in order), so a quiet delivery of a later window (the
+/// user turned it on again at once) is left for that window's summary.
+public struct SummarizeQuietDeliveries: Mutation {
+  public var app: String { "*" }
+
+  public init() {}
+
+  public func apply(in t: WriteTransaction) throws -> QuietDeliveries {
+    let quiet = try QuietDeliveries.count(in: t.db)
+    try t.markDoNotDisturbSummarized(rows: quiet.rows)
+    return quiet
+  }
+}

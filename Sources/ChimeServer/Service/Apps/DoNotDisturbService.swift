@@ -24,9 +24,6 @@ final class DoNotDisturbService {
   private var wasActive: Bool?
   /// At start, until the desktop's state is first known: a paused desktop must not read as off.
   private var waitingForDesktop = false
-  /// A summary being counted or marked; another end meanwhile is summarized after it.
-  private var summarizing = false
-  private var summarizeAgain = false
   private var stopped = false
 
   /// How long start waits for the desktop's state before looking without it.
@@ -132,48 +129,28 @@ final class DoNotDisturbService {
     }
     let was = wasActive
     wasActive = status.active
-    if !status.active && was != false { summarize(through: now) }
+    if !status.active && was != false { summarize(through: now, show: setting.summary) }
   }
 
-  /// Counts the quiet deliveries not yet summarized (shown at `now`); when there are some,
-  /// marks them summarized and shows the summary (if the setting asks for it).
-  private func summarize(through now: Instant) {
-    guard !summarizing else {
-      summarizeAgain = true
-      return
-    }
-    summarizing = true
-    context.read({ [weak self] (result: Result<QuietDeliveries, ChimeError>) in
+  /// Counts the quiet deliveries not yet summarized and marks them summarized, in one commit
+  /// submitted now (`SummarizeQuietDeliveries`): the writer commits in order, so what is
+  /// counted is what was delivered before the end, not what a window the user opened again
+  /// meanwhile delivered. Shown if `show` (the setting when it ended, not when the count comes
+  /// back) and there were some.
+  private func summarize(through now: Instant, show: Bool) {
+    context.writer.submit(SummarizeQuietDeliveries()) { [weak self] (result: Result<QuietDeliveries, ChimeError>) in
       guard let self else { return }
       switch result {
-      case .success(let quiet) where !quiet.summary.isEmpty:
-        let summary = quiet.summary
-        context.writer.submit(MarkDoNotDisturbSummarized(rows: quiet.rows)) { [weak self] marked in
-          guard let self else { return }
-          if case .failure(let error) = marked {
-            context.logger.warning("cannot mark the do not disturb summary", metadata: ["error": "\(error)"])
-          } else if context.doNotDisturb.current.summary && !stopped {
-            context.logger.info("do not disturb ended", metadata: ["quiet_deliveries": "\(summary.total)"])
-            context.presenter.presentSummary(summary, at: now)
-          } else {
-            context.logger.info("do not disturb ended; summary off", metadata: ["quiet_deliveries": "\(summary.total)"])
-          }
-          finishedSummarizing()
-        }
-      case .success:
-        finishedSummarizing()
       case .failure(let error):
         context.logger.warning("cannot count the quiet deliveries", metadata: ["error": "\(error)"])
-        finishedSummarizing()
+      case .success(let quiet) where quiet.summary.isEmpty:
+        break
+      case .success(let quiet) where show && !stopped:
+        context.logger.info("do not disturb ended", metadata: ["quiet_deliveries": "\(quiet.summary.total)"])
+        context.presenter.presentSummary(quiet.summary, at: now)
+      case .success(let quiet):
+        context.logger.info("do not disturb ended; summary off", metadata: ["quiet_deliveries": "\(quiet.summary.total)"])
       }
-    }, { database throws(ChimeError) in try database.quietDeliveriesNotSummarized() })
-  }
-
-  private func finishedSummarizing() {
-    summarizing = false
-    guard summarizeAgain else { return }
-    summarizeAgain = false
-    let now = context.clock.now()
-    if !context.doNotDisturb.status(at: now, zone: zones.zone).status.active { summarize(through: now) }
+    }
   }
 }
