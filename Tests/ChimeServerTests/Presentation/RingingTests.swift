@@ -56,11 +56,11 @@ import Testing
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     let added = try await s.client.add(Self.alarm())
     #expect(added.pending.request.content.sound == .default, "a ring without a sound rings the default sound")
-    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 1 })
     // Played again once a play is over and a second has passed since it started.
     for n in 2...4 {
       s.daemon.advance(seconds: 1)
-      try #require(pollUntil(within: 10) { s.plays.count == n }, "play \(n)")
+      try #require(try await waitUntil(within: 30) { s.plays.count == n }, "play \(n)")
     }
     let ringing = try #require(try await s.client.allDelivered().first)
     #expect(ringing.ringEnded == nil)
@@ -74,7 +74,7 @@ import Testing
     s.daemon.advance(seconds: 5)
     // A later ring of another notification plays; this one stays silent.
     _ = try await s.client.add(Self.alarm("other"))
-    try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == count + 1 })
   }
 
   /// An alarm with auto-snooze that runs out unanswered snoozes itself by its category's first
@@ -96,7 +96,7 @@ import Testing
       let delivered = try await nextEvent(&events) { $0.kind == .delivered }
       #expect(delivered.delivered?.snoozeCount == round)
       let before = plays
-      let rang = pollUntil(within: 10) { s.plays.count > before }
+      let rang = try await waitUntil(within: 30) { s.plays.count > before }
       try #require(rang, "round \(round) rings")
       s.daemon.advance(seconds: 31)
       let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
@@ -126,7 +126,7 @@ import Testing
     var request = Self.alarm(ring: 30)
     request.content.ring?.autoSnooze = 3
     _ = try await s.client.add(request)
-    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 1 })
     try await s.client.respond(to: "wake")
     let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
     #expect(ended.note == "answered")
@@ -149,7 +149,7 @@ import Testing
     request.content.categoryIdentifier = "alarm"
     _ = try await s.client.add(request)
     #expect(try await nextMessage(&asks).delivered != nil)
-    try #require(pollUntil(within: 10) { s.plays.count >= 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count >= 1 })
     // Answered 2 s in: the extension is asked (its answer is due 5 s later, at 7 s).
     s.daemon.advance(seconds: 2)
     async let answered = s.client.respond(to: "wake")
@@ -173,7 +173,7 @@ import Testing
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     s.hold(true)
     _ = try await s.client.add(Self.alarm())
-    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 1 })
     let pid = s.plays[0]
     #expect(Self.isAlive(pid))
     switch how {
@@ -184,7 +184,7 @@ import Testing
     }
     let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
     #expect(ended.note == (how == "remove-all" ? "removed" : how))
-    #expect(pollUntil(within: 10) { !Self.isAlive(pid) }, "player \(pid) still running after the ring ended (\(how))")
+    #expect(try await waitUntil(within: 30) { !Self.isAlive(pid) }, "player \(pid) still running after the ring ended (\(how))")
     s.hold(false)
     s.daemon.advance(seconds: 2)
     let left = try await s.client.allDelivered()
@@ -192,7 +192,7 @@ import Testing
     // No presentation failure for a player stopped on purpose. Players run one at a time, so
     // once the next ring's play ran, the stopped one's end was handled.
     _ = try await s.client.add(Self.alarm("next", ring: 5))
-    try #require(pollUntil(within: 10) { s.plays.count == 2 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 2 })
     _ = try await s.client.removeDelivered(["next"])
     let kinds = Locked<[Event.Kind]>([])
     _ = try await nextEvent(&events) { event in
@@ -207,17 +207,17 @@ import Testing
   @Test func aRestartMidRingResumesItForTheTimeLeft() async throws {
     let s = try Setup()
     _ = try await s.client.add(Self.alarm(ring: 60))
-    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 1 })
     s.daemon.advance(seconds: 20)
     try s.daemon.restart()
-    try #require(pollUntil(within: 10) { s.plays.count >= 2 }, "the ring did not resume")
+    try #require(try await waitUntil(within: 30) { s.plays.count >= 2 }, "the ring did not resume")
     let client = try s.daemon.client(app: Self.app)
     var events = client.subscribe().makeAsyncIterator()
     _ = try await nextEvent(&events) { $0.kind == .subscribed }
     #expect(try await client.allDelivered().map(\.request.identifier) == ["wake"])
     // 40 s were left: at 39 it still rings, at 41 it has timed out.
     s.daemon.advance(seconds: 39)
-    try #require(pollUntil(within: 10) { s.plays.count >= 3 })
+    try #require(try await waitUntil(within: 30) { s.plays.count >= 3 })
     s.daemon.advance(seconds: 2)
     let ended = try await nextEvent(&events) { $0.kind == .ringEnded }
     #expect(ended.note == "timed-out")
@@ -226,7 +226,7 @@ import Testing
     let count = s.plays.count
     let again = try s.daemon.client(app: Self.app)
     _ = try await again.add(Self.alarm("barrier", ring: 5))
-    try #require(pollUntil(within: 10) { s.plays.count == count + 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == count + 1 })
     #expect(try await again.allDelivered().first { $0.request.identifier == "wake" }?.ringEnded == .timedOut)
   }
 
@@ -237,7 +237,7 @@ import Testing
     var request = Self.alarm(ring: 30)
     request.content.ring?.autoSnooze = 1
     _ = try await s.client.add(request)
-    try #require(pollUntil(within: 10) { s.plays.count == 1 })
+    try #require(try await waitUntil(within: 30) { s.plays.count == 1 })
     // The clock moves past the ring's end while chimed is not looking, then it restarts.
     s.daemon.clock.advance(seconds: 40)
     try s.daemon.restart()
