@@ -4,26 +4,6 @@ internal import CNGHTTP2
 /// with the bytes read from a connection and asked for the bytes to write back. The only
 /// file of the gRPC transport that calls nghttp2. Loop thread only.
 final class HTTP2Session {
-  /// An HTTP/2 error code (RFC 9113 §7), for RST_STREAM and GOAWAY.
-  struct ErrorCode: Equatable {
-    let rawValue: UInt32
-    static let noError = ErrorCode(rawValue: 0x0)
-    static let protocolError = ErrorCode(rawValue: 0x1)
-    static let internalError = ErrorCode(rawValue: 0x2)
-    static let refusedStream = ErrorCode(rawValue: 0x7)
-    static let cancel = ErrorCode(rawValue: 0x8)
-    static let enhanceYourCalm = ErrorCode(rawValue: 0xb)
-  }
-
-  struct Settings {
-    var maxConcurrentStreams: UInt32
-    var maxHeaderListBytes: UInt32
-    /// The per-stream receive window (at least one whole message); the connection's is four
-    /// times it.
-    var initialWindowBytes: UInt32
-    var maxFrameBytes: UInt32 = 16_384
-  }
-
   weak var delegate: (any HTTP2SessionDelegate)?
   private var session: OpaquePointer?
   /// RFC 9113 §8's state of each open request stream (until it closes), once its header block

@@ -248,7 +248,12 @@ final class ConnectionCore: Sendable {
   /// arms the socket again while calls are left (else gives up the reader role).
   func readReady() {
     // Taking the lock also orders this read after the last reader's (the role's hand-over).
-    if isClosed { return }
+    if isClosed {
+      // Armed by a hand-over that raced `terminate`'s removal: the shut-down socket reports
+      // at once, and the poller lets go of the core here (or its descriptor stays open).
+      if case .success(let poller) = ReplyPoller.shared { poller.remove(self) }
+      return
+    }
     if let failure = readAvailable() { return terminate(failure) }
     let again = state.withLock { state in
       guard state.closed == nil else { return false }
