@@ -173,4 +173,16 @@ import Testing
     #expect(rig.loopEnded.wait(timeout: .now() + 10) == .success)
     rig.database.close()
   }
+
+  /// A committing thread's last batch comes back with its work item's completion, and the
+  /// batch of a thread started after it can come back first (through `execute`): each batch is
+  /// answered in the order it was taken all the same.
+  @Test func batchesAreAnsweredInTheOrderTheyWereTaken() {
+    var order = BatchOrder<String>()
+    #expect(order.arrived(0, "a") == ["a"])
+    #expect(order.arrived(2, "c").isEmpty, "c waits for b")
+    #expect(order.arrived(3, "d").isEmpty)
+    #expect(order.arrived(1, "b") == ["b", "c", "d"])
+    #expect(order.arrived(4, "e") == ["e"])
+  }
 }
