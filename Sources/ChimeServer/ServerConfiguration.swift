@@ -67,6 +67,11 @@ public struct ServerCollaborators: Sendable {
 public struct ServerTestHooks: Sendable {
   /// Tests use a `ManualWallClock`; chimed's `--clock-offset` an `OffsetWallClock`.
   public var clock: any WallClock = SystemWallClock()
+  /// Milliseconds on the clock a ring's length is also measured on, so that a wall clock set
+  /// back does not make it ring longer (`Ringer`); nil: CLOCK_MONOTONIC. Tests that move a
+  /// manual wall clock give one that moves with it: a loaded machine then cannot end a ring
+  /// before the test has moved time past its end.
+  public var monotonicMillis: (@Sendable () -> Int64)?
   /// The zone floating calendar triggers follow, asked again every few seconds and whenever
   /// the wall clock is set; a change re-plans those triggers.
   public var timeZone: @Sendable () -> Zone = SystemTimeZone.current

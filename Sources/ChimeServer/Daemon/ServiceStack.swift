@@ -36,7 +36,8 @@ final class ServiceStack {
                                       thumbnailer: Self.thumbnailer(configuration))
     sweep = Self.sweep(attachments, database: database, logger: logger)
     let presenters = PresenterSet(loop: loop, database: database, clock: configuration.hooks.clock, configuration: configuration.collaborators.presentation,
-                                  thumbnails: RenderedThumbnails(store: attachments), notificationServer: notificationServer, logger: logger)
+                                  thumbnails: RenderedThumbnails(store: attachments), notificationServer: notificationServer, logger: logger,
+                                  monotonicMillis: configuration.hooks.monotonicMillis)
     service = NotificationService(loop: loop, database: database, attachments: attachments,
                                   presenter: presenters, configuration: configuration,
                                   authorizations: try database.authorizations(), doNotDisturb: try database.doNotDisturb())

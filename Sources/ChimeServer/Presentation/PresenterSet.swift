@@ -24,7 +24,8 @@ final class PresenterSet: Presenter {
 
   /// `thumbnails` is used when the configuration names no source of its own.
   init(loop: EventLoop, database: ChimeDatabase, clock: any WallClock, configuration: PresentationConfiguration,
-       thumbnails rendered: any ThumbnailSource, notificationServer: (any NotificationServerConnector)?, logger: Logger) {
+       thumbnails rendered: any ThumbnailSource, notificationServer: (any NotificationServerConnector)?, logger: Logger,
+       monotonicMillis: (@Sendable () -> Int64)? = nil) {
     self.loop = loop
     self.clock = clock
     self.database = database
@@ -35,7 +36,7 @@ final class PresenterSet: Presenter {
       ? CommandPresenter(loop: loop, command: configuration.command, timeoutMillis: configuration.commandTimeoutMillis, logger: logger)
       : nil
     sounds = configuration.playSounds ? SoundPlayer(loop: loop, configured: configuration.soundPlayer, logger: logger) : nil
-    ringer = Ringer(loop: loop, clock: clock, sounds: sounds, logger: logger)
+    ringer = Ringer(loop: loop, clock: clock, sounds: sounds, logger: logger, monotonicMillis: monotonicMillis ?? Ringer.monotonicNow)
     var respond: ((String, NotificationResponse) -> Void)?
     if configuration.presenters.contains(.freedesktop) {
       freedesktop = FreedesktopPresenter(loop: loop, logger: logger, connector: notificationServer) { app, response in respond?(app, response) }

@@ -191,7 +191,7 @@ import Testing
     if how == "timed-out" { #expect(left.first?.ringEnded == .timedOut) } else { #expect(left.isEmpty) }
     // No presentation failure for a player stopped on purpose. Players run one at a time, so
     // once the next ring's play ran, the stopped one's end was handled.
-    _ = try await s.client.add(Self.alarm("next", ring: 600))
+    _ = try await s.client.add(Self.alarm("next", ring: 5))
     try #require(try await waitUntil(within: 30) { s.plays.count == 2 })
     _ = try await s.client.removeDelivered(["next"])
     let kinds = Locked<[Event.Kind]>([])
@@ -225,9 +225,7 @@ import Testing
     try s.daemon.restart()
     let count = s.plays.count
     let again = try s.daemon.client(app: Self.app)
-    // The barrier's ring is long: a ring also ends after its length in real time, and a loaded
-    // host may take seconds to present it.
-    _ = try await again.add(Self.alarm("barrier", ring: 600))
+    _ = try await again.add(Self.alarm("barrier", ring: 5))
     let rang = try await waitUntil(within: 30) { s.plays.count > count }
     try #require(rang, "the barrier did not ring (plays \(s.plays.count), \(count) before the restart)")
     #expect(s.plays.count == count + 1, "only the barrier rings")

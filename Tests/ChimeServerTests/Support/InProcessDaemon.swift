@@ -36,6 +36,8 @@ final class InProcessDaemon: @unchecked Sendable {
     logger.logLevel = .warning
     var configuration = ServerConfiguration(socketPath: directory.socketPath, dataDirectory: directory.file("data"), logger: logger)
     configuration.hooks.clock = clock
+    // A ring's real-time limit follows the manual clock too: time moves when the test says so.
+    configuration.hooks.monotonicMillis = { clock.now().unixMillis }
     configuration.paths.appsDirectory = directory.file("apps")
     tweak(&configuration)
     // What chimed does for the process: a peer that hung up is an EPIPE, not a signal; the data
