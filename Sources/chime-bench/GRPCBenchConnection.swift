@@ -35,6 +35,10 @@ final class GRPCBenchConnection {
   private var blockEndsStream = false
   /// What this side may still send as DATA on the connection.
   private var sendWindow = 65_535
+  /// Reply DATA received since this side last gave the connection's window back.
+  private var receivedSinceUpdate = 0
+  /// The largest frame chimed takes before its SETTINGS say otherwise (RFC 9113 §6.5.2).
+  private static let maxFrameBytes = 16_384
 
   init(path: String) throws {
     do throws(ChimeError) {
@@ -69,6 +73,8 @@ final class GRPCBenchConnection {
       requestBlockKey = path + "\n" + app
     }
     let message = [0] + Self.bigEndian(UInt32(payload.count)) + payload
+    // One DATA frame per call: a message past the frame size would need splitting.
+    guard message.count <= Self.maxFrameBytes else { throw BenchError("a gRPC request of \(message.count) bytes is more than one DATA frame") }
     while sendWindow < message.count { try readOnce() }
     sendWindow -= message.count
     stream = nextStream
@@ -82,10 +88,12 @@ final class GRPCBenchConnection {
     try send(frames)
   }
 
-  /// Reads what the socket has; the call's grpc-status once it ended, else nil.
+  /// Reads what the socket has; the call's grpc-status once it ended (once: a later frame on
+  /// the connection does not end it again), else nil.
   func readReply() throws -> String? {
     try readOnce()
     guard callEnded else { return nil }
+    callEnded = false
     return status ?? "no grpc-status"
   }
 
@@ -95,7 +103,8 @@ final class GRPCBenchConnection {
   }
 
   private func readOnce() throws {
-    let n = buffer.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, 0) }
+    let received = buffer.withUnsafeMutableBytes { bytes in Result { () throws(Errno) -> Int in try UnixSocket.receive(fd, into: bytes) } }
+    guard case .success(let n) = received else { throw BenchError("receive: \(received)") }
     guard n > 0 else { throw BenchError("daemon closed the gRPC connection") }
     input.append(contentsOf: buffer[0..<n])
     var at = 0
@@ -130,6 +139,15 @@ final class GRPCBenchConnection {
       }
     case 0x0:  // DATA: its message is not read; an end of stream here has no trailers
       if streamID == stream && flags & 0x1 != 0 { callEnded = true }
+      // The connection's window was opened to the maximum at the start; it goes back once a
+      // gibibyte of replies has used it.
+      receivedSinceUpdate += payload.count
+      if receivedSinceUpdate >= 1 << 30 {
+        var update: [UInt8] = []
+        Self.appendFrame(to: &update, type: 0x8, flags: 0, stream: 0, payload: Self.bigEndian(UInt32(receivedSinceUpdate)))
+        receivedSinceUpdate = 0
+        try send(update)
+      }
     case 0x3:  // RST_STREAM
       throw BenchError("chimed reset stream \(streamID) (HTTP/2 error \(Self.uint32(payload)))")
     case 0x4:  // SETTINGS
