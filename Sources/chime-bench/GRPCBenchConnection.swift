@@ -8,8 +8,10 @@ import Glibc
 /// machine's cores with chimed, and a full nghttp2 client session per connection cost it about
 /// 15 µs more CPU per add than the native loader, which counted against gRPC (bench/NOTES.md).
 ///
-/// The request's header block is HPACK-encoded once, every field never indexed, so the same
-/// bytes serve every call; a call is one write of its HEADERS and DATA frames. Replies are
+/// The request's header block is HPACK-encoded with indexing, as gRPC clients do (after the first
+/// call chimed decodes table references, not the strings), by the connection's own encoder
+/// until two blocks in a row come out the same: from then on those bytes serve every call (the
+/// encoder's table no longer changes). A call is one write of its HEADERS and DATA frames. Replies are
 /// framed here; their header blocks, all of them in order (the decoder's table follows the
 /// server's), go through nghttp2's HPACK decoder for grpc-status. Flow control: this side's
 /// receive windows are opened to the maximum at the start; its sends keep to the connection
@@ -17,9 +19,12 @@ import Glibc
 final class GRPCBenchConnection {
   let fd: FileDescriptor
   private let inflater: OpaquePointer
-  /// The request's header block for the current path and app.
-  private var requestBlock: [UInt8] = []
-  private var requestBlockKey = ""
+  private let deflater: OpaquePointer
+  /// The path and app of the last call, the header block last encoded for them, and that
+  /// block once it came out the same twice in a row.
+  private var requestKey = ""
+  private var lastBlock: [UInt8] = []
+  private var stableBlock: [UInt8]?
   private var nextStream: UInt32 = 1
   private var stream: UInt32 = 0
   private var status: String?
@@ -46,12 +51,18 @@ final class GRPCBenchConnection {
     } catch {
       throw BenchError("connect: \(error.message)")
     }
-    var made: OpaquePointer?
+    var made: OpaquePointer?, madeDeflater: OpaquePointer?
     guard nghttp2_hd_inflate_new(&made) == 0, let made else {
       fd.close()
       throw BenchError("nghttp2_hd_inflate_new failed")
     }
+    guard nghttp2_hd_deflate_new(&madeDeflater, 4096) == 0, let madeDeflater else {
+      nghttp2_hd_inflate_del(made)
+      fd.close()
+      throw BenchError("nghttp2_hd_deflate_new failed")
+    }
     inflater = made
+    deflater = madeDeflater
     // The preface, SETTINGS (no push; each stream's window at the maximum) and the
     // connection's window opened to the maximum: chimed never waits for this side to read.
     var start = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
@@ -62,16 +73,13 @@ final class GRPCBenchConnection {
 
   deinit {
     nghttp2_hd_inflate_del(inflater)
+    nghttp2_hd_deflate_del(deflater)
     fd.close()
   }
 
   /// Starts a unary call of `path` with `payload` as its one message.
   func call(_ path: String, app: String, payload: [UInt8]) throws {
-    if requestBlockKey != path + "\n" + app {
-      requestBlock = try Self.encodeHeaders([(":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
-                                             ("content-type", "application/grpc"), ("te", "trailers"), ("chime-app", app)])
-      requestBlockKey = path + "\n" + app
-    }
+    let requestBlock = try headerBlock(path: path, app: app)
     let message = [0] + Self.bigEndian(UInt32(payload.count)) + payload
     // One DATA frame per call: a message past the frame size would need splitting.
     guard message.count <= Self.maxFrameBytes else { throw BenchError("a gRPC request of \(message.count) bytes is more than one DATA frame") }
@@ -206,12 +214,24 @@ final class GRPCBenchConnection {
     }
   }
 
-  /// `fields` HPACK-encoded, each never indexed: the encoder's table stays empty, so the bytes
-  /// are the same for every call.
-  private static func encodeHeaders(_ fields: [(String, String)]) throws -> [UInt8] {
-    var deflater: OpaquePointer?
-    guard nghttp2_hd_deflate_new(&deflater, 4096) == 0, let deflater else { throw BenchError("nghttp2_hd_deflate_new failed") }
-    defer { nghttp2_hd_deflate_del(deflater) }
+  /// The request's header block for a call of `path` as `app`.
+  private func headerBlock(path: String, app: String) throws -> [UInt8] {
+    let key = path + "\n" + app
+    if key == requestKey, let stableBlock { return stableBlock }
+    if key != requestKey {
+      requestKey = key
+      lastBlock = []
+      stableBlock = nil
+    }
+    let block = try encodeHeaders([(":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "localhost"),
+                                   ("content-type", "application/grpc"), ("te", "trailers"), ("chime-app", app)])
+    if block == lastBlock { stableBlock = block }
+    lastBlock = block
+    return block
+  }
+
+  /// `fields` HPACK-encoded by the connection's encoder, which indexes them as it sees fit.
+  private func encodeHeaders(_ fields: [(String, String)]) throws -> [UInt8] {
     var text: [UInt8] = []
     var spans: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
     for (name, value) in fields {
@@ -224,7 +244,7 @@ final class GRPCBenchConnection {
     return try text.withUnsafeMutableBufferPointer { raw in
       var nva = spans.map {
         nghttp2_nv(name: raw.baseAddress! + $0.name, value: raw.baseAddress! + $0.value, namelen: $0.nameLength, valuelen: $0.valueLength,
-                   flags: UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue))
+                   flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
       }
       var out = [UInt8](repeating: 0, count: nghttp2_hd_deflate_bound(deflater, &nva, nva.count))
       let count = out.withUnsafeMutableBufferPointer { nghttp2_hd_deflate_hd(deflater, $0.baseAddress, $0.count, &nva, nva.count) }
