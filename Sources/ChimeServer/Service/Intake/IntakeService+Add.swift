@@ -31,12 +31,15 @@ extension IntakeService {
     }
   }
 
+  /// The completions capture what the answer needs (the pending request, the staged files, the
+  /// schedule key), not the prepared request: each request captured or copied is a copy of
+  /// every one of its fields, and an add made about twenty (bench/NOTES.md).
   private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
-    let request = prepared.request
-    let pending = PendingRequest(request: request, nextFire: first, added: now, sound: prepared.sound)
-    if request.trigger == nil {
+    let staged = prepared.staged
+    let pending = PendingRequest(request: prepared.request, nextFire: first, added: now, sound: prepared.sound)
+    if pending.request.trigger == nil {
       context.writer.submit(immediateDelivery(app: app, prepared: prepared, at: now)) { [self] result in
-        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+        finishAdd(result, staged: staged, reply: reply) { outcome in
           context.published(outcome.events, files: outcome.discardedFiles, delivered: outcome.delivered, app: app)
           return AddResult(pending: pending, replaced: outcome.replaced, delivered: outcome.delivered)
         }
@@ -44,10 +47,11 @@ extension IntakeService {
     } else {
       let add = AddPending(app: app, pending: pending, at: now, limit: maxPendingPerApp)
       let packed = add.packed
+      let key = ScheduleKey(due: first, app: app, identifier: pending.request.identifier)
       context.writer.submit(add) { [self] result in
-        finishAdd(result, prepared: prepared, reply: reply) { outcome in
+        finishAdd(result, staged: staged, reply: reply) { outcome in
           context.published(outcome.events, files: outcome.discardedFiles, app: app)
-          context.scheduler.scheduled(ScheduleKey(due: pending.nextFire, app: app, identifier: request.identifier))
+          context.scheduler.scheduled(key)
           // The reply carries the request as the store packed it.
           var answer = AddResult(pending: pending, replaced: outcome.replaced)
           answer.packedPending = packed
@@ -57,15 +61,17 @@ extension IntakeService {
     }
   }
 
-  /// Answers an add once its commit is known, after its staged files are settled.
-  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, prepared: PreparedRequest, reply: @escaping Reply<AddResult>,
+  /// Answers an add once its commit is known, after its staged files are settled (at once when
+  /// it staged none).
+  private func finishAdd<Outcome>(_ result: Result<Outcome, ChimeError>, staged: [StagedAttachment], reply: @escaping Reply<AddResult>,
                                   committed: (Outcome) -> AddResult) {
     switch result {
     case .failure(let error):
-      settleFiles(of: prepared, committed: false) { reply(.failure(error)) }
+      settleFiles(staged, committed: false) { reply(.failure(error)) }
     case .success(let outcome):
+      guard !staged.isEmpty else { return reply(.success(committed(outcome))) }
       let answer = committed(outcome)
-      settleFiles(of: prepared, committed: true) { reply(.success(answer)) }
+      settleFiles(staged, committed: true) { reply(.success(answer)) }
     }
   }
 }

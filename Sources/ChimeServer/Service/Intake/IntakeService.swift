@@ -69,16 +69,19 @@ final class IntakeService {
   /// request whose moved files are leaving their source is not cut off. A request still
   /// waiting for the file lane when chimed stops is refused with `refusal` (UNAVAILABLE
   /// `SHUTTING_DOWN`), its files untouched; a failed preparation goes to `failed`.
-  func prepareFiles(app: String, request: NotificationRequest, staging: AttachmentStaging, refusal: String,
+  func prepareFiles(app: String, request: consuming NotificationRequest, staging: AttachmentStaging, refusal: String,
                     failed: @escaping (ChimeError) -> Void,
                     commit: @escaping (_ prepared: PreparedRequest, _ answered: @escaping () -> Void) -> Void) {
     let criticalAllowed = context.access.permissions(of: app).effective.contains(.criticalAlert)
     guard Self.needsFiles(request.content) else {
       // The layout is not read (no named sound), only its paths built.
       let layout = AppLayout.defaults(for: app, appsDirectory: appsDirectory)
-      return commit(PreparedRequest(request: request, sound: SoundResolver.resolve(request.content.sound, layout: layout,
-                                                                                    criticalAllowed: criticalAllowed)), {})
+      let sound = SoundResolver.resolve(request.content.sound, layout: layout, criticalAllowed: criticalAllowed)
+      // The request moves into the prepared one: the caller hands it over (`consuming`).
+      return commit(PreparedRequest(request: request, sound: sound), {})
     }
+    // Captured by the work below, which runs on the pool.
+    let request = request
     let database = context.database, attachments = context.attachments, appsDirectory = self.appsDirectory
     let beforeStaging = request.content.attachments.isEmpty ? nil : self.beforeStaging
     let work = { @Sendable () -> Result<PreparedRequest, ChimeError> in
@@ -141,11 +144,15 @@ final class IntakeService {
     return DeliverNow(app: app, delivered: delivered, at: now, badge: shape.badge, note: note)
   }
 
+  /// `settleFiles` of the files `prepared` staged.
+  func settleFiles(of prepared: PreparedRequest, committed: Bool, then: @escaping () -> Void) {
+    settleFiles(prepared.staged, committed: committed, then: then)
+  }
+
   /// Once a commit is known: a committed request's moved attachments leave their source, a
   /// failed one's staged files are given back; then `then` on the loop (at once when nothing
   /// was staged, the common case).
-  func settleFiles(of prepared: PreparedRequest, committed: Bool, then: @escaping () -> Void) {
-    let staged = prepared.staged
+  func settleFiles(_ staged: [StagedAttachment], committed: Bool, then: @escaping () -> Void) {
     guard !staged.isEmpty else { return then() }
     let attachments = context.attachments
     context.fileLane.runToEnd({ committed ? attachments.finish(staged) : attachments.abandon(staged) }, then: { _ in then() })
