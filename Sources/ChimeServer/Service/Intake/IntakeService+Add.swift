@@ -33,7 +33,7 @@ extension IntakeService {
 
   /// The completions capture what the answer needs (the pending request, the staged files, the
   /// schedule key), not the prepared request: each request captured or copied is a copy of
-  /// every one of its fields, and an add made about twenty (bench/NOTES.md).
+  /// every one of its fields (bench/NOTES.md).
   private func commitAdd(app: String, prepared: PreparedRequest, first: Instant, now: Instant, reply: @escaping Reply<AddResult>) {
     let staged = prepared.staged
     let pending = PendingRequest(request: prepared.request, nextFire: first, added: now, sound: prepared.sound)
