@@ -9,8 +9,10 @@
 # The helpers carry the Swift runtime statically since the Debian package (issue 42: an installed
 # copy must run without the toolchain), about 7.5 MB each over the 2.1 MB they had linked to it.
 # The ceilings sit a little above today's sizes: a new dependency or a pulled-in framework
-# fails here, not at a user's `make install`. Issue 27's goal is 15 MB each; bench/NOTES.md
-# ("The CLI") has what the static FoundationEssentials and ArgumentParser floor costs.
+# fails here, not at a user's `make install`. chime's ceiling moved from 18.0 to 18.5 MB when the
+# client's reply poller (issue 44) took it to 18.01 MB: 33 KB of its own code, not a dependency.
+# Issue 27's goal is 15 MB each; bench/NOTES.md ("The CLI") has what the static
+# FoundationEssentials and ArgumentParser floor costs.
 #
 #   scripts/check-binaries.sh            check BUILD_DIR (default .build/release)
 # Environment: BUILD_DIR, STRIP (default strip), NM (default nm).
@@ -25,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 
 # program, its ceiling in bytes (stripped), and whether it may link FoundationEssentials
 ceilings=(
-  "chime 18000000 essentials"
+  "chime 18500000 essentials"
   "chimed 15000000 none"
   "chime-thumbnail 10500000 essentials"
   "chime-calendar 10500000 none"
