@@ -30,8 +30,15 @@ let chimedReleaseLinking: [LinkerSetting] = [
 // scripts/check-binaries.sh checks). The static archives refer to one another: they are named
 // twice, so the linker resolves each one's references to the others.
 let staticEssentials = ["-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims"]
+// chime also links libstdc++ and libgcc statically, the only C++ in it being the Swift runtime's:
+// ld.so's loading and binding of libstdc++.so and libgcc_s.so was a tenth of `chime pending`'s
+// instructions. link/libstdc++.so is a linker script naming the static archive, so the -lstdc++
+// of the runtime's own link arguments finds it first; -lstdc++ is named again at the end for the
+// runtime archives linked after those arguments. A program that loads a C++ library (ICU through
+// libical in chime-calendar) keeps the shared one: two copies in one process would not be safe.
+let staticCxx = ["-L", Context.packageDirectory + "/link", "-Xclang-linker", "-static-libgcc", "-lstdc++"]
 let chimeReleaseLinking: [LinkerSetting] = [
-  .unsafeFlags(staticLinking + staticEssentials + staticEssentials, .when(platforms: [.linux], configuration: .release)),
+  .unsafeFlags(staticLinking + staticEssentials + staticEssentials + staticCxx, .when(platforms: [.linux], configuration: .release)),
 ]
 
 // chime-thumbnail and chime-calendar: the Swift runtime static as well (their C libraries,
