@@ -20,6 +20,16 @@ extension Bench {
     }
   }
 
+  /// What a call's CPU is made of, beside the client's goal (context, not a goal): the echo
+  /// floor's client pays only the kernel's send, wait and receive.
+  func printClientContext(_ report: Report) {
+    if let client = report.figures["chimeclient-cpu-per-call"]?.value,
+       let echo = report.floors["unix-socket-round-trip-client-cpu"]?.value, echo > 0 {
+      print(String(format: "context (not a goal): ChimeClient CPU per call %.1f µs = %.2f× the echo client's %.1f µs per round trip (the kernel's share of any call here); %.1f µs above it",
+                   client, client / echo, echo, client - echo))
+    }
+  }
+
   /// The goals (issue 44's table), each against its floor. Many-client adds count against
   /// chimed's own store alone in the same rounds (acknowledged = committed with
   /// synchronous=FULL: the store's cost for its schema is the floor that counts), and against

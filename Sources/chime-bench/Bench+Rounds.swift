@@ -103,6 +103,7 @@ extension Bench {
         case .echo:
           let e = try Floors.socketEcho(in: directory, roundTrips: 2_000)
           add("echo", e.p50Micros / 1000)
+          add("echo-client-cpu", e.clientCPUMicros)
           line.append(String(format: "echo %.3f ms", e.p50Micros / 1000))
         }
       }
@@ -151,6 +152,9 @@ extension Bench {
     }
     if let v = s["sqlite-commit"] { report.floor("sqlite-full-1-row-commit-p50", rounds: v, "ms", note: each) }
     if let v = s["echo"] { report.floor("unix-socket-round-trip-p50", rounds: v, "ms", note: "128-byte echo, \(each)") }
+    if let v = s["echo-client-cpu"] {
+      report.floor("unix-socket-round-trip-client-cpu", rounds: v, "µs", note: "the echo client thread's user+system CPU per round trip, \(each)")
+    }
     if let echo = s["echo"], let commit = s["sqlite-commit"], echo.count == commit.count {
       report.floor("round-trip+1-row-commit", rounds: zip(echo, commit).map { $0 + $1 }, "ms", note: "each round's echo and one-row commit")
     }

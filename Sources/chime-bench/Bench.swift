@@ -62,8 +62,9 @@ struct Bench: AsyncParsableCommand {
     if floorsOnly {
       let sqlite = try Floors.sqlite(in: directory.path)
       let echo = try Floors.socketEcho(in: directory.path)
-      print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d)",
-                   sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000, echo.p50Micros / 1000, echo.count))
+      print(String(format: "floor: SQLite WAL synchronous=FULL, 64-row transactions: %.0f rows/s (%d rows); one-row commit p50 %.3f ms; Unix-socket echo round trip p50 %.3f ms (%d), %.1f µs of the client's CPU each",
+                   sqlite.batchRowsPerSecond, sqlite.batchRows, sqlite.singleCommitP50Micros / 1000, echo.p50Micros / 1000, echo.count,
+                   echo.clientCPUMicros))
       return
     }
     if storeOnly {
@@ -195,6 +196,7 @@ struct Bench: AsyncParsableCommand {
     calendarChecks(&report)
     report.printChecks()
     printStoreContext(report)
+    printClientContext(report)
     if let json { try report.write(json: json) }
   }
 }
