@@ -105,6 +105,39 @@ class Planted:
         JOURNAL.unlink(missing_ok=True)
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes below `pid` (its children, theirs, ...), read from /proc."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            # The parent is the second field after the command, which is in parentheses.
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, queue = [], [pid]
+    while queue:
+        children = parents.get(queue.pop(), [])
+        found += children
+        queue += children
+    return found
+
+
+def kill_tree(process: subprocess.Popen) -> None:
+    """Kills `process`, its process group and every process below it: `swift test` starts the
+    test binary in a process group of its own, which a hung mutant's run would otherwise leave
+    behind."""
+    for pid in descendants(process.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
 def run(cmd: list[str], log: Path, timeout: float | None = None) -> tuple[int | None, float]:
     """Runs `cmd` in its own process group, output to `log`; None as the status on timeout."""
     started = time.monotonic()
@@ -113,12 +146,10 @@ def run(cmd: list[str], log: Path, timeout: float | None = None) -> tuple[int | 
         try:
             status: int | None = process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            kill_tree(process)
             status = None
         except BaseException:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+            kill_tree(process)
             raise
     return status, time.monotonic() - started
 
