@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import grpc
@@ -99,12 +100,27 @@ with grpc.insecure_channel("unix://" + sys.argv[1]) as channel:
 """
 
 
+@pytest.fixture
+def modules_for_another_user():
+    """A directory the other user can read holding a copy of what OTHER_USER_CALL imports: the
+    virtualenv lives in the clone, which may sit below a directory only its owner can enter
+    (a `mktemp -d` directory, a home of mode 0700)."""
+    import typing_extensions
+    directory = tempfile.mkdtemp(prefix="chime-other-user-")
+    os.chmod(directory, 0o755)
+    shutil.copytree(os.path.dirname(grpc.__file__), os.path.join(directory, "grpc"))
+    shutil.copy(typing_extensions.__file__, directory)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv to call as another user")
-def test_a_grpc_client_of_another_user_reads_permission_denied(own_daemon):
+def test_a_grpc_client_of_another_user_reads_permission_denied(own_daemon, modules_for_another_user):
     # Let the other user reach the socket; chimed's own check must refuse it.
     os.chmod(own_daemon.root, 0o755)
     os.chmod(own_daemon.socket_path, 0o666)
     result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c",
-                             OTHER_USER_CALL, own_daemon.socket_path], capture_output=True, text=True, timeout=30)
+                             OTHER_USER_CALL, own_daemon.socket_path], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "PYTHONPATH": modules_for_another_user})
     assert result.stdout.splitlines()[:1] == ["PERMISSION_DENIED"], result
     assert "chimed serves only its own user" in result.stdout, result
