@@ -11,12 +11,10 @@ import ChimeStore
 /// queued: it takes the next batch as soon as one is durable and hands the results to the loop
 /// without waiting for it, so the store is never idle while the loop answers the last batch.
 /// (Before, each batch went back through the loop first: 32 clients' adds spent about a fifth
-/// of every batch's time on that hop.) When nothing is queued, the thread parks for a moment
-/// (`parkNanoseconds`) before it gives itself back to the pool: the next change of a client
-/// calling one call after another wakes it directly, which costs one wake-up, where queueing a
-/// new work item often cost two (libuv signals its pool under its mutex, and the woken thread
-/// sleeps again on that mutex until the loop lets go of it). Batches are numbered as they are
-/// taken and answered in that order, whichever way each comes back.
+/// of every batch's time on that hop.) A batch after which nothing is queued goes back with
+/// the work item's own completion instead: one wake-up of the loop rather than two, for a
+/// lone call the common case. Batches are numbered as they are taken and answered in that
+/// order, whichever way each comes back.
 final class GroupCommitWriter {
   /// Runs a change's completion with its typed outcome, once its batch is committed.
   private typealias Completion = () -> Void
@@ -26,10 +24,6 @@ final class GroupCommitWriter {
   private struct Shared {
     var queue: [any QueuedMutation] = []
     var committing = false
-    /// The committing thread waits on `parking` for the next change (committing stays true).
-    var parked = false
-    /// The daemon is stopping: the committing thread returns to the pool once nothing is queued.
-    var noParking = false
     /// The number the next batch taken gets.
     var nextBatch = 0
   }
@@ -37,9 +31,7 @@ final class GroupCommitWriter {
   private let loop: EventLoop
   private let database: ChimeDatabase
   private let maxBatch: Int
-  private let parkNanoseconds: Int
   private let shared = Locked(Shared())
-  private let parking = Parking()
   /// Loop-confined: the completions of submitted changes, in submission order; results come
   /// back in the same order (one committing thread, batches taken from the front).
   private var completions: [Completion] = []
@@ -53,14 +45,10 @@ final class GroupCommitWriter {
   private(set) var batchesCommitted = 0
   private(set) var mutationsCommitted = 0
 
-  /// `parkNanoseconds`: how long the committing thread waits for a next change before it
-  /// returns to the pool; the default covers a client's round trip between two calls here
-  /// (0.1–0.3 ms) with room to spare, and holds a pool thread no longer than that after a burst.
-  init(loop: EventLoop, database: ChimeDatabase, maxBatch: Int = 4096, parkNanoseconds: Int = 2_000_000) {
+  init(loop: EventLoop, database: ChimeDatabase, maxBatch: Int = 4096) {
     self.loop = loop
     self.database = database
     self.maxBatch = maxBatch
-    self.parkNanoseconds = parkNanoseconds
   }
 
   /// True while a batch's completions run: until the last of them has, the writer is not idle
@@ -70,45 +58,17 @@ final class GroupCommitWriter {
   /// Nothing submitted is waiting for its commit or its answer.
   var isIdle: Bool { !delivering && completionsHead == completions.count }
 
-  /// The committing thread waits for the next change (tests: a change submitted now wakes it).
-  var isParked: Bool { shared.withLock { $0.parked } }
-
   /// Queues `mutation`; `completion` gets its outcome on the loop once its batch is durable.
   func submit<M: Mutation>(_ mutation: M, completion: @escaping (Result<M.Outcome, ChimeError>) -> Void) {
     loop.assertInLoop()
     let change = QueuedChange(mutation)
     completions.append({ completion(change.result) })
-    let next = shared.withLock { shared -> Next in
+    let start = shared.withLock { shared -> Bool in
       shared.queue.append(change)
-      if shared.parked {
-        shared.parked = false
-        return .wake
-      }
       defer { shared.committing = true }
-      return shared.committing ? .none : .start
+      return !shared.committing
     }
-    switch next {
-    case .start: startCommitting()
-    case .wake: parking.wake()
-    case .none: break
-    }
-  }
-
-  /// What a submitted change needs for its commit: a committing thread started, the parked one
-  /// woken, or nothing (the committing thread takes it with its next batch).
-  private enum Next { case start, wake, none }
-
-  /// From now on the committing thread does not wait for more once nothing is queued, and a
-  /// parked one goes back to the pool now: the daemon is stopping, and its loop ends only once
-  /// no work item is out. Changes submitted later are committed all the same.
-  func stopParking() {
-    loop.assertInLoop()
-    let wasParked = shared.withLock { shared -> Bool in
-      shared.noParking = true
-      defer { shared.parked = false }
-      return shared.parked
-    }
-    if wasParked { parking.wake() }
+    if start { startCommitting() }
   }
 
   /// Runs `action` once everything submitted so far is committed and answered.
@@ -117,23 +77,18 @@ final class GroupCommitWriter {
   }
 
   private func startCommitting() {
-    let (shared, parking, database, loop) = (self.shared, self.parking, self.database, self.loop)
-    let (maxBatch, parkNanoseconds) = (self.maxBatch, self.parkNanoseconds)
+    let (shared, database, loop, maxBatch) = (self.shared, self.database, self.loop, self.maxBatch)
     let writer = LoopBound(self, loop: loop)
     loop.runBlocking({ () -> [Committed] in
       // Batches answered through this work item's completion, which libuv runs on the loop:
-      // those the loop could no longer be handed through `execute` (its wake-up handle is
-      // closed: the daemon is stopping).
+      // the last one (nothing was queued after it), and those the loop could no longer be
+      // handed through `execute` (its wake-up handle is closed: the daemon is stopping).
       var kept: [Committed] = []
       while true {
-        let taken = shared.withLock { shared -> (batch: [any QueuedMutation], number: Int)? in
+        let taken = shared.withLock { shared -> (batch: [any QueuedMutation], number: Int) in
           let take = min(shared.queue.count, maxBatch)
           guard take > 0 else {
-            if shared.noParking {
-              shared.committing = false
-              return nil
-            }
-            shared.parked = true
+            shared.committing = false
             return ([], 0)
           }
           let batch = Array(shared.queue.prefix(take))
@@ -141,27 +96,16 @@ final class GroupCommitWriter {
           shared.nextBatch += 1
           return (batch, shared.nextBatch - 1)
         }
-        guard let taken else { return kept }
-        if taken.batch.isEmpty {
-          let woken = parking.wait(nanoseconds: parkNanoseconds)
-          let stop = shared.withLock { shared -> Bool in
-            // Still parked: nobody submitted, and the next change starts a new work item.
-            // (Woken with `parked` cleared: by a change, or by `stopParking`, which the next
-            // turn finds with nothing queued.)
-            guard shared.parked else { return false }
-            shared.parked = false
-            shared.committing = false
-            return true
-          }
-          if stop { return kept }
-          // A change came as the wait ran out: its wake-up is on its way; take it, so that no
-          // permit is left over for the next park.
-          if !woken { _ = parking.wait(nanoseconds: nil) }
-          continue
-        }
+        if taken.batch.isEmpty { return kept }
         database.commit(taken.batch)
         let committed = Committed(number: taken.number, count: taken.batch.count)
-        if !loop.execute({ writer.value.delivered(committed) }) { kept.append(committed) }
+        let last = shared.withLock { shared -> Bool in
+          guard shared.queue.isEmpty else { return false }
+          shared.committing = false
+          return true
+        }
+        if last || !loop.execute({ writer.value.delivered(committed) }) { kept.append(committed) }
+        if last { return kept }
       }
     }, then: { kept in
       for committed in kept { writer.value.delivered(committed) }

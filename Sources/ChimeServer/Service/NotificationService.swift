@@ -90,8 +90,6 @@ final class NotificationService {
   /// Stops firing and closes the file lane at once, waiting for nothing: for a daemon whose
   /// start-up failed, or after `stop` has drained. Idempotent.
   func halt() {
-    // The committing thread no longer waits for more changes: the loop ends once it is back.
-    context.writer.stopParking()
     calendars.stop()
     context.scheduler.stop()
     doNotDisturb.stop()

@@ -41,12 +41,7 @@ import Testing
     let logged = DispatchSemaphore(value: 0)
     let loopEnded = DispatchSemaphore(value: 0)
 
-    /// How long the writer's committing thread waits for a next change (GroupCommitWriter's
-    /// default unless a test needs it parked for longer than it can wait).
-    let parkNanoseconds: Int
-
-    init(parkNanoseconds: Int = 2_000_000) throws {
-      self.parkNanoseconds = parkNanoseconds
+    init() throws {
       database = try ChimeDatabase(path: directory.file("chime.db"))
       loop = try EventLoop()
       let (loop, ended) = (self.loop, loopEnded)
@@ -67,7 +62,7 @@ import Testing
                 onAnswer: @escaping @Sendable (Int, GroupCommitWriter) -> Void = { _, _ in }) {
       loop.execute { [self] in
         let w = writer.withLock { w in
-          if w == nil { w = GroupCommitWriter(loop: loop, database: database, parkNanoseconds: parkNanoseconds) }
+          if w == nil { w = GroupCommitWriter(loop: loop, database: database) }
           return w!
         }
         for number in numbers {
@@ -88,7 +83,6 @@ import Testing
     /// Lets the loop end (drops the writer, closes the wake-up handle) and closes the store.
     func stop() {
       loop.execute { [self] in
-        writer.withLock { $0 }?.stopParking()
         writer.withLock { $0 = nil }
         loop.closeWakeup()
       }
@@ -180,63 +174,9 @@ import Testing
     rig.database.close()
   }
 
-  /// A change submitted while the committing thread is parked wakes it: committed and answered
-  /// long before the park would run out (a minute here), as the next call of a client calling
-  /// one after another is.
-  @Test func aChangeWakesTheParkedCommitter() throws {
-    let rig = try Rig(parkNanoseconds: 60_000_000_000)
-    defer { rig.stop() }
-    rig.submit(1...1)
-    #expect(rig.waitForLog(1))
-    let writer = try #require(rig.writer.withLock { $0 })
-    #expect(pollUntil(within: 10) { writer.isParked }, "nothing queued: the committer waits for more")
-    rig.submit(2...2)
-    #expect(rig.waitForLog(1))
-    #expect(rig.log.withLock { $0 } == ["answered 1", "answered 2"])
-    #expect(rig.applied.withLock { $0 } == [1, 2])
-  }
-
-  /// A stopping daemon sends its parked committing thread back to the pool at once (the loop
-  /// ends only when no work item is out); a change after that still commits.
-  @Test func stopParkingEndsThePark() throws {
-    let rig = try Rig(parkNanoseconds: 60_000_000_000)
-    rig.submit(1...1)
-    #expect(rig.waitForLog(1))
-    let writer = try #require(rig.writer.withLock { $0 })
-    #expect(pollUntil(within: 10) { writer.isParked })
-    let stopped = DispatchSemaphore(value: 0)
-    rig.loop.execute {
-      rig.writer.withLock { $0 }?.stopParking()
-      stopped.signal()
-    }
-    #expect(stopped.wait(timeout: .now() + 10) == .success)
-    #expect(!writer.isParked)
-    rig.submit(2...2)
-    #expect(rig.waitForLog(1))
-    #expect(rig.log.withLock { $0 } == ["answered 1", "answered 2"])
-    rig.loop.execute {
-      rig.writer.withLock { $0 = nil }
-      rig.loop.closeWakeup()
-    }
-    #expect(rig.loopEnded.wait(timeout: .now() + 10) == .success, "no committing thread held the loop open")
-    rig.database.close()
-  }
-
-  /// With no park at all, the committing thread returns to the pool after each batch and the
-  /// next change starts another: answered all the same.
-  @Test func withoutAParkEachChangeStartsACommitter() throws {
-    let rig = try Rig(parkNanoseconds: 0)
-    defer { rig.stop() }
-    for number in 1...3 {
-      rig.submit(number...number)
-      #expect(rig.waitForLog(1))
-    }
-    #expect(rig.log.withLock { $0 } == ["answered 1", "answered 2", "answered 3"])
-  }
-
-  /// Batches come back through `execute`, or, once the loop's wake-up is closed, with the work
-  /// item's completion, which can then arrive after a batch of a committing thread started
-  /// later: each batch is answered in the order it was taken all the same.
+  /// A committing thread's last batch comes back with its work item's completion, and the
+  /// batch of a thread started after it can come back first (through `execute`): each batch is
+  /// answered in the order it was taken all the same.
   @Test func batchesAreAnsweredInTheOrderTheyWereTaken() {
     var order = BatchOrder<String>()
     #expect(order.arrived(0, "a") == ["a"])
