@@ -109,7 +109,7 @@ enum Floors {
     var times: [Double] = []
     times.reserveCapacity(roundTrips)
     let limit = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    let cpu = threadCPUMicros()
+    let cpu = Bench.threadCPUMicros()
     for _ in 0..<roundTrips where ContinuousClock.now < limit {
       let t0 = ContinuousClock.now
       let sent = message.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -122,16 +122,8 @@ enum Floors {
       }
       times.append((ContinuousClock.now - t0).micros)
     }
-    let clientCPU = (threadCPUMicros() - cpu) / Double(max(times.count, 1))
+    let clientCPU = (Bench.threadCPUMicros() - cpu) / Double(max(times.count, 1))
     return (times.sorted().percentile(0.5), times.count, clientCPU)
-  }
-
-  /// User + system CPU of the calling thread so far, in µs.
-  static func threadCPUMicros() -> Double {
-    var usage = rusage()
-    // RUSAGE_THREAD (1): Glibc's module leaves it out, as it needs _GNU_SOURCE.
-    getrusage(__rusage_who_t(1), &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e6 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
   }
 
   // MARK: Redis
