@@ -134,6 +134,11 @@ enum FrameProto {
 
   /// One frame body (without its length prefix).
   static func decode(_ body: UnsafeRawBufferPointer) throws(FramingError) -> Frame {
+    if let frame = readCommon(body) { return frame }
+    return try decodeWithProtobufC(body)
+  }
+
+  static func decodeWithProtobufC(_ body: UnsafeRawBufferPointer) throws(FramingError) -> Frame {
     let frame = try ProtoMessage.unpacking(body, with: chime__v1__frame__unpack) { f throws(FramingError) -> Frame in
       // A NUL would cut a method or app id short ("org.a\0x" read as "org.a"): refuse it.
       if let field = ProtoStrings.fieldWithNUL(in: body, descriptor: f.pointee.base.descriptor) {
