@@ -49,6 +49,7 @@ extension ChimeDatabase {
               try applyInSavepoint(change, transaction)
             }
           }
+          try transaction.writePendingCounts()
           if let newest = transaction.newestCursor {
             try EventLog.prune(retention: eventRetention, newest: newest, transaction: transaction)
           }
@@ -73,9 +74,11 @@ extension ChimeDatabase {
     }
     try transaction.direct(.savepoint).execute()
     let newestBefore = transaction.newestCursor
+    let countsBefore = transaction.pendingCountChanges
     if try !change.apply(in: transaction, store: self) {
       try transaction.direct(.rollbackToSavepoint).execute()
       transaction.newestCursor = newestBefore
+      transaction.pendingCountChanges = countsBefore
     }
     try transaction.direct(.releaseSavepoint).execute()
   }

@@ -14,6 +14,11 @@ public final class WriteTransaction {
   /// Set while a calendar scan applies what it found: its own withdrawals are not the user's
   /// dismissals, and nothing of them is written back into the items.
   var applyingCalendarScan = false
+  /// Per app, pending rows inserted less those deleted in this transaction so far: written to
+  /// `app_pending` before the commit (`writePendingCounts`). A mutation rolled back gives its
+  /// changes back. A batch holds a few apps: looked up in order, which is cheaper than hashing
+  /// the app id at every add.
+  var pendingCountChanges: [(app: String, change: Int64)] = []
 
   init(db: Database, store: ChimeDatabase) {
     self.db = db
@@ -23,10 +28,11 @@ public final class WriteTransaction {
   /// The statements every add runs, run with sqlite3 calls (`DirectStatement`).
   enum DirectSQL: Int, CaseIterable {
     case savepoint, rollbackToSavepoint, releaseSavepoint
-    /// Whether (app, identifier) is pending, and how many the app holds (kept by triggers on
-    /// `pending`, migration v6): one statement, whatever the app holds.
+    /// Whether (app, identifier) is pending, and how many the app held at the transaction's
+    /// start (`app_pending`): one statement, whatever the app holds.
     case pendingTakenAndCount
     case upsertPending
+    case addPendingCount
     case insertEvent
     case oldestEvent
 
@@ -42,6 +48,11 @@ public final class WriteTransaction {
         INSERT INTO pending (app, identifier, next_fire, added, fire_count, body, floating) VALUES (?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (app, identifier) DO UPDATE SET next_fire = excluded.next_fire, added = excluded.added,
           fire_count = excluded.fire_count, body = excluded.body, floating = excluded.floating
+        """
+      // The inserted row is checked before the conflict is, so a decrease inserts 0 (for an app
+      // without a row, as the trigger's UPDATE changed nothing) and updates by ?2.
+      case .addPendingCount: """
+        INSERT INTO app_pending (app, count) VALUES (?1, MAX(?2, 0)) ON CONFLICT (app) DO UPDATE SET count = count + ?2
         """
       // The next cursor past both the newest stored and the newest pruned (retention, the
       // only thing that deletes events, keeps the newest and records what it pruned; the v8
@@ -82,7 +93,33 @@ public final class WriteTransaction {
   func delete(_ table: Table, app: String, identifier: String) throws -> Bool {
     try db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? AND identifier = ?")
       .execute(arguments: [app, identifier])
-    return db.changesCount > 0
+    let deleted = db.changesCount > 0
+    if deleted, table == .pending { countPending(app, -1) }
+    return deleted
+  }
+
+  /// Records `change` pending rows inserted (or, negative, deleted) for `app`. Every statement
+  /// that inserts or deletes `pending` rows says so here.
+  func countPending(_ app: String, _ change: Int64) {
+    if let i = pendingCountChanges.firstIndex(where: { $0.app == app }) {
+      pendingCountChanges[i].change += change
+    } else {
+      pendingCountChanges.append((app, change))
+    }
+  }
+
+  /// How many pending requests `app` holds now, given what `app_pending` held at the start.
+  func heldPending(_ app: String, stored: Int64) -> Int64 {
+    stored + (pendingCountChanges.first { $0.app == app }?.change ?? 0)
+  }
+
+  /// Writes this transaction's pending count changes into `app_pending`: once per app, before
+  /// the commit.
+  func writePendingCounts() throws {
+    for (app, change) in pendingCountChanges where change != 0 {
+      try direct(.addPendingCount).execute([.text(app), .integer(change)])
+    }
+    pendingCountChanges.removeAll()
   }
 
   /// True when the pending row of `key` is still the one `revision` was read from.

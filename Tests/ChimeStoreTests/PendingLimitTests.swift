@@ -4,8 +4,9 @@ import Testing
 
 /// An app may hold at most `limit` pending requests: the next new identifier is refused with
 /// RESOURCE_EXHAUSTED `PENDING_LIMIT` (never silently dropped, as Apple drops all but 64), while
-/// replacing one, and every other app, goes on. The count is kept by triggers, so it follows
-/// removals and fires and survives a reopen.
+/// replacing one, and every other app, goes on. The count is kept by the write transaction
+/// (`app_pending`, written once per app before the commit), so it follows removals and fires,
+/// adds earlier in the same batch, and survives a reopen.
 @Suite struct PendingLimitTests {
   func add(_ store: StoreFixture, _ id: String, app: String = "app", limit: Int = 3, after seconds: Double = 60) throws -> Result<AddPending.Outcome, ChimeError> {
     store.db.commit(AddPending(app: app, pending: Fixtures.pending(Fixtures.request(id, after: seconds), added: t0), at: t0, limit: limit))
@@ -55,5 +56,48 @@ import Testing
     expectRefused(try add(store, "d"))
     let counted = try store.db.pool.read { db in try Int.fetchOne(db, sql: "SELECT count FROM app_pending WHERE app = 'app'") }
     #expect(counted == 3)
+  }
+
+  /// `app_pending` against the rows it counts.
+  func expectCountsMatchRows(_ store: StoreFixture, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let (counted, rows) = try store.db.pool.read { db in
+      (try Row.fetchAll(db, sql: "SELECT app, count FROM app_pending WHERE count > 0 ORDER BY app").map { "\($0[0] as String)=\($0[1] as Int64)" },
+       try Row.fetchAll(db, sql: "SELECT app, COUNT(*) FROM pending GROUP BY app ORDER BY app").map { "\($0[0] as String)=\($0[1] as Int64)" })
+    }
+    #expect(counted == rows, sourceLocation: sourceLocation)
+  }
+
+  /// In one batch (one transaction), each add sees the adds and removals before it, a refused
+  /// or rolled-back mutation counts nothing, and what is committed is what the rows say.
+  @Test func withinABatchEachAddSeesTheOnesBeforeIt() throws {
+    let store = try StoreFixture(quota: 1000)
+    func add(_ id: String, app: String = "app", files: [(String, UInt64)] = []) -> any Mutation {
+      AddPending(app: app, pending: Fixtures.pending(AttachmentAccountingTests.request(id, files: files), added: t0), at: t0, limit: 3)
+    }
+    let results = store.db.commit([
+      add("a"), add("b"), add("other-1", app: "other"),
+      add("c", files: [("/s/c.png", 2000)]),  // over the quota after its row is written: rolled back
+      add("c"), add("d"),  // the third is "c"; "d" would be a fourth
+      RemovePendingFixture.remove(["b"]),
+      add("d"), add("a"),  // room again for "d"; "a" replaces
+      add("e"),
+    ])
+    let outcomes = results.map { result in (try? result.get()) != nil ? "ok" : (result.failure?.reason ?? "?") }
+    #expect(outcomes == ["ok", "ok", "ok", "ATTACHMENT_QUOTA_EXCEEDED", "ok", "PENDING_LIMIT", "ok", "ok", "ok", "PENDING_LIMIT"])
+    #expect(try store.allPending("app").map(\.request.identifier).sorted() == ["a", "c", "d"])
+    try expectCountsMatchRows(store)
+    // Removing everything in a batch with an add after it.
+    _ = store.db.commit([RemovePendingFixture.remove(nil), add("f"), add("g", app: "other")])
+    try expectCountsMatchRows(store)
+    #expect(try store.allPending("app").map(\.request.identifier) == ["f"])
+    try store.reopen()
+    try expectCountsMatchRows(store)
+  }
+}
+
+/// `Remove` of the app's pending requests as a type-erased mutation for a batch.
+enum RemovePendingFixture {
+  static func remove(_ identifiers: [String]?) -> any Mutation {
+    Remove(from: .pending, app: "app", identifiers: identifiers, at: t0)
   }
 }

@@ -316,6 +316,17 @@ enum Schema {
         CREATE INDEX calendar_write_back_by_source ON calendar_write_back (source, seq);
         """)
     }
+    migrator.registerMigration("v16: pending counts kept by the writer") { db in
+      // `app_pending` is now kept by the write transaction (`WriteTransaction.countPending`),
+      // one upsert per app per commit, instead of by a trigger per inserted or deleted row: the
+      // trigger's sub-program was 12,000 instructions of each add, more than a third of the
+      // insert it followed (callgrind), and a batch of 32 adds for one app ran it 32 times.
+      // The counts the triggers kept stay as they are.
+      try db.execute(sql: """
+        DROP TRIGGER pending_counted_in;
+        DROP TRIGGER pending_counted_out;
+        """)
+    }
     return migrator
   }()
 }

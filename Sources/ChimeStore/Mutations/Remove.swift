@@ -42,6 +42,7 @@ public struct Remove: Mutation {
     } else {
       removed = try String.fetchAll(t.db.cachedStatement(sql: "DELETE FROM \(table.rawValue) WHERE app = ? RETURNING identifier"),
                                     arguments: [app])
+      if table == .pending { t.countPending(app, -Int64(removed.count)) }
     }
     let cancelled = try t.cancelSnoozes(app: app, identifiers: identifiers)
     for identifier in cancelled where !removed.contains(where: { $0.utf8.elementsEqual(identifier.utf8) }) {
