@@ -34,6 +34,8 @@ public final class WriteTransaction {
     case upsertPending
     case addPendingCount
     case insertEvent
+    /// An event with its cursor given: the transaction's newest plus one (`EventLog.append`).
+    case insertEventAt
     case oldestEvent
 
     var sql: String {
@@ -62,6 +64,7 @@ public final class WriteTransaction {
           COALESCE((SELECT MAX(cursor) FROM event), 0),
           COALESCE((SELECT value FROM meta WHERE key = '\(MetaKey.eventPrunedThrough)'), 0)) + 1, ?, ?, ?, ?)
         """
+      case .insertEventAt: "INSERT INTO event (cursor, app, at, kind, body) VALUES (?, ?, ?, ?, ?)"
       case .oldestEvent: "SELECT MIN(cursor) FROM event"
       }
     }

@@ -19,6 +19,25 @@ import Testing
     #expect(try store.db.lastCursor() == 6)
   }
 
+  /// In one batch each event's cursor is one past the one before, also past a pruned log and
+  /// with a refused add between them, and what the outcomes say is what is stored.
+  @Test func aBatchsEventsTakeTheNextCursorsInOrder() throws {
+    let store = try StoreFixture(retention: 4, quota: 1000)
+    for i in 0..<6 { try store.add("app", Fixtures.request("early-\(i)")) }  // 1 and 2 pruned
+    func add(_ id: String, app: String = "app", bytes: UInt64 = 0) -> any Mutation {
+      let request = AttachmentAccountingTests.request(id, files: bytes == 0 ? [] : [("/s/\(id).png", bytes)])
+      return AddPending(app: app, pending: Fixtures.pending(request, added: t0), at: t0)
+    }
+    let results = store.db.commit([add("a"), add("b", app: "other"), add("c", bytes: 2000), add("d")])
+    let cursors = results.map { result in (try? result.get()).flatMap { ($0 as? AddPending.Outcome)?.events.first?.cursor } }
+    #expect(cursors == [7, 8, nil, 9], "the refused add (over the quota) takes no cursor")
+    #expect(try store.db.events(app: "app", after: 6, limit: 10).map(\.cursor) == [7, 9])
+    #expect(try store.db.events(app: "other", after: 0, limit: 10).map(\.cursor) == [8])
+    try store.reopen()
+    try store.add("app", Fixtures.request("e"))
+    #expect(try store.db.lastCursor() == 10)
+  }
+
   @Test func retentionPrunesTheOldestAndReportsEventsLost() throws {
     let store = try StoreFixture(retention: 5)
     // app: cursors 1...8; quiet: cursor 9 only, after every prune of app's events.

@@ -8,8 +8,16 @@ enum EventLog {
   static func append(_ event: Event, app: String, transaction: WriteTransaction, packedPending: [UInt8]? = nil) throws -> Event {
     let db = transaction.db
     let body = packedPending.map { transaction.codec.encode(event, packedPending: $0) } ?? transaction.codec.encode(event)
-    try transaction.direct(.insertEvent).execute([.text(app), .integer(event.at.unixMillis), .integer(Int64(event.kind.rawValue)), .blob(body)])
     var stored = event
+    if let newest = transaction.newestCursor {
+      // Past the transaction's first event the next cursor is one past the one before: that
+      // one was past everything stored and pruned, and nothing else appends. Two subqueries
+      // less per event (about 5,500 instructions of each add in a batch, callgrind).
+      try transaction.direct(.insertEventAt).execute([.integer(newest + 1), .text(app), .integer(event.at.unixMillis),
+                                                      .integer(Int64(event.kind.rawValue)), .blob(body)])
+    } else {
+      try transaction.direct(.insertEvent).execute([.text(app), .integer(event.at.unixMillis), .integer(Int64(event.kind.rawValue)), .blob(body)])
+    }
     stored.cursor = UInt64(db.lastInsertedRowID)
     return stored
   }
