@@ -78,7 +78,7 @@ import Testing
       add("a"), add("b"), add("other-1", app: "other"),
       add("c", files: [("/s/c.png", 2000)]),  // over the quota after its row is written: rolled back
       add("c"), add("d"),  // the third is "c"; "d" would be a fourth
-      RemovePendingFixture.remove(["b"]),
+      Remove.removePending(app: "app", identifiers: ["b"], at: t0),
       add("d"), add("a"),  // room again for "d"; "a" replaces
       add("e"),
     ])
@@ -87,17 +87,10 @@ import Testing
     #expect(try store.allPending("app").map(\.request.identifier).sorted() == ["a", "c", "d"])
     try expectCountsMatchRows(store)
     // Removing everything in a batch with an add after it.
-    _ = store.db.commit([RemovePendingFixture.remove(nil), add("f"), add("g", app: "other")])
+    _ = store.db.commit([Remove.removePending(app: "app", identifiers: nil, at: t0), add("f"), add("g", app: "other")])
     try expectCountsMatchRows(store)
     #expect(try store.allPending("app").map(\.request.identifier) == ["f"])
     try store.reopen()
     try expectCountsMatchRows(store)
-  }
-}
-
-/// `Remove` of the app's pending requests as a type-erased mutation for a batch.
-enum RemovePendingFixture {
-  static func remove(_ identifiers: [String]?) -> any Mutation {
-    Remove(from: .pending, app: "app", identifiers: identifiers, at: t0)
   }
 }
