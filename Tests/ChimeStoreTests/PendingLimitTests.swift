@@ -93,4 +93,30 @@ import Testing
     try store.reopen()
     try expectCountsMatchRows(store)
   }
+  /// An app already at its limit from earlier transactions: in one batch, the first add (whose
+  /// row is inserted, then refused and rolled back) and a replacement (which the insert
+  /// itself tells apart from a new identifier) leave the count as it was; a removal then
+  /// makes room for exactly one.
+  @Test func aBatchStartingAtTheLimitRefusesThenMakesRoom() throws {
+    let store = try StoreFixture()
+    for id in ["a", "b", "c"] { _ = try add(store, id).get() }
+    func adding(_ id: String, after seconds: Double = 60) -> any Mutation {
+      AddPending(app: "app", pending: Fixtures.pending(Fixtures.request(id, after: seconds), added: t0), at: t0, limit: 3)
+    }
+    let results = store.db.commit([
+      adding("x"), adding("a", after: 300), adding("x"),
+      Remove.removePending(app: "app", identifiers: ["b"], at: t0),
+      adding("x"), adding("y"),
+    ])
+    let outcomes = results.map { result in (try? result.get()) != nil ? "ok" : (result.failure?.reason ?? "?") }
+    #expect(outcomes == ["PENDING_LIMIT", "ok", "PENDING_LIMIT", "ok", "ok", "PENDING_LIMIT"])
+    #expect(try store.allPending("app").map(\.request.identifier).sorted() == ["a", "c", "x"])
+    // The replacement replaced: its new fire time, and an event that says so.
+    let replaced = try #require(try store.db.pending(app: "app", identifier: "a"))
+    #expect(replaced.nextFire == t0.adding(millis: 300_000))
+    let events = try store.db.events(app: "app", after: 0, limit: 100).map(\.kind)
+    #expect(events.filter { $0 == .pendingReplaced }.count == 1)
+    #expect(events.filter { $0 == .pendingAdded }.count == 4, "a, b, c, then x")
+    try expectCountsMatchRows(store)
+  }
 }

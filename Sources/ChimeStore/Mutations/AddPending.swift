@@ -34,23 +34,24 @@ public struct AddPending: Mutation {
   public func apply(in t: WriteTransaction) throws -> Outcome {
     let identifier = pending.request.identifier
     try WriteTransaction.check(app: app, identifier: identifier)
-    let (replaced, stored) = try t.direct(.pendingTakenAndCount).fetchOne([.text(app), .text(identifier)]) { row -> (Bool, Int64) in
-      let replaced = try row.integer(0, "pending request") != 0
-      // Read only for a new identifier: a replacement never counts against the limit.
-      return (replaced, replaced ? 0 : try row.integer(1, "pending count") ?? 0)
-    } ?? (false, 0)
-    if !replaced {
-      let held = t.heldPending(app, stored: stored)
+    let row: [DirectStatement.Value] = [
+      .text(app), .text(identifier), .integer(pending.nextFire.unixMillis), .integer(pending.added.unixMillis),
+      .integer(Int64(clamping: pending.fireCount)), .blob(packed), .integer(pending.request.trigger?.isFloating == true ? 1 : 0),
+    ]
+    try t.direct(.insertNewPending).execute(row)
+    let replaced = t.db.changesCount == 0
+    if replaced {
+      try t.direct(.replacePending).execute(row)
+    } else {
+      // Counted, then checked: past the limit the row goes with the mutation's savepoint.
+      // A replacement never counts against the limit.
+      t.countPending(app, 1)
+      let held = try t.heldPending(app) - 1
       guard held < limit else {
         throw ChimeError(.pendingLimit,
                          "the app already has \(held) pending requests, the most it may hold (chimed --max-pending-per-app); remove some or replace one by its identifier")
       }
     }
-    try t.direct(.upsertPending).execute([
-      .text(app), .text(identifier), .integer(pending.nextFire.unixMillis), .integer(pending.added.unixMillis),
-      .integer(Int64(clamping: pending.fireCount)), .blob(packed), .integer(pending.request.trigger?.isFloating == true ? 1 : 0),
-    ])
-    if !replaced { t.countPending(app, 1) }
     // A new identifier has no earlier pending request whose files could be let go.
     let discarded = replaced ? try t.endPending(app: app, identifier: identifier) : []
     try t.store.holdAttachments(pending.request, as: .pending, app: app, db: t.db)
