@@ -57,6 +57,29 @@ public struct RecordCodec: Sendable {
     return Self.appending(field: 6, packedPending, to: encode(rest))  // Event.pending = 6
   }
 
+  /// `encode(Event(at: at, kind: kind, identifiers: [identifier]), packedPending:)`, byte for
+  /// byte, written without building the event or going through protobuf-c: the body of the
+  /// event every add appends, packed where the add is made (on chimed's loop) for about a
+  /// tenth of the instructions. Its fields in field order, as protobuf-c writes them: the
+  /// instant, the kind, the identifier, then the request (`RecordCodecTests` compares the two).
+  public func encodeEvent(at: Instant, kind: Event.Kind, identifier: String, packedPending: [UInt8]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32 + identifier.utf8.count + packedPending.count)
+    if at.unixMillis != 0 {
+      bytes.append(2 << 3)  // at_unix_ms, a varint (an int64: a negative one takes ten bytes)
+      Self.appendVarint(UInt64(bitPattern: at.unixMillis), to: &bytes)
+    }
+    bytes.append(3 << 3)  // kind
+    Self.appendVarint(UInt64(EventProto.protoKind(kind)), to: &bytes)
+    // Cut at a NUL, as the C string protobuf-c packs is (`CArena.string`); chimed refuses such
+    // identifiers before any add is made.
+    let utf8 = identifier.utf8.prefix { $0 != 0 }
+    bytes.append(4 << 3 | 2)  // identifiers
+    Self.appendVarint(UInt64(utf8.count), to: &bytes)
+    bytes += utf8
+    return Self.appending(field: 6, packedPending, to: bytes)  // Event.pending = 6
+  }
+
   /// - Throws: also `UNKNOWN_ENUM_VALUE` with field `kind` for an UNSPECIFIED or unknown kind
   ///   (a newer daemon's event).
   public func decode(_ type: Event.Type, from bytes: [UInt8]) throws(ChimeError) -> Event {
@@ -71,13 +94,17 @@ public struct RecordCodec: Sendable {
     var bytes = bytes
     bytes.reserveCapacity(bytes.count + 11 + message.count)
     bytes.append(field << 3 | 2)
-    var length = UInt64(message.count)
-    while length >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: length) | 0x80)
-      length >>= 7
-    }
-    bytes.append(UInt8(length))
+    appendVarint(UInt64(message.count), to: &bytes)
     bytes += message
     return bytes
+  }
+
+  private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
   }
 }

@@ -184,6 +184,14 @@ public final class WriteTransaction {
     return stored
   }
 
+  /// Appends an event already packed (`body`, as `codec.encode` makes it) to `app`'s log and
+  /// returns its cursor: for the add's events, which queue no calendar write-back.
+  func appendPacked(_ kind: Event.Kind, at: Instant, app: String, body: [UInt8]) throws -> UInt64 {
+    let cursor = try EventLog.insert(kind, at: at, app: app, body: body, transaction: self)
+    newestCursor = cursor
+    return UInt64(cursor)
+  }
+
   /// Releases the pending request's files of a lineage that ends, and collects what nothing holds.
   func endPending(app: String, identifier: String) throws -> [String] {
     try store.releaseAttachments(.pending, app: app, identifier: identifier, db: db)

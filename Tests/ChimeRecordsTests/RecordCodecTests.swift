@@ -99,4 +99,29 @@ import Testing
       #expect(try codec.decode(Event.self, from: codec.encode(event, packedPending: codec.encode(pending))) == event)
     }
   }
+  /// The add's event body written by hand is the bytes protobuf-c writes for the same event,
+  /// for instants before, at and after the epoch, every kind, identifiers of one and of many
+  /// bytes' length (non-ASCII, and one holding a NUL, which both cut there), and requests whose
+  /// length takes one, two or three bytes.
+  @Test func theAddEventWrittenByHandIsWhatProtobufCWrites() throws {
+    var pending = FullValues.minimalPending
+    let instants: [Int64] = [0, 1, 127, 128, 1_800_000_000_000, -1, -86_400_000, .max, .min]
+    let identifiers = ["x", "", "réveil-☀️", "cut\u{0}here", String(repeating: "i", count: 127), String(repeating: "j", count: 300)]
+    var compared = 0
+    for length in [0, 100, 200, 20_000] {
+      pending.request.content.body = String(repeating: "b", count: length)
+      let packed = codec.encode(pending)
+      for millis in instants {
+        for kind in [Event.Kind.pendingAdded, .pendingReplaced, .delivered, .badgeChanged] {
+          for identifier in identifiers {
+            let event = Event(at: Instant(unixMillis: millis), kind: kind, identifiers: [identifier])
+            let byHand = codec.encodeEvent(at: event.at, kind: kind, identifier: identifier, packedPending: packed)
+            #expect(byHand == codec.encode(event, packedPending: packed), "\(millis) \(kind) \(identifier.prefix(10)) \(length)")
+            compared += 1
+          }
+        }
+      }
+    }
+    #expect(compared == 4 * 9 * 4 * 6)
+  }
 }

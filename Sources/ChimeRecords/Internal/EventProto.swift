@@ -44,6 +44,11 @@ enum EventProto {
     )
   }
 
+  /// `kind`'s number on the wire.
+  static func protoKind(_ kind: Event.Kind) -> UInt32 {
+    cKind(kind).rawValue
+  }
+
   private static func cKind(_ kind: Event.Kind) -> Chime__V1__EventKind {
     switch kind {
     case .delivered: CHIME__V1__EVENT_KIND__EVENT_KIND_DELIVERED

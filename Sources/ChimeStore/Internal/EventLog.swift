@@ -6,20 +6,24 @@ import ChimeRecords
 enum EventLog {
   /// Stores `event` for `app` and returns it with its cursor.
   static func append(_ event: Event, app: String, transaction: WriteTransaction, packedPending: [UInt8]? = nil) throws -> Event {
-    let db = transaction.db
     let body = packedPending.map { transaction.codec.encode(event, packedPending: $0) } ?? transaction.codec.encode(event)
     var stored = event
+    stored.cursor = UInt64(try insert(event.kind, at: event.at, app: app, body: body, transaction: transaction))
+    return stored
+  }
+
+  /// Stores an event row whose body is packed already; returns its cursor.
+  static func insert(_ kind: Event.Kind, at: Instant, app: String, body: [UInt8], transaction: WriteTransaction) throws -> Int64 {
     if let newest = transaction.newestCursor {
       // Past the transaction's first event the next cursor is one past the one before: that
       // one was past everything stored and pruned, and nothing else appends. Two subqueries
       // less per event (about 5,500 instructions of each add in a batch, callgrind).
-      try transaction.direct(.insertEventAt).execute([.integer(newest + 1), .text(app), .integer(event.at.unixMillis),
-                                                      .integer(Int64(event.kind.rawValue)), .blob(body)])
+      try transaction.direct(.insertEventAt).execute([.integer(newest + 1), .text(app), .integer(at.unixMillis),
+                                                      .integer(Int64(kind.rawValue)), .blob(body)])
     } else {
-      try transaction.direct(.insertEvent).execute([.text(app), .integer(event.at.unixMillis), .integer(Int64(event.kind.rawValue)), .blob(body)])
+      try transaction.direct(.insertEvent).execute([.text(app), .integer(at.unixMillis), .integer(Int64(kind.rawValue)), .blob(body)])
     }
-    stored.cursor = UInt64(db.lastInsertedRowID)
-    return stored
+    return transaction.db.lastInsertedRowID
   }
 
   /// Deletes the oldest events so that at most `retention` cursors stay at or below `newest`

@@ -39,6 +39,8 @@ final class H2Client {
   /// The last GOAWAY's debug data.
   private(set) var goAwayDebug = ""
   private(set) var closed = false
+  /// A write failed: the peer stopped reading (it may still have sent more).
+  private(set) var writeFailed = false
 
   /// Connects and sends the preface with `settings` (id, value). `autoWindowUpdate: false`
   /// never gives flow-control window back: a client that stops reading its streams.
@@ -164,7 +166,10 @@ final class H2Client {
       var chunk: UnsafePointer<UInt8>?
       let count = nghttp2_session_mem_send(session, &chunk)
       guard count > 0, let chunk else { return }
-      if !socket.write(Array(UnsafeBufferPointer(start: chunk, count: count))) { closed = true }
+      // A write that fails (the peer closed after answering) does not end the reading: what
+      // the peer sent before closing may still wait in the socket, unread, when nghttp2 has
+      // an acknowledgement to send after the first of its frames.
+      if !writeFailed, !socket.write(Array(UnsafeBufferPointer(start: chunk, count: count))) { writeFailed = true }
     }
   }
 
