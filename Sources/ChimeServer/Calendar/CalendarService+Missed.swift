@@ -7,7 +7,8 @@ import Logging
 /// deliver if late by less than `missedGraceMillis`): one within it is delivered once, marked
 /// missed; older ones are skipped — by the scheduler (a `missed-skipped` event) or, for alarms
 /// never planned before, by the scan that finds them — and summed up in one notification per
-/// calendar ("12 calendar alarms were missed") rather than a flood.
+/// calendar ("12 calendar alarms were missed") rather than a flood; a summary that replaces one
+/// still standing counts its alarms too (`MissedTally`).
 extension CalendarService {
   /// The identifier of a calendar's summary of missed alarms: a new summary replaces the last.
   static let missedSummaryIdentifier = "calendar-missed"
@@ -16,7 +17,7 @@ extension CalendarService {
   /// coming (a restart's are skipped in a few batches).
   func noteMissed(_ source: Source, count: Int) {
     guard count > 0, !stopped, !source.removed else { return }
-    source.missed += count
+    source.missed.note(count)
     if source.summary == nil {
       source.summary = LoopTimer(loop: context.loop) { [weak self, weak source] in
         guard let self, let source else { return }
@@ -29,9 +30,7 @@ extension CalendarService {
   /// Posts the summary of `source`'s missed alarms under its app, delivered at once through the
   /// scheduler like its alarms (authorization, settings and Do Not Disturb apply).
   func postMissedSummary(_ source: Source) {
-    let count = source.missed
-    guard count > 0, !stopped, !source.removed else { return }
-    source.missed = 0
+    guard !stopped, !source.removed, let count = source.missed.post() else { return }
     let now = context.clock.now(), app = CalendarSource.appID(for: source.name)
     let content = Self.missedSummary(count: count, calendar: source.name, graceMillis: configuration.missedGraceMillis)
     let request = NotificationRequest(identifier: Self.missedSummaryIdentifier, content: content, trigger: CalendarAlarmRequest.trigger(at: now))

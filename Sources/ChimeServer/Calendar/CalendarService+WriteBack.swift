@@ -24,6 +24,7 @@ extension CalendarService: CalendarAlarmObserver {
       switch event.kind {
       case .deliveredRemoved, .snoozed:
         source.writesQueued = true
+        if event.kind == .deliveredRemoved, event.identifiers.contains(Self.missedSummaryIdentifier) { source.missed.summaryRemoved() }
       case .missedSkipped:
         noteMissed(source, count: event.identifiers.count)
       default:

@@ -58,8 +58,9 @@ final class CalendarService {
     /// The store's write-back queue may hold dismissals or snoozes of it (`+WriteBack`).
     var writesQueued = false
     var writing = false
-    /// Alarms skipped as missed (too late) since the last summary, and the timer that posts it.
-    var missed = 0
+    /// Alarms skipped as missed (too late) and what the summary says, and the timer that
+    /// posts it.
+    var missed = MissedTally()
     var summary: LoopTimer?
     /// Why the last whole scan failed (nil: it did not), and its retry (`+Recovery`).
     var failure: String?
