@@ -99,7 +99,8 @@ public struct RecordCodec: Sendable {
     return bytes
   }
 
-  private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+  /// `value` as a protobuf varint (seven bits a byte, low first), appended to `bytes`.
+  package static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
     var value = value
     while value >= 0x80 {
       bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)

@@ -124,12 +124,7 @@ enum FrameProto {
   }
 
   private static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-    var v = value
-    while v >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-      v >>= 7
-    }
-    out.append(UInt8(v))
+    RecordCodec.appendVarint(value, to: &out)
   }
 
   /// One frame body (without its length prefix).
