@@ -82,4 +82,32 @@ import Testing
     #expect(try await d.addCalendar("other", path: other).alarmCount == 0)
     #expect(try await d.calendarPending("other").isEmpty)
   }
+  /// Missed alarms in batches further apart than the summary's gathering (a clock jump each):
+  /// a summary that replaces one still standing counts its alarms too; once the user removes
+  /// it, the next counts only its own.
+  @Test func aSummaryCountsTheOneItReplacesUntilTheUserRemovesIt() async throws {
+    let d = try InProcessDaemon()
+    let dir = try vdir(d)
+    let t0 = d.clock.now()
+    func at(_ millis: Int64) -> Instant { Instant(unixMillis: t0.unixMillis + millis) }
+    for (uid, alarm) in ["first": at(hour), "second": at(5 * hour), "third": at(9 * hour)] {
+      try writeItem(item(uid, alarm: alarm), uid + ".ics", in: dir)
+    }
+    _ = try await d.addCalendar("work", path: dir)
+    #expect(try await d.calendarPending("work").count == 3)
+    func summary() async throws -> String? {
+      try await d.calendarDelivered("work").first { $0.request.identifier == CalendarService.missedSummaryIdentifier }?
+        .request.content.title
+    }
+    // Each jump leaves one more alarm later than the grace (an hour): skipped and summed up.
+    d.advance(seconds: 3 * 3600)
+    try await eventually { try await summary() == "1 calendar alarm was missed" }
+    d.advance(seconds: 4 * 3600)
+    try await eventually { try await summary() == "2 calendar alarms were missed" }
+    let calendarApp = try d.client(app: CalendarSource.appID(for: "work"), over: .inProcess)
+    #expect(try await calendarApp.removeDelivered([CalendarService.missedSummaryIdentifier]) == [CalendarService.missedSummaryIdentifier])
+    d.advance(seconds: 4 * 3600)
+    try await eventually { try await summary() == "1 calendar alarm was missed" }
+    #expect(try await d.calendarPending("work").isEmpty)
+  }
 }
