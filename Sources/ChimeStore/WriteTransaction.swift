@@ -172,9 +172,8 @@ public final class WriteTransaction {
   }
 
   /// Appends `event` to `app`'s log; returns it with its cursor.
-  /// `packedPending`: `event.pending` as `codec.encode` made it for its row, not packed again.
-  func append(_ event: Event, app: String, packedPending: [UInt8]? = nil) throws -> Event {
-    let stored = try EventLog.append(event, app: app, transaction: self, packedPending: packedPending)
+  func append(_ event: Event, app: String) throws -> Event {
+    let stored = try EventLog.append(event, app: app, transaction: self)
     newestCursor = Int64(stored.cursor)
     // The kind first: most events (every add's) stop at that comparison.
     if stored.kind == .deliveredRemoved || stored.kind == .snoozed, !applyingCalendarScan,

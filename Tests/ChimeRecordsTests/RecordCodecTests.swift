@@ -114,9 +114,10 @@ import Testing
       for millis in instants {
         for kind in [Event.Kind.pendingAdded, .pendingReplaced, .delivered, .badgeChanged] {
           for identifier in identifiers {
-            let event = Event(at: Instant(unixMillis: millis), kind: kind, identifiers: [identifier])
+            let event = Event(at: Instant(unixMillis: millis), kind: kind, identifiers: [identifier], pending: pending)
             let byHand = codec.encodeEvent(at: event.at, kind: kind, identifier: identifier, packedPending: packed)
-            #expect(byHand == codec.encode(event, packedPending: packed), "\(millis) \(kind) \(identifier.prefix(10)) \(length)")
+            // protobuf-c packing the whole event, its request included.
+            #expect(byHand == codec.encode(event), "\(millis) \(kind) \(identifier.prefix(10)) \(length)")
             compared += 1
           }
         }

@@ -22,9 +22,11 @@ extension CalendarService: CalendarAlarmObserver {
     guard let source = sources[String(app.dropFirst(CalendarSource.appIDPrefix.count))] else { return }
     for event in events {
       switch event.kind {
-      case .deliveredRemoved, .snoozed:
+      case .deliveredRemoved:
         source.writesQueued = true
-        if event.kind == .deliveredRemoved, event.identifiers.contains(Self.missedSummaryIdentifier) { source.missed.summaryRemoved() }
+        if event.identifiers.contains(Self.missedSummaryIdentifier) { source.missed.summaryRemoved() }
+      case .snoozed:
+        source.writesQueued = true
       case .missedSkipped:
         noteMissed(source, count: event.identifiers.count)
       default:

@@ -5,8 +5,8 @@ import ChimeRecords
 /// retention bound, replayed by cursor.
 enum EventLog {
   /// Stores `event` for `app` and returns it with its cursor.
-  static func append(_ event: Event, app: String, transaction: WriteTransaction, packedPending: [UInt8]? = nil) throws -> Event {
-    let body = packedPending.map { transaction.codec.encode(event, packedPending: $0) } ?? transaction.codec.encode(event)
+  static func append(_ event: Event, app: String, transaction: WriteTransaction) throws -> Event {
+    let body = transaction.codec.encode(event)
     var stored = event
     stored.cursor = UInt64(try insert(event.kind, at: event.at, app: app, body: body, transaction: transaction))
     return stored
